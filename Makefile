@@ -26,7 +26,7 @@ test: $(STAMP) lint
 	$(BIN)/pytest
 
 bench: $(STAMP)
-	$(BIN)/python -m scripts.bench
+	$(BIN)/python -m scripts.bench $(BENCH)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,44 @@
+"""``make bench``: run every area's benchmark in turn and print its table.
+
+Each ``scripts/bench_<area>.py`` has a ``main()`` printing a Markdown table. They run in
+one process, one after another, so figures from one run are comparable side by side.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import time
+
+BENCHES = (
+    ("Sheets: building PDFs", "scripts.bench_sheets"),
+    ("Delicious engine", "scripts.bench_delicious_engine"),
+    ("Letters: ours vs tesseract", "scripts.bench_letters"),
+    ("Delicious photo reader", "scripts.bench_reader"),
+    ("Diced Veggies: cuts", "scripts.bench_dice_cuts"),
+    ("Diced Veggies: dice photos", "scripts.bench_dice_vision"),
+    ("Dulce: best harvest", "scripts.bench_dulce"),
+)
+
+
+def main(argv: list[str] | None = None) -> None:
+    wanted = set(argv if argv is not None else sys.argv[1:])
+    for title, module in BENCHES:
+        if wanted and not any(w in module for w in wanted):
+            continue
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError:
+            continue
+        print(f"\n## {title}\n", flush=True)
+        start = time.perf_counter()
+        saved, sys.argv = sys.argv, [module]
+        try:
+            mod.main()
+        finally:
+            sys.argv = saved
+        print(f"\n({time.perf_counter() - start:.1f} s)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
