@@ -7,6 +7,7 @@ one process, one after another, so figures from one run are comparable side by s
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 import time
 
@@ -26,10 +27,9 @@ def main(argv: list[str] | None = None) -> None:
     for title, module in BENCHES:
         if wanted and not any(w in module for w in wanted):
             continue
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError:
+        if importlib.util.find_spec(module) is None:
             continue
+        mod = importlib.import_module(module)
         print(f"\n## {title}\n", flush=True)
         start = time.perf_counter()
         saved, sys.argv = sys.argv, [module]
