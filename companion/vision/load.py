@@ -1,0 +1,91 @@
+"""Load a photo from disk as a BGR array, the way a phone meant it to be seen.
+
+Pillow decodes (JPEG, PNG, WebP, and HEIC through pillow-heif) because it reads EXIF
+orientation, which OpenCV's imread applies inconsistently across versions. Every way a
+file can be bad ends in one ``ImageError`` line naming the file and the problem.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from companion.errors import ImageError
+from companion.vision.constants import MAX_IMAGE_PIXELS
+
+
+def _register_heif() -> None:
+    """Teach Pillow HEIC/HEIF (idempotent); absent plugin just means no HEIC support."""
+    try:
+        import pillow_heif
+
+        pillow_heif.register_heif_opener()
+    except ImportError:  # pragma: no cover - pillow-heif is a declared dependency
+        pass
+
+
+def _to_rgb(img: Image.Image) -> Image.Image:
+    """Flatten any mode to 8-bit RGB; transparency is composited on white paper."""
+    if img.mode == "RGB":
+        return img
+    if img.mode in ("RGBA", "LA") or (img.mode == "P" and "transparency" in img.info):
+        rgba = img.convert("RGBA")
+        white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        return Image.alpha_composite(white, rgba).convert("RGB")
+    if img.mode in ("I;16", "I;16B", "I;16L", "I"):
+        arr = np.asarray(img, dtype=np.float64)
+        top = float(arr.max()) or 1.0
+        return Image.fromarray((arr * (255.0 / top)).astype(np.uint8)).convert("RGB")
+    return img.convert("RGB")
+
+
+def load_image(path: str | os.PathLike[str], max_pixels: int = MAX_IMAGE_PIXELS) -> np.ndarray:
+    """Return the photo at ``path`` as an H x W x 3 BGR uint8 array, EXIF-rotated upright.
+
+    Raises ImageError for a missing file, a file that is not an image, a truncated image,
+    or one with more than ``max_pixels`` pixels.
+    """
+    p = Path(path)
+    name = str(path)
+    if not p.exists():
+        raise ImageError(f"{name}: no such file")
+    if p.is_dir():
+        raise ImageError(f"{name}: is a directory, not a photo")
+    if p.stat().st_size == 0:
+        raise ImageError(f"{name}: the file is empty")
+    _register_heif()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(p) as img:
+                w, h = img.size
+                if w * h > max_pixels:
+                    raise ImageError(
+                        f"{name}: {w}x{h} is {w * h / 1e6:.0f} megapixels, more than the "
+                        f"{max_pixels / 1e6:.0f} MP limit; resize the photo"
+                    )
+                img.load()
+                upright = ImageOps.exif_transpose(img)
+                rgb = _to_rgb(upright if upright is not None else img)
+                arr = np.asarray(rgb, dtype=np.uint8)
+    except ImageError:
+        raise
+    except UnidentifiedImageError:
+        raise ImageError(
+            f"{name}: not an image Pillow can read (expected JPEG, PNG, WebP or HEIC)"
+        ) from None
+    except Image.DecompressionBombError:
+        raise ImageError(
+            f"{name}: far more than {max_pixels / 1e6:.0f} megapixels, too large to decode safely"
+        ) from None
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        msg = str(exc).lower()
+        if "truncated" in msg or "broken data" in msg or isinstance(exc, EOFError):
+            raise ImageError(f"{name}: the image file is truncated or damaged") from None
+        raise ImageError(f"{name}: cannot decode the image ({exc})") from None
+    # RGB -> BGR without a cv2 import: the dice reader may load without touching OpenCV.
+    return np.ascontiguousarray(arr[:, :, ::-1])
