@@ -1,0 +1,23 @@
+"""Every number of Diced Veggies in one place (RULES.md "Diced Veggies")."""
+
+from __future__ import annotations
+
+# Pip faces printed on every die (no 1s). Photos may still read 1-6; off-set faces are flagged.
+FACES: tuple[int, ...] = (2, 2, 3, 4, 5, 6)
+MIN_PIPS = 1  # pips, smallest count a six-sided die can show
+MAX_PIPS = 6  # pips
+DICE_PER_INGREDIENT = 7  # dice
+TOTAL_DICE = 35  # dice in the box: five ingredients x 7
+
+# Cutting.
+PIP_LIMIT = 10  # pips: the pushed dice may total at most this; a block this small is taken whole
+KIDS_DIE_LIMIT = 3  # dice: the kids' variant replaces the pip limit with a count of dice
+
+# End of a turn: what a player may keep.
+MAX_KEPT_DICE = 8  # dice
+MAX_KEPT_RECIPES = 2  # recipe cards in hand (cooked recipes do not count)
+MAX_KEPT_HYPES = 2  # hype cards in hand
+
+# End of the game: cooking this many recipes triggers the last round.
+RECIPES_TO_END = 7  # recipes
+KIDS_RECIPES_TO_END: tuple[int, ...] = (6, 5)  # recipes, the kids' shorter games
