@@ -1,0 +1,52 @@
+"""Numbers behind the synthetic sheet photos, with their units.
+
+Ranges are (low, high) and are sampled uniformly unless a comment says otherwise. They
+describe an ordinary phone photo of a sheet lying on a table, on the hard side of normal.
+"""
+
+from __future__ import annotations
+
+# ---- camera ------------------------------------------------------------------------------
+PHOTO_SIZE_PX = (4000, 3000)  # (long side, short side): a 12 MP phone sensor
+PORTRAIT_CHANCE = 0.5  # probability the phone is held upright (frame taller than wide)
+TILT_DEG = (0.0, 35.0)  # angle between the sheet's normal and the camera axis
+ROTATION_DEG = (0.0, 360.0)  # in-plane rotation of the sheet in the frame
+# The sheet's outline spans this fraction of the frame, measured in the frame direction
+# where it is tightest (so 0.9 nearly touches two opposite edges).
+FILL_FRACTION = (1.0 / 3.0, 0.9)
+FOCAL_LENGTH_FRAMES = (0.7, 1.0)  # focal length in units of the long frame side (~26 mm eq.)
+LENS_BLUR_SIGMA_PX = (0.4, 1.8)  # Gaussian sigma at 4000 px wide; scaled with output size
+MOTION_BLUR_CHANCE = 0.15
+MOTION_BLUR_LENGTH_PX = (2.0, 7.0)  # at 4000 px wide
+LIGHT_GRADIENT = (0.0, 0.45)  # darkest corner loses up to this fraction of light
+VIGNETTE = (0.0, 0.25)  # fraction of light lost at the frame corners
+SHADOW_CHANCE = 0.6
+SHADOW_DEPTH = (0.2, 0.55)  # fraction of light blocked in the core of a shadow
+SHADOW_SOFTNESS_FRAMES = (0.01, 0.05)  # blur sigma as a fraction of the long frame side
+PAPER_TINT_BGR = ((0.86, 0.90, 0.92), (1.0, 1.0, 1.0))  # multiplies the white page
+EXPOSURE_GAIN = (0.85, 1.08)  # overall brightness
+SENSOR_NOISE_SIGMA = (1.5, 6.0)  # grey levels (0-255) of Gaussian read noise
+JPEG_QUALITY = (70, 92)
+PAPER_BEND_MM = (0.0, 1.0)  # peak displacement of a gently curled sheet
+DROP_SHADOW_MM = (0.3, 1.5)  # how far the paper's edge shadow reaches onto the table
+BACKGROUNDS = ("wood", "cloth", "plain")
+
+# ---- filling a sheet -----------------------------------------------------------------------
+PAGE_DPI = 200  # resolution of the rendered page before it is photographed
+MM_PER_INCH = 25.4
+# Pens: (name, BGR ink colour, (min, max) ink strength 0-1 where 1 is fully opaque).
+PENS: tuple[tuple[str, tuple[int, int, int], tuple[float, float]], ...] = (
+    ("pencil", (75, 72, 70), (0.45, 0.8)),
+    ("black-ballpoint", (40, 35, 30), (0.7, 0.95)),
+    ("blue-ballpoint", (130, 55, 25), (0.7, 0.95)),
+    ("black-felt", (20, 20, 20), (0.85, 1.0)),
+)
+PRESSURE_JITTER = 0.12  # per field, fraction of the pen's strength that varies
+CHOICE_MARKS = ("fill", "cross", "check", "circle")  # ways a player marks a choice circle
+CHOICE_MARK_WEIGHTS = (0.4, 0.3, 0.2, 0.1)
+MARK_GROW = (1.0, 1.3)  # crosses and checks overshoot the printed icon by this factor
+HONEY_RING_GROW = (1.35, 1.7)  # a circle drawn around the printed honey "3"
+STRAY_MARKS = (0, 3)  # scribbles outside every field, per sheet (inclusive)
+STRAY_MARK_MM = (4.0, 12.0)  # size of a stray scribble
+STRAY_MARK_CLEARANCE_MM = 3.0  # keep stray marks this far from fields, markers and the QR
+SMUDGE_CHANCE = 0.35  # probability a sheet has one half-erased smudge in an empty field
