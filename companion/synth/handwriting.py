@@ -1,0 +1,422 @@
+"""Synthetic handwriting: capital letters and pen marks drawn into image boxes.
+
+Used to train the letter classifier and to fill synthetic sheets. Letters come either from
+handwriting fonts (see ``fonts.py``, split into train and held-out families) or from our own
+stroke skeletons with jitter, so the code still works where no font is installed. Every
+random choice is taken from the caller's generator, so one seed gives one picture.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import warnings
+from collections.abc import Callable, Sequence
+from enum import StrEnum
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+from PIL import Image, ImageDraw, ImageFont
+
+from companion.synth.fonts import FontSplit, font_families
+
+Box = tuple[int, int, int, int]  # x, y, w, h in pixels
+Points = NDArray[np.float64]  # (n, 2) x, y
+Mask = NDArray[np.float32]  # alpha in [0, 1]
+
+SUPERSAMPLE = 4  # strokes are drawn at this multiple and area-averaged down
+FONT_RENDER_PX = 160  # font size (px) used for the high-resolution glyph mask
+LETTER_SIZE_FRACTION = (0.5, 0.9)  # glyph's larger extent relative to the box
+SLANT_DEG = (-14.0, 20.0)  # positive leans right, as most hands do
+ROTATION_DEG = 7.0  # +- extra rotation
+STROKE_REL = (0.06, 0.14)  # stroke letters: pen width / glyph height
+MARK_STROKE_REL = (0.035, 0.08)  # marks: pen width / smaller box side
+
+
+class FontSet(StrEnum):
+    TRAIN = "train"
+    HELDOUT = "heldout"
+    STROKES = "strokes"
+    ALL = "all"
+
+
+class MarkKind(StrEnum):
+    CHECK = "check"
+    CROSS = "cross"
+    CIRCLE = "circle"
+    FILL = "fill"
+    SCRIBBLE = "scribble"
+    SMUDGE = "smudge"
+
+
+# ---------------------------------------------------------------- stroke skeletons
+
+
+def _line(*pts: tuple[float, float]) -> Points:
+    return np.array(pts, dtype=np.float64)
+
+
+def _arc(cx: float, cy: float, rx: float, ry: float, a0: float, a1: float) -> Points:
+    """Elliptic arc, angles in degrees with y pointing down (90 = bottom)."""
+    n = max(4, int(abs(a1 - a0) / 8))
+    t = np.radians(np.linspace(a0, a1, n))
+    return np.stack([cx + rx * np.cos(t), cy + ry * np.sin(t)], axis=1)
+
+
+def _join(*parts: Points) -> Points:
+    return np.concatenate(parts, axis=0)
+
+
+def _b() -> list[list[Points]]:
+    stem = _line((0, 0), (0, 1))
+    square = _join(_line((0, 0), (0.45, 0)), _arc(0.45, 0.24, 0.45, 0.24, -90, 90),
+                   _line((0.45, 0.48), (0, 0.48)))
+    lower = _join(_line((0, 0.48), (0.5, 0.48)), _arc(0.5, 0.74, 0.5, 0.26, -90, 90),
+                  _line((0.5, 1.0), (0, 1.0)))
+    round_top = _arc(0.0, 0.24, 0.8, 0.24, -90, 90)
+    round_low = _arc(0.0, 0.74, 0.95, 0.26, -90, 90)
+    return [[stem, square, lower], [stem, round_top, round_low]]
+
+
+def _c() -> list[list[Points]]:
+    return [[_arc(0.5, 0.5, 0.5, 0.5, -40, -320)], [_arc(0.5, 0.5, 0.5, 0.5, -55, -300)]]
+
+
+def _f() -> list[list[Points]]:
+    stem = _line((0, 0), (0, 1))
+    return [
+        [stem, _line((0, 0), (0.9, 0)), _line((0, 0.47), (0.7, 0.47))],
+        [_line((0.95, 0), (0, 0), (0, 1)), _line((0, 0.5), (0.65, 0.5))],
+    ]
+
+
+def _g() -> list[list[Points]]:
+    return [
+        [_join(_arc(0.5, 0.5, 0.5, 0.5, -45, -360), _line((1.0, 0.55), (0.55, 0.55)))],
+        [_arc(0.5, 0.5, 0.5, 0.5, -45, -335), _line((0.5, 0.58), (1.0, 0.58), (1.0, 1.02))],
+    ]
+
+
+def _l() -> list[list[Points]]:
+    return [[_line((0, 0), (0, 1), (0.8, 1))]]
+
+
+def _m() -> list[list[Points]]:
+    return [
+        [_line((0, 1), (0, 0), (0.5, 0.65), (1, 0), (1, 1))],
+        [_line((0, 1), (0.15, 0), (0.5, 0.75), (0.85, 0), (1, 1))],
+        [_line((0, 1), (0, 0), (0.5, 1.0), (1, 0), (1, 1))],
+        [_line((0, 1), (0, 0)), _line((0, 0), (0.5, 0.6), (1, 0), (1, 1))],
+    ]
+
+
+def _o() -> list[list[Points]]:
+    return [[_arc(0.5, 0.5, 0.5, 0.5, -100, -470)], [_arc(0.5, 0.5, 0.5, 0.5, 80, 430)]]
+
+
+def _p() -> list[list[Points]]:
+    stem = _line((0, 0), (0, 1))
+    square = _join(_line((0, 0), (0.5, 0)), _arc(0.5, 0.27, 0.5, 0.27, -90, 90),
+                   _line((0.5, 0.54), (0, 0.54)))
+    return [[stem, square], [stem, _arc(0.0, 0.27, 1.0, 0.27, -90, 90)]]
+
+
+def _s() -> list[list[Points]]:
+    upper = _arc(0.5, 0.25, 0.48, 0.25, -15, -270)
+    lower = _arc(0.5, 0.75, 0.5, 0.25, -90, 165)
+    return [[_join(upper, lower)]]
+
+
+def _w() -> list[list[Points]]:
+    return [
+        [_line((0, 0), (0.25, 1), (0.5, 0.3), (0.75, 1), (1, 0))],
+        [_line((0, 0), (0.25, 1), (0.5, 0.0), (0.75, 1), (1, 0))],
+        [_line((0, 0), (0.22, 1), (0.45, 0.2)), _line((0.55, 0.2), (0.78, 1), (1, 0))],
+    ]
+
+
+# Letter -> (skeleton builder, width / height)
+STROKE_LETTERS: dict[str, tuple[Callable[[], list[list[Points]]], float]] = {
+    "B": (_b, 0.62), "C": (_c, 0.8), "F": (_f, 0.6), "G": (_g, 0.85), "L": (_l, 0.62),
+    "M": (_m, 0.9), "O": (_o, 0.82), "P": (_p, 0.62), "S": (_s, 0.65), "W": (_w, 1.1),
+}
+
+
+def _wobble(pts: Points, rng: np.random.Generator, amount: float) -> Points:
+    """Resample a polyline densely and bend it with smooth low-frequency noise."""
+    # independent jitter only on sparse control points: on dense arcs it would look jagged
+    if len(pts) <= 8:
+        pts = pts + rng.normal(0.0, amount, pts.shape)
+    else:
+        pts = pts + rng.normal(0.0, amount, (1, 2))
+    seg = np.linalg.norm(np.diff(pts, axis=0), axis=1)
+    length = float(seg.sum())
+    if length < 1e-9:
+        return pts
+    s = np.concatenate([[0.0], np.cumsum(seg)])
+    n = max(2, int(length / 0.015))
+    t = np.linspace(0.0, length, n)
+    dense = np.stack([np.interp(t, s, pts[:, 0]), np.interp(t, s, pts[:, 1])], axis=1)
+    for _ in range(2):
+        freq = rng.uniform(0.5, 2.0)
+        phase = rng.uniform(0, 2 * math.pi, 2)
+        amp = rng.normal(0.0, amount * 0.6, 2)
+        dense += amp * np.sin(2 * math.pi * freq * t[:, None] / max(length, 1e-9) + phase)
+    return dense
+
+
+def stroke_skeleton(letter: str, rng: np.random.Generator) -> list[Points]:
+    """One jittered stroke drawing of ``letter`` in glyph units (height 1, y down)."""
+    builder, width = STROKE_LETTERS[letter]
+    variants = builder()
+    strokes = variants[int(rng.integers(len(variants)))]
+    wscale = width * rng.uniform(0.8, 1.2)
+    jitter = rng.uniform(0.01, 0.035)
+    out = []
+    for st in strokes:
+        scaled = st * np.array([wscale, 1.0])
+        out.append(_wobble(scaled, rng, jitter))
+    return out
+
+
+# ---------------------------------------------------------------- rendering helpers
+
+
+def _draw_polylines(strokes: Sequence[Points], size: tuple[int, int], width_px: float,
+                    fill: bool = False) -> Mask:
+    """Antialiased alpha mask (h, w) of polylines given in pixel coordinates."""
+    w, h = size
+    ss = SUPERSAMPLE
+    canvas = np.zeros((h * ss, w * ss), np.uint8)
+    thick = max(1, int(round(width_px * ss)))
+    for st in strokes:
+        pts = np.round(st * ss * 16).astype(np.int32).reshape(-1, 1, 2)
+        if fill:
+            cv2.fillPoly(canvas, [pts], 255, cv2.LINE_AA, shift=4)
+        cv2.polylines(canvas, [pts], False, 255, thick, cv2.LINE_AA, shift=4)
+    small = cv2.resize(canvas, (w, h), interpolation=cv2.INTER_AREA)
+    return small.astype(np.float32) / 255.0
+
+
+@functools.lru_cache(maxsize=64)
+def _load_font(path: str) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(path, FONT_RENDER_PX)
+
+
+@functools.lru_cache(maxsize=1024)
+def _font_glyph(path: str, letter: str) -> NDArray[np.uint8]:
+    """High-resolution glyph mask cropped to its ink (read-only, cached)."""
+    font = _load_font(path)
+    side = FONT_RENDER_PX * 2
+    im = Image.new("L", (side, side), 0)
+    ImageDraw.Draw(im).text((side // 4, side // 6), letter, fill=255, font=font)
+    arr = np.asarray(im)
+    ys, xs = np.nonzero(arr > 40)
+    if len(xs) == 0:
+        raise ValueError(f"font {path} has no glyph for {letter!r}")
+    pad = 8
+    crop = arr[max(0, ys.min() - pad): ys.max() + pad + 1,
+               max(0, xs.min() - pad): xs.max() + pad + 1].copy()
+    crop.setflags(write=False)
+    return crop
+
+
+def _placement(src_w: float, src_h: float, box_w: int, box_h: int,
+               rng: np.random.Generator) -> NDArray[np.float64]:
+    """2x3 affine from a glyph of src size (origin top-left) into a box: size, slant,
+    rotation and offset chosen at random, the whole glyph kept inside the box."""
+    slant = math.tan(math.radians(rng.uniform(*SLANT_DEG)))
+    rot = math.radians(rng.uniform(-ROTATION_DEG, ROTATION_DEG))
+    aspect = rng.uniform(0.85, 1.15)
+    c, s = math.cos(rot), math.sin(rot)
+    # centre, anisotropic scale, shear (top leans right), rotate
+    lin = np.array([[c, -s], [s, c]]) @ np.array([[1.0, -slant], [0.0, 1.0]]) @ np.diag(
+        [aspect, 1.0])
+    corners = np.array([[0, 0], [src_w, 0], [0, src_h], [src_w, src_h]], np.float64)
+    corners -= [src_w / 2, src_h / 2]
+    tc = corners @ lin.T
+    ext_w = float(tc[:, 0].max() - tc[:, 0].min())
+    ext_h = float(tc[:, 1].max() - tc[:, 1].min())
+    frac = rng.uniform(*LETTER_SIZE_FRACTION)
+    scale = frac / max(ext_w / box_w, ext_h / box_h)
+    free_x = max(0.0, box_w - ext_w * scale - 2)
+    free_y = max(0.0, box_h - ext_h * scale - 2)
+    cx = 1 + ext_w * scale / 2 + free_x * float(np.clip(rng.normal(0.5, 0.18), 0, 1))
+    cy = 1 + ext_h * scale / 2 + free_y * float(np.clip(rng.normal(0.5, 0.18), 0, 1))
+    a = lin * scale
+    t = np.array([cx, cy]) - a @ np.array([src_w / 2, src_h / 2])
+    return np.hstack([a, t[:, None]])
+
+
+def _pressure_field(h: int, w: int, rng: np.random.Generator, low: float) -> Mask:
+    grid = rng.uniform(low, 1.0, (3, 3)).astype(np.float32)
+    return cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC).clip(0, 1)
+
+
+def _ink(img: NDArray[np.uint8], box: Box, alpha: Mask, rng: np.random.Generator,
+         kind: str | None = None) -> None:
+    """Composite ink of a random pen or pencil through ``alpha`` into the box, in place."""
+    x, y, w, h = box
+    kind = kind or str(rng.choice(["pen-black", "pen-blue", "pencil", "marker"],
+                                  p=[0.35, 0.25, 0.3, 0.1]))
+    if kind == "pencil":
+        grey = rng.uniform(45, 95)
+        colour = np.array([grey, grey, grey])
+        dark = rng.uniform(0.55, 0.9)
+        grain = 1.0 - rng.uniform(0.15, 0.4) * rng.random(alpha.shape).astype(np.float32)
+        alpha = alpha * cv2.GaussianBlur(grain, (0, 0), 0.7)
+    elif kind == "pen-blue":
+        colour = np.array([rng.uniform(110, 170), rng.uniform(40, 80), rng.uniform(10, 40)])
+        dark = rng.uniform(0.8, 1.0)
+    elif kind == "grey":  # smudges
+        g = rng.uniform(90, 150)
+        colour = np.array([g, g, g])
+        dark = 1.0
+    else:
+        g = rng.uniform(10, 45)
+        colour = np.array([g, g, g])
+        dark = rng.uniform(0.85, 1.0)
+    alpha = alpha * dark * _pressure_field(h, w, rng, 0.7)
+    # clip the box to the image
+    ih, iw = img.shape[:2]
+    x0, y0, x1, y1 = max(0, x), max(0, y), min(iw, x + w), min(ih, y + h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    a = alpha[y0 - y: y1 - y, x0 - x: x1 - x]
+    region = img[y0:y1, x0:x1].astype(np.float32)
+    if img.ndim == 2:
+        lum = float(0.114 * colour[0] + 0.587 * colour[1] + 0.299 * colour[2])
+        out = region * (1 - a) + lum * a
+    else:
+        out = region * (1 - a[..., None]) + colour[None, None, :] * a[..., None]
+    img[y0:y1, x0:x1] = np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+def _check_args(img: np.ndarray, box_px: Box) -> None:
+    if img.dtype != np.uint8 or img.ndim not in (2, 3):
+        raise ValueError("image must be uint8 grayscale (h, w) or BGR (h, w, 3)")
+    if box_px[2] < 4 or box_px[3] < 4:
+        raise ValueError(f"box {box_px} is too small to write in")
+
+
+# ---------------------------------------------------------------- letters
+
+
+def _sources(fonts: FontSet) -> list[tuple[str, tuple[str, ...]]]:
+    """Candidate families: (name, font paths); ``strokes`` has no paths."""
+    strokes: list[tuple[str, tuple[str, ...]]] = [("strokes", ())]
+    if fonts is FontSet.STROKES:
+        return strokes
+    splits = [FontSplit.TRAIN, FontSplit.HELDOUT] if fonts is FontSet.ALL else [
+        FontSplit(fonts.value)]
+    fams = [fam for sp in splits for fam in font_families(sp)]
+    if not fams:
+        warnings.warn(f"no {fonts.value} handwriting fonts installed; drawing stroke letters "
+                      "only (see scripts/fonts.txt)", RuntimeWarning, stacklevel=3)
+        return strokes
+    return fams + strokes if fonts is FontSet.ALL else fams
+
+
+def letter_alpha(box_w: int, box_h: int, letter: str, rng: np.random.Generator,
+                 fonts: FontSet | str = FontSet.HELDOUT) -> Mask:
+    """Alpha mask (h, w) of one handwritten capital placed at random in a w x h box."""
+    fset = FontSet(fonts)
+    letter = letter.upper()
+    sources = _sources(fset)
+    name, paths = sources[int(rng.integers(len(sources)))]
+    if not paths:
+        if letter not in STROKE_LETTERS:
+            raise ValueError(f"no stroke drawing for letter {letter!r}")
+        strokes = stroke_skeleton(letter, rng)
+        allp = np.concatenate(strokes)
+        lo = allp.min(axis=0)
+        src_w, src_h = allp.max(axis=0) - lo
+        m = _placement(max(src_w, 0.05), max(src_h, 0.05), box_w, box_h, rng)
+        px = [(st - lo) @ m[:, :2].T + m[:, 2] for st in strokes]
+        glyph_h = float(np.linalg.norm(m[:, :2] @ np.array([0.0, 1.0])))
+        width = glyph_h * rng.uniform(*STROKE_REL)
+        return _draw_polylines(px, (box_w, box_h), max(width, 0.8))
+    path = paths[int(rng.integers(len(paths)))]
+    glyph: np.ndarray = _font_glyph(path, letter).astype(np.float32) / 255.0
+    # stroke weight: thin or thicken the high-resolution glyph a little
+    k = int(rng.integers(-2, 4))
+    if k:
+        ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * abs(k) + 1, 2 * abs(k) + 1))
+        glyph = (cv2.dilate(glyph, ker) if k > 0 else cv2.erode(glyph, ker))
+    gh, gw = glyph.shape
+    m = _placement(gw, gh, box_w, box_h, rng)
+    scale = math.sqrt(abs(np.linalg.det(m[:, :2])))
+    if scale < 1:
+        glyph = cv2.GaussianBlur(glyph, (0, 0), 0.45 / scale)
+    out = cv2.warpAffine(glyph, m.astype(np.float32), (box_w, box_h), flags=cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return np.asarray(out.clip(0, 1), np.float32)
+
+
+def draw_letter(img: np.ndarray, box_px: Box, letter: str, rng: np.random.Generator,
+                fonts: str = "heldout") -> None:
+    """Write one handwritten capital into ``box_px`` (x, y, w, h) of ``img``, in place.
+
+    ``fonts`` is ``train``, ``heldout`` (never used for training), ``strokes`` or ``all``.
+    """
+    _check_args(img, box_px)
+    x, y, w, h = box_px
+    alpha = letter_alpha(w, h, letter, rng, fonts)
+    _ink(img, box_px, alpha, rng)
+
+
+# ---------------------------------------------------------------- marks
+
+
+def _mark_strokes(kind: MarkKind, rng: np.random.Generator) -> tuple[list[Points], bool]:
+    """Strokes in unit box coordinates and whether they are filled shapes."""
+    j = rng.uniform(0.01, 0.03)
+    if kind is MarkKind.CHECK:
+        a = np.array([rng.uniform(0.05, 0.2), rng.uniform(0.45, 0.6)])
+        b = np.array([rng.uniform(0.3, 0.45), rng.uniform(0.8, 0.95)])
+        c = np.array([rng.uniform(0.8, 0.95), rng.uniform(0.05, 0.2)])
+        return [_wobble(np.array([a, b, c]), rng, j)], False
+    if kind is MarkKind.CROSS:
+        lo, hi = rng.uniform(0.05, 0.2, 4), rng.uniform(0.8, 0.95, 4)
+        s1 = _line((lo[0], lo[1]), (hi[0], hi[1]))
+        s2 = _line((hi[2], lo[2]), (lo[3], hi[3]))
+        return [_wobble(s1, rng, j), _wobble(s2, rng, j)], False
+    if kind is MarkKind.CIRCLE:
+        a0 = rng.uniform(-180, 180)
+        sweep = rng.uniform(340, 420) * rng.choice([-1, 1])
+        arc = _arc(0.5, 0.5, rng.uniform(0.4, 0.46), rng.uniform(0.4, 0.46), a0, a0 + sweep)
+        return [_wobble(arc, rng, j * 0.7)], False
+    if kind is MarkKind.FILL:
+        r = rng.uniform(0.22, 0.38)
+        blob = _arc(0.5, 0.5, r * rng.uniform(0.85, 1.15), r, 0, 360)
+        return [_wobble(blob, rng, j * 0.5)], True
+    # scribble and smudge: a random wandering curve
+    n = int(rng.integers(3, 7))
+    pts = rng.uniform(0.15, 0.85, (n, 2))
+    return [_wobble(pts, rng, j)], False
+
+
+def draw_mark(img: np.ndarray, box_px: Box, kind: str, rng: np.random.Generator) -> None:
+    """Draw a pen mark into ``box_px`` of ``img`` in place.
+
+    Kinds: check, cross, circle (around the box's content), fill (a filled-in dot),
+    scribble (a stray mark) and smudge (a half-erased grey blur).
+    """
+    _check_args(img, box_px)
+    mk = MarkKind(kind)
+    x, y, w, h = box_px
+    strokes, filled = _mark_strokes(mk, rng)
+    if mk is not MarkKind.CIRCLE:  # circles hug the box, the rest wander a little
+        sc = rng.uniform(0.75, 1.0)
+        off = (1 - sc) * rng.random(2)
+        strokes = [st * sc + off for st in strokes]
+    px = [np.clip(st, 0.02, 0.98) * np.array([w, h]) for st in strokes]
+    width = max(1.0, min(w, h) * rng.uniform(*MARK_STROKE_REL))
+    alpha: np.ndarray = _draw_polylines(px, (w, h), width, fill=filled)
+    if mk is MarkKind.SMUDGE:
+        alpha = cv2.GaussianBlur(alpha, (0, 0), max(1.0, min(w, h) * 0.04))
+        alpha = alpha * rng.uniform(0.25, 0.5) * _pressure_field(h, w, rng, 0.2)
+        _ink(img, box_px, np.asarray(alpha, np.float32), rng, kind="grey")
+        return
+    _ink(img, box_px, alpha, rng)
