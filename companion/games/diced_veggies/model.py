@@ -209,6 +209,12 @@ class Block:
 
         return cutting.legal_cuts(self.values, _opts(options))
 
+    def legal_cut_checks(self, options: CutOptions | None = None) -> list[CutCheck]:
+        """``legal_cuts`` with the dice each cut takes and their pips."""
+        from companion.games.diced_veggies import cutting
+
+        return cutting.legal_cut_checks(self.values, _opts(options))
+
     def check(self, cut: Cut, options: CutOptions | None = None) -> CutCheck:
         """Judge one cut, listing every rule it breaks."""
         from companion.games.diced_veggies import cutting
@@ -245,6 +251,8 @@ def _die_from_json(index: int, item: Any) -> Die:
     for key, number in (("row", row), ("col", col), ("value", value)):
         if not isinstance(number, int) or isinstance(number, bool):
             raise InputError(f"{where}: {key} must be an integer, not {number!r}")
+    if row < 0 or col < 0:
+        raise InputError(f"{where}: row and col must be 0 or more, not ({row},{col})")
     try:
         ingredient = Ingredient(name)
     except ValueError:

@@ -1,0 +1,110 @@
+"""Judge the cut that happened between two readings of the block (before and after).
+
+The after block may have been nudged while cutting or re-photographed from a slightly
+different spot, so its grid is first aligned to the before block by the integer
+translation under which most remaining dice match in ingredient and value. The dice of
+the before block with no counterpart are the ones taken; that set is then judged like
+any other (``cutting.explain_taken``). Dice that changed face or colour, or that
+appeared from nowhere, make the change illegal and are reported.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from companion.games.diced_veggies.cut import Cut
+from companion.games.diced_veggies.cutting import CutOptions, explain_taken
+from companion.games.diced_veggies.grid import Cell, fmt_cell
+from companion.games.diced_veggies.model import Block, Die
+
+
+@dataclass(frozen=True)
+class ChangeCheck:
+    """Like ``CutCheck`` plus how the blocks were aligned and what else changed.
+    ``offset`` maps an after cell to a before cell: before = after + offset."""
+
+    legal: bool
+    reasons: list[str]
+    taken: tuple[Cell, ...]
+    sum: int
+    cut: Cut | None
+    take_all: bool
+    offset: tuple[int, int]
+    changed: tuple[tuple[Die, Die], ...]  # (before, after) at the same aligned cell
+    extra: tuple[Die, ...]  # after dice (in before coordinates) on cells that were empty
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "legal": self.legal,
+            "reasons": list(self.reasons),
+            "taken": [list(c) for c in self.taken],
+            "sum": self.sum,
+            "cut": None if self.cut is None else {"spec": str(self.cut), **self.cut.to_json()},
+            "take_all": self.take_all,
+            "offset": list(self.offset),
+            "changed": [{"before": b.to_json(), "after": a.to_json()} for b, a in self.changed],
+            "extra": [d.to_json() for d in self.extra],
+        }
+
+
+def align(before: Block, after: Block) -> tuple[int, int]:
+    """The translation (before = after + offset) matching most dice exactly; ties go to
+    more dice landing on occupied cells, then to the smallest shift."""
+    if not before.dice or not after.dice:
+        return (0, 0)
+    votes: Counter[tuple[int, int]] = Counter()
+    for a in after.dice:
+        for b in before.dice:
+            if (a.ingredient, a.value) == (b.ingredient, b.value):
+                votes[(b.row - a.row, b.col - a.col)] += 1
+    candidates = set(votes) | {(0, 0)}
+
+    def score(offset: tuple[int, int]) -> tuple[int, int, int]:
+        dr, dc = offset
+        landed = sum((a.row + dr, a.col + dc) in before for a in after.dice)
+        return (votes[offset], landed, -(abs(dr) + abs(dc)))
+
+    return max(sorted(candidates), key=score)
+
+
+def judge_change(
+    before: Block, after: Block, options: CutOptions | None = None
+) -> ChangeCheck:
+    """What was taken between ``before`` and ``after``, and whether a legal cut did it."""
+    opts = options if options is not None else CutOptions()
+    dr, dc = align(before, after)
+    moved = [d.moved(dr, dc) for d in after.dice]
+    changed: list[tuple[Die, Die]] = []
+    extra: list[Die] = []
+    kept: set[Cell] = set()
+    for d in moved:
+        old = before.at(d.cell)
+        if old is None:
+            extra.append(d)
+            continue
+        kept.add(d.cell)
+        if (old.ingredient, old.value) != (d.ingredient, d.value):
+            changed.append((old, d))
+    taken = frozenset(before.cells - kept)
+    reasons = [
+        f"die at {fmt_cell(old.cell)} changed from {old.ingredient.value} {old.value} "
+        f"to {new.ingredient.value} {new.value}"
+        for old, new in changed
+    ]
+    reasons += [f"a {d.ingredient.value} {d.value} appeared at {fmt_cell(d.cell)}, "
+                "where the block had no die" for d in extra]
+    verdict = explain_taken(before.values, taken, opts)
+    reasons += verdict.reasons
+    return ChangeCheck(
+        legal=not reasons,
+        reasons=reasons,
+        taken=verdict.taken,
+        sum=verdict.sum,
+        cut=verdict.cut,
+        take_all=verdict.take_all,
+        offset=(dr, dc),
+        changed=tuple(changed),
+        extra=tuple(extra),
+    )
