@@ -1,8 +1,198 @@
-"""``companion dice``."""
+"""``companion dice``: list and check cleaver cuts, final scoring.
+
+``dice read`` lives in ``dice_read.py``. Photos go through
+``companion.vision.dice_reader`` (imported only when a photo is given).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
 
 import click
+
+from companion.errors import InputError
+from companion.games.diced_veggies.compare import judge_change
+from companion.games.diced_veggies.cut import SPEC_HELP, Cut
+from companion.games.diced_veggies.cutting import CutCheck, CutOptions
+from companion.games.diced_veggies.grid import fmt_cells
+from companion.games.diced_veggies.model import Block, load_block
+from companion.games.diced_veggies.scoring import load_state, score
 
 
 @click.group(name="dice")
 def dice() -> None:
-    """Diced Veggies: read a block photo, list and check cleaver cuts."""
+    """Diced Veggies: read a block photo, list and check cleaver cuts, final scores."""
+
+
+def _is_json(source: str) -> bool:
+    return source.lower().endswith(".json")
+
+
+def _load(source: str, *, require_connected: bool = True) -> tuple[Block, Any]:
+    """The block in a block .json file or a photo, and the photo reading (None for JSON)."""
+    if _is_json(source):
+        return load_block(source, require_connected=require_connected), None
+    try:
+        from companion.vision.dice_reader import read_dice_photo
+    except ModuleNotFoundError as exc:
+        raise InputError(
+            f"{source}: reading dice photos is not available here ({exc}); pass a block .json"
+        ) from None
+    reading = read_dice_photo(source)
+    try:
+        block = Block.from_json(reading.block_json(), require_connected=require_connected)
+    except InputError as exc:
+        raise InputError(f"{source}: {exc}") from None
+    return block, reading
+
+
+def _warn(block: Block, source: str) -> None:
+    for note in block.oddities():
+        click.echo(f"companion: warning: {source}: {note}", err=True)
+
+
+def _options(full_only: bool, kids: bool) -> CutOptions:
+    return CutOptions(full_length_only=full_only, kids=kids)
+
+
+def _emit(doc: dict[str, Any]) -> None:
+    click.echo(json.dumps(doc))
+
+
+def _cut_entry(check: CutCheck) -> dict[str, Any]:
+    assert check.cut is not None
+    return {
+        **check.cut.to_json(),
+        "spec": str(check.cut),
+        "taken": [list(c) for c in check.taken],
+        "sum": check.sum,
+    }
+
+
+_full_only = click.option(
+    "--full-only", is_flag=True, help="Only full-length cuts (the blade runs the whole seam)."
+)
+_kids = click.option(
+    "--kids", is_flag=True, help="Kids' variant: any three dice instead of the 10-pip limit."
+)
+
+
+@dice.command()
+@click.argument("source", metavar="PHOTO|BLOCK.json")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@click.option("--overlay", type=click.Path(dir_okay=False), metavar="OUT.png",
+              help="Draw the legal cuts on the photo.")
+@_full_only
+@_kids
+def cuts(source: str, as_json: bool, overlay: str | None, full_only: bool, kids: bool) -> None:
+    """List every legal cut, one per distinct set of dice taken."""
+    if overlay and _is_json(source):
+        raise InputError("--overlay draws on a photo; a block .json has no picture to draw on")
+    block, reading = _load(source)
+    _warn(block, source)
+    options = _options(full_only, kids)
+    checks = block.legal_cut_checks(options)
+    doc = {
+        "take_all": block.take_all(options),
+        "cuts": [_cut_entry(c) for c in checks],
+        "dice": len(block),
+        "total": block.total,
+    }
+    if overlay:
+        from companion.vision.dice_overlay import draw_cuts
+
+        draw_cuts(source, reading, doc, overlay)
+    if as_json:
+        _emit(doc)
+        return
+    click.echo(f"{source}: {len(block)} dice, {block.total} pips")
+    if doc["take_all"]:
+        limit = "at most 3 dice" if kids else "at most 10 pips"
+        click.echo(f"Take the whole block without cutting ({limit}).")
+    elif not checks:
+        click.echo("No legal cut.")
+    else:
+        click.echo(f"{len(checks)} legal cut{'s' if len(checks) != 1 else ''}:")
+        width = max(len(str(c.cut)) for c in checks)
+        for c in checks:
+            click.echo(f"  {str(c.cut):<{width}}  {c.sum:>2} pips  takes {fmt_cells(c.taken)}")
+
+
+@dice.command()
+@click.argument("sources", nargs=-1, required=True, metavar="PHOTO|BLOCK.json [AFTER]")
+@click.option("--cut", "spec", metavar="SPEC", help=f"The cut to check: {SPEC_HELP}.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@_full_only
+@_kids
+@click.pass_context
+def check(
+    ctx: click.Context,
+    sources: tuple[str, ...],
+    spec: str | None,
+    as_json: bool,
+    full_only: bool,
+    kids: bool,
+) -> None:
+    """Check one cut (--cut SPEC), or judge the cut between a BEFORE and an AFTER block.
+
+    Exit 1 when the cut is illegal.
+    """
+    options = _options(full_only, kids)
+    if spec is not None:
+        if len(sources) != 1:
+            raise click.UsageError("--cut checks one block: give exactly one PHOTO|BLOCK.json")
+        cut = Cut.parse(spec)
+        block, _ = _load(sources[0])
+        _warn(block, sources[0])
+        verdict = block.check(cut, options)
+        doc = verdict.to_json()
+        legal, reasons = verdict.legal, verdict.reasons
+        what = f"{cut} takes {fmt_cells(verdict.taken) or 'nothing'} ({verdict.sum} pips)"
+    else:
+        if len(sources) != 2:
+            raise click.UsageError("give BEFORE and AFTER blocks, or one block and --cut SPEC")
+        before, _ = _load(sources[0])
+        after, _ = _load(sources[1], require_connected=False)
+        _warn(before, sources[0])
+        _warn(after, sources[1])
+        change = judge_change(before, after, options)
+        doc = change.to_json()
+        legal, reasons = change.legal, change.reasons
+        how = "taking the whole block" if change.take_all else (
+            f"cut {change.cut}" if change.cut else "no single cut")
+        what = (f"{fmt_cells(change.taken) or 'nothing'} taken ({change.sum} pips): {how}")
+    if as_json:
+        _emit(doc)
+    else:
+        click.echo(f"{'legal' if legal else 'illegal'}: {what}")
+        for reason in reasons:
+            click.echo(f"  - {reason}")
+    if not legal:
+        ctx.exit(1)
+
+
+@dice.command(name="score")
+@click.argument("state", metavar="STATE.json", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@click.pass_context
+def score_cmd(ctx: click.Context, state: str, as_json: bool) -> None:
+    """Final scores from entered recipe stars and hype points (see examples/dice/).
+
+    Exit 1 when the state breaks a rule (it is scored all the same).
+    """
+    players, options = load_state(state)
+    result = score(players, options)
+    if as_json:
+        _emit(result.to_json())
+    else:
+        for rank, p in result.ranking:
+            click.echo(f"{rank}. {p.name}: {p.total} ({p.stars} stars + {p.hype_points} hype, "
+                       f"{len(p.recipes)} recipes)")
+        winners = result.winners
+        verb = "share the victory" if len(winners) > 1 else "wins"
+        click.echo(f"{' and '.join(winners)} {verb}.")
+        for v in result.violations:
+            click.echo(f"  - {v.message}")
+    if result.violations:
+        ctx.exit(1)
