@@ -1,8 +1,114 @@
-"""``companion delicious``."""
+"""``companion delicious``: garden, simulate, score (``read`` lives in its own module)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
 
 import click
+
+from companion.errors import InputError
+from companion.games.delicious.fieldmap import load_field_map
+from companion.games.delicious.garden import VARIANTS, garden
+from companion.games.delicious.report import garden_text, ranking_text, score_text
+from companion.games.delicious.scoring import rank, score
+from companion.games.delicious.simulate import simulate_game
+from companion.games.delicious.state import SheetState
+from companion.games.delicious.table import table_check
+from companion.games.delicious.validate import check
+
+_VARIANT = click.option(
+    "--variant", default="A", show_default=True, help=f"Garden side: {' or '.join(VARIANTS)}."
+)
+_JSON = click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+
+
+def _dump(doc: Any) -> None:
+    click.echo(json.dumps(doc, indent=2))
 
 
 @click.group(name="delicious")
 def delicious() -> None:
     """Delicious: garden, simulate, score, read photos."""
+
+
+@delicious.command(name="garden")
+@_VARIANT
+@_JSON
+def garden_cmd(variant: str, as_json: bool) -> None:
+    """Describe the garden sheet: containers, planter, tools, play-sheet fields."""
+    g = garden(variant)
+    if as_json:
+        _dump(g.to_json())
+    else:
+        click.echo(garden_text(g))
+
+
+@delicious.command(name="simulate")
+@click.option("--seed", type=int, required=True, help="Random seed; same seed, same game.")
+@click.option("--players", type=int, default=2, show_default=True)
+@_VARIANT
+@_JSON
+@click.option(
+    "-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+    help="Write one field map per player: DIR/player1.json ...",
+)
+def simulate_cmd(
+    seed: int, players: int, variant: str, as_json: bool, out_dir: Path | None
+) -> None:
+    """Play a whole legal game with random choices and score it."""
+    record = simulate_game(seed, players, variant)
+    if out_dir is not None:
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+            for i in range(players):
+                path = out_dir / f"player{i + 1}.json"
+                path.write_text(json.dumps(record.player_document(i), indent=2) + "\n")
+                click.echo(f"wrote {path}", err=True)
+        except OSError as exc:
+            raise InputError(f"cannot write to {out_dir}: {exc.strerror}") from None
+    if as_json:
+        _dump(record.to_json())
+        return
+    names = [f"player{i + 1}" for i in range(players)]
+    click.echo(f"Simulated Delicious game: seed {seed}, {players} players, garden {variant}")
+    click.echo(ranking_text(rank(record.scores, names)))
+
+
+@delicious.command(name="score")
+@click.argument("fieldmaps", nargs=-1, required=True)
+@_JSON
+@click.pass_context
+def score_cmd(ctx: click.Context, fieldmaps: tuple[str, ...], as_json: bool) -> None:
+    """Score finished field maps; several maps are one table (ranking, cross-checks).
+
+    Exit 1 when any sheet breaks a rule (it is still scored), 2 for unreadable input.
+    """
+    maps = [load_field_map(Path(p)) for p in fieldmaps]
+    states = [SheetState.from_field_map(m.fields, m.variant) for m in maps]
+    names = [m.player or Path(p).stem for m, p in zip(maps, fieldmaps, strict=True)]
+    if len(set(names)) < len(names):
+        names = [f"{n} ({p})" for n, p in zip(names, fieldmaps, strict=True)]
+    scores = [score(s) for s in states]
+    cross = table_check(states, names)
+    violations = [check(s) + cross[i] for i, s in enumerate(states)]
+    docs = [
+        {"file": p, "player": n, "variant": s.variant, **sc.to_json(),
+         "violations": [v.to_json() for v in vs]}
+        for p, n, s, sc, vs in zip(fieldmaps, names, states, scores, violations, strict=True)
+    ]
+    standings = rank(scores, names)
+    if as_json:
+        if len(docs) == 1:
+            _dump(docs[0])
+        else:
+            _dump({"players": docs, "ranking": [s.to_json() for s in standings]})
+    else:
+        for n, s, sc, vs in zip(names, states, scores, violations, strict=True):
+            click.echo(score_text(n, s, sc, vs))
+            click.echo()
+        if len(states) > 1:
+            click.echo(ranking_text(standings))
+    if any(violations):
+        ctx.exit(1)

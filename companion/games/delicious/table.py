@@ -1,0 +1,97 @@
+"""Checks across the final sheets of one table (RULES.md "End of round").
+
+Round-end marks are shared facts: when anyone first completes a container, every
+other player crosses its First Potter icon that same round, and the honey goes to
+whoever first fills an area. So a set of sheets can contradict itself even when each
+sheet alone is fine. ``table_check`` returns, per player, what their sheet cannot be.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from companion.games.delicious.garden import HONEY_FIELD
+from companion.games.delicious.state import CHECK, CROSS, SheetState
+from companion.games.delicious.symbols import Area
+from companion.games.delicious.validate import Violation
+
+FIRST_POTTER_NOT_CROSSED = "table-first-potter-not-crossed"
+FIRST_POTTER_UNCLAIMED = "table-first-potter-unclaimed"
+FIRST_POTTER_CROSS_UNEXPLAINED = "table-first-potter-cross-unexplained"
+HONEY_UNCLAIMED = "table-honey-unclaimed"
+MIXED_VARIANTS = "table-mixed-variants"
+
+TABLE_CODES = (
+    FIRST_POTTER_NOT_CROSSED,
+    FIRST_POTTER_UNCLAIMED,
+    FIRST_POTTER_CROSS_UNEXPLAINED,
+    HONEY_UNCLAIMED,
+    MIXED_VARIANTS,
+)
+
+
+def table_check(
+    sheets: Sequence[SheetState], names: Sequence[str] | None = None
+) -> list[list[Violation]]:
+    """Per player, the violations only the whole table reveals (one list per sheet)."""
+    names = list(names) if names is not None else [f"player{i + 1}" for i in range(len(sheets))]
+    out: list[list[Violation]] = [[] for _ in sheets]
+    if len(sheets) < 2:
+        return out
+    variants = sorted({s.variant for s in sheets})
+    if len(variants) > 1:
+        for i in range(len(sheets)):
+            out[i].append(
+                Violation(
+                    MIXED_VARIANTS,
+                    (),
+                    f"this table mixes gardens {', '.join(variants)}; "
+                    "the cross-sheet checks compare containers by name only",
+                )
+            )
+    for c in sheets[0].garden.containers:
+        checked = [i for i, s in enumerate(sheets) if s.get(c.first_potter) == CHECK]
+        who = ", ".join(names[i] for i in checked)
+        for i, s in enumerate(sheets):
+            cont = s.garden.container(c.id)
+            mark = s.get(cont.first_potter)
+            if checked and mark is None:
+                full = " although the container is full" if s.is_full(cont) else ""
+                out[i].append(
+                    Violation(
+                        FIRST_POTTER_NOT_CROSSED,
+                        (cont.first_potter,),
+                        f"{who} checked First Potter on the {c.id}, so {names[i]} should "
+                        f"have crossed theirs out{full}",
+                    )
+                )
+            if not checked and s.is_full(cont):
+                out[i].append(
+                    Violation(
+                        FIRST_POTTER_UNCLAIMED,
+                        (cont.first_potter,),
+                        f"{names[i]} filled the {c.id} but nobody at the table checked its "
+                        "First Potter; the first to fill it checks it",
+                    )
+                )
+            if not checked and mark == CROSS:
+                out[i].append(
+                    Violation(
+                        FIRST_POTTER_CROSS_UNEXPLAINED,
+                        (cont.first_potter,),
+                        f"{names[i]} crossed First Potter on the {c.id} but nobody checked it",
+                    )
+                )
+    if not any(s.honey for s in sheets):
+        for i, s in enumerate(sheets):
+            areas = [a for a in Area if s.area_full(a)]
+            if areas:
+                out[i].append(
+                    Violation(
+                        HONEY_UNCLAIMED,
+                        (HONEY_FIELD,),
+                        f"{names[i]} filled the whole {areas[0]} area but nobody circled the "
+                        "Jar of Honey; the first to fill an area claims it",
+                    )
+                )
+    return out
