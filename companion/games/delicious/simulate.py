@@ -37,12 +37,33 @@ MAX_PLAYERS = 8  # a sanity cap for the simulator, not a rule (4 pencils in the 
 SPOT_WEIGHT = 0.15  # relative chance of a play-sheet spot against one garden space
 SKIP_TOOL_CHANCE = 0.1  # a player sometimes leaves a tool unused
 RANDOM_TRIES = 20  # random moves tried before enumerating legal moves
+FILL_TASTE = 6.0  # extra weight for a container space, times the container's filled share
+FRUIT_TASTE = 1.5  # extra weight per equal fruit already in the space's lines
 
 _SPOTS = frozenset({VEG_WILD, VEG_BONUS, FRUIT_WILD, FRUIT_BONUS})
 
 
-def _pick(options: list[Sketch], rng: random.Random) -> Sketch:
-    weights = [SPOT_WEIGHT if s.field in _SPOTS else 1.0 for s in options]
+def _weight(state: SheetState, s: Sketch) -> float:
+    """Mild taste: finish what is started, group equal fruits, rarely use the spots."""
+    if s.field in _SPOTS:
+        return SPOT_WEIGHT
+    g = state.garden
+    for c in g.containers:
+        if s.field in c.cells:
+            filled = sum(1 for cell in c.cells if not state.is_empty(cell))
+            return 1.0 + FILL_TASTE * filled / len(c.cells)
+    same = sum(
+        1
+        for ln in g.lines
+        if s.field in ln.cells
+        for cell in ln.cells
+        if state.get(cell) == str(s.plant)
+    )
+    return 1.0 + FRUIT_TASTE * same
+
+
+def _pick(state: SheetState, options: list[Sketch], rng: random.Random) -> Sketch:
+    weights = [_weight(state, s) for s in options]
     return rng.choices(options, weights=weights, k=1)[0]
 
 
@@ -63,7 +84,7 @@ def _attempt(state: SheetState, rnd: Round, rng: random.Random, rules: Rules) ->
         if not options:
             lost.append((position, source))
             continue
-        s = _pick(options, rng)
+        s = _pick(cur, options, rng)
         done.append(s)
         cur = put_sketch(cur, s)
         follow = wild_follow_up(s)
@@ -74,7 +95,7 @@ def _attempt(state: SheetState, rnd: Round, rng: random.Random, rules: Rules) ->
             continue
         options = legal_sketches(cur, base, position, source, done, rules)
         if options:
-            s = _pick(options, rng)
+            s = _pick(cur, options, rng)
             done.append(s)
             cur = put_sketch(cur, s)
     return Move(rnd, choice, cards, tuple(done))
