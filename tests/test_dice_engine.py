@@ -10,7 +10,7 @@ from companion.errors import IllegalMoveError, InputError
 from companion.games.diced_veggies.cut import Cut, End, Push, Seam
 from companion.games.diced_veggies.cutting import CutOptions
 from companion.games.diced_veggies.model import FACES, Block, Die, Ingredient
-from tests.dice_blocks import drawn
+from tests.test_dice_engine_drawing import drawn
 
 FULL_ONLY = CutOptions(full_length_only=True)
 KIDS = CutOptions(kids=True)

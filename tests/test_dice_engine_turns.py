@@ -27,7 +27,7 @@ from companion.games.diced_veggies.turn import (
     restock_status,
     use_chef_token,
 )
-from tests.dice_blocks import drawn
+from tests.test_dice_engine_drawing import drawn
 
 BEFORE = """
 c2 m3 o4 p5

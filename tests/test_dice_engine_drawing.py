@@ -1,4 +1,4 @@
-"""Hand-drawn blocks for the Diced Veggies tests.
+"""Hand-drawn blocks for the Diced Veggies tests (imported by the other dice tests).
 
 A drawing is rows of tokens separated by spaces: a digit is a die showing that many pips,
 ``.`` an empty cell. Ingredients cycle through the five by position unless a token
@@ -26,3 +26,15 @@ def drawn(text: str, *, require_connected: bool = True) -> Block:
                 ingredient, value = kinds[(r * 7 + c) % 5], int(token)
             dice.append(Die(r, c, ingredient, value))
     return Block.of(dice, require_connected=require_connected)
+
+
+def test_drawing_helper():
+    block = drawn("""
+    c2 .
+    t6 3
+    """)
+    assert [(d.cell, d.ingredient, d.value) for d in block.dice] == [
+        ((0, 0), Ingredient.CARROT, 2),
+        ((1, 0), Ingredient.TOMATO, 6),
+        ((1, 1), list(Ingredient)[(7 + 1) % 5], 3),
+    ]
