@@ -88,7 +88,7 @@ _kids = click.option(
 def cuts(source: str, as_json: bool, overlay: str | None, full_only: bool, kids: bool) -> None:
     """List every legal cut, one per distinct set of dice taken."""
     if overlay and _is_json(source):
-        raise InputError("--overlay draws on a photo; a block .json has no picture to draw on")
+        raise InputError("--overlay needs a photo: a block .json has no picture to draw on")
     block, reading = _load(source)
     _warn(block, source)
     options = _options(full_only, kids)
