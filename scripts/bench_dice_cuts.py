@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import time
@@ -81,8 +82,9 @@ def main() -> None:
     measure("explain one taken set (cut_for)", explain, "")
     measure("judge before/after (align + explain)", judge, "")
 
+    load = os.getloadavg()[0]
     print(f"Full 5x7 blocks, {SEEDS} seeds x {REPEATS} runs; target for listing: "
-          f"< {TARGET_MS:g} ms.\n")
+          f"< {TARGET_MS:g} ms. Load average at the end: {load:.1f} (p95 grows with it).\n")
     print("| task | median ms | p95 ms | notes |")
     print("|---|---:|---:|---|")
     for label, med, top, note in rows:

@@ -47,9 +47,16 @@ def _load(source: str, *, require_connected: bool = True) -> tuple[Block, Any]:
     return block, reading
 
 
-def _warn(block: Block, source: str) -> None:
+def _warn(block: Block, source: str, reading: Any = None) -> None:
     for note in block.oddities():
         click.echo(f"companion: warning: {source}: {note}", err=True)
+    doubtful = getattr(reading, "review", None) or []
+    if doubtful:
+        click.echo(
+            f"companion: warning: {source}: {len(doubtful)} dice read with low confidence; "
+            "check them (companion dice read)",
+            err=True,
+        )
 
 
 def _options(full_only: bool, kids: bool) -> CutOptions:
@@ -90,7 +97,7 @@ def cuts(source: str, as_json: bool, overlay: str | None, full_only: bool, kids:
     if overlay and _is_json(source):
         raise InputError("--overlay needs a photo: a block .json has no picture to draw on")
     block, reading = _load(source)
-    _warn(block, source)
+    _warn(block, source, reading)
     options = _options(full_only, kids)
     checks = block.legal_cut_checks(options)
     doc = {
@@ -143,8 +150,8 @@ def check(
         if len(sources) != 1:
             raise click.UsageError("--cut checks one block: give exactly one PHOTO|BLOCK.json")
         cut = Cut.parse(spec)
-        block, _ = _load(sources[0])
-        _warn(block, sources[0])
+        block, reading = _load(sources[0])
+        _warn(block, sources[0], reading)
         verdict = block.check(cut, options)
         doc = verdict.to_json()
         legal, reasons = verdict.legal, verdict.reasons
@@ -152,10 +159,10 @@ def check(
     else:
         if len(sources) != 2:
             raise click.UsageError("give BEFORE and AFTER blocks, or one block and --cut SPEC")
-        before, _ = _load(sources[0])
-        after, _ = _load(sources[1], require_connected=False)
-        _warn(before, sources[0])
-        _warn(after, sources[1])
+        before, first = _load(sources[0])
+        after, second = _load(sources[1], require_connected=False)
+        _warn(before, sources[0], first)
+        _warn(after, sources[1], second)
         change = judge_change(before, after, options)
         doc = change.to_json()
         legal, reasons = change.legal, change.reasons

@@ -207,7 +207,7 @@ def check_cut(values: Values, cut: Cut, options: CutOptions) -> CutCheck:
         reasons.append(_take_all_reason(values, options))
     taken = tuple(pushed(values, cut)) if cut.index in inside else ()
     pips = sum(values[c] for c in taken)
-    if not taken:
+    if not taken and cut.index in inside:
         reasons.append("the cut pushes no dice")
     limit = options.over_limit(len(taken), pips)
     if limit:
