@@ -241,3 +241,12 @@ def test_score_bad_state(tmp_path):
     path = write(tmp_path, "state.json", {"players": [{"name": "A", "recipes": [{}]}]})
     line = one_line_error(run("score", path))
     assert 'missing "stars"' in line
+
+
+def test_empty_block_says_restock(tmp_path):
+    path = write(tmp_path, "empty.json", {"dice": []})
+    result = run("cuts", path)
+    assert result.exit_code == 0 and "The block is empty: restock." in result.stdout
+    result = run("check", path, "--cut", "V1L", "--json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["reasons"] == ["the block is empty: restock"]

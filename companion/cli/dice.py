@@ -114,7 +114,9 @@ def cuts(source: str, as_json: bool, overlay: str | None, full_only: bool, kids:
         _emit(doc)
         return
     click.echo(f"{source}: {len(block)} dice, {block.total} pips")
-    if doc["take_all"]:
+    if not block.dice:
+        click.echo("The block is empty: restock.")
+    elif doc["take_all"]:
         limit = "at most 3 dice" if kids else "at most 10 pips"
         click.echo(f"Take the whole block without cutting ({limit}).")
     elif not checks:
