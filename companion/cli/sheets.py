@@ -1,8 +1,74 @@
-"""``companion sheets``."""
+"""``companion sheets``: list, print and describe printable sheets (thin: layouts does
+the work)."""
+
+from __future__ import annotations
+
+import json
 
 import click
+
+import layouts
+from layouts.registry import sheet_spec
 
 
 @click.group(name="sheets")
 def sheets() -> None:
     """Print sheets and score pads, and export their geometry."""
+
+
+@sheets.command(name="list")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+def list_sheets(as_json: bool) -> None:
+    """List the sheets that can be printed."""
+    rows: list[dict[str, str | bool]] = [
+        {
+            "name": name,
+            "title": sheet_spec(name).title,
+            "readable": name in layouts.READABLE_SHEETS,
+            "landscape": sheet_spec(name).landscape,
+        }
+        for name in layouts.SHEET_NAMES
+    ]
+    if as_json:
+        click.echo(json.dumps({"sheets": rows}, indent=2))
+        return
+    width = max(len(name) for name in layouts.SHEET_NAMES)
+    for r in rows:
+        mark = "  (photo-readable)" if r["readable"] else ""
+        click.echo(f"{r['name']:<{width}}  {r['title']}{mark}")
+
+
+@sheets.command(name="print")
+@click.argument("names", nargs=-1, required=True)
+@click.option("-o", "--output", "out", required=True, help="PDF file to write.")
+@click.option("--paper", default="letter", show_default=True, help="letter or a4.")
+@click.option("--bw", is_flag=True, help="Black and white, for laser printers.")
+@click.option("--variant", default="A", show_default=True, help="Garden side: A or B.")
+@click.option("--code", default=None, help="Player code (default: a fresh random one).")
+def print_sheets(
+    names: tuple[str, ...], out: str, paper: str, bw: bool, variant: str, code: str | None
+) -> None:
+    """Write the named sheets into one PDF."""
+    code = layouts.new_code() if code is None else code
+    layouts.render_pdf(list(names), out, paper=paper, variant=variant, bw=bw, code=code)
+    click.echo(f"wrote {out}: {len(names)} sheet(s), {paper}, side {variant}, "
+               f"player code {code.upper()}")
+
+
+@sheets.command(name="geometry")
+@click.argument("name")
+@click.option("--paper", default="letter", show_default=True, help="letter or a4.")
+@click.option("--variant", default="A", show_default=True, help="Garden side: A or B.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+def geometry(name: str, paper: str, variant: str, as_json: bool) -> None:
+    """Every readable field of a sheet, its kind, allowed values and box in mm."""
+    g = layouts.geometry(name, paper=paper, variant=variant)
+    if as_json:
+        click.echo(json.dumps(g.to_json(), indent=2))
+        return
+    click.echo(f"{g.sheet} v{g.version} side {g.variant} on {g.paper} "
+               f"({g.page_mm[0]} x {g.page_mm[1]} mm): {len(g.fields)} fields, "
+               f"{len(g.markers)} markers")
+    for f in g.fields:
+        x, y, w, h = f.box_mm.as_list()
+        click.echo(f"  {f.id:<40} {f.kind.value:<12} {x:7.1f} {y:7.1f} {w:5.1f} x {h:4.1f}")

@@ -151,6 +151,8 @@ class SheetGeometry:
         }
         if self.qr_box_mm is not None:
             out["qr_box_mm"] = self.qr_box_mm.as_list()
+        for key, value in self.extra.items():  # sheet-specific additions, never overriding
+            out.setdefault(key, value)
         return out
 
     def dumps(self) -> str:

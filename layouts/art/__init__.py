@@ -1,0 +1,1 @@
+"""Vector artwork drawn by us: containers, plants, tools, planter shapes, honey."""

@@ -1,0 +1,68 @@
+"""Every size used to lay out sheets, in one place. Lengths in millimetres unless named
+otherwise; font sizes are in millimetres too (the pen draws in mm)."""
+
+from __future__ import annotations
+
+LAYOUT_VERSION = 1
+
+# ---- registration --------------------------------------------------------------------
+MARKER_SIZE_MM = 15.0  # 6 modules of 2.5 mm: black border + 4x4 data bits
+MARKER_MODULES = 6
+MARKER_QUIET_MM = 3.0  # white around each marker, more than one module (2.5 mm)
+MARKER_INSET_MM = 14.0  # marker centre from each page edge; most printers leave 5 mm bare
+QR_MODULE_MM = 0.7  # a version-4 code is 33 modules = 23.1 mm, ~4 px/module at 150 dpi
+QR_QUIET_MODULES = 4
+QR_ERROR = "m"
+
+# ---- page furniture ------------------------------------------------------------------
+PAGE_MARGIN_MM = 7.0
+TITLE_FONT_MM = 5.6
+SUBTITLE_FONT_MM = 3.0
+SMALL_FONT_MM = 2.4
+HEADER_BOTTOM_MM = 30.0  # content starts below the markers' band
+CORNER_KEEPOUT_MM = MARKER_INSET_MM + MARKER_SIZE_MM / 2 + MARKER_QUIET_MM  # 24.5
+
+# ---- lines ---------------------------------------------------------------------------
+LINE_THIN_MM = 0.25
+LINE_MM = 0.4
+LINE_BOLD_MM = 0.7
+
+# ---- cells ---------------------------------------------------------------------------
+# A cell is a rounded square; its field box is the inner writing area, inset by the quiet
+# margin so a reader's crop never touches the printed border.
+CELL_MM = 10.6  # natural size in the garden panel (scaled 0.9-1.15 on the sheets)
+CELL_GAP_MM = 1.6
+PAIR_GAP_MM = 4.0  # between two linked pairs in a row
+ROW_PITCH_MM = 12.2
+CELL_QUIET_MM = 1.4  # border to writing area
+CELL_RADIUS_MM = 1.6
+MIN_CELL_MM = 9.0  # a printed vegetable/fruit cell never gets smaller than this
+
+# ---- garden panel (natural size; placed with a scale) ---------------------------------
+GARDEN_W_MM = 182.0
+GARDEN_H_MM = 198.0
+BADGE_MM = 7.0  # tool icon / points badge beside a row
+CONTAINER_PAD_MM = 1.8
+CONTAINER_LABEL_MM = 5.0  # name + kind banner under a container
+AREA_TITLE_MM = 4.5
+PLANTER_PITCH_X_MM = 17.0
+PLANTER_PITCH_Y_MM = 15.4
+PLANTER_SPACE_MM = 16.2  # outer size of a hexagon / oval / star space
+PLANTER_WRITE_MM = 6.4  # writing square inside every planter space, same for each shape
+HONEY_MM = 26.0
+
+# ---- play panel (natural size) --------------------------------------------------------
+PLAY_W_MM = 80.0
+PLAY_H_MM = 168.0
+CHOICE_CIRCLE_MM = 7.0
+SPOT_MM = 15.0  # wild / bonus spot outer size
+
+# ---- score pads ------------------------------------------------------------------------
+PAD_LABEL_W_MM = 58.0
+PAD_ROW_MIN_MM = 9.0
+PAD_ROW_MAX_MM = 12.0
+PAD_CELL_QUIET_MM = 1.2
+
+# ---- dice mat ----------------------------------------------------------------------------
+DIE_MM = 16.0  # a Diced Veggies die is about 16 mm
+MAT_GRID_CELLS = 7  # 7 x 7 dice fit in the frame's corner guide

@@ -1,0 +1,114 @@
+"""Geometry, PDF and image output for the sheets."""
+
+from __future__ import annotations
+
+import io
+import secrets
+from collections.abc import Sequence
+from pathlib import Path
+from typing import BinaryIO
+
+import pypdfium2 as pdfium
+from PIL import Image
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from companion.errors import InputError, UnknownNameError
+from companion.games.delicious.garden import VARIANTS
+from companion.paper.model import PAPER_SIZES_MM, SheetGeometry, paper_size_mm
+from layouts.registry import sheet_spec
+from layouts.sheet import SheetContext
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
+CODE_LENGTH = 4
+CODE_MAX_LENGTH = 12
+
+
+def new_code() -> str:
+    """A random player code, printed and put in the QR so separate photos can be merged."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def _check(name: str, paper: str, variant: str, code: str) -> None:
+    sheet_spec(name)
+    paper_size_mm(paper)
+    if variant not in VARIANTS:
+        raise UnknownNameError(f"unknown variant {variant!r}; choose one of "
+                               f"{', '.join(VARIANTS)}")
+    if len(code) > CODE_MAX_LENGTH or not code.isascii() or not (code == "" or code.isalnum()):
+        raise InputError(f"player code {code!r} must be 1-{CODE_MAX_LENGTH} letters or digits")
+
+
+def _context(name: str, paper: str, variant: str, code: str, canvas: Canvas | None,
+             bw: bool) -> SheetContext:
+    spec = sheet_spec(name)
+    return SheetContext(name, paper, variant, code, spec.landscape, canvas, bw)
+
+
+def geometry(name: str, paper: str = "letter", variant: str = "A") -> SheetGeometry:
+    """Every readable field, the markers and the QR box of a sheet, in mm."""
+    _check(name, paper, variant, "")
+    ctx = _context(name, paper, variant, "", None, False)
+    sheet_spec(name).build(ctx)
+    return ctx.geometry()
+
+
+def render_pdf(
+    names: Sequence[str],
+    out: str | Path | BinaryIO,
+    *,
+    paper: str = "letter",
+    variant: str = "A",
+    bw: bool = False,
+    code: str | None = None,
+) -> None:
+    """Write the sheets, in order, into one PDF. ``code=None`` draws a fresh player code
+    shared by every sheet in the file."""
+    if not names:
+        raise InputError("name at least one sheet to print")
+    code = new_code() if code is None else code.upper()
+    for name in names:
+        _check(name, paper, variant, code)
+    buf = io.BytesIO()
+    canvas = Canvas(buf, pagesize=(PAPER_SIZES_MM[paper][0] * mm, PAPER_SIZES_MM[paper][1] * mm))
+    canvas.setTitle(", ".join(names))
+    canvas.setAuthor("companion")
+    canvas.setCreator("companion layouts")
+    for name in names:
+        spec = sheet_spec(name)
+        w, h = paper_size_mm(paper, spec.landscape)
+        canvas.setPageSize((w * mm, h * mm))
+        ctx = _context(name, paper, variant, code, canvas, bw)
+        spec.build(ctx)
+        canvas.showPage()
+    canvas.save()
+    data = buf.getvalue()
+    if isinstance(out, (str, Path)):
+        path = Path(out)
+        try:
+            path.write_bytes(data)
+        except OSError as exc:
+            raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+    else:
+        out.write(data)
+
+
+def render_image(
+    name: str,
+    *,
+    paper: str = "letter",
+    variant: str = "A",
+    dpi: int = 150,
+    bw: bool = False,
+    code: str = "",
+) -> Image.Image:
+    """The sheet's first page as an RGB image, rendered by pdfium at ``dpi``."""
+    buf = io.BytesIO()
+    render_pdf([name], buf, paper=paper, variant=variant, bw=bw, code=code)
+    pdf = pdfium.PdfDocument(buf.getvalue())
+    try:
+        page = pdf[0]
+        image = page.render(scale=dpi / 72.0).to_pil().convert("RGB")
+    finally:
+        pdf.close()
+    return image

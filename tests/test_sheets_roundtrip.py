@@ -1,0 +1,113 @@
+"""Render each readable sheet, find its markers and QR with OpenCV, and check that the
+geometry's boxes land on the drawn cells."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+import layouts
+from companion.paper.model import Box, FieldKind, SheetGeometry, SheetLabel
+
+DPI = 150
+PX_PER_MM = DPI / 25.4
+CASES = [(name, "letter", "A", False) for name in layouts.READABLE_SHEETS] + [
+    (name, "a4", "B", True) for name in layouts.READABLE_SHEETS
+]
+
+
+def _gray(name: str, paper: str, variant: str, bw: bool) -> np.ndarray:
+    img = layouts.render_image(name, paper=paper, variant=variant, dpi=DPI, bw=bw, code="K7Q2")
+    return cv2.cvtColor(np.asarray(img), cv2.COLOR_RGB2GRAY)
+
+
+def _px(box: Box, shrink_px: int = 1) -> tuple[int, int, int, int]:
+    x0 = int(np.ceil(box.x * PX_PER_MM)) + shrink_px
+    y0 = int(np.ceil(box.y * PX_PER_MM)) + shrink_px
+    x1 = int(np.floor((box.x + box.w) * PX_PER_MM)) - shrink_px
+    y1 = int(np.floor((box.y + box.h) * PX_PER_MM)) - shrink_px
+    return x0, y0, x1, y1
+
+
+def _border_distance_mm(gray: np.ndarray, box: Box, side: str) -> float:
+    """Distance from a box edge outward to the first dark pixel, through the edge's middle."""
+    cx, cy = box.center
+    if side in ("left", "right"):
+        y = int(cy * PX_PER_MM)
+        start = box.x if side == "left" else box.x + box.w
+        step = -1 if side == "left" else 1
+        x = int(round(start * PX_PER_MM))
+        for k in range(60):
+            if gray[y, x + step * k] < 110:
+                return k / PX_PER_MM
+    else:
+        x = int(cx * PX_PER_MM)
+        start = box.y if side == "top" else box.y + box.h
+        step = -1 if side == "top" else 1
+        y = int(round(start * PX_PER_MM))
+        for k in range(60):
+            if gray[y + step * k, x] < 110:
+                return k / PX_PER_MM
+    return float("inf")
+
+
+@pytest.fixture(scope="module", params=CASES, ids=lambda c: "-".join(map(str, c)))
+def rendered(request: pytest.FixtureRequest) -> tuple[SheetGeometry, np.ndarray, tuple]:
+    name, paper, variant, bw = request.param
+    return layouts.geometry(name, paper, variant), _gray(name, paper, variant, bw), request.param
+
+
+def test_all_four_markers_found_where_geometry_says(rendered) -> None:
+    geo, gray, _ = rendered
+    detector = cv2.aruco.ArucoDetector(
+        cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50),
+        cv2.aruco.DetectorParameters(),
+    )
+    corners, ids, _ = detector.detectMarkers(gray)
+    assert ids is not None
+    found = {int(i): c.reshape(4, 2) for i, c in zip(ids.ravel(), corners, strict=True)}
+    assert sorted(found) == [0, 1, 2, 3]
+    for m in geo.markers:
+        centre = found[m.id].mean(axis=0) / PX_PER_MM
+        assert np.allclose(centre, m.center_mm, atol=0.5)
+        side = np.linalg.norm(found[m.id][1] - found[m.id][0]) / PX_PER_MM
+        assert side == pytest.approx(m.size_mm, abs=0.5)
+
+
+def test_qr_decodes_to_the_sheet_label(rendered) -> None:
+    geo, gray, (name, paper, variant, _) = rendered
+    text, points, _ = cv2.QRCodeDetector().detectAndDecode(gray)
+    assert SheetLabel.decode(text) == SheetLabel(name, geo.version, variant, paper, "K7Q2")
+    assert geo.qr_box_mm is not None
+    centre = points.reshape(4, 2).mean(axis=0) / PX_PER_MM
+    assert np.allclose(centre, geo.qr_box_mm.center, atol=1.0)
+
+
+def test_every_writing_area_is_paper_white(rendered) -> None:
+    geo, gray, _ = rendered
+    for f in geo.fields:
+        if f.kind in (FieldKind.VEGETABLE, FieldKind.FRUIT, FieldKind.NUMBER):
+            x0, y0, x1, y1 = _px(f.box_mm)
+            crop = gray[y0:y1, x0:x1]
+            assert crop.size > 0, f.id
+            assert crop.min() >= 235, f"{f.id} has ink in its writing area"
+
+
+def test_cell_borders_sit_just_outside_the_writing_area(rendered) -> None:
+    geo, gray, _ = rendered
+    cells = [f for f in geo.fields if f.kind is FieldKind.VEGETABLE]
+    for f in cells:
+        for side in ("left", "right", "top", "bottom"):
+            d = _border_distance_mm(gray, f.box_mm, side)
+            assert 0.7 <= d <= 2.2, f"{f.id}: {side} border {d:.2f} mm from the writing area"
+
+
+def test_icon_fields_cover_printed_ink(rendered) -> None:
+    """Choice circles, tools, First Potter and honey boxes frame something printed."""
+    geo, gray, _ = rendered
+    for f in geo.fields:
+        if f.kind in (FieldKind.CHOICE, FieldKind.TOOL, FieldKind.FIRST_POTTER, FieldKind.HONEY):
+            x0, y0, x1, y1 = _px(f.box_mm, 0)
+            crop = gray[y0:y1 + 1, x0:x1 + 1]
+            assert crop.min() < 110, f"{f.id} frames no printed mark"
