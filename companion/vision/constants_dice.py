@@ -1,0 +1,85 @@
+"""Every tuning number of the dice reader, with its unit in the name or a comment.
+
+Colours are shared with the synthetic dice photos so both sides agree on what a die looks
+like; a reading decision that changes should be a one-line change here.
+"""
+
+from __future__ import annotations
+
+# --- the dice -----------------------------------------------------------------------------------
+DIE_SIZE_MM = 16.0  # edge of one die
+# Nominal die colours in sRGB (R, G, B), as seen under white light on a flat top face.
+DIE_COLOURS_RGB: dict[str, tuple[int, int, int]] = {
+    "carrot": (236, 118, 28),
+    "mushroom": (204, 170, 122),
+    "onion": (176, 78, 168),
+    "pepper": (62, 150, 66),
+    "tomato": (204, 34, 40),
+}
+# Pip centres sit on a 3x3 lattice; its spacing as a fraction of the die edge.
+PIP_LATTICE_FRACTION = 0.26
+PIP_DIAMETER_FRACTION = 0.16  # pip diameter / die edge
+
+# Lattice positions (row, col in -1..1) of each standard face; faces 2, 3 and 6 also occur
+# turned a quarter, which the matcher tries as well.
+PIP_LAYOUTS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (-1, 1), (1, -1), (1, 1)),
+    5: ((-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)),
+    6: ((-1, -1), (0, -1), (1, -1), (-1, 1), (0, 1), (1, 1)),
+}
+
+# --- working resolution ---------------------------------------------------------------------------
+DETECT_LONG_SIDE_PX = 1024  # the block is found on a copy this size
+CELL_PATCH_PX = 64  # each cell is resampled to a square this size (one grid pitch)
+# Cells are read from a copy scaled so one pitch is about this many pixels (never upscaled).
+READ_PITCH_PX = 72.0
+
+# --- finding the block ----------------------------------------------------------------------------
+BORDER_BAND_FRACTION = 0.04  # width of the frame border sampled as table, of the short side
+BACKGROUND_CLUSTERS = 4  # k-means colours describing a (textured) table
+MIN_BLOCK_AREA_FRACTION = 0.002  # smaller foreground than this fraction of the frame: no dice
+MIN_PITCH_PX = 12  # on the detection copy
+# A half-pitch autocorrelation peak at least this strong relative to the full one wins.
+HALF_PITCH_RATIO = 0.6
+PITCH_PRIOR_TOLERANCE = 0.25  # with the mat, the pitch may differ this much from its prior
+MAX_CELL_OFFSET_PITCH = 0.3  # a die centre farther than this from its cell centre is rejected
+
+# --- the mat --------------------------------------------------------------------------------------
+MAT_SHEET = "diced-veggies-mat"
+MAT_PAPERS = ("letter", "a4")
+MAT_MARKER_IDS = (0, 1, 2, 3)
+MAT_MAX_RESIDUAL_MM = 3.0  # marker corners farther than this from the fit: not our mat
+
+# --- reading a cell -------------------------------------------------------------------------------
+FACE_HALF_FRACTION = 0.36  # pips are searched within this half-width of the cell (pitch units)
+PIP_SEARCH_FRACTION = 0.09  # pitch units: a pip may sit this far from its lattice point
+PIP_MIN_CONTRAST = 22.0  # grey levels (0-255): weaker blobs are not pips
+PIP_REL_THRESHOLD = 0.42  # a pip blob must reach this fraction of the die's strongest blob
+PIP_SURE_RATIO = 1.8  # weakest pip / strongest non-pip response for a sure count
+PIP_LAYOUT_TOLERANCE = 0.38  # lattice units: blob-to-lattice distance allowed
+# Ingredient colour: log-chromaticity (ln R/G, ln B/G) after white balance. A die's colour
+# is this many spread units from its class centroid at most, and the runner-up must be this
+# much farther for a sure reading.
+COLOUR_SPREAD = 0.11  # log units, typical scatter of one class under our lighting
+COLOUR_MAX_DISTANCE = 3.5  # spread units
+COLOUR_SURE_MARGIN = 2.0  # spread units
+SELF_BALANCE_MIN_CLASSES = 3  # re-centre the colours on the dice themselves with this many
+SELF_BALANCE_MAX_SHIFT = 0.35  # log units
+# Presence: share of the cell centre that differs from the table, below/above which a cell
+# is empty/occupied unless pips say otherwise.
+PRESENT_EMPTY_BELOW = 0.25
+PRESENT_SURE_ABOVE = 0.6
+FOREGROUND_DISTANCE = 4.0  # background spread units: farther pixels are foreground
+
+# --- confidence -----------------------------------------------------------------------------------
+REVIEW_BELOW = 0.8  # a die whose confidence is below this goes to review
+
+# --- overlay --------------------------------------------------------------------------------------
+OVERLAY_GRID_BGR = (255, 220, 0)
+OVERLAY_TEXT_BGR = (255, 255, 255)
+OVERLAY_REVIEW_BGR = (0, 140, 255)
+OVERLAY_LEGAL_BGR = (40, 200, 40)
+OVERLAY_ILLEGAL_BGR = (40, 40, 230)

@@ -1,0 +1,196 @@
+"""Read one grid cell: is there a die, how many pips, where is it, what colour is its face.
+
+A cell arrives as a square patch resampled from the photo, one grid pitch wide, so every
+size here is a fraction of the die: pips are found at their expected size whatever the
+photo's resolution. Pips may be lighter or darker than the face; the standard faces put
+every pip on a 3x3 lattice, and the count is accepted only when the pips found sit on one
+of the six layouts.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision import constants_dice as C
+
+
+@dataclass(frozen=True)
+class CellRead:
+    """What one patch shows. Positions are in patch pixels (the cell centre is the middle)."""
+
+    occupied: float  # share of the cell centre that differs from the table, 0-1
+    pips: int  # pips counted (0 when none were found)
+    layout_ok: bool  # the pips sit on one standard layout for that count
+    pip_margin: float  # weakest pip / strongest non-pip response (large = sure)
+    pip_contrast: float  # grey levels between the weakest pip and the face
+    center: tuple[float, float] | None  # the die's face centre from its pips
+    face_bgr: tuple[float, float, float]  # median face colour, pips and highlights left out
+    pip_bgr: tuple[float, float, float] | None  # median colour of the pip centres
+    light_pips: bool
+
+
+def _layouts() -> list[tuple[int, frozenset[tuple[int, int]]]]:
+    out: list[tuple[int, frozenset[tuple[int, int]]]] = []
+    for n, cells in C.PIP_LAYOUTS.items():
+        a = frozenset(cells)
+        b = frozenset((c, -r) for r, c in cells)
+        out.append((n, a))
+        if b != a:
+            out.append((n, b))
+    return out
+
+
+LAYOUTS = _layouts()
+
+
+def _peaks(resp: np.ndarray, region: np.ndarray, min_dist: float) -> list[tuple[float, int, int]]:
+    """Local maxima of ``resp`` inside ``region`` as (value, y, x), strongest first, with
+    non-maximum suppression at ``min_dist`` pixels."""
+    dil = cv2.dilate(resp, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((resp >= dil) & region & (resp > 0))
+    cand = sorted(((float(resp[y, x]), int(y), int(x)) for y, x in zip(ys, xs, strict=True)),
+                  reverse=True)
+    kept: list[tuple[float, int, int]] = []
+    for v, y, x in cand:
+        if all((y - ky) ** 2 + (x - kx) ** 2 >= min_dist**2 for _, ky, kx in kept):
+            kept.append((v, y, x))
+        if len(kept) >= 12:
+            break
+    return kept
+
+
+def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
+    """Read a BGR patch (CELL_PATCH_PX square, float or uint8) whose foreground mask ``fg``
+    marks pixels unlike the table."""
+    n = patch.shape[0]
+    mid = (n - 1) / 2
+    bgr = patch.astype(np.float32)
+    grey = bgr.mean(axis=2)
+    yy, xx = np.mgrid[0:n, 0:n]
+    half = C.FACE_HALF_FRACTION * n
+    region = (np.abs(xx - mid) <= half) & (np.abs(yy - mid) <= half)
+    centre = (np.abs(xx - mid) <= n * 0.25) & (np.abs(yy - mid) <= n * 0.25)
+    occupied = float(fg[centre].mean())
+
+    face0 = np.median(bgr[region], axis=0)
+    face_grey = float(face0.mean())
+    pip_r = C.PIP_DIAMETER_FRACTION * n / 2
+    s1 = max(0.8, pip_r / 1.6)
+    # colour distance from the face, signed by brightness: pale pips on a pale (tan) face
+    # differ more in colour than in grey level
+    diff = np.linalg.norm(bgr - face0, axis=2) * np.sign(grey - face_grey)
+    dog = cv2.GaussianBlur(diff, (0, 0), s1) - cv2.GaussianBlur(diff, (0, 0), 2.2 * s1)
+    core = cv2.GaussianBlur(diff, (0, 0), s1 * 0.8)
+    spacing = C.PIP_LATTICE_FRACTION * n
+    ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    best: _Pips | None = None
+    for light in (True, False):
+        resp = dog if light else -dog
+        peaks = _peaks(resp, region, 0.6 * spacing)
+        read = _read_pips(
+            peaks, core if light else -core, cv2.dilate(resp, ker), n, spacing, light
+        )
+        if best is None or read.beats(best):
+            best = read
+    assert best is not None
+    face_mask = region.copy()
+    for _, py, px in best.points:
+        face_mask &= (yy - py) ** 2 + (xx - px) ** 2 > (1.7 * pip_r) ** 2
+    face_px = bgr[face_mask]
+    if len(face_px) < 20:
+        face_px = bgr[region]
+    bright = face_px.mean(axis=1)
+    keep = bright <= np.percentile(bright, 85)
+    fb = np.median(face_px[keep], axis=0)
+    pip_bgr = None
+    if best.points:
+        pb = np.median(np.array([bgr[py, px] for _, py, px in best.points]), axis=0)
+        pip_bgr = (float(pb[0]), float(pb[1]), float(pb[2]))
+    return CellRead(
+        occupied, best.count, best.ok, best.margin, best.contrast, best.center,
+        (float(fb[0]), float(fb[1]), float(fb[2])), pip_bgr, best.light,
+    )
+
+
+@dataclass(frozen=True)
+class _Pips:
+    count: int
+    ok: bool
+    margin: float
+    contrast: float
+    center: tuple[float, float] | None
+    points: tuple[tuple[float, int, int], ...]
+    light: bool
+
+    def beats(self, other: _Pips) -> bool:
+        if self.ok != other.ok:
+            return self.ok
+        return self.margin > other.margin
+
+
+def _read_pips(
+    peaks: list[tuple[float, int, int]], core: np.ndarray, near: np.ndarray, n: int,
+    spacing: float, light: bool,
+) -> _Pips:
+    """Choose how many of the strongest blobs are pips: the count whose pips sit on a
+    standard layout and stand out most from everything else on the die's pip lattice."""
+    best = _Pips(0, False, 0.0, 0.0, None, (), light)
+    if not peaks:
+        return best
+    top = peaks[0][0]
+    contrasts = [float(core[y, x]) for _, y, x in peaks]
+    mid = (n - 1) / 2
+    for k in range(1, min(6, len(peaks)) + 1):
+        chosen = peaks[:k]
+        weakest = chosen[-1][0]
+        contrast = min(contrasts[:k])
+        if weakest < C.PIP_REL_THRESHOLD * top or contrast < C.PIP_MIN_CONTRAST:
+            break
+        cy = float(np.mean([y for _, y, _ in chosen]))
+        cx = float(np.mean([x for _, _, x in chosen]))
+        if k == 1:
+            ok = math.hypot(cx - mid, cy - mid) < 0.2 * n
+            cells: set[tuple[int, int]] = {(0, 0)}
+            s = spacing
+        else:
+            s, found = _on_layout(chosen, cx, cy, spacing)
+            ok = found is not None and any(num == k and found == lay for num, lay in LAYOUTS)
+            cells = found or set()
+        rest = 0.0
+        for v, y, x in peaks[k:]:
+            if max(abs(y - cy), abs(x - cx)) <= 1.4 * s:
+                rest = max(rest, v)
+        for r in (-1, 0, 1):
+            for c in (-1, 0, 1):
+                if (r, c) not in cells:
+                    y = min(n - 1, max(0, round(cy + r * s)))
+                    x = min(n - 1, max(0, round(cx + c * s)))
+                    rest = max(rest, float(near[y, x]))
+        margin = min(20.0, weakest / max(rest, 0.05 * weakest))
+        cand = _Pips(k, ok, margin, contrast, (cx, cy), tuple(chosen), light)
+        if cand.beats(best):
+            best = cand
+    return best
+
+
+def _on_layout(
+    chosen: list[tuple[float, int, int]], cx: float, cy: float, spacing: float
+) -> tuple[float, set[tuple[int, int]] | None]:
+    """The lattice spacing and the lattice points the blobs sit on (None if off-lattice)."""
+    offs = [(y - cy, x - cx) for _, y, x in chosen]
+    comps = [abs(v) for o in offs for v in o if abs(v) > 0.35 * spacing]
+    s = float(np.median(comps)) if comps else spacing
+    s = min(max(s, 0.7 * spacing), 1.3 * spacing)
+    cells = set()
+    for dy, dx in offs:
+        r, c = round(dy / s), round(dx / s)
+        if abs(r) > 1 or abs(c) > 1:
+            return s, None
+        if math.hypot(dy - r * s, dx - c * s) > C.PIP_LAYOUT_TOLERANCE * s:
+            return s, None
+        cells.add((r, c))
+    return s, cells

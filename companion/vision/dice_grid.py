@@ -1,0 +1,290 @@
+"""Find the block in a photo and fit its grid, DiceKeys-style: the dice spacing and angle
+come from the whole block at once, not from any single die.
+
+The grid is a homography from grid coordinates (x = col, y = row; a cell's centre sits on
+integers) to image pixels. It starts as a rotated square lattice fitted to the seams between
+dice, and is then refined to the die centres the cell reader finds (a photo is a slight
+perspective, not a square lattice).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision import constants_dice as C
+
+
+@dataclass(frozen=True)
+class DiceGrid:
+    """Cell (row, col) -> image pixels through ``h`` (grid x = col, y = row)."""
+
+    h: np.ndarray  # 3x3, grid -> image pixels
+    rows: range  # candidate rows of the fitted lattice
+    cols: range
+
+    def center(self, row: float, col: float) -> tuple[float, float]:
+        p = self.h @ np.array([col, row, 1.0])
+        return (float(p[0] / p[2]), float(p[1] / p[2]))
+
+    def corners(self, row: int, col: int) -> np.ndarray:
+        """The cell's four corners (tl, tr, br, bl) in image pixels, shape (4, 2)."""
+        g = np.array(
+            [[col - 0.5, row - 0.5], [col + 0.5, row - 0.5], [col + 0.5, row + 0.5],
+             [col - 0.5, row + 0.5]],
+            dtype=np.float64,
+        )
+        return cv2.perspectiveTransform(g[None], self.h)[0]
+
+    def pitch_px(self, row: float, col: float) -> float:
+        a = self.center(row, col - 0.5)
+        b = self.center(row, col + 0.5)
+        c = self.center(row - 0.5, col)
+        d = self.center(row + 0.5, col)
+        return (math.dist(a, b) + math.dist(c, d)) / 2
+
+    def scaled(self, factor: float) -> DiceGrid:
+        """The same grid for an image scaled by ``factor``."""
+        s = np.diag([factor, factor, 1.0])
+        return DiceGrid(s @ self.h, self.rows, self.cols)
+
+    def shifted(self, drow: int, dcol: int) -> DiceGrid:
+        """Renumber cells so that old (drow, dcol) becomes (0, 0)."""
+        t = np.array([[1, 0, dcol], [0, 1, drow], [0, 0, 1.0]])
+        rows = range(self.rows.start - drow, self.rows.stop - drow)
+        cols = range(self.cols.start - dcol, self.cols.stop - dcol)
+        return DiceGrid(self.h @ t, rows, cols)
+
+
+@dataclass(frozen=True)
+class Background:
+    """What the surface under the block looks like: Lab colour clusters and their spread."""
+
+    centres: np.ndarray  # (k, 3) Lab (OpenCV float scale: L 0-100)
+    threshold: float  # Lab distance beyond which a pixel is not the surface
+
+    def distance(self, lab: np.ndarray) -> np.ndarray:
+        d = np.full(lab.shape[:2], np.inf, np.float32)
+        for c in self.centres:
+            d = np.minimum(d, np.linalg.norm(lab - c.astype(np.float32), axis=-1))
+        return d
+
+    def foreground(self, lab: np.ndarray) -> np.ndarray:
+        return self.distance(lab) > self.threshold
+
+
+def to_lab(bgr: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(bgr.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+
+
+def background_model(lab: np.ndarray, region: np.ndarray | None = None) -> Background:
+    """Cluster the surface's colours from the frame border (or from ``region`` pixels)."""
+    h, w = lab.shape[:2]
+    if region is None:
+        band = max(4, int(min(h, w) * C.BORDER_BAND_FRACTION))
+        region = np.zeros((h, w), bool)
+        region[:band], region[-band:], region[:, :band], region[:, -band:] = True, True, True, True
+    px = lab[region].reshape(-1, 3).astype(np.float32)
+    if len(px) > 20000:
+        px = px[:: len(px) // 20000]
+    k = min(C.BACKGROUND_CLUSTERS, len(px))
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(1)
+    _, labels, centres = cv2.kmeans(px, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+    d = np.linalg.norm(px - centres[labels.ravel()], axis=1)
+    spread = float(np.percentile(d, 99))
+    return Background(centres, max(12.0, 1.6 * spread))
+
+
+def block_mask(fg: np.ndarray, min_area_px: float) -> np.ndarray:
+    """The block's connected foreground: the largest blob and blobs close to it."""
+    k = max(3, int(round(math.sqrt(fg.size) / 300)) | 1)
+    ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    m = cv2.morphologyEx(fg.astype(np.uint8), cv2.MORPH_OPEN, ker)
+    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, ker)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+    if n <= 1:
+        return np.zeros_like(fg, bool)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    best = int(np.argmax(areas)) + 1
+    if areas[best - 1] < min_area_px:
+        return np.zeros_like(fg, bool)
+    keep = labels == best
+    grow = cv2.dilate(keep.astype(np.uint8), np.ones((2 * k + 1, 2 * k + 1), np.uint8), iterations=3)
+    for i in range(1, n):
+        if i != best and areas[i - 1] >= min_area_px * 0.05 and grow[labels == i].any():
+            keep |= labels == i
+    return keep
+
+
+def grid_angle(grey: np.ndarray, mask: np.ndarray) -> float:
+    """The block's axis angle in radians in [-pi/4, pi/4), from edge orientations."""
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.hypot(gx, gy)[mask]
+    ang = np.arctan2(gy[mask], gx[mask])
+    # angles mod 90 deg, as a doubled-doubled angle so the histogram wraps cleanly
+    a4 = np.mod(ang, np.pi / 2) * 4
+    hist, _ = np.histogram(a4, bins=360, range=(0, 2 * np.pi), weights=mag**2)
+    hist = np.convolve(np.concatenate([hist[-6:], hist, hist[:6]]), np.ones(5) / 5, "same")[6:-6]
+    i = int(np.argmax(hist))
+    left, right = hist[i - 1], hist[(i + 1) % 360]
+    denom = left - 2 * hist[i] + right
+    frac = 0.5 * (left - right) / denom if denom != 0 else 0.0
+    a = ((i + 0.5 + frac) / 360 * 2 * np.pi) / 4  # in [0, pi/2)
+    return float(a - np.pi / 2 if a >= np.pi / 4 else a)
+
+
+def _profiles(
+    grey: np.ndarray, mask: np.ndarray, theta: float
+) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """Edge energy of seams across u (image x turned by theta) and v, with their origins."""
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    ys, xs = np.nonzero(mask)
+    c, s = math.cos(theta), math.sin(theta)
+    gu = gx[ys, xs] * c + gy[ys, xs] * s
+    gv = -gx[ys, xs] * s + gy[ys, xs] * c
+    u = xs * c + ys * s
+    v = -xs * s + ys * c
+    u0, v0 = float(u.min()), float(v.min())
+    wu = np.where(np.abs(gu) > 2 * np.abs(gv), np.abs(gu), 0)
+    wv = np.where(np.abs(gv) > 2 * np.abs(gu), np.abs(gv), 0)
+    pu = np.bincount((u - u0).astype(int), weights=wu)
+    pv = np.bincount((v - v0).astype(int), weights=wv)
+    return pu, pv, u0, v0
+
+
+def _highpass(p: np.ndarray, sigma: float) -> np.ndarray:
+    smooth = cv2.GaussianBlur(p.reshape(1, -1).astype(np.float32), (0, 0), sigma).ravel()
+    return np.maximum(p - smooth, 0)
+
+
+def _autocorr(p: np.ndarray) -> np.ndarray:
+    q = p - p.mean()
+    n = len(q)
+    f = np.fft.rfft(q, 2 * n)
+    ac = np.fft.irfft(f * np.conj(f))[:n]
+    return ac / max(float(ac[0]), 1e-9)
+
+
+def grid_pitch(
+    pu: np.ndarray, pv: np.ndarray, prior: float | None = None
+) -> float | None:
+    """Dice spacing in pixels: the strongest repeat of the seam profiles."""
+    hu, hv = _highpass(pu, 12.0), _highpass(pv, 12.0)
+    n = min(len(hu), len(hv))
+    acs = [_autocorr(x) for x in (hu, hv) if len(x) > 2 * C.MIN_PITCH_PX]
+    if not acs:
+        return None
+    m = max(len(a) for a in acs)
+    ac = np.zeros(m)
+    for a in acs:
+        ac[: len(a)] += a
+    # the seams of a slightly skewed block do not line up exactly: smooth the repeat
+    ac = cv2.GaussianBlur(ac.reshape(1, -1), (0, 0), 2.0).ravel()
+    lo = C.MIN_PITCH_PX
+    hi = max(len(hu), len(hv)) - 2
+    if prior is not None:
+        lo = max(lo, int(prior * (1 - C.PITCH_PRIOR_TOLERANCE)))
+        hi = min(hi, int(prior * (1 + C.PITCH_PRIOR_TOLERANCE)) + 1)
+    if hi <= lo + 2:
+        return float(prior) if prior is not None else (float(n) if n > C.MIN_PITCH_PX else None)
+    seg = ac[lo:hi]
+    peaks = [i for i in range(1, len(seg) - 1) if seg[i] >= seg[i - 1] and seg[i] >= seg[i + 1]]
+    if not peaks:
+        return float(prior) if prior is not None else None
+    best = max(peaks, key=lambda i: seg[i])
+    # prefer the fundamental when a peak near half the lag is nearly as strong
+    if prior is None:
+        half = [i for i in peaks if abs((i + lo) * 2 - (best + lo)) <= 3]
+        if half and seg[half[0]] >= C.HALF_PITCH_RATIO * seg[best]:
+            best = half[0]
+    i = best + lo
+    a, b, c = ac[i - 1], ac[i], ac[i + 1]
+    denom = a - 2 * b + c
+    return float(i + (0.5 * (a - c) / denom if denom != 0 else 0.0))
+
+
+def _phase(p: np.ndarray, pitch: float) -> float:
+    """Offset of the seam lattice along a profile, in pixels from the profile's start."""
+    sm = cv2.GaussianBlur(p.reshape(1, -1).astype(np.float32), (0, 0), max(1.0, 0.04 * pitch))
+    sm = sm.ravel()
+    xs = np.arange(len(sm), dtype=np.float64)
+    best, best_phi = -1.0, 0.0
+    for phi in np.arange(0, pitch, 0.5):
+        pos = np.arange(phi, len(sm) - 1, pitch)
+        score = float(np.interp(pos, xs, sm).sum())
+        if score > best:
+            best, best_phi = score, float(phi)
+    return best_phi
+
+
+def fit_lattice(
+    grey: np.ndarray, mask: np.ndarray, prior_pitch: float | None = None
+) -> DiceGrid | None:
+    """The square lattice that best explains the seams inside ``mask``."""
+    theta = grid_angle(grey, cv2.dilate(mask.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0)
+    dil = cv2.dilate(mask.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    pu, pv, u0, v0 = _profiles(grey, dil, theta)
+    pitch = grid_pitch(pu, pv, prior_pitch)
+    if pitch is None or pitch < C.MIN_PITCH_PX:
+        return None
+    phu, phv = _phase(pu, pitch), _phase(pv, pitch)
+    # grid x = col: u = u0 + phu + (col + 0.5) * pitch; likewise v for rows
+    c, s = math.cos(theta), math.sin(theta)
+    ou, ov = u0 + phu + 0.5 * pitch, v0 + phv + 0.5 * pitch
+    rot = np.array([[c, -s], [s, c]])  # (u, v) -> (x, y)
+    a = rot @ np.diag([pitch, pitch])
+    t = rot @ np.array([ou, ov])
+    h = np.array([[a[0, 0], a[0, 1], t[0]], [a[1, 0], a[1, 1], t[1]], [0, 0, 1.0]])
+    ncols = int(math.ceil((len(pu) - phu) / pitch))
+    nrows = int(math.ceil((len(pv) - phv) / pitch))
+    return _trim(DiceGrid(h, range(-1, nrows + 1), range(-1, ncols + 1)), mask)
+
+
+def _trim(grid: DiceGrid, mask: np.ndarray) -> DiceGrid:
+    """Keep the cells whose centre lies on the block, plus a ring of one cell around."""
+    hgt, wid = mask.shape
+    offs = np.array([-0.25, 0.0, 0.25])
+    hit_rows, hit_cols = [], []
+    for r in grid.rows:
+        for c in grid.cols:
+            pts = np.array([[c + dx, r + dy] for dx in offs for dy in offs], np.float64)
+            img = cv2.perspectiveTransform(pts[None], grid.h)[0].round().astype(int)
+            ok = (img[:, 0] >= 0) & (img[:, 0] < wid) & (img[:, 1] >= 0) & (img[:, 1] < hgt)
+            if ok.sum() and mask[img[ok, 1], img[ok, 0]].mean() >= 0.3:
+                hit_rows.append(r)
+                hit_cols.append(c)
+    if not hit_rows:
+        return grid
+    return DiceGrid(
+        grid.h, range(min(hit_rows) - 1, max(hit_rows) + 2),
+        range(min(hit_cols) - 1, max(hit_cols) + 2),
+    )
+
+
+def refine(
+    grid: DiceGrid, found: Sequence[tuple[int, int, float, float]], pitch_px: float
+) -> DiceGrid:
+    """Fit the grid to die centres (row, col, x, y) found in the image; cells whose centre
+    lies far off are outliers and do not pull the fit."""
+    if len(found) < 4:
+        return grid
+    src = np.array([[c, r] for r, c, _, _ in found], np.float64)
+    dst = np.array([[x, y] for _, _, x, y in found], np.float64)
+    rows = {r for r, *_ in found}
+    cols = {c for _, c, *_ in found}
+    thr = C.MAX_CELL_OFFSET_PITCH * pitch_px
+    if len(rows) >= 2 and len(cols) >= 2 and len(found) >= 6:
+        h, inl = cv2.findHomography(src, dst, cv2.RANSAC, thr)
+        if h is not None and inl is not None and inl.sum() >= max(4, 0.6 * len(found)):
+            return DiceGrid(h, grid.rows, grid.cols)
+    a, inl = cv2.estimateAffinePartial2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=thr)
+    if a is None:
+        return grid
+    return DiceGrid(np.vstack([a, [0, 0, 1.0]]), grid.rows, grid.cols)

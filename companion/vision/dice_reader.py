@@ -1,0 +1,294 @@
+"""Read a Diced Veggies block from a photo: every die's cell, ingredient and pips.
+
+The order follows DiceKeys: find the block, fit the grid to the whole block, then read
+each cell. A first reading finds die centres; the grid is refitted to them (a phone photo
+is a slight perspective) and the cells are read again. Dice far from a cell centre do not
+pull the grid. Every die carries a confidence; doubtful ones are listed for review rather
+than guessed silently.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.errors import ImageError
+from companion.games.diced_veggies.constants import FACES
+from companion.games.diced_veggies.model import Ingredient
+from companion.vision import constants_dice as C
+from companion.vision.dice_cell import CellRead, read_cell
+from companion.vision.dice_colour import classify, log_chroma, self_balance
+from companion.vision.dice_grid import (
+    Background,
+    DiceGrid,
+    background_model,
+    block_mask,
+    fit_lattice,
+    refine,
+    to_lab,
+)
+from companion.vision.dice_mat import MatView, find_mat
+from companion.vision.load import load_image
+
+
+@dataclass(frozen=True)
+class DieReading:
+    row: int
+    col: int
+    ingredient: Ingredient
+    value: int  # pips read, 1-6
+    confidence: float  # 0-1
+    review: bool
+    flags: tuple[str, ...] = ()
+    center_px: tuple[float, float] = (0.0, 0.0)  # the face centre in the photo
+
+    @property
+    def cell(self) -> tuple[int, int]:
+        return (self.row, self.col)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "row": self.row,
+            "col": self.col,
+            "ingredient": self.ingredient.value,
+            "value": self.value,
+        }
+
+
+@dataclass(frozen=True)
+class DiceReading:
+    dice: list[DieReading]
+    grid: DiceGrid  # cell (row, col) -> photo pixels, rows and cols as in ``dice``
+    on_mat: bool = False
+    seconds: float = 0.0
+    notes: tuple[str, ...] = field(default=())
+
+    def block_json(self) -> dict[str, Any]:
+        return {"dice": [d.to_json() for d in self.dice]}
+
+    @property
+    def review(self) -> list[DieReading]:
+        return [d for d in self.dice if d.review]
+
+    def to_json(self) -> dict[str, Any]:
+        out = self.block_json()
+        for item, d in zip(out["dice"], self.dice, strict=True):
+            item["confidence"] = round(d.confidence, 3)
+            if d.flags:
+                item["flags"] = list(d.flags)
+        out["review"] = [[d.row, d.col] for d in sorted(self.dice, key=_by_confidence) if d.review]
+        out["on_mat"] = self.on_mat
+        out["seconds"] = round(self.seconds, 3)
+        return out
+
+    def cell_centers(self) -> dict[tuple[int, int], tuple[float, float]]:
+        return {d.cell: self.grid.center(d.row, d.col) for d in self.dice}
+
+
+def _by_confidence(d: DieReading) -> float:
+    return d.confidence
+
+
+def read_dice_photo(path: str | Path) -> DiceReading:
+    """Read the block in the photo at ``path`` (JPEG, PNG, WebP or HEIC)."""
+    start = time.perf_counter()
+    img = load_image(path)
+    try:
+        reading = read_dice_image(img)
+    except ImageError as exc:
+        raise ImageError(f"{path}: {exc}") from None
+    return DiceReading(
+        reading.dice, reading.grid, reading.on_mat, time.perf_counter() - start, reading.notes
+    )
+
+
+@dataclass(frozen=True)
+class _Cell:
+    row: int
+    col: int
+    read: CellRead
+    center: tuple[float, float]  # read-image pixels: the die's face centre, else the cell's
+
+
+def read_dice_image(bgr: np.ndarray) -> DiceReading:
+    """Read the block in a BGR photo array; raises ImageError when no dice are found."""
+    start = time.perf_counter()
+    if bgr.ndim != 3 or bgr.shape[2] != 3 or min(bgr.shape[:2]) < 32:
+        raise ImageError("expected a colour photo")
+    h, w = bgr.shape[:2]
+    s_det = min(1.0, C.DETECT_LONG_SIDE_PX / max(h, w))
+    det = cv2.resize(bgr, None, fx=s_det, fy=s_det, interpolation=cv2.INTER_AREA)
+    mat = find_mat(det)
+    lab = to_lab(cv2.GaussianBlur(det, (0, 0), 1.5))
+    if mat is not None:
+        bg = background_model(lab, mat.paper_band(lab.shape))
+        fg = bg.foreground(lab) & mat.region(lab.shape)
+    else:
+        bg = background_model(lab)
+        fg = bg.foreground(lab)
+    mask = block_mask(fg, C.MIN_BLOCK_AREA_FRACTION * det.shape[0] * det.shape[1])
+    if not mask.any():
+        raise ImageError("no dice found in the photo")
+    prior = None
+    if mat is not None and mat.px_per_mm is not None:
+        prior = mat.px_per_mm * C.DIE_SIZE_MM * 1.05
+    grey = cv2.cvtColor(det, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    grid = fit_lattice(grey, mask, prior)
+    if grid is None:
+        raise ImageError("no dice found in the photo (no grid of dice)")
+
+    mid_r = (grid.rows.start + grid.rows.stop) / 2
+    mid_c = (grid.cols.start + grid.cols.stop) / 2
+    pitch_full = grid.pitch_px(mid_r, mid_c) / s_det
+    s_read = min(1.0, C.READ_PITCH_PX / pitch_full)
+    src = bgr if s_read == 1.0 else cv2.resize(
+        bgr, None, fx=s_read, fy=s_read, interpolation=cv2.INTER_AREA
+    )
+    grid = grid.scaled(s_read / s_det)
+    cells = _read_cells(src, grid, bg)
+    found = [(c.row, c.col, *c.center) for c in cells if _die_like(c.read)]
+    if not found:
+        raise ImageError("no dice found in the photo")
+    grid = refine(grid, found, pitch_full * s_read)
+    cells = _read_cells(src, grid, bg)
+    offset = _white_offset(src, mat, s_read / s_det, cells)
+    dice, grid_out = _decide(cells, grid, offset, pitch_full * s_read)
+    if not dice:
+        raise ImageError("no dice found in the photo")
+    grid_out = grid_out.scaled(1.0 / s_read)
+    dice = [
+        DieReading(d.row, d.col, d.ingredient, d.value, d.confidence, d.review, d.flags,
+                   (d.center_px[0] / s_read, d.center_px[1] / s_read))
+        for d in dice
+    ]
+    return DiceReading(dice, grid_out, mat is not None, time.perf_counter() - start)
+
+
+def _patch_homography(grid: DiceGrid, row: int, col: int) -> np.ndarray:
+    n = C.CELL_PATCH_PX
+    t = np.array([[1 / n, 0, col - 0.5 + 0.5 / n], [0, 1 / n, row - 0.5 + 0.5 / n], [0, 0, 1.0]])
+    return grid.h @ t
+
+
+def _read_cells(src: np.ndarray, grid: DiceGrid, bg: Background) -> list[_Cell]:
+    n = C.CELL_PATCH_PX
+    out = []
+    for r in grid.rows:
+        for c in grid.cols:
+            m = _patch_homography(grid, r, c)
+            patch = cv2.warpPerspective(
+                src, m, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            fg = bg.foreground(to_lab(cv2.GaussianBlur(patch, (0, 0), 1.0)))
+            read = read_cell(patch, fg)
+            if read.center is not None:
+                p = m @ np.array([read.center[0], read.center[1], 1.0])
+                centre = (float(p[0] / p[2]), float(p[1] / p[2]))
+            else:
+                centre = grid.center(r, c)
+            out.append(_Cell(r, c, read, centre))
+    return out
+
+
+def _die_like(read: CellRead) -> bool:
+    return read.layout_ok and read.pip_margin >= 1.3 and read.occupied > 0.2
+
+
+def _white_offset(
+    src: np.ndarray, mat: MatView | None, scale: float, cells: Iterable[_Cell]
+) -> np.ndarray:
+    """Log-chromaticity of white under this photo's light: the mat's paper, else white pips."""
+    if mat is not None:
+        polys = tuple(p * scale for p in mat.marker_polys)
+        band = MatView(mat.corners_px * scale, polys, None, None).paper_band(src.shape)
+        px = src[band].astype(np.float32)
+        if len(px) > 50:
+            bright = px.mean(axis=1)
+            paper = np.median(px[bright >= np.percentile(bright, 50)], axis=0)
+            return log_chroma(paper)
+    pips = [
+        c.read.pip_bgr for c in cells
+        if c.read.pip_bgr is not None and c.read.light_pips and _die_like(c.read)
+    ]
+    if len(pips) >= 3:
+        return np.median(np.array([log_chroma(p) for p in pips]), axis=0)
+    return np.zeros(2)
+
+
+@dataclass(frozen=True)
+class _Die:
+    row: int
+    col: int
+    ingredient: Ingredient
+    value: int
+    confidence: float
+    review: bool
+    flags: tuple[str, ...]
+    center_px: tuple[float, float]
+
+
+def _decide(
+    cells: list[_Cell], grid: DiceGrid, offset: np.ndarray, pitch: float
+) -> tuple[list[DieReading], DiceGrid]:
+    present: list[tuple[_Cell, float, list[str]]] = []
+    for cell in cells:
+        rd = cell.read
+        flags: list[str] = []
+        if _die_like(rd):
+            presence = 1.0
+        elif rd.occupied >= C.PRESENT_SURE_ABOVE and rd.pips > 0:
+            presence, flags = 0.5, ["pips-unclear"]
+        elif rd.occupied >= C.PRESENT_SURE_ABOVE and _chromatic(rd.face_bgr):
+            presence, flags = 0.4, ["no-pips-found"]
+        else:
+            continue
+        off = np.subtract(cell.center, grid.center(cell.row, cell.col))
+        if float(np.hypot(*off)) > C.MAX_CELL_OFFSET_PITCH * pitch:
+            flags.append("off-cell")
+            presence = min(presence, 0.3)
+        present.append((cell, presence, flags))
+    if not present:
+        return [], grid
+    feats = [log_chroma(c.read.face_bgr) for c, _, _ in present]
+    offset = self_balance(feats, offset)
+    r0 = min(c.row for c, _, _ in present)
+    c0 = min(c.col for c, _, _ in present)
+    dice = []
+    for (cell, presence, flags), feat in zip(present, feats, strict=True):
+        rd = cell.read
+        call = classify(feat, offset)
+        if call.confidence < 1.0:
+            flags.append(f"colour-near-{call.runner_up}")
+        if call.distance > C.COLOUR_MAX_DISTANCE:
+            flags.append("colour-unknown")
+        if rd.layout_ok:
+            pip_conf = min(1.0, max(0.0, (rd.pip_margin - 1.0) / (C.PIP_SURE_RATIO - 1.0)))
+        else:
+            pip_conf = 0.3
+            if rd.pips:
+                flags.append("pips-off-layout")
+        value = min(6, max(1, rd.pips))
+        if value not in FACES:
+            flags.append("face-not-in-set")
+            pip_conf = min(pip_conf, 0.5)
+        conf = min(presence, pip_conf, call.confidence)
+        dice.append(
+            DieReading(
+                cell.row - r0, cell.col - c0, Ingredient(call.ingredient), value, conf,
+                conf < C.REVIEW_BELOW, tuple(flags), cell.center,
+            )
+        )
+    dice.sort(key=lambda d: (d.row, d.col))
+    return dice, grid.shifted(r0, c0)
+
+
+def _chromatic(bgr: tuple[float, float, float]) -> bool:
+    lc = log_chroma(bgr)
+    return float(np.hypot(*lc)) > 0.25
