@@ -121,17 +121,17 @@ def _run(values: Values, seam: Seam, index: int, line: int, push: Push) -> list[
         pos += step
 
 
-def covered_lines(values: Values, cut: Cut) -> list[int]:
+def covered_lines(values: Values, cut: Cut, box: _Box | None = None) -> list[int]:
     if not values:
         return []
-    lines = _Box.around(values).lines(cut.seam, cut.end)
+    lines = (box or _Box.around(values)).lines(cut.seam, cut.end)
     return lines if cut.depth is None else lines[: cut.depth]
 
 
-def pushed(values: Values, cut: Cut) -> list[Cell]:
+def pushed(values: Values, cut: Cut, box: _Box | None = None) -> list[Cell]:
     """The dice ``cut`` pushes, whether or not the cut is legal."""
     out: list[Cell] = []
-    for line in covered_lines(values, cut):
+    for line in covered_lines(values, cut, box):
         out.extend(_run(values, cut.seam, cut.index, line, cut.push))
     return sorted(out)
 
@@ -267,8 +267,9 @@ def explain_taken(values: Values, taken: frozenset[Cell], options: CutOptions) -
         )
     if small and not options.cut_when_take_all:
         reasons.append(_take_all_reason(values, options))
+    box = _Box.around(values)
     matches = [(rank, cut) for cut, rank in _all_cuts(values, False)
-               if frozenset(pushed(values, cut)) == taken]
+               if frozenset(pushed(values, cut, box)) == taken]
     allowed = [m for m in matches if m[1].is_full or not options.full_length_only]
     best = min(allowed or matches, key=lambda m: m[0], default=None)
     if not matches and not whole:
