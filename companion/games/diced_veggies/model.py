@@ -266,7 +266,7 @@ def _die_from_json(index: int, item: Any) -> Die:
 
 
 def load_block(path: str | Path, *, require_connected: bool = True) -> Block:
-    """Read a block JSON file (the only file access in this package besides scoring)."""
+    """Read a block JSON file; errors name the file."""
     doc = read_json(path)
     try:
         return Block.from_json(doc, require_connected=require_connected)
