@@ -144,3 +144,11 @@ def test_missing_file_and_bad_variant_options_exit_2(tmp_path):
         res = run(*args)
         assert res.exit_code == 2, args
         assert res.stderr.count("\n") == 1 and "companion: error:" in res.stderr
+
+
+def test_example_field_maps_score_cleanly():
+    examples = sorted(Path(__file__).parent.parent.glob("examples/delicious/*.json"))
+    assert len(examples) >= 2
+    res = run("score", *map(str, examples))
+    assert res.exit_code == 0, res.output
+    assert "Ranking" in res.stdout

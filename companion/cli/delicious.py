@@ -12,11 +12,10 @@ from companion.errors import InputError
 from companion.games.delicious.fieldmap import load_field_map
 from companion.games.delicious.garden import VARIANTS, garden
 from companion.games.delicious.report import garden_text, ranking_text, score_text
-from companion.games.delicious.scoring import rank, score
+from companion.games.delicious.scoring import rank
 from companion.games.delicious.simulate import simulate_game
 from companion.games.delicious.state import SheetState
-from companion.games.delicious.table import table_check
-from companion.games.delicious.validate import check
+from companion.games.delicious.table import score_table
 
 _VARIANT = click.option(
     "--variant", default="A", show_default=True, help=f"Garden side: {' or '.join(VARIANTS)}."
@@ -90,25 +89,24 @@ def score_cmd(ctx: click.Context, fieldmaps: tuple[str, ...], as_json: bool) -> 
     names = [m.player or Path(p).stem for m, p in zip(maps, fieldmaps, strict=True)]
     if len(set(names)) < len(names):
         names = [f"{n} ({p})" for n, p in zip(names, fieldmaps, strict=True)]
-    scores = [score(s) for s in states]
-    cross = table_check(states, names)
-    violations = [check(s) + cross[i] for i, s in enumerate(states)]
+    result = score_table(states, names)
     docs = [
         {"file": p, "player": n, "variant": s.variant, **sc.to_json(),
          "violations": [v.to_json() for v in vs]}
-        for p, n, s, sc, vs in zip(fieldmaps, names, states, scores, violations, strict=True)
+        for p, n, s, sc, vs in zip(
+            fieldmaps, names, states, result.scores, result.violations, strict=True
+        )
     ]
-    standings = rank(scores, names)
     if as_json:
         if len(docs) == 1:
             _dump(docs[0])
         else:
-            _dump({"players": docs, "ranking": [s.to_json() for s in standings]})
+            _dump({"players": docs, "ranking": [s.to_json() for s in result.standings]})
     else:
-        for n, s, sc, vs in zip(names, states, scores, violations, strict=True):
+        for n, s, sc, vs in zip(names, states, result.scores, result.violations, strict=True):
             click.echo(score_text(n, s, sc, vs))
             click.echo()
         if len(states) > 1:
-            click.echo(ranking_text(standings))
-    if any(violations):
+            click.echo(ranking_text(result.standings))
+    if not result.legal:
         ctx.exit(1)

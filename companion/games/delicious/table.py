@@ -9,11 +9,13 @@ sheet alone is fine. ``table_check`` returns, per player, what their sheet canno
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from companion.games.delicious.garden import HONEY_FIELD
+from companion.games.delicious.scoring import Score, Standing, rank, score
 from companion.games.delicious.state import CHECK, CROSS, SheetState
 from companion.games.delicious.symbols import Area
-from companion.games.delicious.validate import Violation
+from companion.games.delicious.validate import Violation, check
 
 FIRST_POTTER_NOT_CROSSED = "table-first-potter-not-crossed"
 FIRST_POTTER_UNCLAIMED = "table-first-potter-unclaimed"
@@ -95,3 +97,26 @@ def table_check(
                     )
                 )
     return out
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """Everything a game night needs from the final sheets of one table."""
+
+    names: list[str]
+    scores: list[Score]
+    violations: list[list[Violation]]  # per player: sheet checks, then table checks
+    standings: list[Standing]
+
+    @property
+    def legal(self) -> bool:
+        return not any(self.violations)
+
+
+def score_table(sheets: Sequence[SheetState], names: Sequence[str] | None = None) -> TableResult:
+    """Score, check and rank the sheets of one table together."""
+    names = list(names) if names is not None else [f"player{i + 1}" for i in range(len(sheets))]
+    scores = [score(s) for s in sheets]
+    cross = table_check(sheets, names)
+    violations = [check(s) + cross[i] for i, s in enumerate(sheets)]
+    return TableResult(names, scores, violations, rank(scores, names))
