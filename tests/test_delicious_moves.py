@@ -373,3 +373,18 @@ def test_table_plays_a_round_for_everyone():
     assert nxt.rounds_played == 1 and nxt.sheets[1].get(TEA0) == "onion"
     with pytest.raises(IllegalMoveError, match="player 2"):
         table.play(R, [m1, mv(ONE, (BOT,), sk(BOT, VEG, WB0, ONION))])
+
+
+def test_rulebook_pepper_in_the_wheelbarrow_two_legal_spaces():
+    st = sheet(rows("wheelbarrow", ["onion", None, None]))
+    options = legal_sketches(st, mv(ONE, (TOP,)), TOP, VEG)
+    in_wheelbarrow = sorted(s.field for s in options if ".wheelbarrow." in s.field)
+    assert in_wheelbarrow == ["garden.wheelbarrow.r0.c1", "garden.wheelbarrow.r0.c2"]
+    assert not any(s.field.startswith(("garden.bathtub", "garden.crate", "garden.teapot"))
+                   for s in options)
+
+
+def test_a_placeable_fruit_may_not_be_dropped_unless_the_option_allows():
+    move = mv(ONE, (TOP,), sk(TOP, VEG, WB0, PEPPER))
+    assert "token could still go" in reason(EMPTY, move)
+    assert is_legal(EMPTY, move, replace(DEFAULT_RULES, must_place_fruit=False))
