@@ -24,6 +24,7 @@ Range = tuple[float, float]
 # Backgrounds, light and shadows are computed at this fraction of the frame and scaled up.
 _LOW_RES_FACTOR = 4
 _LIGHT_RES_FACTOR = 8
+_NOISE_TILE_PX = 1024
 _REF_LONG_SIDE_PX = 4000  # blur sizes in constants are given for this frame width
 _PAGE_BEND_FRACTION_PER_MM = 1.0 / 279.4  # bend is given in mm of a letter-size long side
 _DROP_SHADOW_FRACTION_PER_MM = 1.0 / 279.4
@@ -47,9 +48,8 @@ class CameraOptions:
     shadow_chance: float = K.SHADOW_CHANCE
     shadow_depth: Range = K.SHADOW_DEPTH
     shadow_softness: Range = K.SHADOW_SOFTNESS_FRAMES
-    paper_tint_bgr: tuple[tuple[float, float, float], tuple[float, float, float]] = (
-        K.PAPER_TINT_BGR
-    )
+    paper_brightness: Range = K.PAPER_BRIGHTNESS
+    paper_warmth: Range = K.PAPER_WARMTH
     exposure: Range = K.EXPOSURE_GAIN
     noise_sigma: Range = K.SENSOR_NOISE_SIGMA
     jpeg_quality: tuple[int, int] = K.JPEG_QUALITY
@@ -157,8 +157,8 @@ def sample_shot(rng: np.random.Generator, options: CameraOptions) -> Shot:
     motion_px = _uniform(rng, o.motion_blur_px) * px_scale
     has_shadow = bool(rng.random() < o.shadow_chance)
     shadow_depth = _uniform(rng, o.shadow_depth)
-    lo, hi = o.paper_tint_bgr
-    tint = [float(rng.uniform(a, b)) if b > a else float(a) for a, b in zip(lo, hi, strict=True)]
+    paper = _uniform(rng, o.paper_brightness)
+    paper_warm = _uniform(rng, o.paper_warmth)
     warm = float(rng.uniform(0.0, 0.12))
     return Shot(
         width_px=width,
@@ -178,7 +178,7 @@ def sample_shot(rng: np.random.Generator, options: CameraOptions) -> Shot:
         light_colour_bgr=(1.0 - warm, 1.0 - warm / 3.0, 1.0),
         shadow_depth=shadow_depth if has_shadow else 0.0,
         shadow_softness=_uniform(rng, o.shadow_softness),
-        paper_tint_bgr=(tint[0], tint[1], tint[2]),
+        paper_tint_bgr=(paper * (1 - paper_warm), paper * (1 - paper_warm / 2), paper),
         exposure=_uniform(rng, o.exposure),
         noise_sigma=_uniform(rng, o.noise_sigma),
         jpeg_quality=int(rng.integers(o.jpeg_quality[0], o.jpeg_quality[1] + 1)),
@@ -380,40 +380,49 @@ def shoot(page_bgr: np.ndarray, rng: np.random.Generator, options: CameraOptions
         page = _f32(cv2.resize(page, size, interpolation=cv2.INTER_AREA))
         src = src * np.array([page.shape[1] / pw, page.shape[0] / ph], dtype=np.float32)
     homography = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
-    warped = cv2.warpPerspective(page, homography, (W, H), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
-
-    # Coverage mask with anti-aliased edges (subpixel via the shift argument).
+    # Replicated borders keep the page's own colour up to its edge; the coverage mask
+    # (anti-aliased, subpixel via the shift argument) decides where paper meets table.
+    warped = _f32(cv2.warpPerspective(page, homography, (W, H), flags=cv2.INTER_LINEAR,
+                                      borderMode=cv2.BORDER_REPLICATE))
     mask = np.zeros((H, W), dtype=np.uint8)
     cv2.fillConvexPoly(mask, np.round(quad * 16).astype(np.int32), 255, cv2.LINE_AA, shift=4)
-    alpha = mask.astype(np.float32) / 255.0
+    alpha = _f32(mask) * np.float32(1.0 / 255.0)
 
-    table = _f32(cv2.resize(_background(sub, shot.background, W, H), (W, H),
-                            interpolation=cv2.INTER_LINEAR))
-    # The sheet's edge casts a thin shadow on the table.
+    # Table, its shadow under the sheet's edge and the light are smooth: work small.
+    low = (max(8, W // _LOW_RES_FACTOR), max(8, H // _LOW_RES_FACTOR))
+    table_low = _background(sub, shot.background, W, H)
+    table_low = _f32(cv2.resize(table_low, low, interpolation=cv2.INTER_LINEAR))
     reach = max(1.0, shot.drop_shadow_mm * _DROP_SHADOW_FRACTION_PER_MM * float(side_px.max()))
-    small = cv2.resize(mask, (max(8, W // _LOW_RES_FACTOR), max(8, H // _LOW_RES_FACTOR)),
-                       interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
-    small = _f32(cv2.GaussianBlur(small, (0, 0), max(0.5, reach / _LOW_RES_FACTOR)))
-    drop = _f32(cv2.resize(small, (W, H), interpolation=cv2.INTER_LINEAR))
-    table *= (1.0 - 0.35 * drop)[:, :, None]
+    cover_low = _f32(cv2.resize(alpha, low, interpolation=cv2.INTER_AREA))
+    drop = _f32(cv2.GaussianBlur(cover_low, (0, 0), max(0.5, reach / _LOW_RES_FACTOR)))
+    table_low *= (1.0 - 0.35 * drop)[:, :, None]
+    table = _f32(cv2.resize(table_low, (W, H), interpolation=cv2.INTER_LINEAR))
+    scene = _f32(cv2.blendLinear(warped, table, alpha, 1.0 - alpha))
+    del warped, table
 
-    # warped was composed against black, so it is already premultiplied by coverage.
-    scene = _f32(warped + table * (1.0 - alpha)[:, :, None])
-    light = cv2.resize(_light_map(sub, shot, quad), (W, H), interpolation=cv2.INTER_LINEAR)
-    gain = np.array(shot.light_colour_bgr, dtype=np.float32)
-    scene *= light[:, :, None] * gain
+    light_low = _light_map(sub, shot, quad)[:, :, None] * np.array(shot.light_colour_bgr,
+                                                                   dtype=np.float32)
+    light = _f32(cv2.resize(_f32(light_low), (W, H), interpolation=cv2.INTER_LINEAR))
+    cv2.multiply(scene, light, dst=scene)
+    del light
 
     if shot.motion_blur_px > 0:
         kernel = _motion_kernel(shot.motion_blur_px, shot.motion_blur_deg)
         scene = _f32(cv2.filter2D(scene, -1, kernel))
     scene = _f32(cv2.GaussianBlur(scene, (0, 0), shot.lens_blur_sigma_px))
 
-    lum = sub.standard_normal((H, W), dtype=np.float32) * shot.noise_sigma
-    chroma = sub.standard_normal((H // 2, W // 2, 3), dtype=np.float32)
-    chroma = _f32(cv2.resize(chroma, (W, H), interpolation=cv2.INTER_LINEAR))
-    scene += lum[:, :, None] + chroma * np.float32(shot.noise_sigma / 2)
-    out = np.clip(scene, 0, 255).astype(np.uint8)
+    # Sensor noise from a random tile repeated over the frame: per-pixel noise at a
+    # fraction of the cost, and no reader could tell it repeats.
+    tile = min(_NOISE_TILE_PX, W, H)
+    lum = sub.standard_normal((tile, tile), dtype=np.float32) * np.float32(shot.noise_sigma)
+    chroma = sub.standard_normal((tile, tile, 3), dtype=np.float32)
+    noise = lum[:, :, None] + chroma * np.float32(shot.noise_sigma / 2)
+    reps = (-(-H // tile), -(-W // tile), 1)
+    dy, dx = int(sub.integers(tile)), int(sub.integers(tile))
+    noise = np.tile(noise, reps)[:H, :W] if (dy, dx) == (0, 0) else np.tile(
+        np.roll(noise, (dy, dx), axis=(0, 1)), reps)[:H, :W]
+    cv2.add(scene, np.ascontiguousarray(noise), dst=scene)
+    out = np.clip(scene, 0, 255, out=scene).astype(np.uint8)
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, shot.jpeg_quality])
     assert ok
     return Photo(jpeg=buf.tobytes(), corners_px=quad, shot=shot)

@@ -1,0 +1,305 @@
+"""Filled-in Delicious sheets as a player leaves them, and phone photos of them.
+
+A page is rendered from the same layout the printer uses, then written on the way a
+player would: one pen (or pencil) for the whole sheet with a little pressure change per
+field, letters in handwriting, choice circles filled, crossed, ticked or ringed, First
+Potter icons ticked or crossed, used tools crossed out, the honey "3" ringed; plus a few
+stray marks away from the fields and sometimes a half-erased smudge in an empty cell,
+which a reader must not mistake for writing. The truth is exactly the field map of the
+fields that sheet carries.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import layouts
+from companion.errors import InputError, UnknownNameError
+from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS, Fruit, Vegetable
+from companion.paper.model import Box, FieldKind, FieldSpec, SheetGeometry
+from companion.synth import constants as K
+from companion.synth import handwriting
+from companion.synth.camera import CameraOptions, Photo, shoot
+
+PxBox = tuple[int, int, int, int]  # x, y, w, h in page pixels
+
+DELICIOUS_SHEETS = ("delicious-garden", "delicious-play", "delicious-combo")
+_MARK_KINDS = {FieldKind.CHOICE, FieldKind.FIRST_POTTER, FieldKind.TOOL, FieldKind.HONEY}
+
+
+@dataclass(frozen=True)
+class Pen:
+    """What one player writes with; ``strength`` is ink opacity from 0 to 1."""
+
+    name: str
+    colour_bgr: tuple[int, int, int]
+    strength: float
+
+
+@dataclass(frozen=True)
+class FilledSheet:
+    """A written-on page and what was put on it besides the truth."""
+
+    page_bgr: np.ndarray = field(repr=False)
+    truth: dict[str, str]
+    pen: Pen
+    smudged: tuple[str, ...]  # empty fields holding a half-erased smudge
+    stray_marks: int
+
+
+@dataclass(frozen=True)
+class SheetPhoto:
+    """A synthetic photo with everything needed to judge a reading of it."""
+
+    photo: Photo
+    truth: dict[str, str]
+    sheet: str
+    variant: str
+    paper: str
+    code: str
+    seed: int
+    pen: Pen
+    smudged: tuple[str, ...]
+    stray_marks: int
+
+    def image(self) -> np.ndarray:
+        return self.photo.image()
+
+    def truth_json(self) -> dict[str, object]:
+        """The truth as a CONTRACTS.md field map, plus how the photo was made."""
+        return {
+            "game": "delicious",
+            "variant": self.variant,
+            "sheet": self.sheet,
+            "paper": self.paper,
+            "code": self.code,
+            "fields": dict(sorted(self.truth.items())),
+            "synthetic": {
+                "seed": self.seed,
+                "pen": self.pen.name,
+                "smudged": list(self.smudged),
+                "stray_marks": self.stray_marks,
+                "tilt_deg": round(self.photo.shot.tilt_deg, 1),
+                "rotation_deg": round(self.photo.shot.rotation_deg, 1),
+                "fill": round(self.photo.shot.fill, 2),
+                "shadow": self.photo.shot.shadow_depth > 0,
+                "size_px": [self.photo.shot.width_px, self.photo.shot.height_px],
+            },
+        }
+
+
+# ---- the blank page ---------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=8)
+def _blank_page(sheet: str, paper: str, variant: str, dpi: int, code: str) -> np.ndarray:
+    rgb = np.asarray(
+        layouts.render_image(sheet, paper=paper, variant=variant, dpi=dpi, bw=False, code=code)
+        .convert("RGB")
+    )
+    page = np.ascontiguousarray(rgb[:, :, ::-1])
+    page.setflags(write=False)
+    return page
+
+
+def sheet_geometry(sheet: str, paper: str = "letter", variant: str = "A") -> SheetGeometry:
+    if sheet not in DELICIOUS_SHEETS:
+        raise UnknownNameError(
+            f"cannot fill sheet {sheet!r}; choose one of {', '.join(DELICIOUS_SHEETS)}"
+        )
+    geometry: SheetGeometry = layouts.geometry(sheet, paper=paper, variant=variant)
+    return geometry
+
+
+# ---- values to ink ------------------------------------------------------------------------
+
+
+def _letter(spec: FieldSpec, value: str) -> str:
+    if spec.kind is FieldKind.VEGETABLE:
+        return VEGETABLE_LETTERS[Vegetable(value)]
+    return FRUIT_LETTERS[Fruit(value)]
+
+
+def _check_map(geometry: SheetGeometry, field_map: Mapping[str, str],
+               everything: SheetGeometry) -> dict[str, str]:
+    """The part of ``field_map`` on this sheet; every id must exist on the combo sheet."""
+    known = {f.id: f for f in everything.fields}
+    on_sheet = {f.id for f in geometry.fields}
+    truth: dict[str, str] = {}
+    for fid, value in field_map.items():
+        spec = known.get(fid)
+        if spec is None:
+            raise UnknownNameError(f"no Delicious field {fid!r}")
+        if value not in spec.allowed:
+            raise InputError(f"field {fid} cannot hold {value!r}")
+        if fid in on_sheet:
+            truth[fid] = value
+    return truth
+
+
+def _px(box: Box, dpi: int) -> PxBox:
+    s = dpi / K.MM_PER_INCH
+    x0, y0 = round(box.x * s), round(box.y * s)
+    return x0, y0, max(4, round((box.x + box.w) * s) - x0), max(4, round((box.y + box.h) * s) - y0)
+
+
+def _grow(box: PxBox, factor: float, shape: tuple[int, ...]) -> PxBox:
+    """The box scaled about its centre, kept on the page."""
+    x, y, w, h = box
+    cx, cy = x + w / 2, y + h / 2
+    nw, nh = w * factor, h * factor
+    x0, y0 = max(0, round(cx - nw / 2)), max(0, round(cy - nh / 2))
+    x1, y1 = min(shape[1], round(cx + nw / 2)), min(shape[0], round(cy + nh / 2))
+    return x0, y0, max(4, x1 - x0), max(4, y1 - y0)
+
+
+def choose_pen(rng: np.random.Generator) -> Pen:
+    name, colour, (lo, hi) = K.PENS[int(rng.integers(len(K.PENS)))]
+    return Pen(name, colour, float(rng.uniform(lo, hi)))
+
+
+def _with_pen(page: np.ndarray, box: PxBox, pen: Pen, rng: np.random.Generator,
+              draw: str, what: str, fonts: str) -> None:
+    """Draw a letter or mark on a white layer, then lay it on the page in this pen's ink.
+
+    Going through a layer keeps one pen per sheet whatever ink the drawing helper would
+    pick on its own; its strokes' shading survives as relative darkness.
+    """
+    x, y, w, h = box
+    layer = np.full((h, w), 255, np.uint8)
+    if draw == "letter":
+        handwriting.draw_letter(layer, (0, 0, w, h), what, rng, fonts=fonts)
+    else:
+        handwriting.draw_mark(layer, (0, 0, w, h), what, rng)
+    coverage = (255.0 - layer.astype(np.float32)) / 255.0
+    peak = float(np.percentile(coverage[coverage > 0.05], 95)) if (coverage > 0.05).any() else 1
+    strength = pen.strength * (1.0 + K.PRESSURE_JITTER * float(rng.uniform(-1, 1)))
+    alpha = np.clip(coverage / max(peak, 0.2), 0.0, 1.0) * min(strength, 1.0)
+    region = page[y:y + h, x:x + w].astype(np.float32)
+    ink = np.array(pen.colour_bgr, np.float32)
+    out = region * (1.0 - alpha[:, :, None]) + ink * alpha[:, :, None]
+    page[y:y + h, x:x + w] = np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+def _mark_for(spec: FieldSpec, value: str, rng: np.random.Generator) -> tuple[str, float]:
+    """Which mark a player draws for a value, and how much it overshoots the icon."""
+    if spec.kind is FieldKind.CHOICE:
+        kind = str(rng.choice(K.CHOICE_MARKS, p=K.CHOICE_MARK_WEIGHTS))
+        if kind == "circle":
+            return kind, float(rng.uniform(*K.HONEY_RING_GROW))
+        return kind, 1.0 if kind == "fill" else float(rng.uniform(*K.MARK_GROW))
+    if spec.kind is FieldKind.HONEY:
+        return "circle", float(rng.uniform(*K.HONEY_RING_GROW))
+    return value, float(rng.uniform(*K.MARK_GROW))  # "check" or "cross"
+
+
+def _free_spot(rng: np.random.Generator, geometry: SheetGeometry, size_mm: float,
+               tries: int = 60) -> Box | None:
+    """A square away from every field, marker and the QR code, or None if none found."""
+    c = K.STRAY_MARK_CLEARANCE_MM
+    keep_out = [f.box_mm for f in geometry.fields]
+    keep_out += [Box(m.center_mm[0] - m.size_mm / 2, m.center_mm[1] - m.size_mm / 2,
+                     m.size_mm, m.size_mm) for m in geometry.markers]
+    if geometry.qr_box_mm is not None:
+        keep_out.append(geometry.qr_box_mm)
+    pw, ph = geometry.page_mm
+    margin = 8.0
+    for _ in range(tries):
+        x = float(rng.uniform(margin, pw - margin - size_mm))
+        y = float(rng.uniform(margin, ph - margin - size_mm))
+        if all(x + size_mm + c < b.x or b.x + b.w + c < x or y + size_mm + c < b.y
+               or b.y + b.h + c < y for b in keep_out):
+            return Box(x, y, size_mm, size_mm)
+    return None
+
+
+def fill_sheet(
+    sheet: str,
+    field_map: Mapping[str, str],
+    variant: str = "A",
+    rng: np.random.Generator | None = None,
+    fonts: str = "heldout",
+    dpi: int = K.PAGE_DPI,
+    *,
+    paper: str = "letter",
+    code: str = "",
+) -> FilledSheet:
+    """Render ``sheet`` and write ``field_map`` on it (only the fields that sheet has)."""
+    rng = rng if rng is not None else np.random.default_rng()
+    geometry = sheet_geometry(sheet, paper, variant)
+    everything = geometry if sheet == "delicious-combo" else sheet_geometry(
+        "delicious-combo", paper, variant)
+    truth = _check_map(geometry, field_map, everything)
+    page = _blank_page(sheet, paper, variant, dpi, code).copy()
+    pen = choose_pen(rng)
+    for spec in geometry.fields:
+        value = truth.get(spec.id)
+        if value is None:
+            continue
+        box = _px(spec.box_mm, dpi)
+        if spec.kind in (FieldKind.VEGETABLE, FieldKind.FRUIT):
+            _with_pen(page, box, pen, rng, "letter", _letter(spec, value), fonts)
+        elif spec.kind in _MARK_KINDS:
+            kind, grow = _mark_for(spec, value, rng)
+            _with_pen(page, _grow(box, grow, page.shape), pen, rng, "mark", kind, fonts)
+        else:
+            raise InputError(f"cannot write a {spec.kind} field ({spec.id})")
+
+    strays = 0
+    for _ in range(int(rng.integers(K.STRAY_MARKS[0], K.STRAY_MARKS[1] + 1))):
+        spot = _free_spot(rng, geometry, float(rng.uniform(*K.STRAY_MARK_MM)))
+        if spot is not None:
+            _with_pen(page, _px(spot, dpi), pen, rng, "mark", "scribble", fonts)
+            strays += 1
+
+    smudged: list[str] = []
+    empty = [f for f in geometry.fields
+             if f.id not in truth and f.kind in (FieldKind.VEGETABLE, FieldKind.FRUIT)]
+    if empty and rng.random() < K.SMUDGE_CHANCE:
+        target = empty[int(rng.integers(len(empty)))]
+        handwriting.draw_mark(page, _px(target.box_mm, dpi), "smudge", rng)
+        smudged.append(target.id)
+    return FilledSheet(page, truth, pen, tuple(smudged), strays)
+
+
+def render_sheet_photo(
+    sheet: str,
+    field_map: Mapping[str, str],
+    seed: int,
+    *,
+    variant: str = "A",
+    fonts: str = "heldout",
+    camera: CameraOptions | None = None,
+    paper: str = "letter",
+    code: str = "",
+    dpi: int = K.PAGE_DPI,
+) -> SheetPhoto:
+    """Fill a sheet and photograph it; the same arguments always give the same JPEG."""
+    fill_rng, camera_rng = np.random.default_rng(seed).spawn(2)
+    filled = fill_sheet(sheet, field_map, variant, fill_rng, fonts, dpi, paper=paper, code=code)
+    photo = shoot(filled.page_bgr, camera_rng, camera or CameraOptions())
+    return SheetPhoto(photo, filled.truth, sheet, variant, paper, code, seed, filled.pen,
+                      filled.smudged, filled.stray_marks)
+
+
+def make_photo(
+    sheet: str,
+    field_map: Mapping[str, str],
+    seed: int,
+    *,
+    variant: str = "A",
+    fonts: str = "heldout",
+    camera: CameraOptions | None = None,
+    paper: str = "letter",
+    code: str = "",
+    dpi: int = K.PAGE_DPI,
+) -> tuple[np.ndarray, dict[str, str]]:
+    """A BGR phone photo of ``sheet`` filled with ``field_map``, and the truth: the field
+    map restricted to the fields printed on that sheet."""
+    shot = render_sheet_photo(sheet, field_map, seed, variant=variant, fonts=fonts,
+                              camera=camera, paper=paper, code=code, dpi=dpi)
+    return shot.image(), shot.truth

@@ -1,0 +1,336 @@
+"""Benchmark of the Delicious photo reader on synthetic phone photos.
+
+Photos come from simulated games, filled in with handwriting fonts never used to train
+the letter classifier, and are photographed by the virtual camera at 12 MP. Most are
+combo sheets (garden and play on one page); the rest are a player's garden and play
+sheets photographed separately, read as two photos and merged. Both readers (ours and
+the tesseract baseline) read the same photos; the table compares them field by field.
+
+Photos are cached in ``bench-out/reader/`` (gitignored) so a second run only reads.
+
+    python -m scripts.bench_reader [--photos 200] [--jobs 2] [--size 4000] [--no-tesseract]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+# Bump when the photo generator changes, so stale cached photos are not reused.
+GENERATOR_VERSION = 1
+OUT_DIR = Path("bench-out/reader")
+PLAYERS_PER_GAME = 3
+PAIR_EVERY = 4  # every 4th player paper is photographed as garden + play sheets
+LETTER_KINDS = ("vegetable", "fruit")
+
+
+@dataclass(frozen=True)
+class PhotoSpec:
+    """One photo to make: which player's paper, which sheet, how."""
+
+    name: str
+    sheet: str
+    paper_id: str  # the player paper it belongs to (a pair shares it)
+    game_seed: int
+    player: int
+    variant: str
+    seed: int
+    code: str
+    size_px: int
+
+
+@dataclass
+class ReaderResult:
+    """One reader's reading of one photo."""
+
+    fields: dict[str, str]
+    review: set[str]
+    seconds: float
+    error: str = ""
+
+
+@dataclass
+class Tally:
+    """Counts for one reader over the whole set."""
+
+    by_kind: Counter[str] = field(default_factory=Counter)
+    right_by_kind: Counter[str] = field(default_factory=Counter)
+    silent_by_kind: Counter[str] = field(default_factory=Counter)
+    review_by_kind: Counter[str] = field(default_factory=Counter)
+    letter_cells: int = 0
+    letter_right: int = 0
+    fields: int = 0
+    silent: int = 0
+    reviewed: int = 0
+    sheets_all_right: int = 0
+    papers: int = 0
+    papers_scored_right: int = 0
+    papers_scored_right_no_review: int = 0
+    failed_photos: int = 0
+    seconds: list[float] = field(default_factory=list)
+    silent_examples: list[str] = field(default_factory=list)
+
+
+def plan(n_photos: int, size_px: int, base_seed: int = 0) -> list[PhotoSpec]:
+    """A fixed list of photos: the same arguments always give the same set."""
+    specs: list[PhotoSpec] = []
+    k = 0
+    while len(specs) < n_photos:
+        game_seed = base_seed + 1000 + k // PLAYERS_PER_GAME
+        player = k % PLAYERS_PER_GAME
+        variant = "AB"[(k // PLAYERS_PER_GAME) % 2]
+        paper_id = f"g{game_seed}p{player}"
+        code = f"{(game_seed * 7 + player) % 10000:04d}"
+        if k % PAIR_EVERY == PAIR_EVERY - 1 and len(specs) + 2 <= n_photos:
+            for sheet in ("delicious-garden", "delicious-play"):
+                specs.append(PhotoSpec(f"{paper_id}-{sheet.split('-')[1]}", sheet, paper_id,
+                                       game_seed, player, variant, base_seed * 100_000 + len(
+                                           specs), code, size_px))
+        else:
+            specs.append(PhotoSpec(f"{paper_id}-combo", "delicious-combo", paper_id, game_seed,
+                                   player, variant, base_seed * 100_000 + len(specs), code,
+                                   size_px))
+        k += 1
+    return specs
+
+
+def _photo_path(out: Path, spec: PhotoSpec) -> Path:
+    return out / f"v{GENERATOR_VERSION}-{spec.size_px}" / f"{spec.name}.jpg"
+
+
+def _make(job: tuple[PhotoSpec, str]) -> str:
+    """Make one photo and its truth file unless cached (runs in a worker process)."""
+    spec, out = job
+    import cv2
+
+    cv2.setNumThreads(1)
+    from companion.games.delicious.simulate import simulate_game
+    from companion.synth.camera import CameraOptions
+    from companion.synth.sheet_photo import render_sheet_photo
+
+    path = _photo_path(Path(out), spec)
+    truth_path = path.with_suffix(".truth.json")
+    if path.exists() and truth_path.exists():
+        return str(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    record = simulate_game(spec.game_seed, PLAYERS_PER_GAME, spec.variant)
+    field_map = record.field_maps[spec.player]
+    made = render_sheet_photo(spec.sheet, field_map, spec.seed, variant=spec.variant,
+                              fonts="heldout", camera=CameraOptions().sized(spec.size_px),
+                              code=spec.code)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(made.photo.jpeg)
+    tmp.rename(path)
+    truth = made.truth_json()
+    truth["full_fields"] = dict(sorted(field_map.items()))
+    truth["spec"] = asdict(spec)
+    truth_path.write_text(json.dumps(truth, indent=1))
+    return str(path)
+
+
+def make_photos(specs: Sequence[PhotoSpec], out: Path, jobs: int) -> list[Path]:
+    work = [(s, str(out)) for s in specs]
+    if jobs <= 1:
+        return [Path(_make(w)) for w in work]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return [Path(p) for p in pool.map(_make, work, chunksize=2)]
+
+
+# ---- readers ----------------------------------------------------------------------------
+
+
+def reader_function(name: str) -> Callable[[Path], ReaderResult]:
+    """Read one photo with ``ours`` or ``tesseract``; failures become empty readings."""
+    from companion.vision import sheet_reader
+
+    def read(path: Path) -> ReaderResult:
+        start = time.perf_counter()
+        try:
+            reading = sheet_reader.read_photo(path, reader=name)
+        except Exception as exc:  # a failed photo counts against the reader, not the bench
+            return ReaderResult({}, set(), time.perf_counter() - start, f"{type(exc).__name__}: "
+                                f"{exc}")
+        seconds = time.perf_counter() - start
+        fields = {k: v for k, v in dict(reading.fields).items() if v}
+        return ReaderResult(fields, set(reading.review), seconds)
+
+    return read
+
+
+def _score_total(fields: dict[str, str], variant: str) -> int | None:
+    from companion.games.delicious.scoring import score
+    from companion.games.delicious.state import SheetState
+
+    try:
+        return score(SheetState.from_field_map(fields, variant)).total
+    except Exception:
+        return None
+
+
+def _kinds(sheet: str, variant: str) -> dict[str, str]:
+    import layouts
+
+    return {f.id: f.kind.value for f in layouts.geometry(sheet, variant=variant).fields}
+
+
+def tally(
+    specs: Sequence[PhotoSpec],
+    truths: dict[str, dict[str, Any]],
+    results: dict[str, ReaderResult],
+) -> Tally:
+    t = Tally()
+    kinds_cache: dict[tuple[str, str], dict[str, str]] = {}
+    papers: dict[str, list[PhotoSpec]] = defaultdict(list)
+    for spec in specs:
+        papers[spec.paper_id].append(spec)
+        res = results[spec.name]
+        truth: dict[str, str] = truths[spec.name]["fields"]
+        key = (spec.sheet, spec.variant)
+        if key not in kinds_cache:
+            kinds_cache[key] = _kinds(*key)
+        kinds = kinds_cache[key]
+        t.seconds.append(res.seconds)
+        if res.error:
+            t.failed_photos += 1
+        all_right = not res.error
+        for fid, kind in kinds.items():
+            want, got = truth.get(fid, ""), res.fields.get(fid, "")
+            row = kind if kind not in LETTER_KINDS or want else "empty letter cell"
+            t.by_kind[row] += 1
+            t.fields += 1
+            flagged = fid in res.review
+            t.reviewed += flagged
+            t.review_by_kind[row] += flagged
+            if want == got:
+                t.right_by_kind[row] += 1
+            else:
+                all_right = False
+                if not flagged:
+                    t.silent += 1
+                    t.silent_by_kind[row] += 1
+                    if len(t.silent_examples) < 12:
+                        t.silent_examples.append(f"{spec.name}: {fid} true={want or '-'} "
+                                                 f"read={got or '-'}")
+            if kind in LETTER_KINDS and want:
+                t.letter_cells += 1
+                t.letter_right += want == got
+        t.sheets_all_right += all_right
+    for paper_id, members in papers.items():
+        truth_fields: dict[str, str] = truths[members[0].name]["full_fields"]
+        read: dict[str, str] = {}
+        review: set[str] = set()
+        for m in members:
+            read.update(results[m.name].fields)
+            review |= results[m.name].review
+        variant = members[0].variant
+        t.papers += 1
+        right = _score_total(read, variant) == _score_total(truth_fields, variant)
+        t.papers_scored_right += right
+        t.papers_scored_right_no_review += right and not review
+        del paper_id
+    return t
+
+
+# ---- report -------------------------------------------------------------------------------
+
+
+def _pct(num: int, den: int) -> str:
+    return f"{100.0 * num / den:.2f}%" if den else "n/a"
+
+
+def _quantile(xs: Sequence[float], q: float) -> float:
+    if not xs:
+        return float("nan")
+    s = sorted(xs)
+    return s[min(len(s) - 1, max(0, round(q * (len(s) - 1))))]
+
+
+def table(n_photos: int, n_papers: int, tallies: dict[str, Tally]) -> str:
+    names = list(tallies)
+    head = "| measure | " + " | ".join(names) + " | target |"
+    rule = "|---|" + "---|" * len(names) + "---|"
+    rows: list[str] = [head, rule]
+
+    def row(label: str, values: Iterable[str], target: str = "") -> None:
+        rows.append(f"| {label} | " + " | ".join(values) + f" | {target} |")
+
+    kinds = sorted({k for t in tallies.values() for k in t.by_kind})
+    for k in kinds:
+        target = ">= 99%" if k in LETTER_KINDS else (">= 99.8%" if k != "empty letter cell"
+                                                      else "")
+        row(f"field accuracy: {k} (n={tallies[names[0]].by_kind[k]})",
+            (_pct(t.right_by_kind[k], t.by_kind[k]) for t in tallies.values()), target)
+    row(f"letter accuracy, same cells (n={tallies[names[0]].letter_cells})",
+        (_pct(t.letter_right, t.letter_cells) for t in tallies.values()), ">= 99%")
+    row(f"sheets read entirely right (n={n_photos})",
+        (_pct(t.sheets_all_right, n_photos) for t in tallies.values()))
+    row(f"players scored exactly (n={n_papers})",
+        (_pct(t.papers_scored_right, t.papers) for t in tallies.values()), ">= 95%")
+    row("players scored exactly, nothing to review",
+        (_pct(t.papers_scored_right_no_review, t.papers) for t in tallies.values()))
+    row("fields sent to review",
+        (_pct(t.reviewed, t.fields) for t in tallies.values()))
+    row("silent errors (wrong, not in review)",
+        (f"{t.silent} / {t.fields} (1 in {t.fields // t.silent if t.silent else '∞'})"
+         for t in tallies.values()), "<= 1 in 2,000")
+    for k in kinds:
+        if any(t.silent_by_kind[k] for t in tallies.values()):
+            row(f"silent errors: {k}", (str(t.silent_by_kind[k]) for t in tallies.values()))
+    row("photos that failed to read", (str(t.failed_photos) for t in tallies.values()))
+    row("median s / photo", (f"{statistics.median(t.seconds):.2f}" for t in tallies.values()),
+        "< 1 s")
+    row("p95 s / photo", (f"{_quantile(t.seconds, 0.95):.2f}" for t in tallies.values()))
+    return "\n".join(rows)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(prog="bench_reader", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--photos", type=int, default=200, help="number of photos (default 200)")
+    ap.add_argument("--jobs", type=int, default=1, help="processes making photos")
+    ap.add_argument("--size", type=int, default=4000, help="photo long side, px (12 MP: 4000)")
+    ap.add_argument("--out", type=Path, default=OUT_DIR, help="photo cache directory")
+    ap.add_argument("--seed", type=int, default=0, help="base seed of the photo set")
+    ap.add_argument("--no-tesseract", action="store_true", help="skip the tesseract reader")
+    ap.add_argument("--findings", type=Path, default=None,
+                    help="also write silent-error examples to this Markdown file")
+    args = ap.parse_args(sys.argv[1:] if argv is None else argv)
+
+    specs = plan(args.photos, args.size, args.seed)
+    start = time.perf_counter()
+    paths = make_photos(specs, args.out, args.jobs)
+    made_s = time.perf_counter() - start
+    truths = {s.name: json.loads(p.with_suffix(".truth.json").read_text())
+              for s, p in zip(specs, paths, strict=True)}
+    readers = ["ours"] + ([] if args.no_tesseract else ["tesseract"])
+    tallies: dict[str, Tally] = {}
+    for name in readers:
+        read = reader_function(name)
+        results = {s.name: read(p) for s, p in zip(specs, paths, strict=True)}
+        tallies[name] = tally(specs, truths, results)
+    n_papers = len({s.paper_id for s in specs})
+    print(f"{len(specs)} photos ({sum(s.sheet == 'delicious-combo' for s in specs)} combo, "
+          f"{sum(s.sheet != 'delicious-combo' for s in specs)} garden/play) of {n_papers} "
+          f"players, {args.size} px long side, held-out fonts; photos ready in {made_s:.0f} s\n")
+    print(table(len(specs), n_papers, tallies))
+    ours = tallies["ours"]
+    if ours.silent_examples:
+        print("\nSilent errors (ours), first few:")
+        for line in ours.silent_examples:
+            print(f"- {line}")
+    if args.findings is not None:
+        args.findings.write_text("\n".join(["# Reader bench findings", "",
+                                            table(len(specs), n_papers, tallies), "",
+                                            *[f"- {x}" for x in ours.silent_examples]]) + "\n")
+
+
+if __name__ == "__main__":
+    main()
