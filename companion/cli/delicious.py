@@ -92,7 +92,7 @@ def score_cmd(ctx: click.Context, fieldmaps: tuple[str, ...], as_json: bool) -> 
     result = score_table(states, names)
     docs = [
         {"file": p, "player": n, "variant": s.variant, **sc.to_json(),
-         "violations": [v.to_json() for v in vs]}
+         "violations": [v.to_json() for v in vs], "details": sc.details_json()}
         for p, n, s, sc, vs in zip(
             fieldmaps, names, states, result.scores, result.violations, strict=True
         )

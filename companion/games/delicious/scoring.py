@@ -68,6 +68,7 @@ class Score:
         )
 
     def to_json(self) -> dict[str, Any]:
+        """Exactly the score object of CONTRACTS.md."""
         return {
             "total": self.total,
             "breakdown": {
@@ -78,11 +79,14 @@ class Score:
                 "honey": self.honey,
                 "first_potter": self.first_potter,
             },
-            "details": {
-                "planter_lines": dict(self.planter_lines),
-                "container_rows": dict(self.container_rows),
-                "first_potter_checks": list(self.first_potter_checks),
-            },
+        }
+
+    def details_json(self) -> dict[str, Any]:
+        """What lies behind the numbers: points per planter line, full rows, checks."""
+        return {
+            "planter_lines": dict(self.planter_lines),
+            "container_rows": dict(self.container_rows),
+            "first_potter_checks": list(self.first_potter_checks),
         }
 
 

@@ -156,8 +156,8 @@ def _count_bounds(state: SheetState) -> list[Violation]:
             Violation(
                 TOO_MANY_VEGETABLES,
                 tuple(veg),
-                f"{len(veg)} vegetables sketched but {cards} cards, {tv} crossed container "
-                f"tools and {wild_v} wild spot give at most {veg_cap}",
+                f"{len(veg)} vegetables sketched, but {cards} cards used, {tv} crossed "
+                f"container tools and {wild_v} wild-spot extra allow at most {veg_cap}",
             )
         )
     # Every crossed tool used one card's token, so fewer tokens were fruit.
@@ -167,8 +167,9 @@ def _count_bounds(state: SheetState) -> list[Violation]:
             Violation(
                 TOO_MANY_FRUITS,
                 tuple(fruit),
-                f"{len(fruit)} fruits sketched but {cards} cards less {tv + tf} tool tokens, "
-                f"{tf} crossed planter tools and {wild_f} wild spot give at most {fruit_cap}",
+                f"{len(fruit)} fruits sketched, but {cards} cards used less {tv + tf} tool "
+                f"tokens, {tf} crossed planter tools and {wild_f} wild-spot extra allow at "
+                f"most {fruit_cap}",
             )
         )
     return out
