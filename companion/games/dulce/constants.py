@@ -1,0 +1,36 @@
+"""Numbers of Dulce in one place (counts are plain integers; there are no physical units)."""
+
+from __future__ import annotations
+
+BOARD_SIZE = 4  # the player board's field grid is 4 x 4 squares
+CARD_SIZE = 2  # a field card covers 2 x 2 squares
+ROTATIONS_DEG = (0, 90, 180, 270)  # clockwise quarter turns of a field card
+
+CUBES_PER_FIELD = 1  # a newly planted field gains one cube of its type
+SAME_TYPE_BONUS_CUBES = 1  # ... plus one more over a field of the same type
+
+EGG_COST_STEPS = 3  # chicken steps paid back for one egg
+POINTS_PER_CAFE = 1  # each time a full café is scored
+ROUNDS = 20
+STARTING_CAFES = 4  # one per board corner, one space each
+BUILT_CAFE_SPACES = 2
+
+# Solo titles: (lowest score for the title, title). The highest matching row wins.
+SOLO_TITLES: tuple[tuple[int, str], ...] = (
+    (0, "Baking Beginner"),
+    (35, "Kneading Novice"),
+    (45, "Pastry Professional"),
+    (55, "Macaron Master"),
+)
+
+# Board squares of the four starting cafés, as (row, col) with row 0 at the top.
+CORNER_CELLS: dict[str, tuple[int, int]] = {
+    "top-left": (0, 0),
+    "top-right": (0, BOARD_SIZE - 1),
+    "bottom-left": (BOARD_SIZE - 1, 0),
+    "bottom-right": (BOARD_SIZE - 1, BOARD_SIZE - 1),
+}
+
+# Memoised scoring states one search may hold (about 150 bytes each) before it stops
+# branching and reports its plan as not proven best.
+SEARCH_BUDGET = 250_000
