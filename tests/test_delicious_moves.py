@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from companion.errors import IllegalMoveError
+from companion.errors import IllegalMoveError, InputError
 from companion.games.delicious.constants import DEFAULT_RULES
 from companion.games.delicious.game import Table, end_round
 from companion.games.delicious.garden import (
@@ -28,6 +28,7 @@ from companion.games.delicious.moves import (
     legal_moves,
     legal_sketches,
 )
+from companion.games.delicious.simulate import simulate_game
 from companion.games.delicious.state import SheetState
 from companion.games.delicious.symbols import Area, Fruit, PlantChoice, Shape, Tool, Vegetable
 from companion.games.delicious.validate import check
@@ -388,3 +389,14 @@ def test_a_placeable_fruit_may_not_be_dropped_unless_the_option_allows():
     move = mv(ONE, (TOP,), sk(TOP, VEG, WB0, PEPPER))
     assert "token could still go" in reason(EMPTY, move)
     assert is_legal(EMPTY, move, replace(DEFAULT_RULES, must_place_fruit=False))
+
+
+def test_moves_round_trip_through_json():
+    rec = simulate_game(5, 2, "B")
+    for moves in rec.moves:
+        for m in moves:
+            assert Move.from_json(m.to_json()) == m
+    with pytest.raises(InputError):
+        Move.from_json({"round": rec.rounds[0].to_json(), "choice": "3-cards", "cards": []})
+    with pytest.raises(InputError):
+        Move.from_json({"choice": "1-as-is"})

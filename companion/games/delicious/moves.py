@@ -10,11 +10,12 @@ move space is a product of every plant's spots and can run to millions.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
-from companion.errors import IllegalMoveError
+from companion.errors import IllegalMoveError, InputError
 from companion.games.delicious.constants import CARDS_PER_CHOICE, DEFAULT_RULES, Rules
 from companion.games.delicious.garden import (
     FRUIT_BONUS,
@@ -42,6 +43,18 @@ class Card:
     def __str__(self) -> str:
         return f"{self.vegetable}/{self.icon}/{self.token}"
 
+    def to_json(self) -> dict[str, str]:
+        return {"vegetable": str(self.vegetable), "icon": str(self.icon), "token": str(self.token)}
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> Card:
+        try:
+            token = doc["token"]
+            side: Fruit | Tool = Fruit(token) if token in set(Fruit) else Tool(token)
+            return cls(Vegetable(doc["vegetable"]), Shape(doc["icon"]), side)
+        except (KeyError, ValueError, TypeError) as exc:
+            raise InputError(f"not a card: {dict(doc)!r} ({exc})") from None
+
 
 @dataclass(frozen=True)
 class Round:
@@ -50,6 +63,16 @@ class Round:
 
     def card(self, position: Area) -> Card:
         return self.top if position is Area.TOP else self.bottom
+
+    def to_json(self) -> dict[str, Any]:
+        return {"top": self.top.to_json(), "bottom": self.bottom.to_json()}
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> Round:
+        try:
+            return cls(Card.from_json(doc["top"]), Card.from_json(doc["bottom"]))
+        except (KeyError, TypeError):
+            raise InputError("a round is {\"top\": card, \"bottom\": card}") from None
 
 
 class Source(StrEnum):
@@ -73,6 +96,23 @@ class Sketch:
         tool = f" (crossing {self.tool_field})" if self.tool_field else ""
         return f"{self.card}.{self.source}: {self.plant} -> {self.field}{tool}"
 
+    def to_json(self) -> dict[str, str]:
+        out = {"card": str(self.card), "source": str(self.source), "field": self.field,
+               "plant": str(self.plant)}
+        if self.tool_field:
+            out["tool_field"] = self.tool_field
+        return out
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> Sketch:
+        try:
+            plant = doc["plant"]
+            p: Plant = Vegetable(plant) if plant in set(Vegetable) else Fruit(plant)
+            return cls(Area(doc["card"]), Source(doc["source"]), str(doc["field"]), p,
+                       doc.get("tool_field"))
+        except (KeyError, ValueError, TypeError) as exc:
+            raise InputError(f"not a sketch: {dict(doc)!r} ({exc})") from None
+
 
 @dataclass(frozen=True)
 class Move:
@@ -80,6 +120,27 @@ class Move:
     choice: PlantChoice
     cards: tuple[Area, ...]  # positions of the cards used
     sketches: tuple[Sketch, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round.to_json(),
+            "choice": str(self.choice),
+            "cards": [str(c) for c in self.cards],
+            "sketches": [s.to_json() for s in self.sketches],
+        }
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> Move:
+        """Inverse of ``to_json``; raises ``InputError`` for a malformed document."""
+        try:
+            return cls(
+                Round.from_json(doc["round"]),
+                PlantChoice(doc["choice"]),
+                tuple(Area(c) for c in doc["cards"]),
+                tuple(Sketch.from_json(s) for s in doc.get("sketches", ())),
+            )
+        except (KeyError, ValueError, TypeError) as exc:
+            raise InputError(f"not a move: {exc}") from None
 
     def __str__(self) -> str:
         used = "+".join(str(c) for c in self.cards)

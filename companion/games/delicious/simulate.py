@@ -143,17 +143,7 @@ class GameRecord:
                 for i, (fm, sc) in enumerate(zip(self.field_maps, self.scores, strict=True))
             ],
             "ranking": [s.to_json() for s in rank(self.scores)],
-            "rounds": [
-                {
-                    pos: {
-                        "vegetable": str(card.vegetable),
-                        "icon": str(card.icon),
-                        "token": str(card.token),
-                    }
-                    for pos, card in (("top", r.top), ("bottom", r.bottom))
-                }
-                for r in self.rounds
-            ],
+            "rounds": [r.to_json() for r in self.rounds],
         }
 
 
