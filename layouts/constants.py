@@ -32,22 +32,22 @@ LINE_BOLD_MM = 0.7
 # margin so a reader's crop never touches the printed border.
 CELL_MM = 10.6  # natural size in the garden panel (scaled 0.9-1.15 on the sheets)
 CELL_GAP_MM = 1.6
-PAIR_GAP_MM = 4.0  # between two linked pairs in a row
+PAIR_GAP_MM = 3.0  # between two linked pairs in a row
 ROW_PITCH_MM = 12.2
 CELL_QUIET_MM = 1.4  # border to writing area
 CELL_RADIUS_MM = 1.6
 MIN_CELL_MM = 9.0  # a printed vegetable/fruit cell never gets smaller than this
 
 # ---- garden panel (natural size; placed with a scale) ---------------------------------
-GARDEN_W_MM = 182.0
-GARDEN_H_MM = 198.0
-BADGE_MM = 7.0  # tool icon / points badge beside a row
-CONTAINER_PAD_MM = 1.8
-CONTAINER_LABEL_MM = 5.0  # name + kind banner under a container
-AREA_TITLE_MM = 4.5
+GARDEN_W_MM = 196.0
+GARDEN_H_MM = 210.0
+BADGE_MM = 6.4  # tool icon / points badge beside a row
+CONTAINER_PAD_MM = 1.4
+AREA_TAB_MM = 6.5  # the area's name, written upward along its left edge
+BADGE_GAP_MM = 1.2  # between a badge column and the cells
 PLANTER_PITCH_X_MM = 17.0
-PLANTER_PITCH_Y_MM = 15.4
-PLANTER_SPACE_MM = 16.2  # outer size of a hexagon / oval / star space
+PLANTER_PITCH_Y_MM = 16.2
+PLANTER_SPACE_MM = 14.6  # outer size of a hexagon / oval / star space
 PLANTER_WRITE_MM = 6.4  # writing square inside every planter space, same for each shape
 HONEY_MM = 26.0
 
@@ -60,7 +60,7 @@ SPOT_MM = 15.0  # wild / bonus spot outer size
 # ---- score pads ------------------------------------------------------------------------
 PAD_LABEL_W_MM = 58.0
 PAD_ROW_MIN_MM = 9.0
-PAD_ROW_MAX_MM = 12.0
+PAD_ROW_MAX_MM = 14.0
 PAD_CELL_QUIET_MM = 1.2
 
 # ---- dice mat ----------------------------------------------------------------------------

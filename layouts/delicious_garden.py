@@ -11,12 +11,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.games.delicious.garden import HONEY_FIELD, Container, Garden
-from companion.games.delicious.symbols import Area, ContainerKind, Fruit, Shape, Vegetable
+from companion.games.delicious.symbols import (
+    Area,
+    ContainerKind,
+    Fruit,
+    Shape,
+    Tool,
+    Vegetable,
+)
 from companion.paper.model import FieldKind
 from layouts.art.badges import first_potter, honey_jar, points_badge, score_bubble, tool_badge
 from layouts.art.containers import CONTAINER_MARGINS_MM, draw_container
 from layouts.art.shapes import STAR_GROWTH, hexagon_points, star_points, writing_square
 from layouts.constants import (
+    AREA_TAB_MM,
+    BADGE_GAP_MM,
     BADGE_MM,
     CELL_GAP_MM,
     CELL_MM,
@@ -38,7 +47,7 @@ from layouts.sheet import SheetContext
 VEG = tuple(v.value for v in Vegetable)
 FRUIT = tuple(f.value for f in Fruit)
 
-AREA_H_MM = 58.0
+AREA_H_MM = 61.0
 AREA_GAP_MM = 2.0
 PLANTER_TOP_MM = 2 * (AREA_H_MM + AREA_GAP_MM) + 1.0
 AREA_TITLE_FONT_MM = 3.0
@@ -81,7 +90,7 @@ def row_width(n: int, pairs: bool) -> float:
 def container_box(c: Container) -> ContainerBox:
     pairs = c.kind is ContainerKind.PAIRS
     grid_w = max(row_width(len(r.cells), pairs) for r in c.rows)
-    body_w = 2 * CONTAINER_PAD_MM + 2 * BADGE_MM + 2.0 + grid_w
+    body_w = 2 * CONTAINER_PAD_MM + 2 * BADGE_MM + 2 * BADGE_GAP_MM + grid_w
     body_h = 2 * CONTAINER_PAD_MM + len(c.rows) * ROW_PITCH_MM
     return ContainerBox(grid_w, body_w, body_h)
 
@@ -109,7 +118,7 @@ def draw_container_block(ctx: SheetContext, c: Container, x: float, base_y: floa
     by = base_y - box.body_h
     draw_container(pen, c.id, x, by, box.body_w, box.body_h)
     pairs = c.kind is ContainerKind.PAIRS
-    grid_x = x + CONTAINER_PAD_MM + BADGE_MM + 1.0
+    grid_x = x + CONTAINER_PAD_MM + BADGE_MM + BADGE_GAP_MM
     for r in c.rows:
         cy = base_y - CONTAINER_PAD_MM - (r.index + 0.5) * ROW_PITCH_MM
         offs = row_offsets(len(r.cells), pairs)
@@ -148,17 +157,27 @@ def draw_container_block(ctx: SheetContext, c: Container, x: float, base_y: floa
                  align="centre", color="soft-ink")
 
 
-def draw_area(ctx: SheetContext, g: Garden, area: Area, y: float) -> None:
+def area_panel(ctx: SheetContext, label: str, x: float, y: float, w: float, h: float,
+               fill: str) -> None:
+    """A tinted panel with its name written upward in a tab on the left edge."""
     pen = ctx.pen
-    pen.rect(0, y, GARDEN_W_MM, AREA_H_MM, radius=3.0, fill=f"{area.value}-area",
-             stroke="faint", width=0.3)
-    pen.text(3.0, y + 4.6, AREA_LABELS[area], AREA_TITLE_FONT_MM, bold=True, color="soft-ink")
+    pen.rect(x, y, w, h, radius=3.0, fill=fill, stroke="faint", width=0.3)
+    pen.draw(Path().move(x + AREA_TAB_MM, y).line(x + 3.0, y)
+             .curve(x + 1.3, y, x, y + 1.3, x, y + 3.0).line(x, y + h - 3.0)
+             .curve(x, y + h - 1.3, x + 1.3, y + h, x + 3.0, y + h).line(x + AREA_TAB_MM, y + h)
+             .close(), fill="banner", stroke=None)
+    pen.text(x + AREA_TAB_MM / 2 + 1.05, y + h / 2, label, AREA_TITLE_FONT_MM, bold=True,
+             color="banner-text", align="centre", upward=True)
+
+
+def draw_area(ctx: SheetContext, g: Garden, area: Area, y: float) -> None:
+    area_panel(ctx, AREA_LABELS[area], 0, y, GARDEN_W_MM, AREA_H_MM, f"{area.value}-area")
     containers = g.area(area)
     widths = [slot_width(c) for c in containers]
-    free = GARDEN_W_MM - sum(widths)
+    free = GARDEN_W_MM - AREA_TAB_MM - sum(widths)
     gap = free / (len(containers) + 1)
-    base_y = y + AREA_H_MM - BANNER_H_MM - 8.0
-    x = gap
+    base_y = y + AREA_H_MM - BANNER_H_MM - 7.5
+    x = AREA_TAB_MM + gap
     for c, w in zip(containers, widths, strict=True):
         left = CONTAINER_MARGINS_MM[c.id][0]
         draw_container_block(ctx, c, x + left, base_y)
@@ -179,72 +198,86 @@ def planter_space(ctx: SheetContext, field_id: str, shape: Shape, cx: float, cy:
     ctx.add_field(field_id, FieldKind.FRUIT, cx - side / 2, cy - side / 2, side, side, FRUIT)
 
 
-def draw_planter(ctx: SheetContext, g: Garden, y: float) -> None:
+def draw_planter(ctx: SheetContext, g: Garden, y: float) -> float:
+    """The planter panel from y to the bottom; returns the panel's right edge."""
     pen = ctx.pen
     px, py = PLANTER_PITCH_X_MM, PLANTER_PITCH_Y_MM
     rows = 1 + max(p.row for p in g.planter)
     cols = 1 + max(p.col for p in g.planter)
-    panel_w = 8.0 + cols * px + BADGE_MM + LINE_BUBBLE_MM + 4.0
-    panel_h = GARDEN_H_MM - y
-    pen.rect(0, y, panel_w, panel_h, radius=3.0, fill="planter-area", stroke="faint", width=0.3)
-    pen.text(3.0, y + 4.6, "FRUIT PLANTER", AREA_TITLE_FONT_MM, bold=True, color="soft-ink")
-    gx, gy = 4.0, y + 6.0
-    pen.rect(gx - 1.5, gy - 1.0, cols * px + 3.0, rows * py + 2.0, radius=2.5, fill="planter",
-             width=LINE_MM)
+    gx, gy = AREA_TAB_MM + 3.0, y + 3.2
+    panel_w = gx + cols * px + 3.0 + BADGE_MM + 0.6 + LINE_BUBBLE_MM + 2.5
+    area_panel(ctx, "FRUIT PLANTER", 0, y, panel_w, GARDEN_H_MM - y, "planter-area")
+    # a wooden trough with soil, the spaces cut into it
+    pen.rect(gx - 1.6, gy - 1.2, cols * px + 3.2, rows * py + 2.4, radius=2.0,
+             fill="planter", width=LINE_MM)
+    for k in range(1, rows):
+        yy = gy + k * py
+        pen.line(gx - 1.6, yy, gx + cols * px + 1.6, yy, stroke="planter-dark", width=0.35)
     for p in g.planter:
         cx = gx + (p.col + 0.5) * px
         cy = gy + (p.row + 0.5) * py
-        planter_space(ctx, p.id, p.shape, cx, cy + (0.6 if p.shape is Shape.STAR else 0.0))
+        planter_space(ctx, p.id, p.shape, cx, cy + (0.7 if p.shape is Shape.STAR else 0.0))
     for line in g.lines:
         kind, idx = line.id[:3], int(line.id[3:])
         if kind == "row":
-            bx = gx + cols * px + 2.5
+            bx = gx + cols * px + 3.0
             by = gy + (idx + 0.5) * py - BADGE_MM / 2
-            bubble = (bx + BADGE_MM + 0.6 + LINE_BUBBLE_MM / 2, by + BADGE_MM / 2)
         else:
             bx = gx + (idx + 0.5) * px - (BADGE_MM + 0.6 + LINE_BUBBLE_MM) / 2
-            by = gy + rows * py + 1.2
-            bubble = (bx + BADGE_MM + 0.6 + LINE_BUBBLE_MM / 2, by + BADGE_MM / 2)
+            by = gy + rows * py + 1.8
         tool_badge(pen, line.tool, bx, by, BADGE_MM)
         ctx.add_field(line.tool_field, FieldKind.TOOL, bx, by, BADGE_MM, BADGE_MM, ("cross",))
-        score_bubble(pen, bubble[0], bubble[1], LINE_BUBBLE_MM)
-    draw_honey(ctx, panel_w + 4.0, y)
+        score_bubble(pen, bx + BADGE_MM + 0.6 + LINE_BUBBLE_MM / 2, by + BADGE_MM / 2,
+                     LINE_BUBBLE_MM)
+    return panel_w
 
 
-HONEY_RING_MM = 11.0
+HONEY_RING_MM = 12.0
+NOTE_FONT_MM = 2.5
 
 
 def draw_honey(ctx: SheetContext, x: float, y: float) -> None:
+    """The Jar of Honey (its printed 3 is the field) and a reminder of how lines score."""
     pen = ctx.pen
     w = GARDEN_W_MM - x
-    h = GARDEN_H_MM - y
-    pen.rect(x, y, w, h, radius=3.0, fill="planter-area", stroke="faint", width=0.3)
-    pen.text(x + 3.0, y + 4.6, "JAR OF HONEY", AREA_TITLE_FONT_MM, bold=True, color="soft-ink")
-    cx = x + 16.0
-    ring_y = y + 14.0
-    pen.text_mid(cx, ring_y, "3", 8.0, bold=True)
+    area_panel(ctx, "JAR OF HONEY", x, y, w, GARDEN_H_MM - y, "planter-area")
+    cx = x + AREA_TAB_MM + 14.0
+    ring_y = y + 11.0
+    pen.text_mid(cx, ring_y, "3", 8.5, bold=True, color="honey-dark")
     d = HONEY_RING_MM
     ctx.add_field(HONEY_FIELD, FieldKind.HONEY, cx - d / 2, ring_y - d / 2, d, d, ("circled",))
-    honey_jar(pen, cx, ring_y + 17.0, 20.0)
-    tx = x + 31.0
-    lines = [
-        ("Circle the 3 if you are", False),
-        ("first to fill every", False),
-        ("container of one area.", False),
+    honey_jar(pen, cx, ring_y + 19.0, 22.0)
+    tx = x + AREA_TAB_MM + 30.0
+    notes = [
+        ("First to fill every", False),
+        ("container of one area", False),
+        ("circles the 3.", False),
         ("", False),
-        ("Planter lines (3+ fruits)", True),
-        ("different: 3 \u2192 1, 4 \u2192 2, 5 \u2192 3", False),
-        ("same, in a run:", False),
-        ("3 \u2192 3, 4 \u2192 4, 5 \u2192 5", False),
-        ("score the better one", False),
+        ("Fruit lines (3 or more)", True),
+        ("different kinds:", False),
+        ("  3 \u2192 1   4 \u2192 2   5 \u2192 3", False),
+        ("one kind, side by side:", False),
+        ("  3 \u2192 3   4 \u2192 4   5 \u2192 5", False),
+        ("score the better one.", False),
     ]
-    for k, (text, bold) in enumerate(lines):
-        pen.text(tx, y + 11.0 + k * 4.0, text, 2.5, bold=bold, color="soft-ink")
-
+    for k, (text, bold) in enumerate(notes):
+        pen.text(tx, y + 7.5 + k * 4.1, text, NOTE_FONT_MM, bold=bold, color="soft-ink")
+    # the tools by name: cross one out when you use it
+    ly = y + 52.0
+    lx = x + AREA_TAB_MM + 4.0
+    pen.text(lx, ly, "Tools: cross out an icon once used", NOTE_FONT_MM, bold=True,
+             color="soft-ink")
+    col_w = (w - AREA_TAB_MM - 6.0) / 2
+    for k, tool in enumerate(Tool):
+        tx2 = lx + (k % 2) * col_w
+        ty2 = ly + 3.0 + (k // 2) * 7.6
+        tool_badge(pen, tool, tx2, ty2, BADGE_MM)
+        pen.text(tx2 + BADGE_MM + 1.6, ty2 + BADGE_MM / 2 + 1.0, tool.value, 2.8)
 
 
 def draw_garden(ctx: SheetContext, g: Garden) -> None:
     """The whole garden panel in the pen's current frame."""
     draw_area(ctx, g, Area.TOP, 0.0)
     draw_area(ctx, g, Area.BOTTOM, AREA_H_MM + AREA_GAP_MM)
-    draw_planter(ctx, g, PLANTER_TOP_MM)
+    right = draw_planter(ctx, g, PLANTER_TOP_MM)
+    draw_honey(ctx, right + 2.0, PLANTER_TOP_MM)

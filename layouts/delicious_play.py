@@ -140,7 +140,7 @@ def draw_spots(ctx: SheetContext) -> None:
     cols = (("VEGETABLE", 30.0), ("FRUIT", 58.0))
     for label, x in cols:
         pen.text(x + SPOT_MM / 2, 11.0, label, 2.5, bold=True, align="centre")
-    rows = (("WILD", 14.0, "wild"), ("BONUS", 32.0, "bonus"))
+    rows = (("WILD", 13.5, "wild"), ("BONUS", 33.5, "bonus"))
     for label, y, role in rows:
         pen.text(2.0, y + SPOT_MM / 2 + 1.1, label, 3.0, bold=True, color=role)
     _spot(ctx, VEG_WILD, FieldKind.VEGETABLE, cols[0][1], rows[0][1], "wild")

@@ -18,7 +18,7 @@ from layouts.registration import registration
 from layouts.sheet import SheetContext
 
 TITLE_X_MM = CORNER_KEEPOUT_MM + 1.5
-COMBO_SPLIT_MM = 192.0  # landscape page: garden left of this x, play sheet right of it
+COMBO_SPLIT_MM = 200.0  # landscape page: garden left of this x, play sheet right of it
 
 
 def _fit(w: float, h: float, box_w: float, box_h: float) -> float:
@@ -63,7 +63,7 @@ def build_play(ctx: SheetContext) -> None:
 def build_combo(ctx: SheetContext) -> None:
     g = garden(ctx.variant)
     pen = ctx.pen
-    registration(ctx, "Delicious", f"Garden + play, side {ctx.variant}",
+    registration(ctx, "Delicious", f"Side {ctx.variant}",
                  title_x=COMBO_SPLIT_MM + 3.0)
     gx0, gx1 = CORNER_KEEPOUT_MM + 1.0, COMBO_SPLIT_MM
     gy0, gy1 = PAGE_MARGIN_MM, ctx.height - PAGE_MARGIN_MM

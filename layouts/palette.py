@@ -52,7 +52,7 @@ _COLOUR = {
     "planter": "#c98a5a",
     "planter-dark": "#8d5a34",
     "honey": "#f0b429",
-    "honey-dark": "#b27b0c",
+    "honey-dark": "#8f5f06",
     "choice": "#ffffff",
     "wild": "#7a9a3a",
     "bonus": "#d0533f",
@@ -98,6 +98,7 @@ _BW = {
 }
 _BW_LIGHT = "#e4e4e4"
 _BW_MID = "#c4c4c4"
+_BW_DARK = "#8c8c8c"  # rims, frames and pair trays: visible, but no solid toner blocks
 
 
 def palette(bw: bool) -> Palette:
@@ -108,7 +109,7 @@ def palette(bw: bool) -> Palette:
         if role in _BW:
             out[role] = _hex(_BW[role])
         elif role.endswith("-dark"):
-            out[role] = _hex("#000000")
+            out[role] = _hex(_BW_DARK)
         elif role in ("dark-green", "brown", "purple", "blue", "red", "planter-dark"):
             out[role] = _hex(_BW_MID)
         else:

@@ -208,14 +208,17 @@ class Pen:
 
     def text(
         self, x: float, y: float, s: str, size: float, *, align: str = "left",
-        bold: bool = False, color: Paint = "ink",
+        bold: bool = False, color: Paint = "ink", upward: bool = False,
     ) -> None:
-        """Draw ``s`` with its baseline at y; align is left, centre or right of x."""
+        """Draw ``s`` with its baseline at y; align is left, centre or right of x.
+        ``upward`` turns the text to read from bottom to top."""
         c = self.canvas
         if c is None:
             return
         c.saveState()
         c.translate(x, y)
+        if upward:
+            c.rotate(-90)
         c.scale(1, -1)
         c.setFont(FONT_BOLD if bold else FONT, size)
         fc = self.color(color)

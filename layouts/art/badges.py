@@ -23,14 +23,15 @@ def tool_badge(pen: Pen, tool: Tool, x: float, y: float, size: float) -> None:
 
 
 def first_potter(pen: Pen, cx: float, cy: float, d: float) -> None:
-    """A little flower pot with +1: checked by the first to fill the container."""
+    """A little flower pot and +1: checked by the first to fill the container."""
     pen.circle(cx, cy, d / 2, fill="badge", width=0.4)
     with pen.icon(cx, cy, d):
-        pen.draw(Path().poly([(22, 44), (62, 44), (56, 80), (28, 80)]), fill="planter", width=4)
-        pen.rect(18, 38, 48, 10, radius=3, fill="planter-dark", width=4)
-        pen.draw(Path().move(42, 38).curve(40, 26, 34, 20, 28, 18), stroke="green", width=5)
-        pen.draw(Path().move(42, 38).curve(44, 24, 52, 18, 58, 18), stroke="green", width=5)
-        pen.text(70, 66, "+1", 30, bold=True, align="centre")
+        pen.draw(Path().poly([(16, 48), (50, 48), (45, 80), (21, 80)]), fill="planter",
+                 width=4)
+        pen.rect(12, 40, 42, 10, radius=3, fill="planter-dark", width=4)
+        pen.draw(Path().move(33, 40).curve(32, 30, 26, 24, 18, 22), stroke="green", width=6)
+        pen.draw(Path().move(33, 40).curve(34, 28, 42, 22, 50, 22), stroke="green", width=6)
+        pen.text(74, 60, "+1", 30, bold=True, align="centre")
 
 
 def honey_jar(pen: Pen, cx: float, cy: float, size: float) -> None:

@@ -8,8 +8,8 @@ import math
 from companion.games.delicious.symbols import Shape
 from layouts.pen import Point
 
-STAR_INNER_RATIO = 0.62  # a fat star leaves room to write in the middle
-STAR_GROWTH = 1.1  # stars look small next to hexagons of the same circumradius
+STAR_INNER_RATIO = 0.64  # a fat star leaves room to write in the middle
+STAR_GROWTH = 1.16  # stars look small next to hexagons of the same circumradius
 
 
 def hexagon_points(cx: float, cy: float, r: float) -> list[Point]:

@@ -20,8 +20,8 @@ def _trowel(p: Pen) -> None:
 
 
 def _rake(p: Pen) -> None:
-    p.line(86, 8, 40, 58, stroke="handle", width=10)
-    p.line(86, 8, 40, 58, stroke="ink", width=2)
+    p.line(88, 6, 38, 60, stroke="ink", width=13)
+    p.line(88, 6, 38, 60, stroke="handle", width=6)
     p.draw(Path().move(14, 44).line(58, 80), stroke="ink", width=9)
     for k in range(5):
         x, y = 16 + k * 10.5, 46 + k * 8.6
@@ -29,21 +29,22 @@ def _rake(p: Pen) -> None:
 
 
 def _shears(p: Pen) -> None:
-    p.draw(Path().move(50, 52).line(20, 8).curve(30, 10, 46, 30, 56, 48).close(), fill="steel",
+    p.draw(Path().move(46, 58).line(14, 6).curve(30, 8, 50, 30, 58, 50).close(), fill="steel",
            width=W)
-    p.draw(Path().move(50, 52).line(80, 8).curve(70, 10, 54, 30, 44, 48).close(), fill="steel",
+    p.draw(Path().move(54, 58).line(86, 6).curve(70, 8, 50, 30, 42, 50).close(), fill="steel",
            width=W)
-    p.circle(34, 76, 14, fill="red", width=W)
-    p.circle(66, 76, 14, fill="red", width=W)
-    p.circle(34, 76, 6, fill="paper", width=2.5)
-    p.circle(66, 76, 6, fill="paper", width=2.5)
-    p.circle(50, 52, 4, fill="ink", stroke=None)
+    p.circle(32, 78, 15, fill="red", width=W)
+    p.circle(68, 78, 15, fill="red", width=W)
+    p.circle(32, 78, 6, fill="paper", width=3)
+    p.circle(68, 78, 6, fill="paper", width=3)
+    p.circle(50, 54, 4.5, fill="ink", stroke=None)
 
 
 def _hoe(p: Pen) -> None:
-    p.line(90, 6, 30, 74, stroke="handle", width=10)
-    p.line(90, 6, 30, 74, stroke="ink", width=2)
-    p.draw(Path().poly([(26, 66), (40, 80), (22, 96), (6, 82)]), fill="steel", width=W)
+    p.line(88, 6, 34, 72, stroke="ink", width=13)
+    p.line(88, 6, 34, 72, stroke="handle", width=6)
+    p.line(34, 72, 30, 84, stroke="ink", width=6)
+    p.draw(Path().poly([(8, 80), (52, 80), (48, 96), (12, 96)]), fill="steel", width=W)
 
 
 def _gloves(p: Pen) -> None:
