@@ -1,8 +1,118 @@
-"""``companion dulce``."""
+"""``companion dulce``: thin commands over companion.games.dulce."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
 
 import click
+
+from companion.errors import IllegalMoveError, InputError
+from companion.games.dulce import parse, report
+from companion.games.dulce.final import rank
+from companion.games.dulce.harvest import best_harvest
+from companion.games.dulce.planting import plant, plant_card
+from companion.games.dulce.scoring import Kitchen, best_scoring
+
+
+def load_json(path: str) -> Any:
+    """Read a JSON document from a file or ``-`` (stdin); bad input is one InputError."""
+    try:
+        if path == "-":
+            return json.load(sys.stdin)
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not a UTF-8 text file") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+
+
+def emit(doc: dict[str, Any], lines: list[str], as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(doc, indent=2))
+    else:
+        click.echo("\n".join(lines))
+
+
+def _pair(text: str, what: str) -> tuple[int, int]:
+    try:
+        a, b = (int(x) for x in text.split(","))
+    except ValueError:
+        raise InputError(f"{what} must be two whole numbers like 1,2, not {text!r}") from None
+    return a, b
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 
 
 @click.group(name="dulce")
 def dulce() -> None:
     """Dulce: validate plants, best scoring order, best harvest, final score."""
+
+
+@dulce.command("score-order")
+@click.argument("state")
+@json_option
+def score_order(state: str, as_json: bool) -> None:
+    """Best scoring order and byproduct moves for the cafés in STATE (after a harvest)."""
+    st = parse.player_state(load_json(state))
+    kitchen = Kitchen.of(st.cafes)
+    plan = best_scoring(kitchen, kitchen.fill_of(st.cafes))
+    emit(report.scoring_json(plan), report.scoring_text(plan), as_json)
+
+
+@dulce.command("best-harvest")
+@click.argument("state")
+@json_option
+def best_harvest_cmd(state: str, as_json: bool) -> None:
+    """Which row or column to harvest, where each bean and egg goes, and how to score."""
+    advice = best_harvest(parse.player_state(load_json(state)))
+    emit(report.harvest_json(advice), report.harvest_text(advice), as_json)
+
+
+@dulce.command("plant")
+@click.argument("state")
+@click.option("--card", type=int, help="Number of a card entered in STATE's \"cards\".")
+@click.option("--fields", help="Or the card's fields as printed: TL,TR,BL,BR bean names.")
+@click.option("--at", "at", required=True, help="Board square ROW,COL of the card's top-left.")
+@click.option("--rotate", type=int, default=0, show_default=True, help="Clockwise degrees.")
+@json_option
+def plant_cmd(
+    state: str, card: int | None, fields: str | None, at: str, rotate: int, as_json: bool
+) -> None:
+    """Check a plant-fields action and show what it does (exit 1 if illegal)."""
+    st = parse.player_state(load_json(state))
+    row, col = _pair(at, "--at")
+    if (card is None) == (fields is None):
+        raise InputError("give exactly one of --card N or --fields TL,TR,BL,BR")
+    try:
+        if card is not None:
+            result = plant_card(st, card, row, col, rotate)
+        else:
+            assert fields is not None
+            grid = parse.fields(fields.split(","), "--fields")
+            result = plant(st, grid, row, col, rotate)
+    except IllegalMoveError as exc:
+        if not as_json:
+            raise
+        click.echo(json.dumps({"legal": False, "reasons": [str(exc)]}, indent=2))
+        sys.exit(exc.exit_code)
+    emit(report.plant_json(result), report.plant_text(result), as_json)
+
+
+@dulce.command("final")
+@click.argument("state")
+@json_option
+def final_cmd(state: str, as_json: bool) -> None:
+    """Final ranking with the egg-and-field tiebreak; one player gets the solo title."""
+    raw = load_json(state)
+    players = parse.final_players(raw)
+    standings = rank(players)
+    emit(report.standings_json(standings), report.standings_text(standings), as_json)
+
+
+__all__ = ["dulce", "load_json"]

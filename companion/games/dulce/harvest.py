@@ -116,9 +116,7 @@ def _bean_choices(
     """(slots that receive a bean, beans fed to the chicken) for each legal placement."""
     per_type: list[list[tuple[tuple[int, ...], int]]] = []
     for b, n in sorted(gathered.items()):
-        free = [
-            i for i, s in enumerate(kitchen.slots) if s.bean is b and fill[i] is Content.EMPTY
-        ]
+        free = [i for i, s in enumerate(kitchen.slots) if s.bean is b and fill[i] is Content.EMPTY]
         most = min(n, len(free))
         sizes = [most] if rules.harvest_must_place else range(most + 1)
         per_type.append([(combo, n - k) for k in sizes for combo in combinations(free, k)])

@@ -10,6 +10,7 @@ from typing import Any
 
 from companion.errors import InputError, UnknownNameError
 from companion.games.dulce.constants import BOARD_SIZE, CARD_SIZE, CORNER_CELLS
+from companion.games.dulce.final import FinalPlayer
 from companion.games.dulce.model import (
     Bean,
     Board,
@@ -108,7 +109,7 @@ def cell(raw: Any, where: str) -> Cell:
     if isinstance(raw, str):  # shorthand "cacao" or "cacao:2"
         name, _, count = raw.partition(":")
         if count and not count.isdigit():
-            raise InputError(f"{where}: write a cell as \"bean\" or \"bean:cubes\"")
+            raise InputError(f'{where}: write a cell as "bean" or "bean:cubes"')
         return Cell(bean(name, where), int(count) if count else 0)
     d = _obj(raw, where)
     field = d.get("field")
@@ -185,3 +186,29 @@ def player_state(raw: Any, where: str = "state") -> PlayerState:
         cards=cards,
         used_cards=used,
     )
+
+
+def final_players(raw: Any) -> tuple[FinalPlayer, ...]:
+    """``{"players": [{"name", "points", "chicken", "field_cubes" or "board"}]}``."""
+    d = _obj(raw, "state")
+    players = _list(d.get("players"), "players")
+    if not players:
+        raise InputError("players: list at least one player")
+    out = []
+    for i, p in enumerate(players):
+        where = f"players[{i}]"
+        pd = _obj(p, where)
+        if "field_cubes" in pd:
+            cubes = _int(pd["field_cubes"], f"{where}.field_cubes")
+        else:
+            b = board(pd.get("board"), f"{where}.board")
+            cubes = sum(c.cubes for row in b for c in row)
+        out.append(
+            FinalPlayer(
+                name=str(pd.get("name", f"player {i + 1}")),
+                points=_int(pd.get("points"), f"{where}.points"),
+                chicken=_int(pd.get("chicken", 0), f"{where}.chicken"),
+                field_cubes=cubes,
+            )
+        )
+    return tuple(out)

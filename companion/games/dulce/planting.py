@@ -46,9 +46,7 @@ def legal_positions() -> tuple[tuple[int, int], ...]:
     return tuple((r, c) for r in span for c in span)
 
 
-def plant(
-    state: PlayerState, fields: Fields, row: int, col: int, rotation: int = 0
-) -> PlantResult:
+def plant(state: PlayerState, fields: Fields, row: int, col: int, rotation: int = 0) -> PlantResult:
     """Plant ``fields`` (as printed) turned by ``rotation`` with its top-left on (row, col)."""
     if (row, col) not in legal_positions():
         raise IllegalMoveError(

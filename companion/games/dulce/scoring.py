@@ -92,6 +92,7 @@ class ScoreStep:
     cafe: int
     byproducts: tuple[Byproduct, ...]  # beans from 2- and 3-ring spaces
     discarded: tuple[int, ...]  # eggs and 1-ring beans, back to the supply
+    eggs: tuple[int, ...] = ()  # which of the discarded slots held an egg
 
     @property
     def chicken(self) -> int:
@@ -166,12 +167,13 @@ def legal_steps(
         vacated = tuple(free)
         beans = [i for i in ids if fill[i] is Content.BEAN and kitchen.slots[i].level > 1]
         gone = tuple(i for i in ids if i not in beans)
+        eggs = tuple(i for i in gone if fill[i] is Content.EGG)
         for combo in _assignments(kitchen, vacated, beans, ci, rules):
             after = list(vacated)
             for b in combo:
                 if b.target is not None:
                     after[b.target] = Content.BEAN
-            yield ScoreStep(ci, combo, gone), tuple(after)
+            yield ScoreStep(ci, combo, gone, eggs), tuple(after)
 
 
 def apply_step(
