@@ -303,14 +303,16 @@ def _check_args(img: np.ndarray, box_px: Box) -> None:
 # ---------------------------------------------------------------- letters
 
 
-def _sources(fonts: FontSet) -> list[tuple[str, tuple[str, ...]]]:
+def _sources(fonts: FontSet, families: Sequence[str] | None = None,
+             ) -> list[tuple[str, tuple[str, ...]]]:
     """Candidate families: (name, font paths); ``strokes`` has no paths."""
     strokes: list[tuple[str, tuple[str, ...]]] = [("strokes", ())]
     if fonts is FontSet.STROKES:
         return strokes
     splits = [FontSplit.TRAIN, FontSplit.HELDOUT] if fonts is FontSet.ALL else [
         FontSplit(fonts.value)]
-    fams = [fam for sp in splits for fam in font_families(sp)]
+    fams = [fam for sp in splits for fam in font_families(sp)
+            if families is None or fam[0] in families]
     if not fams:
         warnings.warn(f"no {fonts.value} handwriting fonts installed; drawing stroke letters "
                       "only (see scripts/fonts.txt)", RuntimeWarning, stacklevel=3)
@@ -319,11 +321,16 @@ def _sources(fonts: FontSet) -> list[tuple[str, tuple[str, ...]]]:
 
 
 def letter_alpha(box_w: int, box_h: int, letter: str, rng: np.random.Generator,
-                 fonts: FontSet | str = FontSet.HELDOUT) -> Mask:
-    """Alpha mask (h, w) of one handwritten capital placed at random in a w x h box."""
+                 fonts: FontSet | str = FontSet.HELDOUT,
+                 families: Sequence[str] | None = None) -> Mask:
+    """Alpha mask (h, w) of one handwritten capital placed at random in a w x h box.
+
+    ``families`` narrows the font set to those family names (training uses it to keep
+    calibration families apart).
+    """
     fset = FontSet(fonts)
     letter = letter.upper()
-    sources = _sources(fset)
+    sources = _sources(fset, families)
     name, paths = sources[int(rng.integers(len(sources)))]
     if not paths:
         if letter not in STROKE_LETTERS:
@@ -355,14 +362,14 @@ def letter_alpha(box_w: int, box_h: int, letter: str, rng: np.random.Generator,
 
 
 def draw_letter(img: np.ndarray, box_px: Box, letter: str, rng: np.random.Generator,
-                fonts: str = "heldout") -> None:
+                fonts: str = "heldout", *, families: Sequence[str] | None = None) -> None:
     """Write one handwritten capital into ``box_px`` (x, y, w, h) of ``img``, in place.
 
     ``fonts`` is ``train``, ``heldout`` (never used for training), ``strokes`` or ``all``.
     """
     _check_args(img, box_px)
     x, y, w, h = box_px
-    alpha = letter_alpha(w, h, letter, rng, fonts)
+    alpha = letter_alpha(w, h, letter, rng, fonts, families)
     _ink(img, box_px, alpha, rng)
 
 
@@ -420,3 +427,84 @@ def draw_mark(img: np.ndarray, box_px: Box, kind: str, rng: np.random.Generator)
         _ink(img, box_px, np.asarray(alpha, np.float32), rng, kind="grey")
         return
     _ink(img, box_px, alpha, rng)
+
+
+# ---------------------------------------------------------------- reader-like crops
+
+CROP_PX_PER_MM = (6.5, 10.5)  # rectified resolution range the reader may hand us
+CROP_CELL_MM = (8.0, 14.0)  # side of a cell's writing area
+
+
+def letter_cell_crop(letter: str, rng: np.random.Generator, fonts: str = "heldout",
+                     px_per_mm: float | None = None, *,
+                     families: Sequence[str] | None = None) -> NDArray[np.uint8]:
+    """A grey crop of one written cell as the photo reader would cut it out.
+
+    Paper tint and leftover light gradient, bits of the printed cell border or planter
+    shape at the edges, sometimes a stray mark or smudge, then blur, resampling, noise and
+    JPEG. Used to train the letter classifier and to benchmark it.
+    """
+    ppm = px_per_mm if px_per_mm is not None else rng.uniform(*CROP_PX_PER_MM)
+    side = rng.uniform(*CROP_CELL_MM)
+    w = max(16, int(round(side * rng.uniform(0.85, 1.2) * ppm)))
+    h = max(16, int(round(side * ppm)))
+    paper = rng.uniform(185, 250)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    gx, gy = rng.uniform(-0.25, 0.25, 2) / max(w, h)
+    light = 1.0 + gx * (xx - w / 2) + gy * (yy - h / 2)
+    img = np.clip(paper * light, 0, 255).astype(np.uint8)
+    img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    # printed artwork: planter shape outline, then border lines poking in at the edges
+    if rng.random() < 0.1:
+        g = float(rng.uniform(150, 215))
+        n = int(rng.choice([6, 40, 10]))
+        ang = np.linspace(0, 2 * np.pi, n, endpoint=False) + rng.uniform(0, np.pi)
+        r = np.full(n, 0.5 * rng.uniform(0.85, 1.05))
+        if n == 10:  # star
+            r[1::2] *= 0.5
+        pts = np.stack([w / 2 + r * w * np.cos(ang), h / 2 + r * h * np.sin(ang)], axis=1)
+        cv2.polylines(img, [np.round(pts * 16).astype(np.int32)], True, (g, g, g),
+                      int(rng.integers(1, 3)), cv2.LINE_AA, shift=4)
+    if rng.random() < 0.6:
+        g = float(rng.uniform(40, 170))
+        t = int(rng.integers(1, 5))
+        for side_i in range(4):
+            if rng.random() < 0.5:
+                continue
+            off = rng.uniform(-3, 4, 2)
+            if side_i == 0:
+                p0, p1 = (0, off[0]), (w, off[1])
+            elif side_i == 1:
+                p0, p1 = (0, h - 1 - off[0]), (w, h - 1 - off[1])
+            elif side_i == 2:
+                p0, p1 = (off[0], 0), (off[1], h)
+            else:
+                p0, p1 = (w - 1 - off[0], 0), (w - 1 - off[1], h)
+            a = np.round(np.array([p0, p1]) * 16).astype(np.int32)
+            cv2.line(img, tuple(a[0].tolist()), tuple(a[1].tolist()), (g, g, g), t,
+                     cv2.LINE_AA, shift=4)
+    # the letter, in a box inset from the cell edge
+    mx = int(round(w * rng.uniform(0.02, 0.12)))
+    my = int(round(h * rng.uniform(0.02, 0.12)))
+    draw_letter(img, (mx, my, w - 2 * mx, h - 2 * my), letter, rng, fonts=fonts,
+                families=families)
+    if rng.random() < 0.12:
+        bw, bh = int(w * rng.uniform(0.15, 0.35)), int(h * rng.uniform(0.15, 0.35))
+        bx, by = int(rng.integers(0, w - bw)), int(rng.integers(0, h - bh))
+        draw_mark(img, (bx, by, bw, bh), str(rng.choice(["scribble", "smudge", "smudge"])),
+                  rng)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    # camera and rectification: blur, resampling, noise, JPEG
+    sigma = rng.uniform(0.0, 1.3)
+    if sigma > 0.3:
+        gray = cv2.GaussianBlur(gray, (0, 0), sigma)
+    f = rng.uniform(0.55, 1.0)
+    small = cv2.resize(gray, (max(8, int(w * f)), max(8, int(h * f))),
+                       interpolation=cv2.INTER_AREA)
+    gray = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    noisy = gray.astype(np.float32) + rng.normal(0, rng.uniform(1.0, 7.0), gray.shape)
+    gray = np.clip(noisy, 0, 255).astype(np.uint8)
+    ok, enc = cv2.imencode(".jpg", gray, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 96))])
+    if ok:
+        gray = cv2.imdecode(enc, cv2.IMREAD_GRAYSCALE)
+    return np.asarray(gray, np.uint8)

@@ -1,0 +1,49 @@
+"""Numbers of the handwritten-letter classifier, with units in names or comments."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+# The ten capitals a Delicious cell may hold (vegetables B C L M O P, fruits B F G S W).
+LETTER_CLASSES: tuple[str, ...] = ("B", "C", "F", "G", "L", "M", "O", "P", "S", "W")
+
+# Shipped model and its metadata (temperature, classes, input size).
+ASSETS_DIR = Path(__file__).resolve().parents[2] / "assets"
+MODEL_PATH = ASSETS_DIR / "letters.onnx"
+META_PATH = ASSETS_DIR / "letters.json"
+
+# Network input: a square of this many pixels, ink = 1.0 on paper = 0.0.
+INPUT_PX = 32
+# The letter's ink box is centred in a square this much larger than its longer side.
+INPUT_MARGIN = 1.15
+
+# Background estimate for illumination: grey closing with a disc this fraction of the crop's
+# shorter side (must exceed the widest pen stroke), at least BG_KERNEL_MIN_PX.
+BG_KERNEL_FRACTION = 0.25
+BG_KERNEL_MIN_PX = 7
+# Ink is scaled so its 99.5th percentile reaches 1; never by more than 1 / INK_FLOOR, so a
+# nearly blank crop is not blown up into noise.
+INK_PERCENTILE = 99.5
+INK_FLOOR = 0.2
+# A pixel counts as ink for locating the letter above this normalised ink level.
+INK_LEVEL = 0.35
+# Ink darkness (before stretching) above the paper's median that is still grain or noise.
+INK_NOISE_MARGIN = 0.04
+# Printed cell borders poking in at the crop's edges: within EDGE_BAND_FRACTION of a side, a
+# row or column with more than EDGE_LINE_COVER of its length above EDGE_INK_LEVEL is a
+# border and erased, with its neighbours while they stay above EDGE_RIM_COVER (blur).
+EDGE_BAND_FRACTION = 0.15
+EDGE_INK_LEVEL = 0.2
+EDGE_LINE_COVER = 0.7
+EDGE_RIM_COVER = 0.3
+# Ink blobs smaller than this fraction of the largest blob are specks, ignored for the box.
+SPECK_FRACTION = 0.08
+
+# Tesseract baseline: letter scaled to this height (px), padded by this fraction of it.
+TESSERACT_LETTER_HEIGHT_PX = 48
+TESSERACT_PAD_FRACTION = 0.5
+
+# Below this top probability (after restriction to the field's letters) a reading goes to
+# review. Chosen on the benchmark (scripts/bench_letters.py) for at most 1 silent error in
+# 2,000 letters on held-out fonts.
+REVIEW_BELOW = 0.9

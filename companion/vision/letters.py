@@ -1,0 +1,189 @@
+"""Handwritten capital letters read by a small CNN (ONNX, run with ``cv2.dnn``).
+
+The network scores all ten Delicious letters; a field then keeps only the letters it allows
+and renormalises, so a vegetable cell never reads as F. Logits are divided by a temperature
+fitted on validation data (``assets/letters.json``) so that probabilities mean what they say.
+Whether a cell is empty is the pipeline's call (it measures ink), not the classifier's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from companion.errors import InputError, UnknownNameError
+from companion.vision.constants_letters import (
+    BG_KERNEL_FRACTION,
+    BG_KERNEL_MIN_PX,
+    EDGE_BAND_FRACTION,
+    EDGE_INK_LEVEL,
+    EDGE_LINE_COVER,
+    EDGE_RIM_COVER,
+    INK_FLOOR,
+    INK_LEVEL,
+    INK_NOISE_MARGIN,
+    INK_PERCENTILE,
+    INPUT_MARGIN,
+    INPUT_PX,
+    LETTER_CLASSES,
+    META_PATH,
+    MODEL_PATH,
+    SPECK_FRACTION,
+)
+
+Ranked = list[tuple[str, float]]
+
+
+def ink_image(crop_gray: np.ndarray) -> NDArray[np.float32]:
+    """Ink darkness in [0, 1] with uneven light divided out and contrast stretched."""
+    gray = np.asarray(crop_gray)
+    if gray.ndim == 3:
+        gray = cv2.cvtColor(gray, cv2.COLOR_BGR2GRAY)
+    g = gray.astype(np.float32)
+    h, w = g.shape
+    k = max(BG_KERNEL_MIN_PX, int(min(h, w) * BG_KERNEL_FRACTION)) | 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    bg = cv2.dilate(g, disc)  # paper brightness: ink strokes are narrower than the disc
+    bg = cv2.GaussianBlur(bg, (0, 0), k / 4)
+    ink = np.clip(1.0 - g / np.maximum(bg, 1.0), 0.0, 1.0)
+    floor = float(np.median(ink)) + INK_NOISE_MARGIN  # paper grain and noise
+    ink = np.clip(ink - floor, 0.0, 1.0)
+    top = float(np.percentile(ink, INK_PERCENTILE))
+    return np.asarray(np.clip(ink / max(top, INK_FLOOR), 0.0, 1.0), np.float32)
+
+
+def erase_edge_lines(ink: np.ndarray) -> None:
+    """Erase printed border lines that run along the crop's edges, in place."""
+    h, w = ink.shape
+    on = ink > EDGE_INK_LEVEL
+    for arr, cover in ((ink, on.mean(axis=1)), (ink.T, on.mean(axis=0))):
+        n = len(cover)
+        band = max(1, int(round(n * EDGE_BAND_FRACTION)))
+        for i in [*range(band), *range(n - band, n)]:
+            if cover[i] > EDGE_LINE_COVER:  # a line across the crop, and its blurred rims
+                lo, hi = i, i + 1
+                while lo > 0 and cover[lo - 1] > EDGE_RIM_COVER:
+                    lo -= 1
+                while hi < n and cover[hi] > EDGE_RIM_COVER:
+                    hi += 1
+                arr[lo:hi] = 0
+
+
+def ink_box(ink: np.ndarray) -> tuple[int, int, int, int] | None:
+    """(x0, y0, x1, y1) around the writing, specks ignored; None when there is no ink."""
+    on = (ink > INK_LEVEL).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(on, connectivity=8)
+    if n <= 1:
+        return None
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    keep = np.nonzero(areas >= SPECK_FRACTION * areas.max())[0] + 1
+    x0 = int(stats[keep, cv2.CC_STAT_LEFT].min())
+    y0 = int(stats[keep, cv2.CC_STAT_TOP].min())
+    x1 = int((stats[keep, cv2.CC_STAT_LEFT] + stats[keep, cv2.CC_STAT_WIDTH]).max())
+    y1 = int((stats[keep, cv2.CC_STAT_TOP] + stats[keep, cv2.CC_STAT_HEIGHT]).max())
+    return x0, y0, x1, y1
+
+
+def preprocess(crop_gray: np.ndarray) -> NDArray[np.float32]:
+    """Network input (INPUT_PX square, ink 1 on 0) from a cell's writing-area crop."""
+    crop = np.asarray(crop_gray)
+    if crop.ndim not in (2, 3) or crop.shape[0] < 4 or crop.shape[1] < 4:
+        raise InputError(f"letter crop must be an image of at least 4x4 px, got {crop.shape}")
+    ink: np.ndarray = ink_image(crop)
+    erase_edge_lines(ink)
+    box = ink_box(ink)
+    if box is None:
+        return np.zeros((INPUT_PX, INPUT_PX), np.float32)
+    x0, y0, x1, y1 = box
+    side = max(x1 - x0, y1 - y0) * INPUT_MARGIN + 2
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    scale = INPUT_PX / side
+    m = np.array([[scale, 0, INPUT_PX / 2 - scale * cx],
+                  [0, scale, INPUT_PX / 2 - scale * cy]], np.float32)
+    if scale < 1:  # shrink with an antialiasing blur first
+        ink = cv2.GaussianBlur(ink, (0, 0), 0.5 / scale)
+    out = cv2.warpAffine(ink, m, (INPUT_PX, INPUT_PX), flags=cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return np.asarray(out, np.float32)
+
+
+def softmax_restricted(logits: NDArray[np.float32], allowed: Sequence[str],
+                       temperature: float) -> Ranked:
+    """Ranked (letter, probability) among ``allowed`` only, probabilities summing to 1."""
+    idx = [_class_index(a) for a in dict.fromkeys(allowed)]
+    if not idx:
+        raise InputError("a letter field must allow at least one letter")
+    z = logits[idx].astype(np.float64) / temperature
+    p = np.exp(z - z.max())
+    p /= p.sum()
+    order = np.argsort(-p, kind="stable")
+    return [(LETTER_CLASSES[idx[i]], float(p[i])) for i in order]
+
+
+def _class_index(letter: str) -> int:
+    try:
+        return LETTER_CLASSES.index(letter.upper())
+    except ValueError:
+        raise UnknownNameError(
+            f"unknown letter {letter!r}; known: {' '.join(LETTER_CLASSES)}") from None
+
+
+@dataclass
+class LetterClassifier:
+    """The shipped letter CNN. Build it with :meth:`load`; reuse one instance."""
+
+    net: cv2.dnn.Net
+    temperature: float
+    classes: tuple[str, ...]
+    meta: dict[str, object] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> LetterClassifier:
+        """Load the ONNX model and its JSON metadata (same name, ``.json``)."""
+        model = Path(path) if path is not None else MODEL_PATH
+        meta_path = model.with_suffix(".json") if path is not None else META_PATH
+        if not model.is_file():
+            raise InputError(f"letter model not found: {model}")
+        meta: dict[str, object] = {}
+        if meta_path.is_file():
+            meta = json.loads(meta_path.read_text())
+        classes = tuple(str(c) for c in meta.get("classes", LETTER_CLASSES))  # type: ignore[attr-defined]
+        if classes != LETTER_CLASSES:
+            raise InputError(f"letter model {model} has classes {classes}, "
+                             f"expected {LETTER_CLASSES}")
+        if int(meta.get("input_px", INPUT_PX)) != INPUT_PX:  # type: ignore[call-overload]
+            raise InputError(f"letter model {model} wants another input size")
+        net = cv2.dnn.readNetFromONNX(str(model))
+        temperature = float(meta.get("temperature", 1.0))  # type: ignore[arg-type]
+        return cls(net=net, temperature=temperature, classes=classes, meta=meta)
+
+    def logits(self, inputs: NDArray[np.float32]) -> NDArray[np.float32]:
+        """Raw network scores (n, classes) for preprocessed inputs (n, INPUT_PX, INPUT_PX)."""
+        if len(inputs) == 0:
+            return np.zeros((0, len(self.classes)), np.float32)
+        blob = np.ascontiguousarray(inputs[:, None, :, :], np.float32)
+        self.net.setInput(blob)
+        out = self.net.forward()
+        return np.asarray(out, np.float32).reshape(len(inputs), len(self.classes))
+
+    def classify(self, crop_gray: np.ndarray, allowed: Sequence[str]) -> Ranked:
+        """Ranked (letter, probability) among ``allowed`` for one writing-area crop."""
+        return self.classify_many([crop_gray], [allowed])[0]
+
+    def classify_many(self, crops: Sequence[np.ndarray],
+                      alloweds: Sequence[Sequence[str]]) -> list[Ranked]:
+        """:meth:`classify` for many crops in one network pass."""
+        if len(crops) != len(alloweds):
+            raise InputError("need one allowed-letters list per crop")
+        if not crops:
+            return []
+        batch = np.stack([preprocess(c) for c in crops])
+        logits = self.logits(batch)
+        return [softmax_restricted(lg, al, self.temperature)
+                for lg, al in zip(logits, alloweds, strict=True)]

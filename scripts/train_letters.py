@@ -1,0 +1,263 @@
+"""Train the handwritten-letter CNN and ship it as assets/letters.onnx + letters.json.
+
+Runs in a separate virtualenv with PyTorch (never the project's .venv):
+
+    python3 -m venv /work/trainenv
+    /work/trainenv/bin/pip install torch==2.13.0 onnx numpy opencv-python-headless pillow
+    /work/trainenv/bin/python -m scripts.train_letters [--quick]
+
+Data are synthetic reader-like cell crops (companion.synth.handwriting.letter_cell_crop) from
+the train font families plus our stroke letters, run through the reader's own
+preprocessing. Two train families are kept apart for validation: model selection and the
+softmax temperature are fitted on fonts the weights never saw, as the held-out fonts and
+real hands will be. Everything is seeded; sample i depends only on (seed, i).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from companion.synth.fonts import FontSplit, font_families
+from companion.synth.handwriting import letter_cell_crop
+from companion.vision.constants_letters import INPUT_PX, LETTER_CLASSES, META_PATH, MODEL_PATH
+from companion.vision.letters import preprocess
+
+SEED = 20261129
+VAL_FAMILIES = ("because-we-organize", "breip")  # train-split families kept for validation
+STROKE_SHARE = 0.35  # share of training samples drawn from our stroke letters
+N_TRAIN = 32_000
+N_VAL = 4_000
+N_HELDOUT = 2_000
+EPOCHS = 10
+BATCH = 128
+LR = 3e-3
+OPSET = 13
+WORKERS = 2
+
+
+def _sample(args: tuple[int, int, str, tuple[str, ...] | None, float]) -> tuple[np.ndarray, int]:
+    seed, i, fonts, families, stroke_share = args
+    rng = np.random.default_rng([seed, i])
+    label = i % len(LETTER_CLASSES)
+    use = fonts
+    if fonts != "heldout" and rng.random() < stroke_share:
+        use = "strokes"
+    crop = letter_cell_crop(LETTER_CLASSES[label], rng, fonts=use, families=families)
+    return preprocess(crop), label
+
+
+def make_set(seed: int, n: int, fonts: str, families: tuple[str, ...] | None,
+             stroke_share: float, workers: int) -> tuple[np.ndarray, np.ndarray]:
+    jobs = [(seed, i, fonts, families, stroke_share) for i in range(n)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            out = list(pool.map(_sample, jobs, chunksize=256))
+    else:
+        out = [_sample(j) for j in jobs]
+    x = np.stack([o[0] for o in out]).astype(np.float32)
+    y = np.array([o[1] for o in out], np.int64)
+    return x, y
+
+
+def build_model() -> Any:
+    import torch.nn as nn
+
+    def block(cin: int, cout: int, k: int = 3, stride: int = 1) -> list[nn.Module]:
+        return [nn.Conv2d(cin, cout, k, stride=stride, padding=k // 2, bias=False),
+                nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    # A strided 5x5 stem keeps the costly full-resolution layers out: CPU training time.
+    return nn.Sequential(
+        *block(1, 16, 5, 2),                       # 16 x 16
+        *block(16, 32), nn.MaxPool2d(2),           # 8 x 8
+        *block(32, 48), nn.MaxPool2d(2),           # 4 x 4
+        *block(48, 64),
+        nn.Flatten(), nn.Dropout(0.2), nn.Linear(64 * 4 * 4, len(LETTER_CLASSES)),
+    )
+
+
+def augment(x: Any, gen: Any) -> Any:
+    """Cheap batch augmentation on top of the rendered variety: small shift and scale."""
+    import torch
+    import torch.nn.functional as F
+
+    n = x.shape[0]
+    s = 1.0 + (torch.rand(n, generator=gen) - 0.5) * 0.2
+    t = (torch.rand(n, 2, generator=gen) - 0.5) * 0.12
+    theta = torch.zeros(n, 2, 3)
+    theta[:, 0, 0] = s
+    theta[:, 1, 1] = s
+    theta[:, :, 2] = t
+    grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+    return F.grid_sample(x, grid, align_corners=False, padding_mode="zeros")
+
+
+def logits_of(model: Any, x: np.ndarray) -> np.ndarray:
+    import torch
+
+    model.eval()
+    outs = []
+    with torch.no_grad():
+        for i in range(0, len(x), 1024):
+            outs.append(model(torch.from_numpy(x[i:i + 1024, None])).numpy())
+    return np.concatenate(outs)
+
+
+def nll(logits: np.ndarray, y: np.ndarray, temperature: float) -> float:
+    z = logits / temperature
+    z = z - z.max(axis=1, keepdims=True)
+    logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    return float(-logp[np.arange(len(y)), y].mean())
+
+
+def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
+    """Temperature minimising validation NLL, by golden-section search on log T."""
+    lo, hi = math.log(0.3), math.log(10.0)
+    g = (math.sqrt(5) - 1) / 2
+    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+    for _ in range(60):
+        if nll(logits, y, math.exp(a)) < nll(logits, y, math.exp(b)):
+            hi = b
+        else:
+            lo = a
+        a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+    return round(math.exp((lo + hi) / 2), 4)
+
+
+def ece(logits: np.ndarray, y: np.ndarray, temperature: float, bins: int = 15) -> float:
+    z = logits / temperature
+    p = np.exp(z - z.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    conf, pred = p.max(axis=1), p.argmax(axis=1)
+    edges = np.linspace(0, 1, bins + 1)
+    total = 0.0
+    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+        m = (conf > lo) & (conf <= hi)
+        if m.any():
+            total += m.mean() * abs(float((pred[m] == y[m]).mean()) - float(conf[m].mean()))
+    return total
+
+
+def main() -> None:
+    import torch
+    import torch.nn.functional as F
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="tiny run to check the plumbing")
+    ap.add_argument("--out", type=Path, default=MODEL_PATH)
+    ap.add_argument("--workers", type=int, default=WORKERS)
+    args = ap.parse_args()
+    n_train, n_val, n_held, epochs = ((2000, 500, 500, 2) if args.quick
+                                      else (N_TRAIN, N_VAL, N_HELDOUT, EPOCHS))
+    torch.manual_seed(SEED)
+    torch.set_num_threads(2)
+    torch.use_deterministic_algorithms(True)
+    t0 = time.perf_counter()
+
+    train_fams = tuple(n for n, _ in font_families(FontSplit.TRAIN) if n not in VAL_FAMILIES)
+    val_fams = tuple(n for n, _ in font_families(FontSplit.TRAIN) if n in VAL_FAMILIES)
+    held_fams = tuple(n for n, _ in font_families(FontSplit.HELDOUT))
+    print(f"train families: {', '.join(train_fams) or '(none: strokes only)'}")
+    print(f"validation families: {', '.join(val_fams) or '(none)'}")
+    print(f"held-out families: {', '.join(held_fams) or '(none)'}")
+    if not train_fams:
+        print("warning: no handwriting fonts installed; training on stroke letters only")
+    tr_fonts = "train" if train_fams else "strokes"
+    xtr, ytr = make_set(SEED, n_train, tr_fonts, train_fams, STROKE_SHARE, args.workers)
+    xva, yva = make_set(SEED + 1, n_val, "train" if val_fams else "strokes", val_fams,
+                        0.2, args.workers)
+    xho, yho = make_set(SEED + 2, n_held, "heldout" if held_fams else "strokes", None, 0.0,
+                        args.workers)
+    t_data = time.perf_counter() - t0
+    print(f"data: {len(xtr)} train, {len(xva)} val, {len(xho)} held-out in {t_data:.0f} s")
+
+    model = build_model()
+    params = sum(p.numel() for p in model.parameters())
+    opt = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=1e-4)
+    steps = epochs * math.ceil(len(xtr) / BATCH)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=LR, total_steps=steps)
+    gen = torch.Generator().manual_seed(SEED)
+    xt, yt = torch.from_numpy(xtr[:, None]), torch.from_numpy(ytr)
+    best: tuple[float, dict[str, Any]] = (-1.0, {})
+    for ep in range(epochs):
+        model.train()
+        perm = torch.randperm(len(xt), generator=gen)
+        total = 0.0
+        for i in range(0, len(perm), BATCH):
+            idx = perm[i:i + BATCH]
+            xb = augment(xt[idx], gen)
+            loss = F.cross_entropy(model(xb), yt[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(idx)
+        acc = float((logits_of(model, xva).argmax(1) == yva).mean())
+        print(f"epoch {ep + 1}/{epochs}: loss {total / len(xt):.4f}, val acc {acc:.4f}, "
+              f"{time.perf_counter() - t0:.0f} s")
+        if acc >= best[0]:
+            best = (acc, {k: v.clone() for k, v in model.state_dict().items()})
+    model.load_state_dict(best[1])
+
+    lv = logits_of(model, xva)
+    temp = fit_temperature(lv, yva)
+    lh = logits_of(model, xho)
+    held_acc = float((lh.argmax(1) == yho).mean())
+    report = {
+        "val_accuracy": round(float((lv.argmax(1) == yva).mean()), 4),
+        "val_nll_t1": round(nll(lv, yva, 1.0), 4),
+        "val_nll": round(nll(lv, yva, temp), 4),
+        "val_ece_t1": round(ece(lv, yva, 1.0), 4),
+        "val_ece": round(ece(lv, yva, temp), 4),
+        "heldout_accuracy": round(held_acc, 4),
+        "heldout_nll": round(nll(lh, yho, temp), 4),
+        "heldout_ece": round(ece(lh, yho, temp), 4),
+    }
+    print(f"temperature {temp}; " + ", ".join(f"{k} {v}" for k, v in report.items()))
+
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    model.eval()
+    dummy = torch.zeros(1, 1, INPUT_PX, INPUT_PX)
+    torch.onnx.export(model, (dummy,), str(args.out), input_names=["input"],
+                      output_names=["logits"], opset_version=OPSET,
+                      dynamic_axes={"input": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
+    _check_with_cv2(args.out, xho[:256], lh[:256])
+    meta = {
+        "classes": list(LETTER_CLASSES), "input_px": INPUT_PX, "temperature": temp,
+        "opset": OPSET, "params": params, "seed": SEED, "epochs": epochs,
+        "n_train": len(xtr), "stroke_share": STROKE_SHARE,
+        "train_families": list(train_fams), "val_families": list(val_fams),
+        "heldout_families": list(held_fams), **report,
+        "train_seconds": round(time.perf_counter() - t0, 1),
+        "torch": torch.__version__,
+    }
+    meta_path = args.out.with_suffix(".json") if args.out != MODEL_PATH else META_PATH
+    meta_path.write_text(json.dumps(meta, indent=2) + "\n")
+    size_kb = args.out.stat().st_size / 1024
+    print(f"wrote {args.out} ({size_kb:.0f} KB, {params} parameters) and {meta_path} "
+          f"in {time.perf_counter() - t0:.0f} s")
+
+
+def _check_with_cv2(path: Path, x: np.ndarray, expected: np.ndarray) -> None:
+    """The exported file must load in cv2.dnn and agree with PyTorch."""
+    import cv2
+
+    net = cv2.dnn.readNetFromONNX(str(path))
+    net.setInput(np.ascontiguousarray(x[:, None], np.float32))
+    got = np.asarray(net.forward()).reshape(expected.shape)
+    err = float(np.abs(got - expected).max())
+    if err > 1e-3:
+        raise SystemExit(f"cv2.dnn disagrees with PyTorch by {err}")
+    print(f"cv2.dnn {cv2.__version__} loads the model; max logit difference {err:.2e}")
+
+
+if __name__ == "__main__":
+    main()
