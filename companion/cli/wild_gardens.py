@@ -1,8 +1,30 @@
-"""``companion wild-gardens``."""
+"""``companion wild-gardens``: thin commands over companion.games.wild_gardens."""
+
+from __future__ import annotations
+
+import sys
 
 import click
+
+from companion.cli.dulce import emit, json_option, load_json
+from companion.games.wild_gardens import check, rank
+from companion.games.wild_gardens.parse import players
+from companion.games.wild_gardens.report import standings_json, standings_text
 
 
 @click.group(name="wild-gardens")
 def wild_gardens() -> None:
     """Wild Gardens: final scoring and tiebreaks."""
+
+
+@wild_gardens.command("score")
+@click.argument("state")
+@json_option
+def score(state: str, as_json: bool) -> None:
+    """Final scores and ranking with the full tiebreak chain (exit 1 on an impossible state)."""
+    ps = players(load_json(state))
+    standings = rank(ps)
+    violations = [v for p in ps for v in check(p)]
+    emit(standings_json(standings, violations), standings_text(standings, violations), as_json)
+    if violations:
+        sys.exit(1)

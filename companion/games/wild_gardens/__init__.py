@@ -1,0 +1,25 @@
+"""Wild Gardens: final scoring and the full tiebreak chain (pure rules, no I/O)."""
+
+from companion.games.wild_gardens.scoring import (
+    TIEBREAKS,
+    Breakdown,
+    Player,
+    Standing,
+    Violation,
+    check,
+    final_score,
+    rank,
+    rank_key,
+)
+
+__all__ = [
+    "TIEBREAKS",
+    "Breakdown",
+    "Player",
+    "Standing",
+    "Violation",
+    "check",
+    "final_score",
+    "rank",
+    "rank_key",
+]

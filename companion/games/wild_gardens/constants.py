@@ -1,0 +1,10 @@
+"""Numbers of Wild Gardens' final scoring (all in victory points or token counts)."""
+
+from __future__ import annotations
+
+POLLINATOR_LAST_SPACE = 59  # highest printed space the pollinator can stand on
+JAR_LAST_SPACE = 54  # highest jar space on the track
+WRAP_VP = 60  # a flipped token (it went past the end) is worth this much more
+INGREDIENTS_PER_VP = 4  # 1 VP for every 4 ingredient tokens in the play area
+MAX_RESERVED_CARDS = 3  # recipes and guests together
+SKILL_SLOTS = 9  # 3 sections x 3 slots on the player board

@@ -1,0 +1,56 @@
+"""Wild Gardens standings as a JSON-ready dict and as short text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.wild_gardens.scoring import Standing, Violation
+
+
+def standings_json(standings: list[Standing], violations: list[Violation]) -> dict[str, Any]:
+    return {
+        "standings": [
+            {
+                "place": s.place,
+                "name": s.player.name,
+                "total": s.score.total,
+                "breakdown": {
+                    "pollinator": s.score.pollinator,
+                    "jar": s.score.jar,
+                    "guests": s.score.guests,
+                    "ingredients": s.score.ingredients,
+                },
+                "tiebreak": {
+                    "guests": s.player.guests,
+                    "cooked_recipes": s.player.cooked_recipes,
+                    "ingredients": s.player.ingredients,
+                    "jar": s.player.jar_vp,
+                    "skill_tokens": s.player.skill_tokens,
+                    "reserved_recipes": s.player.reserved_recipes,
+                },
+                "decided_by": s.decided_by,
+            }
+            for s in standings
+        ],
+        "winners": [s.player.name for s in standings if s.place == 1],
+        "violations": [
+            {"code": v.code, "player": v.player, "message": v.message} for v in violations
+        ],
+    }
+
+
+def standings_text(standings: list[Standing], violations: list[Violation]) -> list[str]:
+    lines = []
+    for i, s in enumerate(standings):
+        b = s.score
+        note = ""
+        if s.decided_by not in (None, "total"):
+            note = f" [ahead on {s.decided_by.replace('_', ' ')}]"
+        elif i and s.decided_by is None:
+            note = " [tied on every tiebreak: shared]"
+        lines.append(
+            f"{s.place}. {s.player.name}: {b.total} VP (pollinator {b.pollinator} + jar {b.jar}"
+            f" + guests {b.guests} + ingredients {b.ingredients}){note}"
+        )
+    lines.extend(f"problem ({v.player}): {v.message}" for v in violations)
+    return lines

@@ -1,0 +1,164 @@
+"""Final scoring and the six-step tiebreak chain of Wild Gardens.
+
+Only what sits in the play area counts: reserved guests add neither VP nor jar icons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from companion.errors import InputError
+from companion.games.wild_gardens.constants import (
+    INGREDIENTS_PER_VP,
+    JAR_LAST_SPACE,
+    MAX_RESERVED_CARDS,
+    POLLINATOR_LAST_SPACE,
+    SKILL_SLOTS,
+    WRAP_VP,
+)
+
+# The tiebreak chain after total VP, in rulebook order; names are used in reports.
+TIEBREAKS = (
+    "guests",
+    "cooked_recipes",
+    "ingredients",
+    "jar",
+    "skill_tokens",
+    "reserved_recipes",
+)
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    pollinator: int  # space on the VP track
+    jar: int
+    pollinator_wraps: int = 0  # times the token went past the end and was flipped
+    jar_wraps: int = 0
+    guests: int = 0  # served guests in the play area
+    guest_vp: int = 0  # VP from their "At Game End" abilities, as the players worked it out
+    cooked_recipes: int = 0
+    ingredients: int = 0
+    skill_tokens: int = 0
+    reserved_recipes: int = 0
+    reserved_guests: int = 0
+
+    @property
+    def pollinator_vp(self) -> int:
+        return self.pollinator + WRAP_VP * self.pollinator_wraps
+
+    @property
+    def jar_vp(self) -> int:
+        return self.jar + WRAP_VP * self.jar_wraps
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    pollinator: int
+    jar: int
+    guests: int
+    ingredients: int
+
+    @property
+    def total(self) -> int:
+        return self.pollinator + self.jar + self.guests + self.ingredients
+
+
+@dataclass(frozen=True)
+class Violation:
+    code: str
+    player: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Standing:
+    place: int  # tied players (equal on every step of the chain) share a place
+    player: Player
+    score: Breakdown
+    key: tuple[int, ...]  # total, then the tiebreak chain
+    decided_by: str | None  # what separated this player from the one above ("total", ...)
+
+
+def final_score(p: Player) -> Breakdown:
+    return Breakdown(
+        pollinator=p.pollinator_vp,
+        jar=p.jar_vp,
+        guests=p.guest_vp,
+        ingredients=p.ingredients // INGREDIENTS_PER_VP,
+    )
+
+
+def rank_key(p: Player) -> tuple[int, ...]:
+    """Total VP, then guests, cooked recipes, ingredients, jar, skills, reserved recipes.
+
+    The jar step compares jar positions including wraps, like the score itself.
+    """
+    return (
+        final_score(p).total,
+        p.guests,
+        p.cooked_recipes,
+        p.ingredients,
+        p.jar_vp,
+        p.skill_tokens,
+        p.reserved_recipes,
+    )
+
+
+def check(p: Player) -> list[Violation]:
+    """What a finished player state cannot show; scoring still goes ahead."""
+    out: list[Violation] = []
+    if p.pollinator > POLLINATOR_LAST_SPACE:
+        out.append(
+            Violation(
+                "pollinator-range",
+                p.name,
+                f"the pollinator track ends at {POLLINATOR_LAST_SPACE}; "
+                "past it the token flips: count a wrap instead",
+            )
+        )
+    if p.jar > JAR_LAST_SPACE:
+        out.append(
+            Violation(
+                "jar-range", p.name, f"the jar track ends at {JAR_LAST_SPACE}; count a wrap instead"
+            )
+        )
+    if p.reserved_recipes + p.reserved_guests > MAX_RESERVED_CARDS:
+        out.append(
+            Violation(
+                "reserve-limit", p.name, f"at most {MAX_RESERVED_CARDS} reserved cards at a time"
+            )
+        )
+    if p.skill_tokens > SKILL_SLOTS:
+        out.append(
+            Violation(
+                "skill-slots", p.name, f"a player board has only {SKILL_SLOTS} skill token slots"
+            )
+        )
+    return out
+
+
+def rank(players: Sequence[Player]) -> list[Standing]:
+    """Order for any number of players; the chain applies among tied players only."""
+    if not players:
+        raise InputError("no players to rank")
+    names = [p.name for p in players]
+    if len(set(names)) != len(names):
+        raise InputError("two players share a name")
+    ordered = sorted(players, key=rank_key, reverse=True)  # stable for full ties
+    out: list[Standing] = []
+    for i, p in enumerate(ordered):
+        key = rank_key(p)
+        decided: str | None = None
+        place = i + 1
+        if out:
+            above = out[-1].key
+            if above == key:
+                place = out[-1].place
+                decided = None
+            else:
+                step = next(k for k in range(len(key)) if key[k] != above[k])
+                decided = ("total", *TIEBREAKS)[step]
+        out.append(Standing(place, p, final_score(p), key, decided))
+    return out
