@@ -8,6 +8,8 @@ spot fields give the inner writing area of the spot.
 
 from __future__ import annotations
 
+import math
+
 from companion.games.delicious.garden import (
     FRUIT_BONUS,
     FRUIT_WILD,
@@ -24,6 +26,8 @@ from companion.games.delicious.symbols import (
     Vegetable,
 )
 from companion.paper.model import FieldKind
+from layouts.art.badges import honey_jar
+from layouts.art.containers import draw_container
 from layouts.art.plants import draw_plant
 from layouts.constants import (
     CELL_QUIET_MM,
@@ -33,7 +37,7 @@ from layouts.constants import (
     PLAY_W_MM,
     SPOT_MM,
 )
-from layouts.pen import Path, Pen
+from layouts.pen import Pen
 from layouts.sheet import SheetContext
 
 VEG = tuple(v.value for v in Vegetable)
@@ -65,40 +69,36 @@ def section_title(pen: Pen, title: str, hint: str = "") -> None:
 
 def _mini_cards(pen: Pen, choice: PlantChoice, x: float, cy: float) -> None:
     """Two stacked cards (top/bottom position) with arrows to the garden's areas."""
-    used = {
-        PlantChoice.ONE_AS_IS: (True, False),
-        PlantChoice.ONE_REVERSE: (True, False),
-        PlantChoice.TWO_AS_IS: (True, True),
-        PlantChoice.TWO_ANYWHERE: (True, True),
-    }[choice]
     for k, y in enumerate((cy - 4.6, cy + 0.6)):
-        fill = "paper" if used[k] or choice in (PlantChoice.ONE_AS_IS,
-                                                PlantChoice.ONE_REVERSE) else "faint"
-        pen.rect(x, y, 5.2, 4.0, radius=0.7, fill=fill, width=0.3)
+        pen.rect(x, y, 5.2, 4.0, radius=0.7, fill="paper", width=0.3)
         pen.text_mid(x + 2.6, y + 2.0, "TB"[k], 2.2, bold=True)
-    ax = x + 7.0
-    if choice is PlantChoice.ONE_REVERSE:
-        pen.draw(Path().move(ax, cy - 2.6).line(ax + 4.0, cy + 2.6), width=0.4)
-        pen.draw(Path().move(ax, cy + 2.6).line(ax + 4.0, cy - 2.6), width=0.4)
-        _arrow_head(pen, ax + 4.0, cy + 2.6, 1)
-        _arrow_head(pen, ax + 4.0, cy - 2.6, -1)
-    elif choice is PlantChoice.TWO_ANYWHERE:
-        for y0 in (cy - 2.6, cy + 2.6):
-            for y1 in (cy - 2.6, cy + 2.6):
-                pen.line(ax, y0, ax + 4.0, y1, width=0.3)
-        pen.text_mid(ax + 2.0, cy, "", 1.0)
-    else:
-        for y in (cy - 2.6, cy + 2.6):
-            pen.line(ax, y, ax + 4.0, y, width=0.4)
-            _arrow_head(pen, ax + 4.0, y, 0)
+    ax = x + 6.6
+    top, bot = cy - 2.6, cy + 2.6
+    links = {
+        PlantChoice.ONE_AS_IS: ((top, top), (bot, bot)),
+        PlantChoice.TWO_AS_IS: ((top, top), (bot, bot)),
+        PlantChoice.ONE_REVERSE: ((top, bot), (bot, top)),
+        PlantChoice.TWO_ANYWHERE: ((top, top), (bot, bot), (top, bot), (bot, top)),
+    }[choice]
+    for y0, y1 in links:
+        _arrow(pen, ax, y0, ax + 4.2, y1)
     for k, y in enumerate((cy - 4.6, cy + 0.6)):
         pen.rect(ax + 4.8, y, 3.8, 4.0, radius=0.6, fill=f"{('top', 'bottom')[k]}-area",
                  width=0.3)
         pen.text_mid(ax + 6.7, y + 2.0, "TB"[k], 2.0, color="soft-ink")
+    one = choice in (PlantChoice.ONE_AS_IS, PlantChoice.ONE_REVERSE)
+    pen.text_mid(ax + 11.2, cy, "or" if one else "and", 2.0, color="soft-ink", align="left")
 
 
-def _arrow_head(pen: Pen, x: float, y: float, slope: int) -> None:
-    pen.poly([(x + 0.4, y + 0.2 * slope), (x - 1.0, y - 0.8), (x - 1.0 + 0.6 * slope, y + 0.9)],
+def _arrow(pen: Pen, x0: float, y0: float, x1: float, y1: float) -> None:
+    """A thin arrow with a filled head at (x1, y1)."""
+    dx, dy = x1 - x0, y1 - y0
+    n = math.hypot(dx, dy)
+    ux, uy = dx / n, dy / n
+    head, half = 1.2, 0.55
+    bx, by = x1 - ux * head, y1 - uy * head
+    pen.line(x0, y0, bx, by, width=0.3)
+    pen.poly([(x1, y1), (bx - uy * half, by + ux * half), (bx + uy * half, by - ux * half)],
              fill="ink", stroke=None)
 
 
@@ -178,34 +178,82 @@ def draw_play_front(ctx: SheetContext) -> None:
         draw_legend(ctx)
 
 
+ROUND_GUIDE_H_MM = 62.0
+ROUND_STEPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Choose", ("Mark one circle above for the two",
+                "cards just turned up.")),
+    ("Pot vegetables", ("Top card to the top area, bottom card",
+                        "to the bottom (unless the choice says",
+                        "otherwise). Bottom row first.")),
+    ("Fruit or tool", ("A fruit goes in a planter space of",
+                       "the card's shape. A tool adds one",
+                       "plant in its row or line: cross it out.")),
+    ("End of round", ("First to fill a container checks its",
+                      "pot (+1); everyone else crosses theirs.")),
+)
+
+
+def draw_round_guide(ctx: SheetContext) -> None:
+    """A reminder of one round, in our own words."""
+    pen = ctx.pen
+    section_title(pen, "A ROUND, IN SHORT")
+    y = 11.0
+    for k, (head, lines) in enumerate(ROUND_STEPS):
+        pen.circle(3.6, y - 1.0, 2.6, fill="banner", stroke=None)
+        pen.text_mid(3.6, y - 1.0, str(k + 1), 3.0, bold=True, color="banner-text")
+        pen.text(8.0, y, head, 3.0, bold=True)
+        for j, line in enumerate(lines):
+            pen.text(8.0, y + 3.8 + j * 3.4, line, 2.5, color="soft-ink")
+        y += 5.6 + 3.4 * len(lines)
+
+
+def _tally_row(pen: Pen, x: float, y: float, w: float, h: float, label: str, hint: str,
+               shade: bool) -> None:
+    box_w = 24.0
+    if shade:
+        pen.rect(x, y, w, h, radius=1.2, fill="panel", stroke=None)
+    pen.text(x + 20.0, y + h / 2 - 0.2, label, 3.8, bold=True)
+    pen.text(x + 20.0, y + h / 2 + 3.6, hint, 2.5, color="soft-ink")
+    pen.rect(x + w - box_w - 2.0, y + 1.2, box_w, h - 2.4, radius=1.2, fill="paper",
+             width=LINE_MM)
+
+
 def draw_tally(ctx: SheetContext, g: Garden, x: float, y: float, w: float) -> None:
     """The back of the play sheet: one line per scoring item, then the total."""
     pen = ctx.pen
-    row_h = 9.5
-    rows: list[tuple[str, str]] = []
+    row_h = 15.5
+    pen.text(x, y, "SCORE TALLY", 7.0, bold=True)
+    pen.text(x, y + 7.0, "Add it up after round 12. Tied? The higher planter score wins, "
+             "then more First Potter checks.", 2.9, color="soft-ink")
+    yy = y + 13.0
+    shade = False
     for area in Area:
+        pen.text(x, yy + 4.5, f"{area.value.upper()} AREA", 3.2, bold=True, color="banner")
+        yy += 6.5
         for c in g.area(area):
-            rows.append((c.id.replace("-", " ").title(),
-                         f"{area.value} area: highest full row, +1 First Potter"))
-    rows.append(("Fruit planter", "every row and column with 3+ fruits"))
-    rows.append(("Vegetable bonus", "2 per container holding the bonus vegetable (max 12)"))
-    rows.append(("Fruit bonus", "1 per bonus fruit in the planter"))
-    rows.append(("Jar of Honey", "3 if circled"))
-    pen.text(x, y, "SCORE TALLY", 6.0, bold=True)
-    pen.text(x, y + 6.0, "Add it up at the end of the game. Ties: higher planter score, "
-             "then more First Potter checks.", 2.8, color="soft-ink")
-    top = y + 12.0
-    box_w = 22.0
-    for k, (label, hint) in enumerate(rows):
-        ry = top + k * row_h
-        if k % 2 == 0:
-            pen.rect(x, ry, w, row_h, fill="panel", stroke=None)
-        pen.text(x + 3.0, ry + 4.6, label, 3.6, bold=True)
-        pen.text(x + 3.0, ry + 8.0, hint, 2.4, color="soft-ink")
-        pen.rect(x + w - box_w - 2.0, ry + 1.0, box_w, row_h - 2.0, radius=1.2,
-                 fill="paper", width=LINE_MM)
-    ty = top + len(rows) * row_h + 3.0
-    pen.rect(x, ty, w, 14.0, radius=2.0, fill="banner", stroke=None)
-    pen.text(x + 3.0, ty + 9.4, "TOTAL", 5.0, bold=True, color="banner-text")
-    pen.rect(x + w - box_w - 2.0, ty + 1.5, box_w, 11.0, radius=1.2, fill="paper",
-             width=LINE_MM)
+            _tally_row(pen, x, yy, w, row_h, c.id.replace("-", " ").capitalize(),
+                       "highest full row, +1 for a checked First Potter", shade)
+            with pen.frame(x + 4.0, yy + 3.2, 0.24):
+                draw_container(pen, c.id, 8.0, 4.0, 36.0, 22.0)
+            yy += row_h
+            shade = not shade
+    pen.text(x, yy + 4.5, "PLANTER AND BONUSES", 3.2, bold=True, color="banner")
+    yy += 6.5
+    extras: tuple[tuple[str, str, Vegetable | Fruit | None], ...] = (
+        ("Fruit planter", "each row and column with 3 or more fruits", Fruit.STRAWBERRY),
+        ("Vegetable bonus", "2 per container holding it (12 at most)", Vegetable.CARROT),
+        ("Fruit bonus", "1 per planted fruit of that kind", Fruit.BLUEBERRY),
+        ("Jar of Honey", "3 if you circled it", None),
+    )
+    for label, hint, plant in extras:
+        _tally_row(pen, x, yy, w, row_h, label, hint, shade)
+        if plant is None:
+            honey_jar(pen, x + 9.0, yy + row_h / 2, 10.0)
+        else:
+            draw_plant(pen, plant, x + 9.0, yy + row_h / 2, 9.0)
+        yy += row_h
+        shade = not shade
+    yy += 3.0
+    pen.rect(x, yy, w, 16.0, radius=2.0, fill="banner", stroke=None)
+    pen.text(x + 4.0, yy + 10.4, "TOTAL", 6.0, bold=True, color="banner-text")
+    pen.rect(x + w - 26.0, yy + 1.5, 24.0, 13.0, radius=1.2, fill="paper", width=LINE_MM)

@@ -97,7 +97,7 @@ _BW = {
     "bonus": "#000000",
 }
 _BW_LIGHT = "#e4e4e4"
-_BW_MID = "#c4c4c4"
+_BW_MID = "#a8a8a8"
 _BW_DARK = "#8c8c8c"  # rims, frames and pair trays: visible, but no solid toner blocks
 
 
@@ -110,7 +110,7 @@ def palette(bw: bool) -> Palette:
             out[role] = _hex(_BW[role])
         elif role.endswith("-dark"):
             out[role] = _hex(_BW_DARK)
-        elif role in ("dark-green", "brown", "purple", "blue", "red", "planter-dark"):
+        elif role in ("green", "dark-green", "brown", "purple", "blue", "red", "planter-dark"):
             out[role] = _hex(_BW_MID)
         else:
             out[role] = _hex(_BW_LIGHT)

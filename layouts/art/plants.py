@@ -83,13 +83,15 @@ def _fig(p: Pen) -> None:
 
 
 def _golden_raspberry(p: Pen) -> None:
-    p.draw(Path().move(16, 40).curve(16, 98, 84, 98, 84, 40).close(), fill="gold", width=W)
-    for row, (y, n) in enumerate(((48, 4), (62, 4), (76, 3))):
-        x0 = 28 + (8 if n == 3 else 0) + (0 if row % 2 == 0 else 0)
-        for k in range(n):
-            p.circle(x0 + k * 15, y, 7, fill="gold", width=2.5)
-    p.draw(Path().poly([(18, 40), (30, 24), (40, 36), (50, 18), (60, 36), (70, 24), (82, 40)]),
-           fill="green", width=W)
+    p.draw(Path().move(18, 36).curve(16, 70, 36, 96, 50, 96).curve(64, 96, 84, 70, 82, 36)
+           .close(), fill="gold", width=W)
+    for y, xs in ((42, (29, 43, 57, 71)), (56, (30, 44, 58, 72)), (70, (36, 50, 64)),
+                  (84, (43, 57))):
+        for x in xs:
+            p.circle(x if y != 56 else x - 1, y, 7.2, fill="gold", width=2.5)
+            p.circle((x if y != 56 else x - 1) - 2, y - 2, 1.6, fill="paper", stroke=None)
+    p.draw(Path().poly([(16, 36), (28, 20), (38, 30), (50, 12), (62, 30), (72, 20), (84, 36),
+                        (50, 42)]), fill="green", width=W)
 
 
 def _strawberry(p: Pen) -> None:

@@ -11,9 +11,9 @@ W = 4.5
 
 
 def _trowel(p: Pen) -> None:
-    p.draw(Path().move(62, 40).curve(80, 20, 92, 10, 94, 6).curve(90, 12, 80, 24, 66, 44).close(),
-           fill="handle", width=W)
-    p.draw(Path().move(58, 34).line(68, 44).line(60, 52).line(50, 42).close(), fill="metal",
+    p.line(90, 10, 64, 40, stroke="ink", width=15)
+    p.line(90, 10, 64, 40, stroke="handle", width=8)
+    p.draw(Path().move(56, 36).line(66, 46).line(60, 52).line(50, 42).close(), fill="metal",
            width=W)
     p.draw(Path().move(52, 40).curve(40, 30, 20, 40, 8, 92).curve(60, 80, 70, 62, 60, 50).close(),
            fill="steel", width=W)
