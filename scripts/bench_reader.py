@@ -30,6 +30,7 @@ GENERATOR_VERSION = 1
 OUT_DIR = Path("bench-out/reader")
 PLAYERS_PER_GAME = 3
 PAIR_EVERY = 4  # every 4th player paper is photographed as garden + play sheets
+HONEY_EVERY = 5  # every 5th player paper gets its honey circled
 LETTER_KINDS = ("vegetable", "fruit")
 
 
@@ -46,6 +47,7 @@ class PhotoSpec:
     seed: int
     code: str
     size_px: int
+    honey: bool = False  # circle the honey "3" (random play never earns it)
 
 
 @dataclass
@@ -78,6 +80,7 @@ class Tally:
     failed_photos: int = 0
     seconds: list[float] = field(default_factory=list)
     silent_examples: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
 
 
 def plan(n_photos: int, size_px: int, base_seed: int = 0) -> list[PhotoSpec]:
@@ -90,15 +93,16 @@ def plan(n_photos: int, size_px: int, base_seed: int = 0) -> list[PhotoSpec]:
         variant = "AB"[(k // PLAYERS_PER_GAME) % 2]
         paper_id = f"g{game_seed}p{player}"
         code = f"{(game_seed * 7 + player) % 10000:04d}"
+        honey = k % HONEY_EVERY == 2
         if k % PAIR_EVERY == PAIR_EVERY - 1 and len(specs) + 2 <= n_photos:
             for sheet in ("delicious-garden", "delicious-play"):
                 specs.append(PhotoSpec(f"{paper_id}-{sheet.split('-')[1]}", sheet, paper_id,
                                        game_seed, player, variant, base_seed * 100_000 + len(
-                                           specs), code, size_px))
+                                           specs), code, size_px, honey))
         else:
             specs.append(PhotoSpec(f"{paper_id}-combo", "delicious-combo", paper_id, game_seed,
                                    player, variant, base_seed * 100_000 + len(specs), code,
-                                   size_px))
+                                   size_px, honey))
         k += 1
     return specs
 
@@ -123,7 +127,9 @@ def _make(job: tuple[PhotoSpec, str]) -> str:
         return str(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     record = simulate_game(spec.game_seed, PLAYERS_PER_GAME, spec.variant)
-    field_map = record.field_maps[spec.player]
+    field_map = dict(record.field_maps[spec.player])
+    if spec.honey:
+        field_map["garden.honey"] = "circled"
     made = render_sheet_photo(spec.sheet, field_map, spec.seed, variant=spec.variant,
                               fonts="heldout", camera=CameraOptions().sized(spec.size_px),
                               code=spec.code)
@@ -143,6 +149,59 @@ def make_photos(specs: Sequence[PhotoSpec], out: Path, jobs: int) -> list[Path]:
         return [Path(_make(w)) for w in work]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         return [Path(p) for p in pool.map(_make, work, chunksize=2)]
+
+
+# ---- the committed example photos -------------------------------------------------------
+
+EXAMPLES_DIR = Path("examples/delicious/photos")
+EXAMPLE_SIZE_PX = 2400  # long side; keeps each JPEG under 600 KB
+EXAMPLE_GAMES = {"A": (4242, 3), "B": (4243, 2)}  # variant -> (game seed, players)
+EXAMPLE_CODE = "K7Q2"
+
+
+def _example_cameras() -> dict[str, tuple[str, str, int, dict[str, Any]]]:
+    """name -> (sheet, variant, player, camera overrides)."""
+    gentle = {"tilt_deg": (4.0, 14.0), "fill": (0.7, 0.85), "shadow_chance": 0.0,
+              "jpeg_quality": (74, 80), "motion_blur_chance": 0.0}
+    return {
+        "combo-good-light": ("delicious-combo", "A", 0, {"jpeg_quality": (74, 80)}),
+        "combo-tilted-shadow": ("delicious-combo", "A", 1, {
+            "tilt_deg": (30.0, 34.0), "fill": (0.65, 0.8), "shadow_chance": 1.0,
+            "shadow_depth": (0.45, 0.55), "light_gradient": (0.25, 0.35),
+            "jpeg_quality": (72, 78), "motion_blur_chance": 0.0}),
+        "garden-player3": ("delicious-garden", "A", 2, {**gentle,
+                                                        "rotation_deg": (80.0, 100.0)}),
+        "play-player3": ("delicious-play", "A", 2, {**gentle, "rotation_deg": (-10.0, 10.0)}),
+        "combo-upside-down-B": ("delicious-combo", "B", 0, {**gentle,
+                                                            "rotation_deg": (172.0, 188.0)}),
+    }
+
+
+def write_examples(out: Path = EXAMPLES_DIR, seed: int = 7) -> list[Path]:
+    """(Re)make the example photos committed under ``examples/`` with their truth files."""
+    from dataclasses import replace
+
+    from companion.games.delicious.simulate import simulate_game
+    from companion.synth.camera import CameraOptions
+    from companion.synth.sheet_photo import render_sheet_photo
+
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for i, (name, (sheet, variant, player, overrides)) in enumerate(_example_cameras().items()):
+        game_seed, players = EXAMPLE_GAMES[variant]
+        maps = simulate_game(game_seed, players, variant).field_maps
+        base = CameraOptions.good_light() if name == "combo-good-light" else CameraOptions()
+        camera = replace(base, **overrides).sized(EXAMPLE_SIZE_PX)
+        made = render_sheet_photo(sheet, maps[player], seed * 100 + i, variant=variant,
+                                  fonts="heldout", camera=camera, code=EXAMPLE_CODE)
+        path = out / f"{name}.jpg"
+        path.write_bytes(made.photo.jpeg)
+        truth = made.truth_json()
+        truth["synthetic"] = {**truth["synthetic"], "game_seed": game_seed,  # type: ignore[dict-item]
+                              "player": player}
+        path.with_suffix(".truth.json").write_text(json.dumps(truth, indent=1) + "\n")
+        written.append(path)
+    return written
 
 
 # ---- readers ----------------------------------------------------------------------------
@@ -201,13 +260,15 @@ def tally(
         t.seconds.append(res.seconds)
         if res.error:
             t.failed_photos += 1
+            if len(t.failures) < 5:
+                t.failures.append(f"{spec.name}: {res.error}")
         all_right = not res.error
         for fid, kind in kinds.items():
             want, got = truth.get(fid, ""), res.fields.get(fid, "")
             row = kind if kind not in LETTER_KINDS or want else "empty letter cell"
             t.by_kind[row] += 1
             t.fields += 1
-            flagged = fid in res.review
+            flagged = fid in res.review or bool(res.error)  # a failed photo is loud
             t.reviewed += flagged
             t.review_by_kind[row] += flagged
             if want == got:
@@ -235,6 +296,8 @@ def tally(
         t.papers += 1
         right = _score_total(read, variant) == _score_total(truth_fields, variant)
         t.papers_scored_right += right
+        failed = any(results[m.name].error for m in members)
+        right = right and not failed
         t.papers_scored_right_no_review += right and not review
         del paper_id
     return t
@@ -302,7 +365,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--no-tesseract", action="store_true", help="skip the tesseract reader")
     ap.add_argument("--findings", type=Path, default=None,
                     help="also write silent-error examples to this Markdown file")
+    ap.add_argument("--examples", action="store_true",
+                    help=f"only remake the committed example photos in {EXAMPLES_DIR}")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.examples:
+        for path in write_examples():
+            print(f"{path} ({path.stat().st_size // 1024} KB)")
+        return
 
     specs = plan(args.photos, args.size, args.seed)
     start = time.perf_counter()
@@ -322,6 +391,11 @@ def main(argv: Sequence[str] | None = None) -> None:
           f"players, {args.size} px long side, held-out fonts; photos ready in {made_s:.0f} s\n")
     print(table(len(specs), n_papers, tallies))
     ours = tallies["ours"]
+    for name, t in tallies.items():
+        if t.failures:
+            print(f"\nPhotos {name} could not read, first few:")
+            for line in t.failures:
+                print(f"- {line}")
     if ours.silent_examples:
         print("\nSilent errors (ours), first few:")
         for line in ours.silent_examples:

@@ -295,8 +295,8 @@ def _shadow_mask(
     """A soft blob (an arm, a hand, a phone) from outside the frame reaching over the page."""
     mask = np.zeros((h, w), dtype=np.float32)
     sx, sy = w / shot.width_px, h / shot.height_px
-    # Tip: a random point of the page; the arm comes in from a random direction.
-    weights = rng.dirichlet(np.ones(4))
+    # Tip: a random point well inside the page, so the arm crosses part of it.
+    weights = 0.5 * rng.dirichlet(np.ones(4)) + 0.125
     tip = (weights @ quad) * [sx, sy]
     ang = rng.uniform(0, 2 * math.pi)
     far = tip + 3.0 * max(w, h) * np.array([math.cos(ang), math.sin(ang)])
