@@ -1,8 +1,159 @@
-"""``companion deli-duel``."""
+"""``companion deli-duel``: thin commands over companion.games.deli_duel."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
 
 import click
+
+from companion.cli.dulce import emit, json_option, load_json
+from companion.errors import InputError
+from companion.games.deli_duel import (
+    check_play,
+    crook_counts,
+    deck_size,
+    open_orders,
+    order_problems,
+    orders_to_win,
+    parse,
+    winner,
+)
+from companion.games.deli_duel.cards import INGREDIENT_COUNTS, LIST_NAMES, ORDER_CARDS
 
 
 @click.group(name="deli-duel")
 def deli_duel() -> None:
     """Deli Duel: order checks and the winning count."""
+
+
+@deli_duel.command("check")
+@click.argument("orders", nargs=-1)
+@click.option("--play", help="Cards laid down, comma-separated (e.g. wild,cheese,rye-bread).")
+@click.option("--file", "path", help='Or a JSON file: {"orders": [...], "play": [...]}.')
+@json_option
+def check(orders: tuple[str, ...], play: str | None, path: str | None, as_json: bool) -> None:
+    """Check ORDER cards (a+b+c or fairy-bread), and whether --play completes them.
+
+    Exit 1 if an order is malformed or the play completes none of them.
+    """
+    raw_orders: list[Any] = list(orders)
+    raw_play: Any = play
+    if path is not None:
+        doc = load_json(path)
+        if not isinstance(doc, dict):
+            raise InputError(f'{path}: expected {{"orders": [...], "play": [...]}}')
+        raw_orders += list(doc.get("orders") or [])
+        raw_play = doc.get("play", raw_play)
+    if not raw_orders:
+        raise InputError("name at least one order, e.g. white-bread+cheese+ham")
+    parsed = [parse.order(o, f"order {i + 1}") for i, o in enumerate(raw_orders)]
+    cards = parse.cards(raw_play) if raw_play is not None else None
+    results = []
+    ok = True
+    for o in parsed:
+        entry: dict[str, Any] = {
+            "order": [i.value for i in o.ingredients],
+            "fairy_bread": o.is_fairy_bread,
+            "valid": not order_problems(o),
+            "problems": order_problems(o),
+        }
+        ok = ok and entry["valid"]
+        if cards is not None:
+            pc = check_play(o, cards)
+            entry["play"] = {
+                "legal": pc.legal,
+                "reasons": list(pc.reasons),
+                "wins_game": pc.wins_game,
+            }
+        results.append(entry)
+    completed = [r for r in results if r.get("play", {}).get("legal")]
+    if cards is not None and not completed:
+        ok = False
+    doc_out: dict[str, Any] = {"orders": results}
+    if cards is not None:
+        doc_out["play"] = [c.value for c in cards]
+        doc_out["completes"] = ["+".join(r["order"]) for r in completed]
+        doc_out["wins_game"] = any(r["play"]["wins_game"] for r in completed)
+    lines = []
+    for r in results:
+        name = "+".join(r["order"])
+        lines.append(f"{name}: " + ("valid order" if r["valid"] else "; ".join(r["problems"])))
+        if "play" in r:
+            p = r["play"]
+            verdict = "completed" if p["legal"] else "not completed: " + "; ".join(p["reasons"])
+            lines.append(f"  play {','.join(doc_out['play'])}: {verdict}")
+            if p["wins_game"]:
+                lines.append("  Fairy Bread: that wins the game at once!")
+    emit(doc_out, lines, as_json)
+    if not ok:
+        sys.exit(1)
+
+
+@deli_duel.command("winner")
+@click.argument("state")
+@json_option
+def winner_cmd(state: str, as_json: bool) -> None:
+    """Who has won (Fairy Bread or enough orders for the table size); exit 1 if impossible."""
+    out = winner(parse.seats(load_json(state)))
+    doc = {
+        "orders_to_win": out.target,
+        "winner": out.winner,
+        "reason": out.reason,
+        "needed": {name: n for name, n in out.needed},
+        "problems": list(out.problems),
+    }
+    lines = [f"Orders to win at this table: {out.target}."]
+    if out.winner:
+        how = "the Fairy Bread combo" if out.reason == "fairy-bread" else f"{out.target} orders"
+        lines.append(f"Winner: {out.winner} ({how}).")
+    else:
+        lines.append(
+            "No winner yet. Still needed: " + ", ".join(f"{n} {k}" for n, k in out.needed) + "."
+        )
+    lines.extend(f"problem: {p}" for p in out.problems)
+    emit(doc, lines, as_json)
+    if out.problems:
+        sys.exit(1)
+
+
+@deli_duel.command("setup")
+@click.option("--players", type=int, required=True, help="Players at the table (2-6).")
+@json_option
+def setup(players: int, as_json: bool) -> None:
+    """Orders on display and orders needed to win for a table size."""
+    doc = {
+        "players": players,
+        "orders_to_win": orders_to_win(players),
+        "open_orders": open_orders(players),
+        "fairy_bread_on_display": True,
+    }
+    lines = [
+        f"{players} players: display {doc['open_orders']} orders plus Fairy Bread;"
+        f" first to {doc['orders_to_win']} completed orders wins (Fairy Bread wins at once)."
+    ]
+    emit(doc, lines, as_json)
+
+
+@deli_duel.command("deck")
+@click.option("--demo-pack", is_flag=True, help="Keep the demo pack's second Health Inspector.")
+@json_option
+def deck(demo_pack: bool, as_json: bool) -> None:
+    """The card counts, with the crook cards under one name each (see docs/formats.md)."""
+    crooks = crook_counts(demo_pack)
+    ingredients = {i.value: n for i, n in INGREDIENT_COUNTS.items()}
+    doc: dict[str, Any] = {
+        "ingredients": ingredients,
+        "crooks": {c.value: n for c, n in crooks.items()},
+        "crook_list_names": {c.value: LIST_NAMES[c] for c in crooks},
+        "draw_deck": deck_size(demo_pack),
+        "order_cards": ORDER_CARDS,
+    }
+    lines = ["Ingredients: " + ", ".join(f"{n} {i}" for i, n in ingredients.items())]
+    lines.append(
+        "Crooks: " + ", ".join(f"{n} {c} (listed as {LIST_NAMES[c]!s})" for c, n in crooks.items())
+    )
+    lines.append(
+        f"Draw deck: {doc['draw_deck']} cards; order cards: {ORDER_CARDS} (one is Fairy Bread)."
+    )
+    emit(doc, lines, as_json)

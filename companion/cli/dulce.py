@@ -76,7 +76,7 @@ def best_harvest_cmd(state: str, as_json: bool) -> None:
 
 @dulce.command("plant")
 @click.argument("state")
-@click.option("--card", type=int, help="Number of a card entered in STATE's \"cards\".")
+@click.option("--card", type=int, help='Number of a card entered in STATE\'s "cards".')
 @click.option("--fields", help="Or the card's fields as printed: TL,TR,BL,BR bean names.")
 @click.option("--at", "at", required=True, help="Board square ROW,COL of the card's top-left.")
 @click.option("--rotate", type=int, default=0, show_default=True, help="Clockwise degrees.")

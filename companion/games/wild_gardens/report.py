@@ -6,6 +6,15 @@ from typing import Any
 
 from companion.games.wild_gardens.scoring import Standing, Violation
 
+LABELS = {
+    "guests": "served guests",
+    "cooked_recipes": "cooked recipes",
+    "ingredients": "ingredients",
+    "jar": "jar position",
+    "skill_tokens": "skill tokens",
+    "reserved_recipes": "reserved recipes",
+}
+
 
 def standings_json(standings: list[Standing], violations: list[Violation]) -> dict[str, Any]:
     return {
@@ -45,7 +54,8 @@ def standings_text(standings: list[Standing], violations: list[Violation]) -> li
         b = s.score
         note = ""
         if s.decided_by not in (None, "total"):
-            note = f" [ahead on {s.decided_by.replace('_', ' ')}]"
+            above = standings[i - 1].player.name
+            note = f" [tied on VP with {above}, who is ahead on {LABELS[s.decided_by]}]"
         elif i and s.decided_by is None:
             note = " [tied on every tiebreak: shared]"
         lines.append(

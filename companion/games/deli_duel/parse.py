@@ -1,0 +1,66 @@
+"""Deli Duel inputs: orders written as ``a+b+c``, card lists, and the table state JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.errors import InputError
+from companion.games.deli_duel.cards import Crook, Ingredient, card, ingredient
+from companion.games.deli_duel.game import Seat
+from companion.games.deli_duel.orders import FAIRY_BREAD_ORDER, Order
+
+
+def order(raw: Any, where: str = "order") -> Order:
+    """``"white-bread+cheese+ham"``, ``"fairy-bread"`` or a JSON list of names."""
+    if isinstance(raw, str):
+        if raw.strip().lower() in ("fairy-bread", "fairy bread"):
+            return FAIRY_BREAD_ORDER
+        names = [n for n in raw.split("+")]
+    elif isinstance(raw, list) and all(isinstance(n, str) for n in raw):
+        names = raw
+    else:
+        raise InputError(f"{where}: write an order as a+b+c or a list of ingredient names")
+    if any(not n.strip() for n in names):
+        raise InputError(f"{where}: empty ingredient name in {raw!r}")
+    return Order(tuple(ingredient(n) for n in names))
+
+
+def cards(raw: Any, where: str = "play") -> tuple[Ingredient | Crook, ...]:
+    """Comma-separated names or a JSON list; ingredients and crook cards alike."""
+    if isinstance(raw, str):
+        names = raw.split(",")
+    elif isinstance(raw, list) and all(isinstance(n, str) for n in raw):
+        names = raw
+    else:
+        raise InputError(f"{where}: list the cards as names")
+    return tuple(card(n) for n in names if n.strip())
+
+
+def seats(raw: Any) -> tuple[Seat, ...]:
+    if not isinstance(raw, dict):
+        raise InputError('state: expected a JSON object with "players"')
+    game = raw.get("game", "deli-duel")
+    if game != "deli-duel":
+        raise InputError(f"state: this is a {game!r} file, not a Deli Duel state")
+    ps = raw.get("players")
+    if not isinstance(ps, list) or not ps:
+        raise InputError("players: list the players at the table")
+    out = []
+    for i, p in enumerate(ps):
+        w = f"players[{i}]"
+        if not isinstance(p, dict):
+            raise InputError(f"{w}: expected a JSON object")
+        done = p.get("completed_orders", 0)
+        if isinstance(done, list):
+            for k, o in enumerate(done):
+                order(o, f"{w}.completed_orders[{k}]")
+            count = len(done)
+        elif isinstance(done, int) and not isinstance(done, bool) and done >= 0:
+            count = done
+        else:
+            raise InputError(f"{w}.completed_orders: a number or a list of orders")
+        fairy = p.get("fairy_bread", False)
+        if not isinstance(fairy, bool):
+            raise InputError(f"{w}.fairy_bread: expected true or false")
+        out.append(Seat(str(p.get("name", f"player {i + 1}")), count, fairy))
+    return tuple(out)
