@@ -1,0 +1,162 @@
+"""Ink on a rectified sheet: illumination normalised, printed artwork removed, measured.
+
+A phone photo has a light gradient and shadows, so a raw grey level says nothing about ink.
+We divide each pixel by a local paper-white estimate (a morphological closing wipes out
+strokes thinner than the kernel), so "ink" means "clearly darker than the paper around it".
+What the sheet itself prints is known from the blank template and subtracted, leaving only
+what the player wrote.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.constants import (
+    BACKGROUND_KERNEL_MM,
+    INK_RATIO_BELOW,
+    PRINTED_DILATE_MM,
+    PRINTED_RATIO_BELOW,
+)
+
+# Downscale factor for the background estimate: the paper-white field is smooth.
+_BG_SHRINK = 4
+
+
+def paper_ratio(gray: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """Each pixel over its local paper white (float32, 1.0 = paper, 0 = black)."""
+    h, w = gray.shape[:2]
+    small = cv2.resize(gray, (max(1, w // _BG_SHRINK), max(1, h // _BG_SHRINK)),
+                       interpolation=cv2.INTER_AREA)
+    k = max(3, int(round(BACKGROUND_KERNEL_MM * px_per_mm / _BG_SHRINK)) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    bg = cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel)
+    bg = cv2.GaussianBlur(bg, (0, 0), k / 2)
+    bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    ratio = gray.astype(np.float32) / np.maximum(bg, 16.0)
+    return np.clip(ratio, 0.0, 1.0, out=ratio)
+
+
+def ink_mask(ratio: np.ndarray, below: float = INK_RATIO_BELOW) -> np.ndarray:
+    """uint8 0/1: pixels clearly darker than the paper around them."""
+    return (ratio < below).astype(np.uint8)
+
+
+def printed_mask(template_gray: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """uint8 0/1: what the blank sheet prints, grown a little to absorb misregistration."""
+    printed = (template_gray < PRINTED_RATIO_BELOW * 255).astype(np.uint8)
+    r = max(1, int(round(PRINTED_DILATE_MM * px_per_mm)))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    return cv2.dilate(printed, kernel)
+
+
+def box_px(box_mm: tuple[float, float, float, float], px_per_mm: float,
+           grow_mm: float = 0.0, shift: tuple[int, int] = (0, 0)) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1) pixel rectangle of a mm box, grown (or shrunk if negative)."""
+    x, y, w, h = box_mm
+    x0 = int(round((x - grow_mm) * px_per_mm)) + shift[0]
+    y0 = int(round((y - grow_mm) * px_per_mm)) + shift[1]
+    x1 = int(round((x + w + grow_mm) * px_per_mm)) + shift[0]
+    y1 = int(round((y + h + grow_mm) * px_per_mm)) + shift[1]
+    return x0, y0, max(x1, x0 + 1), max(y1, y0 + 1)
+
+
+def crop(img: np.ndarray, rect: tuple[int, int, int, int]) -> np.ndarray:
+    x0, y0, x1, y1 = rect
+    h, w = img.shape[:2]
+    return img[max(0, y0):min(h, y1), max(0, x0):min(w, x1)]
+
+
+def ink_fraction(written: np.ndarray) -> float:
+    """Share of a 0/1 patch that is ink, after removing specks of one or two pixels."""
+    if written.size == 0:
+        return 0.0
+    opened = cv2.morphologyEx(written, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    return float(opened.mean())
+
+
+def logistic(x: float, low: float, high: float, at_edges: float) -> float:
+    """Probability of "yes" rising from ``1-at_edges`` at ``low`` to ``at_edges`` at ``high``.
+
+    The band between ``low`` and ``high`` is therefore exactly where confidence falls
+    below ``at_edges``: the thresholds in constants define the review band.
+    """
+    mid = (low + high) / 2
+    z_edge = math.log(at_edges / (1 - at_edges))
+    scale = (high - low) / (2 * z_edge)
+    z = (x - mid) / scale
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
+
+
+@dataclass(frozen=True)
+class StrokeShape:
+    """Where a mark's ink lies on a 3x3 grid over its own extent (each in [0, 1])."""
+
+    grid: tuple[tuple[float, ...], ...]
+    aspect: float  # ink extent width / height
+
+    @property
+    def corners(self) -> tuple[float, float, float, float]:
+        g = self.grid
+        return g[0][0], g[0][2], g[2][0], g[2][2]
+
+
+def stroke_shape(written: np.ndarray) -> StrokeShape | None:
+    """Occupancy grid of the ink's robust extent; None when there is too little ink."""
+    ys, xs = np.nonzero(written)
+    if len(xs) < 12:
+        return None
+    x0, x1 = np.percentile(xs, [2, 98])
+    y0, y1 = np.percentile(ys, [2, 98])
+    w, h = max(x1 - x0, 3.0), max(y1 - y0, 3.0)
+    gx = np.clip(((xs - x0) / w * 3).astype(int), 0, 2)
+    gy = np.clip(((ys - y0) / h * 3).astype(int), 0, 2)
+    counts = np.zeros((3, 3), np.float64)
+    np.add.at(counts, (gy, gx), 1.0)
+    share = counts / counts.sum()
+    grid = tuple(tuple(float(v) for v in row) for row in share)
+    return StrokeShape(grid, float(w / h))
+
+
+def point_symmetry(written: np.ndarray) -> float:
+    """Overlap of a mark with itself turned 180 degrees: high for X and +, low for a check.
+
+    Survives any rotation of the mark, unlike the corner grid.
+    """
+    ys, xs = np.nonzero(written)
+    if len(xs) < 12:
+        return 0.0
+    x0, x1 = np.percentile(xs, [2, 98])
+    y0, y1 = np.percentile(ys, [2, 98])
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    half = max(x1 - x0, y1 - y0) / 2 + 3
+    k = 16 / half
+    m = np.array([[k, 0, 16 - k * cx], [0, k, 16 - k * cy]], np.float32)
+    a = cv2.warpAffine(written.astype(np.float32), m, (32, 32), flags=cv2.INTER_AREA)
+    a = cv2.GaussianBlur(a, (0, 0), 1.5)
+    return float(np.minimum(a, a[::-1, ::-1]).sum() / max(float(a.sum()), 1e-6))
+
+
+def cross_probability(written: np.ndarray) -> float:
+    """How much a mark looks like a cross (X or +) rather than a check (a V with a long arm).
+
+    An X reaches all four corners of its extent; a check leaves the top-left and
+    bottom-right corners empty (its short arm starts half-way up, its point is low left).
+    A + leaves the corners empty but fills the four edge middles. Both crosses look the
+    same turned upside down; a check does not. Weights were set on jittered synthetic
+    strokes (tests/test_vision_marks.py measures them).
+    """
+    shape = stroke_shape(written)
+    if shape is None:
+        return 0.5
+    g = shape.grid
+    tl, tr, bl, br = shape.corners
+    x_score = min(tl, tr, bl, br) / 0.06  # ~1 for an X
+    plus_score = min(g[0][1], g[1][0], g[1][2], g[2][1]) / 0.07 * (1.0 - 4 * (tl + br))
+    check_score = (tr + g[2][1] + bl - 2.5 * (tl + br)) / 0.25
+    z = 3.0 * (min(max(x_score, plus_score), 2.0) - min(max(check_score, 0.0), 2.0))
+    z += 10.0 * (point_symmetry(written) - 0.35)
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
