@@ -10,7 +10,7 @@ MARKER_SIZE_MM = 15.0  # 6 modules of 2.5 mm: black border + 4x4 data bits
 MARKER_MODULES = 6
 MARKER_QUIET_MM = 3.0  # white around each marker, more than one module (2.5 mm)
 MARKER_INSET_MM = 14.0  # marker centre from each page edge; most printers leave 5 mm bare
-QR_MODULE_MM = 0.7  # a version-4 code is 33 modules = 23.1 mm, ~4 px/module at 150 dpi
+QR_SIZE_MM = 21.0  # symbol without quiet zone: version 4-5, 3.5-3.9 px/module at 150 dpi
 QR_QUIET_MODULES = 4
 QR_ERROR = "m"
 
@@ -23,7 +23,6 @@ HEADER_BOTTOM_MM = 30.0  # content starts below the markers' band
 CORNER_KEEPOUT_MM = MARKER_INSET_MM + MARKER_SIZE_MM / 2 + MARKER_QUIET_MM  # 24.5
 
 # ---- lines ---------------------------------------------------------------------------
-LINE_THIN_MM = 0.25
 LINE_MM = 0.4
 LINE_BOLD_MM = 0.7
 
@@ -36,7 +35,7 @@ PAIR_GAP_MM = 3.0  # between two linked pairs in a row
 ROW_PITCH_MM = 12.2
 CELL_QUIET_MM = 1.4  # border to writing area
 CELL_RADIUS_MM = 1.6
-MIN_CELL_MM = 9.0  # a printed vegetable/fruit cell never gets smaller than this
+MIN_CELL_MM = 9.0  # a printed vegetable cell never gets smaller than this (tested)
 
 # ---- garden panel (natural size; placed with a scale) ---------------------------------
 GARDEN_W_MM = 196.0
@@ -48,12 +47,9 @@ BADGE_GAP_MM = 1.2  # between a badge column and the cells
 PLANTER_PITCH_X_MM = 17.0
 PLANTER_PITCH_Y_MM = 16.2
 PLANTER_SPACE_MM = 14.6  # outer size of a hexagon / oval / star space
-PLANTER_WRITE_MM = 6.4  # writing square inside every planter space, same for each shape
-HONEY_MM = 26.0
 
 # ---- play panel (natural size) --------------------------------------------------------
 PLAY_W_MM = 80.0
-PLAY_H_MM = 168.0
 CHOICE_CIRCLE_MM = 7.0
 SPOT_MM = 15.0  # wild / bonus spot outer size
 

@@ -254,10 +254,10 @@ def draw_honey(ctx: SheetContext, x: float, y: float) -> None:
         ("circles the 3.", False),
         ("", False),
         ("Fruit lines (3 or more)", True),
-        ("different kinds:", False),
-        ("  3 \u2192 1   4 \u2192 2   5 \u2192 3", False),
-        ("one kind, side by side:", False),
-        ("  3 \u2192 3   4 \u2192 4   5 \u2192 5", False),
+        ("all different: 3, 4, 5", False),
+        ("  kinds score 1, 2, 3", False),
+        ("one kind in a run of", False),
+        ("  3, 4, 5 scores 3, 4, 5", False),
         ("score the better one.", False),
     ]
     for k, (text, bold) in enumerate(notes):

@@ -16,6 +16,7 @@ from layouts.constants import (
     MARKER_SIZE_MM,
     QR_ERROR,
     QR_QUIET_MODULES,
+    QR_SIZE_MM,
     SMALL_FONT_MM,
     SUBTITLE_FONT_MM,
     TITLE_FONT_MM,
@@ -23,7 +24,6 @@ from layouts.constants import (
 from layouts.markers import marker_modules
 from layouts.sheet import SheetContext
 
-QR_SIZE_MM = 21.0  # the symbol without its quiet zone
 QR_TOP_MM = 6.0
 
 

@@ -179,3 +179,36 @@ def test_geometry_json_round_trips_and_is_stable(name: str, paper: str, variant:
     assert doc["sheet"] == name and doc["paper"] == paper and doc["variant"] == variant
     assert len(doc["fields"]) == len(a.fields)
     assert all(len(f["box_mm"]) == 4 for f in doc["fields"])
+
+
+def test_every_score_pad_sheet_has_a_pad_spec() -> None:
+    pads = {n for n in layouts.SHEET_NAMES if n.endswith("-scorepad")}
+    assert pads == set(PADS)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    frames=st.lists(
+        st.tuples(st.floats(-50, 50), st.floats(-50, 50), st.floats(0.2, 3.0)),
+        min_size=0, max_size=4,
+    ),
+    box=st.tuples(st.floats(0, 30), st.floats(0, 30), st.floats(0.1, 20), st.floats(0.1, 20)),
+)
+def test_nested_frames_compose_like_affine_maps(frames, box) -> None:
+    """A field recorded inside nested frames lands where composing the maps says."""
+    from contextlib import ExitStack
+
+    from layouts.pen import Pen
+
+    pen = Pen(None, (200.0, 300.0), False)
+    ox, oy, s = 0.0, 0.0, 1.0
+    with ExitStack() as stack:
+        for fx, fy, fs in frames:
+            stack.enter_context(pen.frame(fx, fy, fs))
+            ox, oy, s = ox + fx * s, oy + fy * s, s * fs
+        got = pen.page_box(*box)
+    x, y, w, h = box
+    assert got.x == pytest.approx(ox + x * s, abs=1e-9)
+    assert got.y == pytest.approx(oy + y * s, abs=1e-9)
+    assert got.w == pytest.approx(w * s) and got.h == pytest.approx(h * s)
+    assert pen.scale == 1.0  # every frame was popped

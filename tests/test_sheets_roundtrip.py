@@ -9,6 +9,7 @@ import pytest
 
 import layouts
 from companion.paper.model import Box, FieldKind, SheetGeometry, SheetLabel
+from layouts.constants import MIN_CELL_MM
 
 DPI = 150
 PX_PER_MM = DPI / 25.4
@@ -98,9 +99,13 @@ def test_cell_borders_sit_just_outside_the_writing_area(rendered) -> None:
     geo, gray, _ = rendered
     cells = [f for f in geo.fields if f.kind is FieldKind.VEGETABLE]
     for f in cells:
-        for side in ("left", "right", "top", "bottom"):
-            d = _border_distance_mm(gray, f.box_mm, side)
-            assert 0.7 <= d <= 2.2, f"{f.id}: {side} border {d:.2f} mm from the writing area"
+        d = {side: _border_distance_mm(gray, f.box_mm, side)
+             for side in ("left", "right", "top", "bottom")}
+        for side, dist in d.items():
+            assert 0.7 <= dist <= 2.2, f"{f.id}: {side} border {dist:.2f} mm from writing area"
+        printed_w = f.box_mm.w + d["left"] + d["right"]
+        printed_h = f.box_mm.h + d["top"] + d["bottom"]
+        assert min(printed_w, printed_h) >= MIN_CELL_MM - 0.2, f"{f.id} printed too small"
 
 
 def test_icon_fields_cover_printed_ink(rendered) -> None:
@@ -111,3 +116,33 @@ def test_icon_fields_cover_printed_ink(rendered) -> None:
             x0, y0, x1, y1 = _px(f.box_mm, 0)
             crop = gray[y0:y1 + 1, x0:x1 + 1]
             assert crop.min() < 110, f"{f.id} frames no printed mark"
+
+
+@pytest.mark.parametrize("name", layouts.SHEET_NAMES)
+def test_black_and_white_sheets_carry_no_colour(name: str) -> None:
+    """--bw pages are pure greys, so a laser printer gives crisp black lines."""
+    rgb = np.asarray(layouts.render_image(name, paper="a4", dpi=40, bw=True, code="BW1"))
+    spread = rgb.max(axis=2).astype(int) - rgb.min(axis=2).astype(int)
+    assert spread.max() <= 3
+
+
+def test_one_random_code_is_shared_by_every_sheet_in_a_pdf() -> None:
+    import io
+
+    import pypdfium2 as pdfium
+
+    buf = io.BytesIO()
+    layouts.render_pdf(["delicious-garden", "delicious-play"], buf)  # code=None: a fresh one
+    pdf = pdfium.PdfDocument(buf.getvalue())
+    try:
+        labels = []
+        for index in (0, 1):  # garden, then the play sheet's front (its back is page 2)
+            img = pdf[index].render(scale=DPI / 72).to_pil().convert("L")
+            text, _, _ = cv2.QRCodeDetector().detectAndDecode(np.asarray(img))
+            labels.append(SheetLabel.decode(text))
+            page_text = pdf[index].get_textpage().get_text_range()
+            assert labels[-1].code in page_text  # printed for people too
+    finally:
+        pdf.close()
+    assert [lb.sheet for lb in labels] == ["delicious-garden", "delicious-play"]
+    assert labels[0].code == labels[1].code and len(labels[0].code) == 4
