@@ -104,15 +104,15 @@ def build_play(ctx: SheetContext) -> None:
 def build_combo(ctx: SheetContext) -> None:
     g = garden(ctx.variant)
     pen = ctx.pen
-    registration(ctx, "Delicious", f"Side {ctx.variant}",
-                 title_x=COMBO_SPLIT_MM + 3.0)
+    px0, px1 = COMBO_SPLIT_MM + 3.0, ctx.width - PAGE_MARGIN_MM
+    py0, py1 = HEADER_BOTTOM_MM + 2.0, ctx.height - CORNER_KEEPOUT_MM - 1.0
+    sp = _fit(PLAY_W_MM, PLAY_FRONT_H_MM, px1 - px0, py1 - py0)
+    play_x = px0 + (px1 - px0 - PLAY_W_MM * sp) / 2
+    registration(ctx, "Delicious", f"Side {ctx.variant}", title_x=play_x)
     gx0, gx1 = CORNER_KEEPOUT_MM + 1.0, COMBO_SPLIT_MM
     gy0, gy1 = PAGE_MARGIN_MM, ctx.height - PAGE_MARGIN_MM
     s = _fit(GARDEN_W_MM, GARDEN_H_MM, gx1 - gx0, gy1 - gy0)
     with pen.frame(gx0, gy0 + (gy1 - gy0 - GARDEN_H_MM * s) / 2, s):
         draw_garden(ctx, g)
-    px0, px1 = COMBO_SPLIT_MM + 3.0, ctx.width - PAGE_MARGIN_MM
-    py0, py1 = HEADER_BOTTOM_MM + 2.0, ctx.height - CORNER_KEEPOUT_MM - 1.0
-    sp = _fit(PLAY_W_MM, PLAY_FRONT_H_MM, px1 - px0, py1 - py0)
-    with pen.frame(px0 + (px1 - px0 - PLAY_W_MM * sp) / 2, py0, sp):
+    with pen.frame(play_x, py0, sp):
         draw_play_front(ctx)

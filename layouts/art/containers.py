@@ -14,7 +14,7 @@ from layouts.pen import Path, Pen
 # decoration outside the body box: (left, right, top, bottom), mm
 CONTAINER_MARGINS_MM: dict[str, tuple[float, float, float, float]] = {
     "wheelbarrow": (3.0, 10.0, 1.5, 7.0),
-    "boots": (1.5, 8.5, 4.5, 2.5),
+    "boots": (1.5, 13.0, 4.5, 2.5),
     "watering-can": (10.0, 4.5, 7.0, 1.0),
     "bathtub": (2.5, 2.5, 6.0, 4.0),
     "crate": (1.5, 1.5, 1.5, 1.5),
@@ -47,19 +47,24 @@ def _wheelbarrow(p: Pen, x: float, y: float, w: float, h: float) -> None:
     p.rect(x - 3.0, y - 2.2, w + 6.0, 2.2, radius=1.1, fill="wheelbarrow-dark", width=0.3)
 
 
+BOOT_SHAFT_MM = 39.0  # a welly stays tall even when it holds only two rows
+
+
 def _boot(p: Pen, x: float, y: float, w: float, h: float, fill: str, dark: str) -> None:
     toe = 8.0
-    p.draw(Path().move(x - 1, y - 1).line(x + w + 1, y - 1).line(x + w + 1, y + h - 8)
+    top = y - 1 - max(0.0, BOOT_SHAFT_MM - h)
+    p.draw(Path().move(x - 1, top).line(x + w + 1, top).line(x + w + 1, y + h - 8)
            .curve(x + w + 3, y + h - 6.5, x + w + toe, y + h - 5.5, x + w + toe, y + h - 1)
            .line(x + w + toe, y + h + 0.5).line(x - 1.5, y + h + 0.5)
            .curve(x - 2.2, y + h - 4, x - 1, y + h - 8, x - 1, y + h - 10).close(),
            fill=fill, width=LW)
     p.rect(x - 2.0, y + h, w + toe + 2.5, 2.2, radius=1.0, fill=dark, width=LW)
-    p.rect(x - 1.8, y - 4.2, w + 3.6, 3.6, radius=1.2, fill=dark, width=LW)
+    p.rect(x - 1.8, top - 3.2, w + 3.6, 3.6, radius=1.2, fill=dark, width=LW)
 
 
 def _boots(p: Pen, x: float, y: float, w: float, h: float) -> None:
-    _boot(p, x + 2.2, y - 0.4, w - 2.2, h + 0.4, "boots-dark", "boots-dark")
+    """A pair of wellies: the back one peeks out behind and to the right."""
+    _boot(p, x + 4.5, y - 1.5, w, h + 1.5, "boots-dark", "boots-dark")
     _boot(p, x, y, w, h, "boots", "boots-dark")
 
 
