@@ -1,0 +1,122 @@
+"""``companion dulce`` through click's CliRunner: examples, --json, exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from companion.cli import main
+
+EX = Path(__file__).resolve().parent.parent / "examples" / "dulce"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, ["dulce", *args])
+
+
+def test_score_order_prints_the_rulebook_steps():
+    r = run("score-order", str(EX / "score-order.json"))
+    assert r.exit_code == 0, r.output
+    assert "1. Score Fudge" in r.output and "2. Score Brownies" in r.output
+    assert "Total: 2 points, chicken +2" in r.output
+
+
+def test_score_order_json_is_one_document():
+    r = run("score-order", str(EX / "score-order.json"), "--json")
+    doc = json.loads(r.output)
+    assert doc["points"] == 2 and doc["chicken"] == 2 and doc["proven_best"] is True
+    assert [s["score"] for s in doc["steps"]] == ["Fudge", "Brownies"]
+    assert doc["steps"][0]["byproducts"][0]["to"]["name"] == "Brownies"
+    # cafes_after is valid input again: nothing more scores.
+    again = {"cafes": doc["cafes_after"]}
+    r2 = CliRunner().invoke(main, ["dulce", "score-order", "-", "--json"], input=json.dumps(again))
+    assert json.loads(r2.output)["points"] == 0
+
+
+def test_best_harvest_example():
+    r = run("best-harvest", str(EX / "best-harvest.json"), "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert doc["line"] == {"kind": "column", "index": 2}
+    assert doc["points"] == 9 and len(doc["per_line"]) == 8
+    assert all(
+        cell is None or cell["cubes"] == 0 for cell in [row[2] for row in doc["board_after"]]
+    )
+    text = run("best-harvest", str(EX / "best-harvest.json"))
+    assert "Harvest column 2" in text.output
+
+
+def test_plant_legal_and_illegal():
+    ok = run("plant", str(EX / "plant.json"), "--card", "24", "--at", "0,1", "--json")
+    assert ok.exit_code == 0
+    doc = json.loads(ok.output)
+    assert doc["legal"] and doc["chicken"] == 1 and doc["bonus_cells"] == [[0, 1]]
+    off = run("plant", str(EX / "plant.json"), "--card", "24", "--at", "3,3", "--json")
+    assert off.exit_code == 1 and json.loads(off.output)["legal"] is False
+    used = run("plant", str(EX / "plant.json"), "--card", "6", "--at", "2,2")
+    assert used.exit_code == 1 and "already been played" in used.output
+    fields = run(
+        "plant",
+        str(EX / "plant.json"),
+        "--fields",
+        "cacao,cacao,vanilla,coffee",
+        "--at",
+        "1,0",
+        "--rotate",
+        "90",
+    )
+    assert fields.exit_code == 0 and "Legal" in fields.output
+
+
+def test_final_ranks_with_tiebreak():
+    r = run("final", str(EX / "final.json"), "--json")
+    doc = json.loads(r.output)
+    assert doc["winners"] == ["Marco"]
+    assert [s["place"] for s in doc["standings"]] == [1, 2, 3]
+    solo = CliRunner().invoke(
+        main, ["dulce", "final", "-"], input='{"players": [{"name": "me", "points": 47}]}'
+    )
+    assert "Pastry Professional" in solo.output
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "needle"),
+    [
+        (["score-order", "/no/such/file.json"], None, "cannot read"),
+        (["score-order", "-"], "{not json", "not valid JSON"),
+        (
+            ["score-order", "-"],
+            '{"cafes": [{"spaces": [{"type": "tea", "level": 1}]}]}',
+            "unknown bean",
+        ),
+        (
+            ["score-order", "-"],
+            '{"cafes": [{"spaces": [{"type": "cacao", "level": 4}]}]}',
+            "level must be",
+        ),
+        (
+            ["score-order", "-"],
+            '{"cafes": [{"spaces": [{"type": "cacao", "level": 1, "holds": "peanut"}]}]}',
+            "can hold cacao",
+        ),
+        (["best-harvest", "-"], '{"board": [[null]]}', "4 rows of 4"),
+        (["plant", "-", "--at", "x"], "{}", "two whole numbers"),
+        (["plant", "-", "--at", "0,0"], "{}", "exactly one of"),
+        (
+            ["plant", "-", "--at", "0,0", "--fields", "cacao,cacao,cacao,cacao", "--rotate", "45"],
+            "{}",
+            "rotation must be",
+        ),
+        (["final", "-"], '{"players": []}', "at least one player"),
+        (["final", "-"], '{"game": "deli-duel", "players": []}', "at least one player"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, stdin, needle):
+    r = CliRunner().invoke(main, ["dulce", *args], input=stdin)
+    assert r.exit_code == 2, r.output
+    assert needle in r.output
+    assert "Traceback" not in r.output
+    assert len(r.output.strip().splitlines()) == 1

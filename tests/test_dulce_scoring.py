@@ -1,0 +1,203 @@
+"""The scoring-phase search: the rulebook's Fudge and Brownies example step by step,
+optimality against the independent brute force, and the rule options."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.errors import IllegalMoveError
+from companion.games.dulce import (
+    Bean,
+    Cafe,
+    Content,
+    DulceRules,
+    Kitchen,
+    Level,
+    Space,
+    best_scoring,
+    legal_steps,
+    replay,
+)
+from companion.games.dulce.scoring import Byproduct, Evaluator, ScoreStep, apply_step
+from tests.test_dulce_brute import best as brute_best
+from tests.test_dulce_brute import random_play
+
+HELD = {None: Content.EMPTY, "bean": Content.BEAN, "egg": Content.EGG}
+
+
+def to_engine(cafes) -> tuple[Cafe, ...]:
+    return tuple(
+        Cafe(
+            f"c{i}",
+            tuple(Space(Bean(b), Level(lv)) for b, lv, _ in cafe),
+            tuple(HELD[h] for _, _, h in cafe),
+        )
+        for i, cafe in enumerate(cafes)
+    )
+
+
+def plan_for(cafes, rules: DulceRules | None = None):
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    return k, best_scoring(k, k.fill_of(engine), rules or DulceRules())
+
+
+def fudge_and_brownies():
+    # Brownies: peanut 3 rings filled, cacao 2 rings empty. Fudge: cacao 3 and peanut 2 filled.
+    return [
+        [["peanut", 3, "bean"], ["cacao", 2, None]],
+        [["cacao", 3, "bean"], ["peanut", 2, "bean"]],
+    ]
+
+
+def test_fudge_and_brownies_step_by_step():
+    k, plan = plan_for(fudge_and_brownies())
+    # Slots: 0 Brownies peanut/3, 1 Brownies cacao/2, 2 Fudge cacao/3, 3 Fudge peanut/2.
+    assert [k.describe(i) for i in range(4)] == [
+        "c0 peanut 3-ring",
+        "c0 cacao 2-ring",
+        "c1 cacao 3-ring",
+        "c1 peanut 2-ring",
+    ]
+    first, second = plan.steps
+    # Only Fudge is full: score it; its cacao drops to Brownies' empty 2-ring space, its
+    # peanut has no 1-ring peanut space anywhere and feeds the chicken.
+    assert first.cafe == 1
+    assert set(first.byproducts) == {Byproduct(2, 1), Byproduct(3, None)}
+    assert first.chicken == 1
+    # Brownies is now full: its peanut drops into Fudge's freed 2-ring peanut space, its
+    # cacao (2 rings) has no 1-ring cacao space and feeds the chicken.
+    assert second.cafe == 0
+    assert set(second.byproducts) == {Byproduct(0, 3), Byproduct(1, None)}
+    assert (plan.points, plan.chicken) == (2, 2)
+    # Nothing is full any more; Fudge keeps a peanut on its 2-ring space for next round.
+    assert plan.end == (Content.EMPTY, Content.EMPTY, Content.EMPTY, Content.BEAN)
+
+
+def test_replay_accepts_the_plan_and_rejects_stopping_early():
+    k, plan = plan_for(fudge_and_brownies())
+    again = replay(k, plan.start, plan.steps)
+    assert (again.points, again.chicken, again.end) == (2, 2, plan.end)
+    try:
+        replay(k, plan.start, plan.steps[:1])
+    except IllegalMoveError as exc:
+        assert "still full" in str(exc)
+    else:
+        raise AssertionError("stopping with Brownies full must be illegal")
+
+
+def test_apply_step_rejects_a_byproduct_moving_up_or_sideways():
+    k, plan = plan_for(fudge_and_brownies())
+    # Fudge's cacao (3 rings) may not stay at 3 rings, and a 2-ring peanut cannot go up.
+    bad = ScoreStep(1, (Byproduct(2, None), Byproduct(3, 0)), ())
+    try:
+        apply_step(k, plan.start, bad)
+    except IllegalMoveError:
+        pass
+    else:
+        raise AssertionError("illegal byproduct accepted")
+
+
+def test_an_egg_is_discarded_without_a_byproduct():
+    cafes = [[["cacao", 3, "egg"], ["vanilla", 1, "bean"]], [["cacao", 2, None]]]
+    _, plan = plan_for(cafes)
+    (step,) = plan.steps
+    assert step.byproducts == () and step.chicken == 0
+    assert (plan.points, plan.chicken) == (1, 0)
+
+
+def test_byproduct_may_refill_the_scored_cafe_option():
+    # One café: cacao 3 and cacao 2. Our reading lets the 3-ring bean drop into the
+    # freed 2-ring space of the same café; the other reading feeds it to the chicken.
+    cafes = [[["cacao", 3, "bean"], ["cacao", 2, "bean"]], [["cacao", 1, None]]]
+    _, same = plan_for(cafes)
+    _, other = plan_for(cafes, DulceRules(byproduct_into_scored_cafe=False))
+    assert (same.points, same.chicken) == brute_best(cafes)
+    assert (other.points, other.chicken) == brute_best(cafes, into_scored=False)
+    assert same.points == 2  # c1 scores after receiving the 2-ring bean
+    assert other.points == 2 and other.chicken == 1
+
+
+def test_voluntary_discard_option_only_adds_chicken_steps():
+    cafes = [[["peanut", 3, "bean"]], [["peanut", 1, None], ["coffee", 1, None]]]
+    _, forced = plan_for(cafes)
+    _, free = plan_for(cafes, DulceRules(byproducts_may_be_discarded=True))
+    assert (forced.points, forced.chicken) == (1, 0)
+    assert (free.points, free.chicken) == (1, 1)
+    assert (free.points, free.chicken) == brute_best(cafes, may_discard=True)
+
+
+def test_covered_cafe_takes_no_part():
+    cafes = to_engine([[["cacao", 3, "bean"]], [["cacao", 2, None]]])
+    covered = (cafes[0], Cafe("corner", cafes[1].spaces, cafes[1].holds, covered=True))
+    k = Kitchen.of(covered)
+    plan = best_scoring(k, k.fill_of(covered))
+    assert (plan.points, plan.chicken) == (1, 1)
+
+
+def test_nothing_full_means_no_steps():
+    _, plan = plan_for([[["cacao", 3, None], ["coffee", 2, "bean"]]])
+    assert plan.steps == () and plan.points == 0
+
+
+BEANS = ["cacao", "peanut"]  # two types keep small states tangled
+space_st = st.tuples(
+    st.sampled_from(BEANS), st.integers(1, 3), st.sampled_from([None, "bean", "bean", "egg"])
+).map(list)
+cafe_st = st.lists(space_st, min_size=1, max_size=2)
+kitchen_st = st.lists(cafe_st, min_size=1, max_size=4)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kitchen_st, st.booleans(), st.booleans())
+def test_search_matches_brute_force(cafes, into_scored, may_discard):
+    rules = DulceRules(
+        byproduct_into_scored_cafe=into_scored, byproducts_may_be_discarded=may_discard
+    )
+    k, plan = plan_for(cafes, rules)
+    assert (plan.points, plan.chicken) == brute_best(
+        cafes, into_scored=into_scored, may_discard=may_discard
+    )
+    assert plan.proven
+    # The plan it shows is a legal, complete scoring phase worth what it claims.
+    again = replay(k, plan.start, plan.steps, rules)
+    assert (again.points, again.chicken) == (plan.points, plan.chicken)
+
+
+@settings(max_examples=60, deadline=None)
+@given(kitchen_st, st.integers(0, 2**16))
+def test_best_order_beats_any_random_legal_order(cafes, seed):
+    _, plan = plan_for(cafes)
+    assert (plan.points, plan.chicken) >= random_play(cafes, random.Random(seed))
+
+
+@settings(max_examples=60, deadline=None)
+@given(kitchen_st)
+def test_every_legal_step_moves_beans_strictly_down(cafes):
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    for step, _ in legal_steps(k, k.fill_of(engine)):
+        for b in step.byproducts:
+            if b.target is not None:
+                src, dst = k.slots[b.source], k.slots[b.target]
+                assert dst.level < src.level and dst.bean is src.bean
+
+
+def test_budget_exhaustion_still_gives_a_legal_plan():
+    rng = random.Random(5)
+    cafes = [
+        [[rng.choice(BEANS), rng.randint(1, 3), rng.choice([None, "bean"])] for _ in range(2)]
+        for _ in range(9)
+    ]
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    tiny = Evaluator(k, budget=3)
+    plan = best_scoring(k, k.fill_of(engine), value=tiny)
+    again = replay(k, plan.start, plan.steps)
+    assert again.points == plan.points
+    full = best_scoring(k, k.fill_of(engine))
+    assert full.points >= plan.points
+    assert plan.proven == tiny.complete
