@@ -25,6 +25,7 @@ from layouts.constants import (
 from layouts.registration import registration
 from layouts.sheet import SheetContext
 
+NOTES_MIN_MM = 25.0
 NUMBER_ALLOWED: tuple[str, ...] = ()  # any whole number: nothing to enumerate
 
 
@@ -83,9 +84,10 @@ PADS: dict[str, PadSpec] = {
     ),
     "dulce-scorepad": PadSpec(
         "dulce-scorepad", "Dulce", 4,
-        (
-            PadRow("cafes", "Caf\u00e9 points", "track position after round 20"),
-            PadRow("total", "TOTAL", "", T),
+        tuple(PadRow(f"rounds-{k}-{k + 4}", f"Rounds {k}-{k + 4}", "caf\u00e9s scored, 1 each")
+              for k in range(1, 21, 5))
+        + (
+            PadRow("total", "TOTAL", "the track after round 20", T),
             PadRow("chicken-steps", "Chicken steps", "track position of the chicken", X),
             PadRow("eggs", "Eggs", "1 per 3 chicken steps (ties only)", X),
             PadRow("field-resources", "Resources in field", "left at the end (ties only)", X),
@@ -137,8 +139,11 @@ def build_pad(ctx: SheetContext) -> None:
     bottom = ctx.height - CORNER_KEEPOUT_MM - 2.0
     label_w = PAD_LABEL_W_MM
     col_w = (x1 - x0 - label_w) / spec.players
-    n_rows = len(spec.rows) + 1 + (1 if any(r.kind is X for r in spec.rows) else 0)
-    row_h = max(PAD_ROW_MIN_MM, min(PAD_ROW_MAX_MM, (bottom - top - 8.0) / n_rows))
+    n_rows = len(spec.rows) + 1  # + the names row
+    extra = 8.0 + (7.0 if any(r.kind is X for r in spec.rows) else 0.0)  # note, tiebreak title
+    row_h = min(PAD_ROW_MAX_MM, (bottom - top - extra) / n_rows)
+    if row_h < PAD_ROW_MIN_MM:
+        raise ValueError(f"{spec.sheet} has too many rows for the page")  # a layout bug
     # player names
     pen.rect(x0, top, x1 - x0, row_h, radius=1.5, fill="banner", stroke=None)
     pen.text(x0 + 2.5, top + row_h / 2 + 1.2, "Player", 3.4, bold=True, color="banner-text")
@@ -169,3 +174,9 @@ def build_pad(ctx: SheetContext) -> None:
                           col_w - 2 * q, row_h - 2 * q, NUMBER_ALLOWED)
         y += row_h
     pen.text(x0, y + 5.0, spec.note, SMALL_FONT_MM, color="soft-ink")
+    notes_top = y + 10.0
+    if bottom - notes_top > NOTES_MIN_MM:  # spare paper becomes a box for date and notes
+        pen.rect(x0, notes_top, x1 - x0, bottom - notes_top, radius=2.0, fill="paper",
+                 stroke="faint", width=0.5, dash=(2.0, 1.5))
+        pen.text(x0 + 3.0, notes_top + 6.0, "Date, winner, notes", 3.0, bold=True,
+                 color="soft-ink")
