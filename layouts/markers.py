@@ -1,8 +1,9 @@
 """The four corner markers, as bits of OpenCV's ArUco DICT_4X4_50, ids 0-3.
 
-Copied once from ``cv2.aruco.getPredefinedDictionary(DICT_4X4_50)`` so that layouts never
-import cv2; tests/test_sheets_markers.py checks them against OpenCV. Each pattern is the 4x4
-data area, row by row from the top, ``#`` black; a one-module black border surrounds it.
+Copied once from OpenCV's ``aruco.getPredefinedDictionary(DICT_4X4_50)`` so that layouts
+never needs OpenCV at run time; tests/test_sheets_markers.py checks them against it. Each
+pattern is the 4x4 data area, row by row from the top, ``#`` black; a one-module black
+border surrounds it.
 """
 
 from __future__ import annotations

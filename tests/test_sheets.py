@@ -212,3 +212,15 @@ def test_nested_frames_compose_like_affine_maps(frames, box) -> None:
     assert got.y == pytest.approx(oy + y * s, abs=1e-9)
     assert got.w == pytest.approx(w * s) and got.h == pytest.approx(h * s)
     assert pen.scale == 1.0  # every frame was popped
+
+
+def test_layouts_stay_clear_of_opencv_and_click() -> None:
+    """The layer rule: drawing sheets never loads OpenCV or the command line."""
+    import subprocess
+    import sys
+
+    code = ("import sys, layouts; layouts.geometry('delicious-combo'); "
+            "print(sorted(m for m in ('cv2', 'click') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
