@@ -1,0 +1,182 @@
+"""Wild Gardens final scoring, the six-step tiebreak chain, and the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.cli import main
+from companion.errors import InputError
+from companion.games.wild_gardens import TIEBREAKS, Player, check, final_score, rank, rank_key
+from companion.games.wild_gardens.parse import players
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "wild-gardens" / "score.json"
+
+
+def test_final_score_adds_tracks_wraps_guests_and_ingredients():
+    # Pollinator flipped once at 3 -> 63; jar 16; game-end guests 4; 11 ingredients -> 2.
+    p = Player("x", pollinator=3, pollinator_wraps=1, jar=16, guest_vp=4, ingredients=11)
+    b = final_score(p)
+    assert (b.pollinator, b.jar, b.guests, b.ingredients, b.total) == (63, 16, 4, 2, 85)
+    assert final_score(Player("y", 0, 50, jar_wraps=1)).jar == 110
+
+
+@pytest.mark.parametrize(("ingredients", "vp"), [(0, 0), (3, 0), (4, 1), (7, 1), (8, 2)])
+def test_one_vp_per_four_ingredients(ingredients, vp):
+    assert final_score(Player("x", 0, 0, ingredients=ingredients)).ingredients == vp
+
+
+def base(name: str, **kw) -> Player:
+    """Everyone on 40 VP with the same chain values unless told otherwise."""
+    fields = dict(
+        pollinator=30,
+        jar=10,
+        guests=2,
+        cooked_recipes=2,
+        ingredients=3,
+        skill_tokens=4,
+        reserved_recipes=1,
+    )
+    fields.update(kw)
+    return Player(name, **fields)
+
+
+@pytest.mark.parametrize(
+    ("step", "better"),
+    [
+        ("guests", dict(guests=3)),
+        ("cooked_recipes", dict(cooked_recipes=3)),
+        ("ingredients", dict(ingredients=2)),  # 2 and 3 both give 0 VP: a real tiebreak
+        ("jar", dict(jar=11, pollinator=29)),  # same total, jar further on
+        ("skill_tokens", dict(skill_tokens=5)),
+        ("reserved_recipes", dict(reserved_recipes=2)),
+    ],
+)
+def test_each_step_of_the_chain_breaks_a_tie(step, better):
+    winner = base("w", **better)
+    if step == "ingredients":
+        winner, loser = base("w", ingredients=3), base("l", ingredients=2)
+    else:
+        loser = base("l")
+    assert final_score(winner).total == final_score(loser).total
+    s = rank([loser, winner])
+    assert [x.player.name for x in s] == ["w", "l"]
+    assert s[1].decided_by == step and s[1].place == 2
+
+
+def test_earlier_steps_outrank_later_ones():
+    # More guests beats more of everything later in the chain.
+    a = base("a", guests=3, cooked_recipes=0, skill_tokens=0, reserved_recipes=0)
+    b = base("b", cooked_recipes=9, skill_tokens=9, reserved_recipes=3)
+    assert rank([b, a])[0].player.name == "a"
+
+
+def test_a_tie_through_all_six_steps_is_shared_among_many_players():
+    s = rank([base("a"), base("b"), base("c"), base("d", pollinator=10)])
+    assert [x.place for x in s] == [1, 1, 1, 4]
+    assert s[3].decided_by == "total"
+
+
+def test_the_chain_is_the_rulebook_order():
+    assert TIEBREAKS == (
+        "guests",
+        "cooked_recipes",
+        "ingredients",
+        "jar",
+        "skill_tokens",
+        "reserved_recipes",
+    )
+
+
+player_st = st.builds(
+    Player,
+    st.uuids().map(str),
+    st.integers(0, 59),
+    st.integers(0, 54),
+    st.integers(0, 1),
+    st.integers(0, 1),
+    st.integers(0, 4),
+    st.integers(0, 8),
+    st.integers(0, 4),
+    st.integers(0, 9),
+    st.integers(0, 9),
+    st.integers(0, 3),
+)
+
+
+@given(st.lists(player_st, min_size=1, max_size=7), st.randoms())
+def test_ranking_is_a_total_preorder_independent_of_seating(ps, rnd):
+    s = rank(ps)
+    shuffled = list(ps)
+    rnd.shuffle(shuffled)
+    again = {x.player.name: x.place for x in rank(shuffled)}
+    assert {x.player.name: x.place for x in s} == again
+    for x in s:
+        for y in s:
+            # Places agree with comparing keys: a total preorder on players.
+            kx, ky = rank_key(x.player), rank_key(y.player)
+            assert (x.place < y.place) == (kx > ky)
+            assert (x.place == y.place) == (kx == ky)
+
+
+def test_checks_flag_impossible_states():
+    codes = {
+        v.code
+        for v in check(Player("x", 60, 55, reserved_recipes=2, reserved_guests=2, skill_tokens=10))
+    }
+    assert codes == {"pollinator-range", "jar-range", "reserve-limit", "skill-slots"}
+    assert check(base("ok")) == []
+
+
+def test_parse_accepts_guest_lists_counts_and_flipped():
+    ps = players(json.loads(EXAMPLE.read_text()))
+    assert ps[0].guests == 3 and ps[0].guest_vp == 4
+    assert ps[1].pollinator_wraps == 1 and ps[1].guests == 2
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        [],
+        {"players": []},
+        {"players": [{"name": "a"}]},
+        {"players": [{"name": "a", "pollinator": -1}]},
+        {"players": [{"name": "a", "pollinator": 3, "guests": "many"}]},
+        {"players": [{"name": "a", "pollinator": 3, "pollinator_flipped": "yes"}]},
+        {"game": "dulce", "players": [{"name": "a", "pollinator": 3}]},
+    ],
+)
+def test_bad_input_raises_input_error(doc):
+    with pytest.raises(InputError):
+        players(doc)
+
+
+def test_duplicate_names_are_bad_input():
+    with pytest.raises(InputError):
+        rank([base("a"), base("a")])
+
+
+def test_cli_score_example():
+    r = CliRunner().invoke(main, ["wild-gardens", "score", str(EXAMPLE)])
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[0].startswith("1. Jada: 69 VP")
+    assert "who is ahead on skill tokens" in r.output
+    doc = json.loads(
+        CliRunner().invoke(main, ["wild-gardens", "score", str(EXAMPLE), "--json"]).output
+    )
+    assert doc["winners"] == ["Jada"]
+    assert doc["standings"][1]["decided_by"] == "skill_tokens"
+    assert doc["standings"][2]["breakdown"]["pollinator"] == 63
+
+
+def test_cli_violation_exits_1_and_bad_input_exits_2():
+    bad = {"players": [{"name": "a", "pollinator": 70, "jar": 0}]}
+    r = CliRunner().invoke(main, ["wild-gardens", "score", "-", "--json"], input=json.dumps(bad))
+    assert r.exit_code == 1
+    r2 = CliRunner().invoke(main, ["wild-gardens", "score", "-"], input='{"players": 3}')
+    assert r2.exit_code == 2 and len(r2.output.strip().splitlines()) == 1
