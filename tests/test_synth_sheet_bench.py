@@ -1,0 +1,69 @@
+"""The reader benchmark's bookkeeping: the photo plan and how readings are counted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.delicious.garden import garden
+from companion.games.delicious.simulate import simulate_game
+from companion.paper.model import FieldKind
+from scripts.bench_reader import PhotoSpec, ReaderResult, plan, table, tally
+
+
+def test_plan_is_fixed_mostly_combo_and_pairs_share_a_code() -> None:
+    specs = plan(40, 1000)
+    assert specs == plan(40, 1000)
+    assert len(specs) == 40
+    assert len({s.name for s in specs}) == 40
+    combos = [s for s in specs if s.sheet == "delicious-combo"]
+    assert len(combos) >= 0.6 * len(specs)
+    by_paper: dict[str, list[PhotoSpec]] = {}
+    for s in specs:
+        by_paper.setdefault(s.paper_id, []).append(s)
+    pairs = [m for m in by_paper.values() if len(m) == 2]
+    assert pairs
+    for first, second in pairs:
+        assert {first.sheet, second.sheet} == {"delicious-garden", "delicious-play"}
+        assert first.code == second.code and first.variant == second.variant
+    assert {s.variant for s in specs} == {"A", "B"}
+    assert any(s.honey for s in specs)
+
+
+def _truth(fields: dict[str, str], full: dict[str, str]) -> dict[str, Any]:
+    return {"fields": fields, "full_fields": full}
+
+
+def test_tally_counts_silent_errors_review_and_scores() -> None:
+    full = simulate_game(3, 2, "A").field_maps[0]
+    spec = PhotoSpec("p-combo", "delicious-combo", "p", 3, 0, "A", 1, "0001", 1000)
+    letters = sorted(k for k, v in full.items() if v in ("carrot", "onion", "pepper", "fig"))
+    assert len(letters) >= 3
+    a, b, c = letters[:3]
+    wrong = dict(full)
+    wrong[a] = "broccoli" if full[a] != "broccoli" else "carrot"  # wrong, flagged
+    wrong[b] = "lettuce" if full[b] != "lettuce" else "carrot"  # wrong, silent
+    del wrong[c]  # missed, silent
+    result = ReaderResult(wrong, {a}, 0.5)
+    t = tally([spec], {spec.name: _truth(full, full)}, {spec.name: result})
+    assert t.silent == 2
+    assert t.reviewed == 1
+    kinds = garden("A").field_kinds()
+    assert t.letter_cells == sum(1 for k in full if kinds[k][0] in (FieldKind.VEGETABLE,
+                                                                    FieldKind.FRUIT))
+    assert t.letter_right == t.letter_cells - 3
+    assert t.sheets_all_right == 0
+    assert t.papers == 1
+    right = ReaderResult(dict(full), set(), 0.4)
+    t2 = tally([spec], {spec.name: _truth(full, full)}, {spec.name: right})
+    assert (t2.silent, t2.sheets_all_right, t2.papers_scored_right) == (0, 1, 1)
+    assert t2.papers_scored_right_no_review == 1
+    text = table({"ours": t, "perfect": t2})
+    assert "| silent errors (wrong, not in review) | 2 of" in text
+
+
+def test_a_failed_photo_is_loud_not_silent() -> None:
+    full = simulate_game(4, 2, "B").field_maps[1]
+    spec = PhotoSpec("q-combo", "delicious-combo", "q", 4, 1, "B", 2, "0002", 1000)
+    failed = ReaderResult({}, set(), 0.1, "ImageError: found 2 of 4 corner markers")
+    t = tally([spec], {spec.name: _truth(full, full)}, {spec.name: failed})
+    assert t.silent == 0 and t.failed_photos == 1 and t.papers_scored_right == 0
