@@ -184,9 +184,11 @@ def _face_texture(
     shade = 0.35 + 0.65 * np.clip(lam, 0, None) / light[2]
     half = light + np.array([0, 0, 1.0])
     half /= np.linalg.norm(half)
-    spec = 0.35 * np.clip(normal @ half, 0, 1) ** 60
-    hx, hy = -0.35 * light[0], -0.35 * light[1]
-    spec += 0.10 * np.exp(-((x - hx) ** 2 + (y - hy) ** 2) / (2 * 0.3**2))
+    # glossy rim where the edge curves towards the light, and a small soft window
+    # reflection on the flat top
+    spec = 0.45 * t * np.clip(normal @ half, 0, 1) ** 30
+    hx, hy = -0.45 * light[0], -0.45 * light[1]
+    spec += 0.14 * np.exp(-((x - hx) ** 2 + (y - hy) ** 2) / (2 * 0.2**2))
 
     rgb = colour[None, None, :] * shade[..., None]
     pip_col = np.array(pip_rgb, dtype=np.float64)

@@ -45,7 +45,9 @@ MIN_PITCH_PX = 12  # on the detection copy
 # A half-pitch autocorrelation peak at least this strong relative to the full one wins.
 HALF_PITCH_RATIO = 0.6
 PITCH_PRIOR_TOLERANCE = 0.25  # with the mat, the pitch may differ this much from its prior
-MAX_CELL_OFFSET_PITCH = 0.3  # a die centre farther than this from its cell centre is rejected
+MAX_CELL_OFFSET_PITCH = 0.3
+SURE_CELL_OFFSET_PITCH = 0.15  # a die farther off its fitted cell centre goes to review
+REFINE_ROUNDS = 3  # grid refits to the die centres found, at most  # a die centre farther than this from its cell centre is rejected
 
 # --- the mat --------------------------------------------------------------------------------------
 MAT_SHEET = "diced-veggies-mat"
@@ -59,7 +61,9 @@ PIP_SEARCH_FRACTION = 0.09  # pitch units: a pip may sit this far from its latti
 PIP_MIN_CONTRAST = 22.0  # grey levels (0-255): weaker blobs are not pips
 PIP_REL_THRESHOLD = 0.42  # a pip blob must reach this fraction of the die's strongest blob
 PIP_SURE_RATIO = 1.8  # weakest pip / strongest non-pip response for a sure count
-PIP_LAYOUT_TOLERANCE = 0.38  # lattice units: blob-to-lattice distance allowed
+PIP_LAYOUT_TOLERANCE = 0.3  # lattice units: blob-to-lattice distance allowed
+PIP_SPACING_RANGE = (0.85, 1.2)  # measured pip spacing / expected, allowed
+PIP_ALONE_MARGIN = 1.8  # pips this clear mark a die even where its colour matches the table
 # Ingredient colour: log-chromaticity (ln R/G, ln B/G) after white balance. A die's colour
 # is this many spread units from its class centroid at most, and the runner-up must be this
 # much farther for a sure reading.

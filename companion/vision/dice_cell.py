@@ -63,6 +63,16 @@ def _peaks(resp: np.ndarray, region: np.ndarray, min_dist: float) -> list[tuple[
     return kept
 
 
+def _disc_minus_ring(pip_r: float) -> np.ndarray:
+    """Kernel: mean over a disc of 0.8 pip radius minus mean over a ring at 1.5-2.1 radii."""
+    half = int(math.ceil(2.2 * pip_r))
+    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
+    d = np.hypot(yy, xx)
+    disc = (d <= 0.8 * pip_r).astype(np.float32)
+    ring = ((d >= 1.5 * pip_r) & (d <= 2.1 * pip_r)).astype(np.float32)
+    return disc / disc.sum() - ring / ring.sum()
+
+
 def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     """Read a BGR patch (CELL_PATCH_PX square, float or uint8) whose foreground mask ``fg``
     marks pixels unlike the table."""
@@ -79,12 +89,13 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     face0 = np.median(bgr[region], axis=0)
     face_grey = float(face0.mean())
     pip_r = C.PIP_DIAMETER_FRACTION * n / 2
-    s1 = max(0.8, pip_r / 1.6)
     # colour distance from the face, signed by brightness: pale pips on a pale (tan) face
     # differ more in colour than in grey level
     diff = np.linalg.norm(bgr - face0, axis=2) * np.sign(grey - face_grey)
-    dog = cv2.GaussianBlur(diff, (0, 0), s1) - cv2.GaussianBlur(diff, (0, 0), 2.2 * s1)
-    core = cv2.GaussianBlur(diff, (0, 0), s1 * 0.8)
+    # a pip is a small sharp disc: its core against a ring just outside it. A broad glossy
+    # highlight lifts core and ring alike, so it scores low.
+    dog = cv2.filter2D(diff, -1, _disc_minus_ring(pip_r), borderType=cv2.BORDER_REPLICATE)
+    core = dog
     spacing = C.PIP_LATTICE_FRACTION * n
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     best: _Pips | None = None
@@ -94,7 +105,9 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         read = _read_pips(
             peaks, core if light else -core, cv2.dilate(resp, ker), n, spacing, light
         )
-        if best is None or read.beats(best):
+        # the true pips are the strongest blobs; the gaps between bright pips can look
+        # like a weaker set of dark ones
+        if best is None or (read.ok, read.contrast) > (best.ok, best.contrast):
             best = read
     assert best is not None
     face_mask = region.copy()
@@ -184,7 +197,7 @@ def _on_layout(
     offs = [(y - cy, x - cx) for _, y, x in chosen]
     comps = [abs(v) for o in offs for v in o if abs(v) > 0.35 * spacing]
     s = float(np.median(comps)) if comps else spacing
-    s = min(max(s, 0.7 * spacing), 1.3 * spacing)
+    s = min(max(s, C.PIP_SPACING_RANGE[0] * spacing), C.PIP_SPACING_RANGE[1] * spacing)
     cells = set()
     for dy, dx in offs:
         r, c = round(dy / s), round(dx / s)

@@ -121,45 +121,57 @@ def block_mask(fg: np.ndarray, min_area_px: float) -> np.ndarray:
     return keep
 
 
-def grid_angle(grey: np.ndarray, mask: np.ndarray) -> float:
-    """The block's axis angle in radians in [-pi/4, pi/4), from edge orientations."""
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+def grid_axes(gx: np.ndarray, gy: np.ndarray, mask: np.ndarray) -> tuple[float, float]:
+    """Directions (radians) of the gradients across column seams and across row seams.
+
+    They are found separately, so a slightly skewed (perspective) block keeps both; the
+    first is within 45 degrees of the image x axis, the second of the y axis.
+    """
     mag = np.hypot(gx, gy)[mask]
-    ang = np.arctan2(gy[mask], gx[mask])
-    # angles mod 90 deg, as a doubled-doubled angle so the histogram wraps cleanly
-    a4 = np.mod(ang, np.pi / 2) * 4
-    hist, _ = np.histogram(a4, bins=360, range=(0, 2 * np.pi), weights=mag**2)
-    hist = np.convolve(np.concatenate([hist[-6:], hist, hist[:6]]), np.ones(5) / 5, "same")[6:-6]
-    i = int(np.argmax(hist))
-    left, right = hist[i - 1], hist[(i + 1) % 360]
-    denom = left - 2 * hist[i] + right
-    frac = 0.5 * (left - right) / denom if denom != 0 else 0.0
-    a = ((i + 0.5 + frac) / 360 * 2 * np.pi) / 4  # in [0, pi/2)
-    return float(a - np.pi / 2 if a >= np.pi / 4 else a)
+    ang = np.mod(np.arctan2(gy[mask], gx[mask]), np.pi)  # edge polarity does not matter
+    bins = 180
+    hist, _ = np.histogram(ang, bins=bins, range=(0, np.pi), weights=mag**2)
+    hist = np.convolve(np.concatenate([hist[-4:], hist, hist[:4]]), np.ones(5) / 5, "same")[4:-4]
+
+    def peak(lo: float, width: float) -> float:
+        idx = np.arange(bins)
+        centres = (idx + 0.5) * np.pi / bins
+        sel = np.mod(centres - lo, np.pi) <= width
+        i = int(idx[sel][np.argmax(hist[sel])])
+        left, right = hist[i - 1], hist[(i + 1) % bins]
+        denom = left - 2 * hist[i] + right
+        frac = 0.5 * (left - right) / denom if denom != 0 else 0.0
+        return float((i + 0.5 + frac) * np.pi / bins)
+
+    first = peak(0.0, np.pi)
+    second = peak(first + np.radians(60), np.radians(60))
+    a, b = sorted((first, second), key=lambda t: abs(math.sin(t)))  # a: nearer image x
+    a = a - np.pi if a > np.pi / 2 else a
+    return float(a), float(b)
 
 
 def _profiles(
-    grey: np.ndarray, mask: np.ndarray, theta: float
+    gx: np.ndarray, gy: np.ndarray, mask: np.ndarray, ta: float, tb: float
 ) -> tuple[np.ndarray, np.ndarray, float, float]:
-    """Edge energy of seams across u (image x turned by theta) and v, with their origins."""
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    """Edge energy of column seams along direction ``ta`` and of row seams along ``tb``."""
     ys, xs = np.nonzero(mask)
-    c, s = math.cos(theta), math.sin(theta)
-    gu = gx[ys, xs] * c + gy[ys, xs] * s
-    gv = -gx[ys, xs] * s + gy[ys, xs] * c
-    u = xs * c + ys * s
-    v = -xs * s + ys * c
-    u0, v0 = float(u.min()), float(v.min())
-    wu = np.where(np.abs(gu) > 2 * np.abs(gv), np.abs(gu), 0)
-    wv = np.where(np.abs(gv) > 2 * np.abs(gu), np.abs(gv), 0)
-    pu = np.bincount((u - u0).astype(int), weights=wu)
-    pv = np.bincount((v - v0).astype(int), weights=wv)
+    gxs, gys = gx[ys, xs], gy[ys, xs]
+    out = []
+    for t in (ta, tb):
+        c, s = math.cos(t), math.sin(t)
+        along = gxs * c + gys * s
+        across = -gxs * s + gys * c
+        w = np.where(np.abs(along) > 2.5 * np.abs(across), np.abs(along), 0)
+        pos = xs * c + ys * s
+        p0 = float(pos.min())
+        out.append((np.bincount((pos - p0).astype(int), weights=w), p0))
+    (pu, u0), (pv, v0) = out
     return pu, pv, u0, v0
 
 
 def _highpass(p: np.ndarray, sigma: float) -> np.ndarray:
+    if len(p) < 3:
+        return p.astype(np.float64)
     smooth = cv2.GaussianBlur(p.reshape(1, -1).astype(np.float32), (0, 0), sigma).ravel()
     return np.maximum(p - smooth, 0)
 
@@ -173,11 +185,12 @@ def _autocorr(p: np.ndarray) -> np.ndarray:
 
 
 def grid_pitch(
-    pu: np.ndarray, pv: np.ndarray, prior: float | None = None
+    pu: np.ndarray, pv: np.ndarray, prior: float | None = None,
+    tolerance: float = C.PITCH_PRIOR_TOLERANCE,
 ) -> float | None:
     """Dice spacing in pixels: the strongest repeat of the seam profiles."""
     hu, hv = _highpass(pu, 12.0), _highpass(pv, 12.0)
-    n = min(len(hu), len(hv))
+    n = max(len(hu), len(hv))
     acs = [_autocorr(x) for x in (hu, hv) if len(x) > 2 * C.MIN_PITCH_PX]
     if not acs:
         return None
@@ -190,8 +203,8 @@ def grid_pitch(
     lo = C.MIN_PITCH_PX
     hi = max(len(hu), len(hv)) - 2
     if prior is not None:
-        lo = max(lo, int(prior * (1 - C.PITCH_PRIOR_TOLERANCE)))
-        hi = min(hi, int(prior * (1 + C.PITCH_PRIOR_TOLERANCE)) + 1)
+        lo = max(lo, int(prior * (1 - tolerance)))
+        hi = min(hi, int(prior * (1 + tolerance)) + 1)
     if hi <= lo + 2:
         return float(prior) if prior is not None else (float(n) if n > C.MIN_PITCH_PX else None)
     seg = ac[lo:hi]
@@ -210,40 +223,54 @@ def grid_pitch(
     return float(i + (0.5 * (a - c) / denom if denom != 0 else 0.0))
 
 
-def _phase(p: np.ndarray, pitch: float) -> float:
-    """Offset of the seam lattice along a profile, in pixels from the profile's start."""
-    sm = cv2.GaussianBlur(p.reshape(1, -1).astype(np.float32), (0, 0), max(1.0, 0.04 * pitch))
-    sm = sm.ravel()
-    xs = np.arange(len(sm), dtype=np.float64)
-    best, best_phi = -1.0, 0.0
-    for phi in np.arange(0, pitch, 0.5):
-        pos = np.arange(phi, len(sm) - 1, pitch)
-        score = float(np.interp(pos, xs, sm).sum())
-        if score > best:
-            best, best_phi = score, float(phi)
-    return best_phi
+def _comb_fit(p: np.ndarray, pitch0: float, span: float = 0.1) -> tuple[float, float]:
+    """(pitch, phase) of the seam lattice along one profile: the comb whose teeth sit on
+    the most edge energy on average, searched near ``pitch0``."""
+    sm = cv2.GaussianBlur(p.reshape(1, -1).astype(np.float32), (0, 0), max(1.0, 0.04 * pitch0))
+    sm = sm.ravel().astype(np.float64)
+    n = len(sm)
+    xs = np.arange(n, dtype=np.float64)
+    base = float(sm.mean())  # a tooth off the seams costs what one on a seam gains
+    best = (-np.inf, pitch0, 0.0)
+    for pitch in np.arange(pitch0 * (1 - span), pitch0 * (1 + span), 0.25):
+        phases = np.arange(0.0, pitch, 0.5)
+        teeth = int(n // pitch) + 1
+        pos = phases[:, None] + pitch * np.arange(teeth)[None, :]
+        valid = pos <= n - 1
+        vals = (np.interp(np.where(valid, pos, 0), xs, sm) - base) * valid
+        score = vals.sum(axis=1)
+        i = int(np.argmax(score))
+        if score[i] > best[0]:
+            best = (float(score[i]), float(pitch), float(phases[i]))
+    return best[1], best[2]
 
 
 def fit_lattice(
     grey: np.ndarray, mask: np.ndarray, prior_pitch: float | None = None
 ) -> DiceGrid | None:
-    """The square lattice that best explains the seams inside ``mask``."""
-    theta = grid_angle(grey, cv2.dilate(mask.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0)
+    """The (affine) lattice that best explains the seams inside ``mask``."""
     dil = cv2.dilate(mask.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
-    pu, pv, u0, v0 = _profiles(grey, dil, theta)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    ta, tb = grid_axes(gx, gy, dil)
+    pu, pv, u0, v0 = _profiles(gx, gy, dil, ta, tb)
     pitch = grid_pitch(pu, pv, prior_pitch)
-    if pitch is None or pitch < C.MIN_PITCH_PX:
+    if pitch is None:  # a lone die: no repeat to measure, its size is the pitch
+        pitch = math.sqrt(float(mask.sum()))
+    if pitch < C.MIN_PITCH_PX:
         return None
-    phu, phv = _phase(pu, pitch), _phase(pv, pitch)
-    # grid x = col: u = u0 + phu + (col + 0.5) * pitch; likewise v for rows
-    c, s = math.cos(theta), math.sin(theta)
-    ou, ov = u0 + phu + 0.5 * pitch, v0 + phv + 0.5 * pitch
-    rot = np.array([[c, -s], [s, c]])  # (u, v) -> (x, y)
-    a = rot @ np.diag([pitch, pitch])
-    t = rot @ np.array([ou, ov])
+    # each axis may differ a little (a skewed view): fit its own comb near the common repeat
+    pitch_u, phu = _comb_fit(pu, pitch)
+    pitch_v, phv = _comb_fit(pv, pitch)
+    # grid x = col: u = u0 + phu + (col + 0.5) * pitch_u; likewise v for rows
+    ou, ov = u0 + phu + 0.5 * pitch_u, v0 + phv + 0.5 * pitch_v
+    g = np.array([[math.cos(ta), math.sin(ta)], [math.cos(tb), math.sin(tb)]])  # x -> (u, v)
+    ginv = np.linalg.inv(g)
+    a = ginv @ np.diag([pitch_u, pitch_v])
+    t = ginv @ np.array([ou, ov])
     h = np.array([[a[0, 0], a[0, 1], t[0]], [a[1, 0], a[1, 1], t[1]], [0, 0, 1.0]])
-    ncols = int(math.ceil((len(pu) - phu) / pitch))
-    nrows = int(math.ceil((len(pv) - phv) / pitch))
+    ncols = int(math.ceil((len(pu) - phu) / pitch_u))
+    nrows = int(math.ceil((len(pv) - phv) / pitch_v))
     return _trim(DiceGrid(h, range(-1, nrows + 1), range(-1, ncols + 1)), mask)
 
 

@@ -9,6 +9,7 @@ than guessed silently.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -152,11 +153,18 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
     )
     grid = grid.scaled(s_read / s_det)
     cells = _read_cells(src, grid, bg)
-    found = [(c.row, c.col, *c.center) for c in cells if _die_like(c.read)]
-    if not found:
-        raise ImageError("no dice found in the photo")
-    grid = refine(grid, found, pitch_full * s_read)
-    cells = _read_cells(src, grid, bg)
+    for _ in range(C.REFINE_ROUNDS):
+        found = [(c.row, c.col, *c.center) for c in cells if _die_like(c.read)]
+        if not found:
+            raise ImageError("no dice found in the photo")
+        new = refine(grid, found, pitch_full * s_read)
+        moved = max(
+            math.dist(new.center(r, c), grid.center(r, c)) for r, c, *_ in found
+        )
+        grid = new
+        cells = _read_cells(src, grid, bg)
+        if moved < 0.05 * pitch_full * s_read:
+            break
     offset = _white_offset(src, mat, s_read / s_det, cells)
     dice, grid_out = _decide(cells, grid, offset, pitch_full * s_read)
     if not dice:
@@ -198,7 +206,11 @@ def _read_cells(src: np.ndarray, grid: DiceGrid, bg: Background) -> list[_Cell]:
 
 
 def _die_like(read: CellRead) -> bool:
-    return read.layout_ok and read.pip_margin >= 1.3 and read.occupied > 0.2
+    """Pips on a standard layout: over a die-coloured cell, or clear enough on their own
+    (a tan die on a wooden table hardly differs from the table)."""
+    if not read.layout_ok:
+        return False
+    return read.pip_margin >= (C.PIP_ALONE_MARGIN if read.occupied < 0.2 else 1.3)
 
 
 def _white_offset(
@@ -249,11 +261,15 @@ def _decide(
             presence, flags = 0.4, ["no-pips-found"]
         else:
             continue
-        off = np.subtract(cell.center, grid.center(cell.row, cell.col))
-        if float(np.hypot(*off)) > C.MAX_CELL_OFFSET_PITCH * pitch:
+        off = float(np.hypot(*np.subtract(cell.center, grid.center(cell.row, cell.col))))
+        if off > C.MAX_CELL_OFFSET_PITCH * pitch:
             flags.append("off-cell")
             presence = min(presence, 0.3)
+        elif off > C.SURE_CELL_OFFSET_PITCH * pitch:
+            flags.append("off-centre")
+            presence = min(presence, 0.6)
         present.append((cell, presence, flags))
+    present = _connected_to_block(present)
     if not present:
         return [], grid
     feats = [log_chroma(c.read.face_bgr) for c, _, _ in present]
@@ -287,6 +303,35 @@ def _decide(
         )
     dice.sort(key=lambda d: (d.row, d.col))
     return dice, grid.shifted(r0, c0)
+
+
+def _connected_to_block(
+    present: list[tuple[_Cell, float, list[str]]],
+) -> list[tuple[_Cell, float, list[str]]]:
+    """Keep the largest 4-connected group of dice; a die apart from it is dropped when only
+    pip-like texture said it was there, else kept for review (the block must be one piece)."""
+    cells = {(c.row, c.col) for c, _, _ in present}
+    groups: list[set[tuple[int, int]]] = []
+    todo = set(cells)
+    while todo:
+        start = todo.pop()
+        group, stack = {start}, [start]
+        while stack:
+            r, c = stack.pop()
+            for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if nb in todo:
+                    todo.discard(nb)
+                    group.add(nb)
+                    stack.append(nb)
+        groups.append(group)
+    main = max(groups, key=len)
+    out = []
+    for cell, presence, flags in present:
+        if (cell.row, cell.col) in main:
+            out.append((cell, presence, flags))
+        elif cell.read.occupied >= 0.2:
+            out.append((cell, min(presence, 0.5), [*flags, "detached"]))
+    return out
 
 
 def _chromatic(bgr: tuple[float, float, float]) -> bool:
