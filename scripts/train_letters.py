@@ -33,6 +33,7 @@ from companion.vision.letters import preprocess
 SEED = 20261129
 VAL_FAMILIES = ("because-we-organize", "breip")  # train-split families kept for validation
 STROKE_SHARE = 0.35  # share of training samples drawn from our stroke letters
+ELASTIC = 0.03  # elastic warp of the letter (displacement sd / box side), 70% of train crops
 N_TRAIN = 32_000
 N_VAL = 4_000
 N_HELDOUT = 2_000
@@ -43,20 +44,26 @@ OPSET = 13
 WORKERS = 2
 
 
-def _sample(args: tuple[int, int, str, tuple[str, ...] | None, float]) -> tuple[np.ndarray, int]:
-    seed, i, fonts, families, stroke_share = args
+Job = tuple[int, int, str, tuple[str, ...] | None, float, float]
+
+
+def _sample(job: Job) -> tuple[np.ndarray, int]:
+    seed, i, fonts, families, stroke_share, elastic_amount = job
     rng = np.random.default_rng([seed, i])
     label = i % len(LETTER_CLASSES)
     use = fonts
     if fonts != "heldout" and rng.random() < stroke_share:
         use = "strokes"
-    crop = letter_cell_crop(LETTER_CLASSES[label], rng, fonts=use, families=families)
+    warp = elastic_amount if rng.random() < 0.7 else 0.0
+    crop = letter_cell_crop(LETTER_CLASSES[label], rng, fonts=use, families=families,
+                            warp=warp)
     return preprocess(crop), label
 
 
 def make_set(seed: int, n: int, fonts: str, families: tuple[str, ...] | None,
-             stroke_share: float, workers: int) -> tuple[np.ndarray, np.ndarray]:
-    jobs = [(seed, i, fonts, families, stroke_share) for i in range(n)]
+             stroke_share: float, workers: int, elastic_amount: float = 0.0,
+             ) -> tuple[np.ndarray, np.ndarray]:
+    jobs = [(seed, i, fonts, families, stroke_share, elastic_amount) for i in range(n)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             out = list(pool.map(_sample, jobs, chunksize=256))
@@ -171,7 +178,8 @@ def main() -> None:
     if not train_fams:
         print("warning: no handwriting fonts installed; training on stroke letters only")
     tr_fonts = "train" if train_fams else "strokes"
-    xtr, ytr = make_set(SEED, n_train, tr_fonts, train_fams, STROKE_SHARE, args.workers)
+    xtr, ytr = make_set(SEED, n_train, tr_fonts, train_fams, STROKE_SHARE, args.workers,
+                        ELASTIC)
     xva, yva = make_set(SEED + 1, n_val, "train" if val_fams else "strokes", val_fams,
                         0.2, args.workers)
     xho, yho = make_set(SEED + 2, n_held, "heldout" if held_fams else "strokes", None, 0.0,
@@ -233,7 +241,7 @@ def main() -> None:
     meta = {
         "classes": list(LETTER_CLASSES), "input_px": INPUT_PX, "temperature": temp,
         "opset": OPSET, "params": params, "seed": SEED, "epochs": epochs,
-        "n_train": len(xtr), "stroke_share": STROKE_SHARE,
+        "n_train": len(xtr), "stroke_share": STROKE_SHARE, "elastic": ELASTIC,
         "train_families": list(train_fams), "val_families": list(val_fams),
         "heldout_families": list(held_fams), **report,
         "train_seconds": round(time.perf_counter() - t0, 1),

@@ -322,13 +322,32 @@ def _sources(fonts: FontSet, families: Sequence[str] | None = None,
 
 def letter_alpha(box_w: int, box_h: int, letter: str, rng: np.random.Generator,
                  fonts: FontSet | str = FontSet.HELDOUT,
-                 families: Sequence[str] | None = None) -> Mask:
+                 families: Sequence[str] | None = None, warp: float = 0.0) -> Mask:
     """Alpha mask (h, w) of one handwritten capital placed at random in a w x h box.
 
     ``families`` narrows the font set to those family names (training uses it to keep
-    calibration families apart).
+    calibration families apart); ``warp`` > 0 bends the glyph elastically by about that
+    fraction of the box (training uses it to make new hands from the fonts it has).
     """
-    fset = FontSet(fonts)
+    alpha = _letter_alpha(box_w, box_h, letter, rng, FontSet(fonts), families)
+    if warp > 0:
+        alpha = _elastic(alpha, rng, warp)
+    return alpha
+
+
+def _elastic(alpha: Mask, rng: np.random.Generator, amount: float) -> Mask:
+    h, w = alpha.shape
+    grid = rng.normal(0.0, amount * min(h, w), (2, 3, 3)).astype(np.float32)
+    dx = cv2.resize(grid[0], (w, h), interpolation=cv2.INTER_CUBIC)
+    dy = cv2.resize(grid[1], (w, h), interpolation=cv2.INTER_CUBIC)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    out = cv2.remap(alpha, xx + dx, yy + dy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                    borderValue=0)
+    return np.asarray(out, np.float32)
+
+
+def _letter_alpha(box_w: int, box_h: int, letter: str, rng: np.random.Generator,
+                  fset: FontSet, families: Sequence[str] | None) -> Mask:
     letter = letter.upper()
     sources = _sources(fset, families)
     name, paths = sources[int(rng.integers(len(sources)))]
@@ -362,14 +381,15 @@ def letter_alpha(box_w: int, box_h: int, letter: str, rng: np.random.Generator,
 
 
 def draw_letter(img: np.ndarray, box_px: Box, letter: str, rng: np.random.Generator,
-                fonts: str = "heldout", *, families: Sequence[str] | None = None) -> None:
+                fonts: str = "heldout", *, families: Sequence[str] | None = None,
+                warp: float = 0.0) -> None:
     """Write one handwritten capital into ``box_px`` (x, y, w, h) of ``img``, in place.
 
     ``fonts`` is ``train``, ``heldout`` (never used for training), ``strokes`` or ``all``.
     """
     _check_args(img, box_px)
     x, y, w, h = box_px
-    alpha = letter_alpha(w, h, letter, rng, fonts, families)
+    alpha = letter_alpha(w, h, letter, rng, fonts, families, warp)
     _ink(img, box_px, alpha, rng)
 
 
@@ -432,12 +452,13 @@ def draw_mark(img: np.ndarray, box_px: Box, kind: str, rng: np.random.Generator)
 # ---------------------------------------------------------------- reader-like crops
 
 CROP_PX_PER_MM = (6.5, 10.5)  # rectified resolution range the reader may hand us
-CROP_CELL_MM = (8.0, 14.0)  # side of a cell's writing area
+CROP_CELL_MM = (5.0, 11.0)  # side of a cell's writing area (Delicious: 5.3-10.6)
 
 
 def letter_cell_crop(letter: str, rng: np.random.Generator, fonts: str = "heldout",
                      px_per_mm: float | None = None, *,
-                     families: Sequence[str] | None = None) -> NDArray[np.uint8]:
+                     families: Sequence[str] | None = None,
+                     warp: float = 0.0) -> NDArray[np.uint8]:
     """A grey crop of one written cell as the photo reader would cut it out.
 
     Paper tint and leftover light gradient, bits of the printed cell border or planter
@@ -487,7 +508,7 @@ def letter_cell_crop(letter: str, rng: np.random.Generator, fonts: str = "heldou
     mx = int(round(w * rng.uniform(0.02, 0.12)))
     my = int(round(h * rng.uniform(0.02, 0.12)))
     draw_letter(img, (mx, my, w - 2 * mx, h - 2 * my), letter, rng, fonts=fonts,
-                families=families)
+                families=families, warp=warp)
     if rng.random() < 0.12:
         bw, bh = int(w * rng.uniform(0.15, 0.35)), int(h * rng.uniform(0.15, 0.35))
         bx, by = int(rng.integers(0, w - bw)), int(rng.integers(0, h - bh))
