@@ -242,7 +242,8 @@ def fill_sheet(
             continue
         box = _px(spec.box_mm, dpi)
         if spec.kind in (FieldKind.VEGETABLE, FieldKind.FRUIT):
-            _with_pen(page, box, pen, rng, "letter", _letter(spec, value), fonts)
+            grown = _grow(box, float(rng.uniform(*K.LETTER_GROW)), page.shape)
+            _with_pen(page, grown, pen, rng, "letter", _letter(spec, value), fonts)
         elif spec.kind in _MARK_KINDS:
             kind, grow = _mark_for(spec, value, rng)
             _with_pen(page, _grow(box, grow, page.shape), pen, rng, "mark", kind, fonts)
