@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 # Bump when the photo generator changes, so stale cached photos are not reused.
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 OUT_DIR = Path("bench-out/reader")
 PLAYERS_PER_GAME = 3
 PAIR_EVERY = 4  # every 4th player paper is photographed as garden + play sheets
@@ -68,6 +68,8 @@ class Tally:
     right_by_kind: Counter[str] = field(default_factory=Counter)
     silent_by_kind: Counter[str] = field(default_factory=Counter)
     review_by_kind: Counter[str] = field(default_factory=Counter)
+    by_style: Counter[str] = field(default_factory=Counter)  # "choice: fill" etc.
+    right_by_style: Counter[str] = field(default_factory=Counter)
     letter_cells: int = 0
     letter_right: int = 0
     fields: int = 0
@@ -267,6 +269,7 @@ def tally(
         papers[spec.paper_id].append(spec)
         res = results[spec.name]
         truth: dict[str, str] = truths[spec.name]["fields"]
+        styles: dict[str, str] = truths[spec.name].get("synthetic", {}).get("marks", {})
         key = (spec.sheet, spec.variant)
         if key not in kinds_cache:
             kinds_cache[key] = _kinds(*key)
@@ -285,6 +288,9 @@ def tally(
             flagged = fid in res.review or bool(res.error)  # a failed photo is loud
             t.reviewed += flagged
             t.review_by_kind[row] += flagged
+            if fid in styles:
+                t.by_style[f"{kind} drawn as {styles[fid]}"] += 1
+                t.right_by_style[f"{kind} drawn as {styles[fid]}"] += want == got
             if want == got:
                 t.right_by_kind[row] += 1
             else:
@@ -351,6 +357,8 @@ def table(tallies: dict[str, Tally]) -> str:
                                                      else ">= 99.8%")
         row(f"field accuracy: {k}", (count(t.right_by_kind[k], t.by_kind[k]) for t in ts),
             target)
+    for k in sorted({k for t in ts for k in t.by_style}):
+        row(f"- {k}", (count(t.right_by_style[k], t.by_style[k]) for t in ts))
     row("letters (vegetable + fruit cells)", (count(t.letter_right, t.letter_cells)
                                               for t in ts), ">= 99%")
     row("sheets read entirely right", (count(t.sheets_all_right, len(t.seconds)) for t in ts))

@@ -49,6 +49,7 @@ class FilledSheet:
     pen: Pen
     smudged: tuple[str, ...]  # empty fields holding a half-erased smudge
     stray_marks: int
+    marks: dict[str, str] = field(default_factory=dict)  # field id -> mark drawn there
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ class SheetPhoto:
     pen: Pen
     smudged: tuple[str, ...]
     stray_marks: int
+    marks: dict[str, str] = field(default_factory=dict)
 
     def image(self) -> np.ndarray:
         return self.photo.image()
@@ -83,6 +85,7 @@ class SheetPhoto:
                 "pen": self.pen.name,
                 "smudged": list(self.smudged),
                 "stray_marks": self.stray_marks,
+                "marks": dict(sorted(self.marks.items())),
                 "tilt_deg": round(self.photo.shot.tilt_deg, 1),
                 "rotation_deg": round(self.photo.shot.rotation_deg, 1),
                 "fill": round(self.photo.shot.fill, 2),
@@ -236,6 +239,7 @@ def fill_sheet(
     truth = _check_map(geometry, field_map, everything)
     page = _blank_page(sheet, paper, variant, dpi, code).copy()
     pen = choose_pen(rng)
+    marks: dict[str, str] = {}
     for spec in geometry.fields:
         value = truth.get(spec.id)
         if value is None:
@@ -246,6 +250,7 @@ def fill_sheet(
             _with_pen(page, grown, pen, rng, "letter", _letter(spec, value), fonts)
         elif spec.kind in _MARK_KINDS:
             kind, grow = _mark_for(spec, value, rng)
+            marks[spec.id] = kind
             _with_pen(page, _grow(box, grow, page.shape), pen, rng, "mark", kind, fonts)
         else:
             raise InputError(f"cannot write a {spec.kind} field ({spec.id})")
@@ -264,7 +269,7 @@ def fill_sheet(
         target = empty[int(rng.integers(len(empty)))]
         handwriting.draw_mark(page, _px(target.box_mm, dpi), "smudge", rng)
         smudged.append(target.id)
-    return FilledSheet(page, truth, pen, tuple(smudged), strays)
+    return FilledSheet(page, truth, pen, tuple(smudged), strays, marks)
 
 
 def render_sheet_photo(
@@ -284,7 +289,7 @@ def render_sheet_photo(
     filled = fill_sheet(sheet, field_map, variant, fill_rng, fonts, dpi, paper=paper, code=code)
     photo = shoot(filled.page_bgr, camera_rng, camera or CameraOptions())
     return SheetPhoto(photo, filled.truth, sheet, variant, paper, code, seed, filled.pen,
-                      filled.smudged, filled.stray_marks)
+                      filled.smudged, filled.stray_marks, filled.marks)
 
 
 def make_photo(
