@@ -288,7 +288,7 @@ def tally(
             flagged = fid in res.review or bool(res.error)  # a failed photo is loud
             t.reviewed += flagged
             t.review_by_kind[row] += flagged
-            if fid in styles:
+            if fid in styles and not res.error:  # diagnostic: only photos that were read
                 t.by_style[f"{kind} drawn as {styles[fid]}"] += 1
                 t.right_by_style[f"{kind} drawn as {styles[fid]}"] += want == got
             if want == got:
@@ -358,7 +358,7 @@ def table(tallies: dict[str, Tally]) -> str:
         row(f"field accuracy: {k}", (count(t.right_by_kind[k], t.by_kind[k]) for t in ts),
             target)
     for k in sorted({k for t in ts for k in t.by_style}):
-        row(f"- {k}", (count(t.right_by_style[k], t.by_style[k]) for t in ts))
+        row(f"- {k} (photos read)", (count(t.right_by_style[k], t.by_style[k]) for t in ts))
     row("letters (vegetable + fruit cells)", (count(t.letter_right, t.letter_cells)
                                               for t in ts), ">= 99%")
     row("sheets read entirely right", (count(t.sheets_all_right, len(t.seconds)) for t in ts))
