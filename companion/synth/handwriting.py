@@ -68,78 +68,109 @@ def _join(*parts: Points) -> Points:
     return np.concatenate(parts, axis=0)
 
 
-def _b() -> list[list[Points]]:
+# Each builder draws one random hand's version of a letter: shape parameters (bowl sizes,
+# bar lengths, openings, leg spread) are drawn continuously, not picked from a few variants.
+Skeleton = list[Points]
+U = Callable[[float, float], float]
+
+
+def _b(u: U, pick: Callable[[int], int]) -> Skeleton:
+    mid = u(0.4, 0.56)
+    top_w, low_w = u(0.55, 0.85), 0.0
+    low_w = top_w * u(1.0, 1.3)
+    flat = u(0.0, 0.5)  # straight part of each bowl, as a fraction of its width
     stem = _line((0, 0), (0, 1))
-    square = _join(_line((0, 0), (0.45, 0)), _arc(0.45, 0.24, 0.45, 0.24, -90, 90),
-                   _line((0.45, 0.48), (0, 0.48)))
-    lower = _join(_line((0, 0.48), (0.5, 0.48)), _arc(0.5, 0.74, 0.5, 0.26, -90, 90),
-                  _line((0.5, 1.0), (0, 1.0)))
-    round_top = _arc(0.0, 0.24, 0.8, 0.24, -90, 90)
-    round_low = _arc(0.0, 0.74, 0.95, 0.26, -90, 90)
-    return [[stem, square, lower], [stem, round_top, round_low]]
+    r_top, r_low = top_w * (1 - flat), low_w * (1 - flat)
+    upper = _join(_line((0, 0), (top_w - r_top, 0)),
+                  _arc(top_w - r_top, mid / 2, r_top, mid / 2, -90, 90),
+                  _line((top_w - r_top, mid), (0, mid)))
+    lower = _join(_line((0, mid), (low_w - r_low, mid)),
+                  _arc(low_w - r_low, (1 + mid) / 2, r_low, (1 - mid) / 2, -90, 90),
+                  _line((low_w - r_low, 1.0), (0, 1.0)))
+    if pick(3) == 0:  # one stroke: down the stem, back up, both bowls
+        return [_join(stem[::-1], upper, lower)]
+    return [stem, upper, lower]
 
 
-def _c() -> list[list[Points]]:
-    return [[_arc(0.5, 0.5, 0.5, 0.5, -40, -320)], [_arc(0.5, 0.5, 0.5, 0.5, -55, -300)]]
+def _c(u: U, pick: Callable[[int], int]) -> Skeleton:
+    return [_arc(0.5, 0.5, 0.5, 0.5, u(-20, -65), u(-295, -340))]
 
 
-def _f() -> list[list[Points]]:
+def _f(u: U, pick: Callable[[int], int]) -> Skeleton:
+    top, bar_y, bar = u(0.55, 1.0), u(0.38, 0.56), u(0.4, 0.85)
+    lead = u(-0.12, 0.05)  # bars may start a little left of the stem
+    bar_line = _line((lead, bar_y), (bar, bar_y + u(-0.04, 0.04)))
+    if pick(2) == 0:
+        return [_line((top, u(-0.05, 0.05)), (0, 0), (0, 1)), bar_line]
+    return [_line((0, 0), (0, 1)), _line((lead, 0), (top, u(-0.05, 0.05))), bar_line]
+
+
+def _g(u: U, pick: Callable[[int], int]) -> Skeleton:
+    start = u(-25, -60)
+    style = pick(3)
+    bar_y = u(0.5, 0.65)
+    if style == 0:  # arc runs into an inward bar
+        end = u(-355, -375)
+        arc = _arc(0.5, 0.5, 0.5, 0.5, start, end)
+        return [_join(arc, _line(tuple(arc[-1]), (u(0.45, 0.7), bar_y)))]
+    arc = _arc(0.5, 0.5, 0.5, 0.5, start, u(-330, -350))
+    bar = _line((u(0.4, 0.65), bar_y), (1.0, bar_y))
+    if style == 1:  # bar and a spur down to the bowl
+        return [arc, _join(bar, _line((1.0, bar_y), (1.0, u(0.95, 1.1))))]
+    return [arc, bar]
+
+
+def _l(u: U, pick: Callable[[int], int]) -> Skeleton:
+    return [_line((0, 0), (0, 1), (u(0.55, 0.95), 1 + u(-0.06, 0.03)))]
+
+
+def _m(u: U, pick: Callable[[int], int]) -> Skeleton:
+    splay, valley, vx = u(0.0, 0.18), u(0.45, 1.0), u(0.42, 0.58)
+    left_top, right_top = (splay, 0), (1 - splay * u(0.5, 1.5), u(-0.03, 0.05))
+    pts = [(0, 1), left_top, (vx, valley), right_top, (1, 1)]
+    if pick(3) == 0:  # left leg drawn on its own
+        return [_line(*pts[:2]), _line(*pts[1:])]
+    return [_line(*pts)]
+
+
+def _o(u: U, pick: Callable[[int], int]) -> Skeleton:
+    a0 = u(-130, 60)
+    sweep = u(345, 400) * (1 if pick(2) else -1)
+    return [_arc(0.5, 0.5, 0.5, 0.5, a0, a0 + sweep)]
+
+
+def _p(u: U, pick: Callable[[int], int]) -> Skeleton:
+    bowl_h, bowl_w, flat = u(0.4, 0.62), u(0.6, 1.0), u(0.0, 0.5)
+    r = bowl_w * (1 - flat)
+    bowl = _join(_line((0, 0), (bowl_w - r, 0)), _arc(bowl_w - r, bowl_h / 2, r, bowl_h / 2,
+                                                         -90, 90),
+                 _line((bowl_w - r, bowl_h), (u(-0.05, 0.05), bowl_h)))
     stem = _line((0, 0), (0, 1))
-    return [
-        [stem, _line((0, 0), (0.9, 0)), _line((0, 0.47), (0.7, 0.47))],
-        [_line((0.95, 0), (0, 0), (0, 1)), _line((0, 0.5), (0.65, 0.5))],
-    ]
+    if pick(3) == 0:
+        return [_join(stem[::-1], bowl)]
+    return [stem, bowl]
 
 
-def _g() -> list[list[Points]]:
-    return [
-        [_join(_arc(0.5, 0.5, 0.5, 0.5, -45, -360), _line((1.0, 0.55), (0.55, 0.55)))],
-        [_arc(0.5, 0.5, 0.5, 0.5, -45, -335), _line((0.5, 0.58), (1.0, 0.58), (1.0, 1.02))],
-    ]
+def _s(u: U, pick: Callable[[int], int]) -> Skeleton:
+    mid = u(0.42, 0.55)
+    top_w = u(0.8, 1.0)
+    upper = _arc(0.5, mid / 2, 0.5 * top_w, mid / 2, u(-5, -45), -270)
+    lower = _arc(0.5, (1 + mid) / 2, 0.5, (1 - mid) / 2, -90, u(140, 195))
+    return [_join(upper, lower)]
 
 
-def _l() -> list[list[Points]]:
-    return [[_line((0, 0), (0, 1), (0.8, 1))]]
-
-
-def _m() -> list[list[Points]]:
-    return [
-        [_line((0, 1), (0, 0), (0.5, 0.65), (1, 0), (1, 1))],
-        [_line((0, 1), (0.15, 0), (0.5, 0.75), (0.85, 0), (1, 1))],
-        [_line((0, 1), (0, 0), (0.5, 1.0), (1, 0), (1, 1))],
-        [_line((0, 1), (0, 0)), _line((0, 0), (0.5, 0.6), (1, 0), (1, 1))],
-    ]
-
-
-def _o() -> list[list[Points]]:
-    return [[_arc(0.5, 0.5, 0.5, 0.5, -100, -470)], [_arc(0.5, 0.5, 0.5, 0.5, 80, 430)]]
-
-
-def _p() -> list[list[Points]]:
-    stem = _line((0, 0), (0, 1))
-    square = _join(_line((0, 0), (0.5, 0)), _arc(0.5, 0.27, 0.5, 0.27, -90, 90),
-                   _line((0.5, 0.54), (0, 0.54)))
-    return [[stem, square], [stem, _arc(0.0, 0.27, 1.0, 0.27, -90, 90)]]
-
-
-def _s() -> list[list[Points]]:
-    upper = _arc(0.5, 0.25, 0.48, 0.25, -15, -270)
-    lower = _arc(0.5, 0.75, 0.5, 0.25, -90, 165)
-    return [[_join(upper, lower)]]
-
-
-def _w() -> list[list[Points]]:
-    return [
-        [_line((0, 0), (0.25, 1), (0.5, 0.3), (0.75, 1), (1, 0))],
-        [_line((0, 0), (0.25, 1), (0.5, 0.0), (0.75, 1), (1, 0))],
-        [_line((0, 0), (0.22, 1), (0.45, 0.2)), _line((0.55, 0.2), (0.78, 1), (1, 0))],
-    ]
+def _w(u: U, pick: Callable[[int], int]) -> Skeleton:
+    mid, x1, x3 = u(0.0, 0.6), u(0.18, 0.3), u(0.7, 0.82)
+    if pick(4) == 0:  # two crossing Vs
+        return [_line((0, 0), (x1, 1), (0.58, u(0.0, 0.3))),
+                _line((0.42, u(0.0, 0.3)), (x3, 1), (1, 0))]
+    return [_line((0, 0), (x1, 1), (u(0.45, 0.55), mid), (x3, 1), (1, u(-0.05, 0.05)))]
 
 
 # Letter -> (skeleton builder, width / height)
-STROKE_LETTERS: dict[str, tuple[Callable[[], list[list[Points]]], float]] = {
-    "B": (_b, 0.62), "C": (_c, 0.8), "F": (_f, 0.6), "G": (_g, 0.85), "L": (_l, 0.62),
-    "M": (_m, 0.9), "O": (_o, 0.82), "P": (_p, 0.62), "S": (_s, 0.65), "W": (_w, 1.1),
+STROKE_LETTERS: dict[str, tuple[Callable[[U, Callable[[int], int]], Skeleton], float]] = {
+    "B": (_b, 1.0), "C": (_c, 0.8), "F": (_f, 0.75), "G": (_g, 0.85), "L": (_l, 0.8),
+    "M": (_m, 0.9), "O": (_o, 0.82), "P": (_p, 0.8), "S": (_s, 0.65), "W": (_w, 1.1),
 }
 
 
@@ -169,8 +200,14 @@ def _wobble(pts: Points, rng: np.random.Generator, amount: float) -> Points:
 def stroke_skeleton(letter: str, rng: np.random.Generator) -> list[Points]:
     """One jittered stroke drawing of ``letter`` in glyph units (height 1, y down)."""
     builder, width = STROKE_LETTERS[letter]
-    variants = builder()
-    strokes = variants[int(rng.integers(len(variants)))]
+
+    def u(lo: float, hi: float) -> float:
+        return lo + (hi - lo) * float(rng.random())
+
+    def pick(n: int) -> int:
+        return int(rng.integers(n))
+
+    strokes = builder(u, pick)
     wscale = width * rng.uniform(0.8, 1.2)
     jitter = rng.uniform(0.01, 0.035)
     out = []
