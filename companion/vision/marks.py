@@ -18,8 +18,8 @@ import numpy as np
 from companion.vision.constants import (
     BACKGROUND_KERNEL_MM,
     INK_RATIO_BELOW,
-    PRINTED_DILATE_MM,
-    PRINTED_RATIO_BELOW,
+    PRINTED_BLUR_PX,
+    PRINTED_GROW_PX,
 )
 
 # Downscale factor for the background estimate: the paper-white field is smooth.
@@ -40,17 +40,30 @@ def paper_ratio(gray: np.ndarray, px_per_mm: float) -> np.ndarray:
     return np.clip(ratio, 0.0, 1.0, out=ratio)
 
 
-def ink_mask(ratio: np.ndarray, below: float = INK_RATIO_BELOW) -> np.ndarray:
-    """uint8 0/1: pixels clearly darker than the paper around them."""
-    return (ratio < below).astype(np.uint8)
+def ink_mask(rel: np.ndarray, below: float = INK_RATIO_BELOW) -> np.ndarray:
+    """uint8 0/1: pixels clearly darker than paper (or than the print) around them."""
+    return (rel < below).astype(np.uint8)
 
 
-def printed_mask(template_gray: np.ndarray, px_per_mm: float) -> np.ndarray:
-    """uint8 0/1: what the blank sheet prints, grown a little to absorb misregistration."""
-    printed = (template_gray < PRINTED_RATIO_BELOW * 255).astype(np.uint8)
-    r = max(1, int(round(PRINTED_DILATE_MM * px_per_mm)))
+def expected_ratio(template_gray: np.ndarray) -> np.ndarray:
+    """How light each pixel of the blank sheet should look in a photo (float32, 1 = paper).
+
+    Printed lines are grown by a pixel and softened like a phone lens softens them, so a
+    photo that is a pixel off the template, or blurred, is not darker than expected next
+    to a printed line; icons keep their white insides, where a cross still shows.
+    """
+    r = PRINTED_GROW_PX
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-    return cv2.dilate(printed, kernel)
+    lightest = cv2.erode(template_gray, kernel).astype(np.float32) / 255.0
+    soft = np.asarray(cv2.GaussianBlur(lightest, (0, 0), PRINTED_BLUR_PX), np.float32)
+    return np.maximum(soft, np.float32(0.05))
+
+
+def relative_ink(ratio: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """The photo's lightness over what the blank sheet prints there: below 1 means ink the
+    player added (an empty field reads ~1 however the sheet is printed or lit)."""
+    rel = np.divide(ratio, expected, dtype=np.float32)
+    return np.clip(rel, 0.0, 1.5, out=rel)
 
 
 def box_px(box_mm: tuple[float, float, float, float], px_per_mm: float,

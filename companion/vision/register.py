@@ -25,9 +25,11 @@ from companion.paper.model import (
 from companion.vision.constants import (
     CORNER_REFINE_HALF_WINDOW_PX,
     DETECT_LONG_SIDE_PX,
+    IDENTIFY_DIFFER_GREY,
     IDENTIFY_MIN_MARGIN,
     IDENTIFY_MIN_NCC,
     IDENTIFY_PX_PER_MM,
+    IDENTIFY_RESIDUAL_SLACK_MM,
     MAX_MARKER_RESIDUAL_MM,
     QR_MARGIN_MM,
     QR_PX_PER_MM,
@@ -296,35 +298,62 @@ def _qr_from_candidates(
     return None
 
 
+def _ncc(a: np.ndarray, b: np.ndarray, mask: np.ndarray | None = None) -> float:
+    if mask is not None:
+        a, b = a[mask], b[mask]
+    if a.size < 16:
+        return -1.0
+    a = a - a.mean()
+    b = b - b.mean()
+    return float((a * b).sum() / max(float(np.sqrt((a * a).sum() * (b * b).sum())), 1e-6))
+
+
 def _identify_by_layout(
     gray: np.ndarray, found: dict[int, np.ndarray], candidates: Sequence[SheetGeometry],
     blank_fn: BlankFn,
 ) -> SheetGeometry | None:
     """Without a QR: which blank sheet does the flattened photo look like?
 
-    Compares coarse darkness maps; only a clear winner is accepted, since garden, play and
-    combo sheets, their variants and paper sizes look alike in places.
+    The markers' fit already tells the page shape (a wrong paper size or orientation leaves
+    a residual of millimetres). Among sheets of the right shape, the flattened photo is
+    compared with each blank; two close ones (variants A and B look alike) are compared
+    again only where their blanks differ. Only a clear winner is accepted.
     """
     ppm = IDENTIFY_PX_PER_MM
-    scores: list[tuple[float, int]] = []
-    for k, geo in enumerate(candidates):
-        hom, _ = _homography(found, geo, ppm)
+    fits = [(_homography(found, geo, ppm), geo) for geo in candidates]
+    best_res = min(res for (_, res), _ in fits)
+    flats: list[tuple[np.ndarray, np.ndarray, SheetGeometry]] = []
+    for (hom, res), geo in fits:
+        if res > 2 * best_res + IDENTIFY_RESIDUAL_SLACK_MM:
+            continue
         size = (round(geo.page_mm[0] * ppm), round(geo.page_mm[1] * ppm))
         flat = cv2.warpPerspective(gray, hom, size, flags=cv2.INTER_AREA, borderValue=255)
         blank = blank_fn(geo, ppm)
         if blank.shape[:2] != flat.shape[:2]:
             blank = cv2.resize(blank, size, interpolation=cv2.INTER_AREA)
-        a = cv2.GaussianBlur(flat.astype(np.float32), (0, 0), 1.0)
-        t = cv2.GaussianBlur(blank.astype(np.float32), (0, 0), 1.0)
-        a, t = a - a.mean(), t - t.mean()
-        ncc = float((a * t).sum() / max(float(np.sqrt((a * a).sum() * (t * t).sum())), 1e-6))
-        scores.append((ncc, k))
-    scores.sort(reverse=True)
-    if not scores or scores[0][0] < IDENTIFY_MIN_NCC:
+        flats.append((
+            cv2.GaussianBlur(flat.astype(np.float32), (0, 0), 1.0),
+            cv2.GaussianBlur(blank.astype(np.float32), (0, 0), 1.0),
+            geo,
+        ))
+    if not flats:
         return None
-    if len(scores) > 1 and scores[0][0] - scores[1][0] < IDENTIFY_MIN_MARGIN:
+    scored = sorted(((_ncc(f, t), k) for k, (f, t, _) in enumerate(flats)), reverse=True)
+    top, k1 = scored[0]
+    if top < IDENTIFY_MIN_NCC:
         return None
-    return candidates[scores[0][1]]
+    if len(scored) == 1 or top - scored[1][0] >= IDENTIFY_MIN_MARGIN:
+        return flats[k1][2]
+    k2 = scored[1][1]
+    f1, t1, g1 = flats[k1]
+    f2, t2, g2 = flats[k2]
+    if f1.shape != f2.shape:
+        return None
+    differ = np.abs(t1 - t2) > IDENTIFY_DIFFER_GREY
+    n1, n2 = _ncc(f1, t1, differ), _ncc(f2, t2, differ)
+    if abs(n1 - n2) < IDENTIFY_MIN_MARGIN:
+        return None
+    return g1 if n1 > n2 else g2
 
 
 def _layout_blank(geo: SheetGeometry, px_per_mm: float) -> np.ndarray:

@@ -26,14 +26,20 @@ from companion.vision import marks
 from companion.vision.constants import (
     BORDER_RING_MM,
     CELL_EMPTY_BELOW,
+    CELL_STRONG_MIN,
     CELL_WRITTEN_ABOVE,
+    FAINT_CONFIDENCE,
     FIELD_SHIFT_MAX_MM,
+    INK_SMOOTH_PX,
     MARK_BLANK_BELOW,
     MARK_GROW,
     MARK_SURE_ABOVE,
     RECTIFIED_DPI,
     REVIEW_BELOW,
+    SHAPE_GROW,
+    SHIFT_NEIGHBOUR_MM,
     SHIFT_WINDOW_GROW_MM,
+    STRONG_INK_BELOW,
 )
 from companion.vision.decide import Candidates, decide
 from companion.vision.load import load_image
@@ -131,20 +137,35 @@ class SheetReading:
 
 
 @cache
-def blank_sheet(sheet: str, paper: str, variant: str) -> np.ndarray:
+def blank_sheet(sheet: str, paper: str, variant: str, bw: bool) -> np.ndarray:
     """The sheet as printed, grey, at the rectified resolution (read-only, cached)."""
     img = layouts.render_image(sheet, paper=paper, variant=variant, dpi=RECTIFIED_DPI,
-                               bw=True, code="")
+                               bw=bw, code="")
     grey = np.asarray(img.convert("L"), dtype=np.uint8)
     grey.flags.writeable = False
     return grey
 
 
 @cache
-def _printed(sheet: str, paper: str, variant: str, px_per_mm: float) -> np.ndarray:
-    mask = marks.printed_mask(blank_sheet(sheet, paper, variant), px_per_mm)
-    mask.flags.writeable = False
-    return mask
+def _expected(sheet: str, paper: str, variant: str, bw: bool) -> np.ndarray:
+    exp = marks.expected_ratio(blank_sheet(sheet, paper, variant, bw))
+    exp.flags.writeable = False
+    return exp
+
+
+def _printed_in_bw(grey: np.ndarray, sheet: str, paper: str, variant: str) -> bool:
+    """Was this sheet printed in black and white? Whichever blank looks more like it."""
+    small = cv2.resize(grey, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    a = small.astype(np.float32) - float(small.mean())
+    best, bw_best = -2.0, False
+    for bw in (False, True):
+        t = cv2.resize(blank_sheet(sheet, paper, variant, bw), (small.shape[1], small.shape[0]),
+                       interpolation=cv2.INTER_AREA).astype(np.float32)
+        t -= float(t.mean())
+        ncc = float((a * t).sum() / max(float(np.sqrt((a * a).sum() * (t * t).sum())), 1e-6))
+        if ncc > best:
+            best, bw_best = ncc, bw
+    return bw_best
 
 
 def _fit(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -162,8 +183,8 @@ class _Page:
     """The rectified page and what the reader derives from it once."""
 
     grey: np.ndarray
-    ink: np.ndarray  # 0/1 everything dark
-    written: np.ndarray  # 0/1 dark and not printed: the player's own ink
+    ratio: np.ndarray  # float32: photo lightness over local paper white
+    expected: np.ndarray  # float32: the lightest the blank sheet prints near each pixel
     darkness: np.ndarray  # float32 0..1 for alignment
     blank_dark: np.ndarray  # float32 0..1 printed artwork
     px_per_mm: float
@@ -180,35 +201,74 @@ def _shift(page: _Page, spec: FieldSpec) -> tuple[int, int]:
     return field_shift(page.darkness, page.blank_dark, rect, int(round(FIELD_SHIFT_MAX_MM * ppm)))
 
 
+def _smooth_shifts(
+    specs: Sequence[FieldSpec], raw: dict[str, tuple[int, int]]
+) -> dict[str, tuple[int, int]]:
+    """Each field takes the median shift of the fields around it.
+
+    Paper bends smoothly, so true shifts vary slowly across the sheet, while a single
+    field's own estimate can be pulled off by the very marks written over it.
+    """
+    centres = np.array([s.box_mm.center for s in specs], np.float64)
+    vals = np.array([raw[s.id] for s in specs], np.float64)
+    out: dict[str, tuple[int, int]] = {}
+    for i, spec in enumerate(specs):
+        near = np.linalg.norm(centres - centres[i], axis=1) <= SHIFT_NEIGHBOUR_MM
+        med = np.median(vals[near], axis=0)
+        out[spec.id] = (int(round(med[0])), int(round(med[1])))
+    return out
+
+
+def _rel_patch(page: _Page, spec: FieldSpec, grow_mm: float,
+               shift: tuple[int, int]) -> np.ndarray:
+    """Photo over blank sheet around a field (1 = nothing added), the photo side shifted."""
+    x0, y0, x1, y1 = marks.box_px(_box(spec), page.px_per_mm, grow_mm)
+    dx, dy = shift
+    h, w = page.ratio.shape[:2]
+    x0, y0 = max(x0, 0, -dx), max(y0, 0, -dy)
+    x1, y1 = min(x1, w, w - dx), min(y1, h, h - dy)
+    if x1 <= x0 or y1 <= y0:
+        return np.ones((1, 1), np.float32)
+    photo = page.ratio[y0 + dy:y1 + dy, x0 + dx:x1 + dx]
+    return marks.relative_ink(photo.copy(), page.expected[y0:y1, x0:x1])
+
+
 def _written_patch(page: _Page, spec: FieldSpec, grow_mm: float,
                    shift: tuple[int, int]) -> np.ndarray:
-    rect = marks.box_px(_box(spec), page.px_per_mm, grow_mm, shift)
-    return marks.crop(page.written, rect)
+    return marks.ink_mask(_rel_patch(page, spec, grow_mm, shift))
 
 
 def _cell(page: _Page, spec: FieldSpec, shift: tuple[int, int]) -> tuple[float, np.ndarray]:
-    """Probability something is written in a cell, and its grey crop for the classifier."""
-    patch = _written_patch(page, spec, -BORDER_RING_MM, shift)
-    frac = marks.ink_fraction(patch)
+    """Probability something is written in a cell, and its grey crop for the classifier.
+
+    Faint ink only (a half-erased smudge, or a very light pencil letter) is kept uncertain.
+    """
+    rel = _rel_patch(page, spec, -BORDER_RING_MM, shift)
+    frac = marks.ink_fraction(marks.ink_mask(rel))
     p = marks.logistic(frac, CELL_EMPTY_BELOW, CELL_WRITTEN_ABOVE, REVIEW_BELOW)
+    strong = marks.ink_fraction(marks.ink_mask(rel, STRONG_INK_BELOW))
+    if frac > CELL_EMPTY_BELOW and strong < CELL_STRONG_MIN:
+        p = min(p, FAINT_CONFIDENCE)
     rect = marks.box_px(_box(spec), page.px_per_mm, 0.0, shift)
     return p, marks.crop(page.grey, rect)
 
 
-def _mark(page: _Page, spec: FieldSpec, shift: tuple[int, int]) -> tuple[float, np.ndarray]:
+def _grow_mm(spec: FieldSpec, fraction: float) -> float:
+    return fraction * min(spec.box_mm.w, spec.box_mm.h)
+
+
+def _mark(page: _Page, spec: FieldSpec, shift: tuple[int, int]) -> float:
     """Probability an icon is marked (any fill, cross, check or ring around it)."""
-    b = spec.box_mm
-    grow = MARK_GROW.get(spec.kind.value, 0.3) * min(b.w, b.h)
-    patch = _written_patch(page, spec, grow, shift)
+    kind = spec.kind.value
+    patch = _written_patch(page, spec, _grow_mm(spec, MARK_GROW[kind]), shift)
     frac = marks.ink_fraction(patch)
-    p = marks.logistic(frac, MARK_BLANK_BELOW[spec.kind.value], MARK_SURE_ABOVE[spec.kind.value],
-                       REVIEW_BELOW)
-    return p, patch
+    return marks.logistic(frac, MARK_BLANK_BELOW[kind], MARK_SURE_ABOVE[kind], REVIEW_BELOW)
 
 
 def _first_potter(page: _Page, spec: FieldSpec, shift: tuple[int, int]) -> Candidates:
-    p_marked, patch = _mark(page, spec, shift)
-    p_cross = marks.cross_probability(patch) if p_marked > 0.05 else 0.5
+    p_marked = _mark(page, spec, shift)
+    shape = _written_patch(page, spec, _grow_mm(spec, SHAPE_GROW), shift)
+    p_cross = marks.cross_probability(shape) if p_marked > 0.05 else 0.5
     return (
         (None, 1 - p_marked),
         ("cross", p_marked * p_cross),
@@ -255,14 +315,14 @@ def _page(grey: np.ndarray, reg: Registration) -> _Page:
     label = reg.label
     ppm = reg.px_per_mm
     size = (grey.shape[1], grey.shape[0])
-    blank = _fit(blank_sheet(label.sheet, label.paper, label.variant), size)
-    printed = _fit(_printed(label.sheet, label.paper, label.variant, ppm), size)
+    bw = _printed_in_bw(grey, label.sheet, label.paper, label.variant)
+    blank = _fit(blank_sheet(label.sheet, label.paper, label.variant, bw), size)
+    expected = _fit(_expected(label.sheet, label.paper, label.variant, bw), size)
     ratio = marks.paper_ratio(grey, ppm)
-    ink = marks.ink_mask(ratio)
-    written = ink & (1 - printed)
     darkness = 1.0 - ratio
+    ratio = cv2.GaussianBlur(ratio, (0, 0), INK_SMOOTH_PX)  # sensor noise off the ink test
     blank_dark = 1.0 - blank.astype(np.float32) / 255.0
-    return _Page(grey, ink, written, darkness, blank_dark, ppm)
+    return _Page(grey, ratio, expected, darkness, blank_dark, ppm)
 
 
 def read_fields(
@@ -272,14 +332,13 @@ def read_fields(
     page = _page(grey, reg)
     geometry = reg.geometry
     cands: dict[str, Candidates] = {}
-    shifts: dict[str, tuple[int, int]] = {}
     letter_ids: list[str] = []
     letter_crops: list[np.ndarray] = []
     letter_kinds: list[FieldKind] = []
     p_written: dict[str, float] = {}
+    shifts = _smooth_shifts(geometry.fields, {s.id: _shift(page, s) for s in geometry.fields})
     for spec in geometry.fields:
-        shift = _shift(page, spec)
-        shifts[spec.id] = shift
+        shift = shifts[spec.id]
         if spec.kind in LETTER_VALUES:
             p, crop_grey = _cell(page, spec, shift)
             p_written[spec.id] = p
@@ -291,7 +350,7 @@ def read_fields(
         elif spec.kind is FieldKind.FIRST_POTTER:
             cands[spec.id] = _first_potter(page, spec, shift)
         elif spec.kind in MARK_VALUES:
-            p, _ = _mark(page, spec, shift)
+            p = _mark(page, spec, shift)
             cands[spec.id] = ((None, 1 - p), (MARK_VALUES[spec.kind], p))
     ranked = _letter_candidates(letter_crops, letter_kinds, reader)
     for fid, lst in zip(letter_ids, ranked, strict=True):
