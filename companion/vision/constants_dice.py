@@ -45,9 +45,10 @@ MIN_PITCH_PX = 12  # on the detection copy
 # A half-pitch autocorrelation peak at least this strong relative to the full one wins.
 HALF_PITCH_RATIO = 0.6
 PITCH_PRIOR_TOLERANCE = 0.25  # with the mat, the pitch may differ this much from its prior
-MAX_CELL_OFFSET_PITCH = 0.3
-SURE_CELL_OFFSET_PITCH = 0.15  # a die farther off its fitted cell centre goes to review
-REFINE_ROUNDS = 3  # grid refits to the die centres found, at most  # a die centre farther than this from its cell centre is rejected
+MAX_CELL_OFFSET_PITCH = 0.3  # pitch units: a die centre farther off its cell is rejected
+SURE_CELL_OFFSET_PITCH = 0.15  # pitch units: a die farther off its cell goes to review
+REFINE_ROUNDS = 3  # grid refits to the die centres found, at most
+REFINE_SETTLED_PITCH = 0.05  # pitch units: a refit moving cells less than this is final
 
 # --- the mat --------------------------------------------------------------------------------------
 MAT_SHEET = "diced-veggies-mat"
@@ -63,6 +64,7 @@ PIP_REL_THRESHOLD = 0.42  # a pip blob must reach this fraction of the die's str
 PIP_SURE_RATIO = 1.8  # weakest pip / strongest non-pip response for a sure count
 PIP_LAYOUT_TOLERANCE = 0.3  # lattice units: blob-to-lattice distance allowed
 PIP_SPACING_RANGE = (0.85, 1.2)  # measured pip spacing / expected, allowed
+PIP_COLOUR_SPREAD = 0.4  # a pip's colour may stray this share of the pip-to-face distance
 PIP_ALONE_MARGIN = 1.8  # pips this clear mark a die even where its colour matches the table
 # Ingredient colour: log-chromaticity (ln R/G, ln B/G) after white balance. A die's colour
 # is this many spread units from its class centroid at most, and the runner-up must be this

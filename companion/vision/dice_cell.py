@@ -31,6 +31,7 @@ class CellRead:
     face_bgr: tuple[float, float, float]  # median face colour, pips and highlights left out
     pip_bgr: tuple[float, float, float] | None  # median colour of the pip centres
     light_pips: bool
+    even_paint: bool = True  # False: one "pip" may be a glossy highlight
 
 
 def _layouts() -> list[tuple[int, frozenset[tuple[int, int]]]]:
@@ -74,8 +75,8 @@ def _disc_minus_ring(pip_r: float) -> np.ndarray:
 
 
 def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
-    """Read a BGR patch (CELL_PATCH_PX square, float or uint8) whose foreground mask ``fg``
-    marks pixels unlike the table."""
+    """Read a BGR patch (CELL_PATCH_PX square, float or uint8); ``fg`` is a square mask of
+    the same cell (any resolution) marking pixels unlike the table."""
     n = patch.shape[0]
     mid = (n - 1) / 2
     bgr = patch.astype(np.float32)
@@ -83,8 +84,8 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     yy, xx = np.mgrid[0:n, 0:n]
     half = C.FACE_HALF_FRACTION * n
     region = (np.abs(xx - mid) <= half) & (np.abs(yy - mid) <= half)
-    centre = (np.abs(xx - mid) <= n * 0.25) & (np.abs(yy - mid) <= n * 0.25)
-    occupied = float(fg[centre].mean())
+    q = fg.shape[0]  # the mask may be coarser than the patch
+    occupied = float(fg[q // 4 : q - q // 4, q // 4 : q - q // 4].mean())
 
     face0 = np.median(bgr[region], axis=0)
     face_grey = float(face0.mean())
@@ -93,17 +94,20 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     # differ more in colour than in grey level
     diff = np.linalg.norm(bgr - face0, axis=2) * np.sign(grey - face_grey)
     # a pip is a small sharp disc: its core against a ring just outside it. A broad glossy
-    # highlight lifts core and ring alike, so it scores low.
-    dog = cv2.filter2D(diff, -1, _disc_minus_ring(pip_r), borderType=cv2.BORDER_REPLICATE)
-    core = dog
+    # highlight lifts core and ring alike, so it scores low. Each polarity only sees its own
+    # side of the face colour, so the dark seam around a face is no "light pip" at its rim.
+    kernel = _disc_minus_ring(pip_r)
     spacing = C.PIP_LATTICE_FRACTION * n
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     best: _Pips | None = None
     for light in (True, False):
-        resp = dog if light else -dog
+        one_side = np.maximum(diff if light else -diff, 0)
+        resp = cv2.filter2D(one_side, -1, kernel, borderType=cv2.BORDER_REPLICATE)
         peaks = _peaks(resp, region, 0.6 * spacing)
+        cores = [bgr[max(y - 1, 0) : y + 2, max(x - 1, 0) : x + 2].reshape(-1, 3).mean(axis=0)
+                 for _, y, x in peaks]
         read = _read_pips(
-            peaks, core if light else -core, cv2.dilate(resp, ker), n, spacing, light
+            peaks, resp, cv2.dilate(resp, ker), n, spacing, light, cores, face0
         )
         # the true pips are the strongest blobs; the gaps between bright pips can look
         # like a weaker set of dark ones
@@ -125,7 +129,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         pip_bgr = (float(pb[0]), float(pb[1]), float(pb[2]))
     return CellRead(
         occupied, best.count, best.ok, best.margin, best.contrast, best.center,
-        (float(fb[0]), float(fb[1]), float(fb[2])), pip_bgr, best.light,
+        (float(fb[0]), float(fb[1]), float(fb[2])), pip_bgr, best.light, best.even,
     )
 
 
@@ -139,15 +143,18 @@ class _Pips:
     points: tuple[tuple[float, int, int], ...]
     light: bool
 
+    gap: float = 0.0  # (weakest pip - strongest other) / strongest pip
+    even: bool = True  # all pips look painted alike
+
     def beats(self, other: _Pips) -> bool:
         if self.ok != other.ok:
             return self.ok
-        return self.margin > other.margin
+        return self.gap > other.gap
 
 
 def _read_pips(
     peaks: list[tuple[float, int, int]], core: np.ndarray, near: np.ndarray, n: int,
-    spacing: float, light: bool,
+    spacing: float, light: bool, cores: list[np.ndarray], face: np.ndarray,
 ) -> _Pips:
     """Choose how many of the strongest blobs are pips: the count whose pips sit on a
     standard layout and stand out most from everything else on the die's pip lattice."""
@@ -173,6 +180,7 @@ def _read_pips(
             s, found = _on_layout(chosen, cx, cy, spacing)
             ok = found is not None and any(num == k and found == lay for num, lay in LAYOUTS)
             cells = found or set()
+        even = k < 3 or _same_paint(cores[:k], face)
         rest = 0.0
         for v, y, x in peaks[k:]:
             if max(abs(y - cy), abs(x - cx)) <= 1.4 * s:
@@ -184,10 +192,21 @@ def _read_pips(
                     x = min(n - 1, max(0, round(cx + c * s)))
                     rest = max(rest, float(near[y, x]))
         margin = min(20.0, weakest / max(rest, 0.05 * weakest))
-        cand = _Pips(k, ok, margin, contrast, (cx, cy), tuple(chosen), light)
+        # the count is where the responses drop most in absolute terms: a glossy highlight
+        # sits well below the pips and well above the bare face
+        gap = (weakest - rest) / top
+        cand = _Pips(k, ok, margin, contrast, (cx, cy), tuple(chosen), light, gap, even)
         if cand.beats(best):
             best = cand
     return best
+
+
+def _same_paint(cores: list[np.ndarray], face: np.ndarray) -> bool:
+    """All pips of a die are painted alike; a glossy highlight taken for a pip is the face
+    colour lightened, and sits apart from the real pips' colour."""
+    pip = np.median(np.array(cores), axis=0)
+    scale = max(float(np.linalg.norm(pip - face)), 1.0)
+    return all(float(np.linalg.norm(c - pip)) <= C.PIP_COLOUR_SPREAD * scale for c in cores)
 
 
 def _on_layout(

@@ -158,13 +158,11 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
         if not found:
             raise ImageError("no dice found in the photo")
         new = refine(grid, found, pitch_full * s_read)
-        moved = max(
-            math.dist(new.center(r, c), grid.center(r, c)) for r, c, *_ in found
-        )
+        moved = max(math.dist(new.center(r, c), grid.center(r, c)) for r, c, *_ in found)
+        if moved < C.REFINE_SETTLED_PITCH * pitch_full * s_read:
+            break  # the cells were read on (nearly) this grid already
         grid = new
         cells = _read_cells(src, grid, bg)
-        if moved < 0.05 * pitch_full * s_read:
-            break
     offset = _white_offset(src, mat, s_read / s_det, cells)
     dice, grid_out = _decide(cells, grid, offset, pitch_full * s_read)
     if not dice:
@@ -194,9 +192,9 @@ def _read_cells(src: np.ndarray, grid: DiceGrid, bg: Background) -> list[_Cell]:
                 src, m, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                 borderMode=cv2.BORDER_REPLICATE,
             )
-            fg = bg.foreground(to_lab(cv2.GaussianBlur(patch, (0, 0), 1.0)))
-            read = read_cell(patch, fg)
-            if read.center is not None:
+            small = cv2.resize(patch, (n // 4, n // 4), interpolation=cv2.INTER_AREA)
+            read = read_cell(patch, bg.foreground(to_lab(small)))
+            if read.center is not None and read.layout_ok:
                 p = m @ np.array([read.center[0], read.center[1], 1.0])
                 centre = (float(p[0] / p[2]), float(p[1] / p[2]))
             else:
@@ -210,6 +208,8 @@ def _die_like(read: CellRead) -> bool:
     (a tan die on a wooden table hardly differs from the table)."""
     if not read.layout_ok:
         return False
+    if read.pips == 1 and read.occupied < C.PRESENT_SURE_ABOVE:
+        return False  # one blob on table-coloured ground is texture: our dice have no 1s
     return read.pip_margin >= (C.PIP_ALONE_MARGIN if read.occupied < 0.2 else 1.3)
 
 
@@ -290,6 +290,9 @@ def _decide(
             pip_conf = 0.3
             if rd.pips:
                 flags.append("pips-off-layout")
+        if rd.layout_ok and not rd.even_paint:
+            flags.append("pip-or-highlight")
+            pip_conf = min(pip_conf, 0.6)
         value = min(6, max(1, rd.pips))
         if value not in FACES:
             flags.append("face-not-in-set")
