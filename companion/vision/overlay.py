@@ -1,0 +1,106 @@
+"""Draw what the reader saw on the flattened sheet, so a player can check it at a glance.
+
+Green: trusted reading. Orange: in the review list. Red: part of a rule problem. Each
+container gets its points, the planter and the total are written in the margin.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+
+import cv2
+import numpy as np
+
+from companion.errors import InputError
+from companion.games.delicious.garden import garden
+from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS, Fruit, Vegetable
+from companion.paper.model import FieldKind
+from companion.vision.constants import (
+    OVERLAY_GREEN_BGR,
+    OVERLAY_ORANGE_BGR,
+    OVERLAY_RED_BGR,
+    OVERLAY_SCORE_BGR,
+)
+from companion.vision.marks import box_px
+from companion.vision.sheet_reader import SheetReading
+
+_SHORT = {"marked": "x", "cross": "X", "check": "V", "circled": "O"}
+_FONT = cv2.FONT_HERSHEY_SIMPLEX
+
+
+def _label(kind: FieldKind, value: str | None) -> str:
+    if value is None:
+        return ""
+    if kind is FieldKind.VEGETABLE and value in Vegetable._value2member_map_:
+        return VEGETABLE_LETTERS[Vegetable(value)]
+    if kind is FieldKind.FRUIT and value in Fruit._value2member_map_:
+        return FRUIT_LETTERS[Fruit(value)]
+    return _SHORT.get(value, value[:2])
+
+
+def _text(img: np.ndarray, text: str, org: tuple[int, int], scale: float,
+          colour: tuple[int, int, int], thick: int = 2) -> None:
+    """Text with a white halo so it reads on any background."""
+    cv2.putText(img, text, org, _FONT, scale, (255, 255, 255), thick + 3, cv2.LINE_AA)
+    cv2.putText(img, text, org, _FONT, scale, colour, thick, cv2.LINE_AA)
+
+
+def draw_overlay(
+    reading: SheetReading,
+    violating: Collection[str] = (),
+    container_points: Mapping[str, int] | None = None,
+    summary: Mapping[str, int] | None = None,
+    review: Collection[str] | None = None,
+) -> np.ndarray:
+    """The rectified sheet (grey, faded) with every reading drawn in colour (BGR).
+
+    ``review`` defaults to the sheet's own review list (pass the player's, after
+    corrections by hand, to draw those as trusted).
+    """
+    ppm = reading.registration.px_per_mm
+    faded = (reading.rectified.astype(np.float32) * 0.55 + 255 * 0.45).astype(np.uint8)
+    img = cv2.cvtColor(faded, cv2.COLOR_GRAY2BGR)
+    review = set(reading.review if review is None else review)
+    specs = {s.id: s for s in reading.geometry.fields}
+    for fid, r in reading.readings.items():
+        spec = specs[fid]
+        colour = (
+            OVERLAY_RED_BGR if fid in violating
+            else OVERLAY_ORANGE_BGR if fid in review
+            else OVERLAY_GREEN_BGR
+        )
+        b = spec.box_mm
+        x0, y0, x1, y1 = box_px((b.x, b.y, b.w, b.h), ppm, 0.0, r.shift_px)
+        if r.value is None and fid not in review and fid not in violating:
+            cv2.rectangle(img, (x0, y0), (x1, y1), colour, 1)
+            continue
+        cv2.rectangle(img, (x0, y0), (x1, y1), colour, 3 if fid in review else 2)
+        label = _label(spec.kind, r.value)
+        if fid in review:
+            label = f"{label or '-'}?"
+        size = max(0.5, (y1 - y0) / 40)
+        _text(img, label, (x0 + 2, y0 + int((y1 - y0) * 0.8)), size, colour)
+    if container_points is not None:
+        g = garden(reading.variant)
+        for c in g.containers:
+            boxes = [specs[cell].box_mm for cell in c.cells if cell in specs]
+            if not boxes:
+                continue
+            x = min(bx.x for bx in boxes) * ppm
+            y = min(bx.y for bx in boxes) * ppm
+            _text(img, f"{container_points.get(c.id, 0)} pts", (int(x), int(y - 1.5 * ppm)),
+                  0.9, OVERLAY_SCORE_BGR)
+    if summary:
+        line = "  ".join(f"{k} {v}" for k, v in summary.items())
+        _text(img, line, (int(6 * ppm), int(reading.geometry.page_mm[1] * ppm - 2 * ppm)),
+              0.9, OVERLAY_SCORE_BGR)
+    return img
+
+
+def write_overlay(path: str, image: np.ndarray) -> None:
+    try:
+        ok = cv2.imwrite(path, image)
+    except cv2.error:
+        ok = False
+    if not ok:
+        raise InputError(f"cannot write the overlay {path}")
