@@ -75,6 +75,12 @@ def erase_edge_lines(ink: np.ndarray) -> None:
                 arr[lo:hi] = 0
 
 
+def restretch(ink: np.ndarray) -> NDArray[np.float32]:
+    """Stretch again once dark border lines are gone, so faint pencil next to them counts."""
+    top = float(np.percentile(ink, INK_PERCENTILE))
+    return np.asarray(np.clip(ink / max(top, INK_FLOOR), 0.0, 1.0), np.float32)
+
+
 def ink_box(ink: np.ndarray) -> tuple[int, int, int, int] | None:
     """(x0, y0, x1, y1) around the writing, specks ignored; None when there is no ink."""
     on = (ink > INK_LEVEL).astype(np.uint8)
@@ -97,6 +103,7 @@ def preprocess(crop_gray: np.ndarray) -> NDArray[np.float32]:
         raise InputError(f"letter crop must be an image of at least 4x4 px, got {crop.shape}")
     ink: np.ndarray = ink_image(crop)
     erase_edge_lines(ink)
+    ink = restretch(ink)
     box = ink_box(ink)
     if box is None:
         return np.zeros((INPUT_PX, INPUT_PX), np.float32)

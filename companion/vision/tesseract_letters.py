@@ -18,13 +18,14 @@ from companion.vision.constants_letters import (
     TESSERACT_LETTER_HEIGHT_PX,
     TESSERACT_PAD_FRACTION,
 )
-from companion.vision.letters import erase_edge_lines, ink_box, ink_image
+from companion.vision.letters import erase_edge_lines, ink_box, ink_image, restretch
 
 
 def tesseract_input(crop_gray: np.ndarray) -> np.ndarray:
     """Black-on-white uint8 image of the letter alone, padded, at tesseract's best size."""
     ink = ink_image(crop_gray)
     erase_edge_lines(ink)
+    ink = restretch(ink)
     box = ink_box(ink)
     if box is None:
         return np.full((TESSERACT_LETTER_HEIGHT_PX * 2,) * 2, 255, np.uint8)

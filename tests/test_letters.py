@@ -1,0 +1,161 @@
+"""The shipped letter model: loads in cv2.dnn, reads clean letters, respects field letters."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.errors import InputError, UnknownNameError
+from companion.synth.handwriting import draw_letter, letter_cell_crop
+from companion.vision.constants_letters import (
+    INPUT_PX,
+    LETTER_CLASSES,
+    META_PATH,
+    MODEL_PATH,
+    REVIEW_BELOW,
+)
+from companion.vision.letters import LetterClassifier, preprocess, softmax_restricted
+
+VEG = ("B", "C", "L", "M", "O", "P")
+FRUIT = ("B", "F", "G", "S", "W")
+
+
+@pytest.fixture(scope="module")
+def clf() -> LetterClassifier:
+    return LetterClassifier.load()
+
+
+def clean_letter(letter: str, seed: int, fonts: str = "strokes") -> np.ndarray:
+    img = np.full((96, 96), 235, np.uint8)
+    draw_letter(img, (8, 8, 80, 80), letter, np.random.default_rng(seed), fonts=fonts)
+    return img
+
+
+def test_model_is_small_and_loads_with_cv2_dnn() -> None:
+    assert MODEL_PATH.stat().st_size < 1_000_000
+    net = cv2.dnn.readNetFromONNX(str(MODEL_PATH))
+    net.setInput(np.zeros((3, 1, INPUT_PX, INPUT_PX), np.float32))
+    assert np.asarray(net.forward()).shape == (3, len(LETTER_CLASSES))
+    meta = json.loads(META_PATH.read_text())
+    assert meta["classes"] == list(LETTER_CLASSES)
+    assert 0.2 < meta["temperature"] < 10
+
+
+@pytest.mark.parametrize("letter", LETTER_CLASSES)
+def test_clean_stroke_letters_read_right(clf: LetterClassifier, letter: str) -> None:
+    crops = [clean_letter(letter, seed) for seed in range(4)]
+    for ranked in clf.classify_many(crops, [LETTER_CLASSES] * len(crops)):
+        assert ranked[0][0] == letter, ranked[:3]
+
+
+def test_clean_heldout_font_letters_mostly_right(clf: LetterClassifier) -> None:
+    crops = [clean_letter(L, seed, "heldout") for L in LETTER_CLASSES for seed in range(3)]
+    truth = [L for L in LETTER_CLASSES for _ in range(3)]
+    ranked = clf.classify_many(crops, [LETTER_CLASSES] * len(crops))
+    right = sum(r[0][0] == t for r, t in zip(ranked, truth, strict=True))
+    assert right >= len(truth) - 1
+
+
+def test_restriction_to_field_letters(clf: LetterClassifier) -> None:
+    crop = clean_letter("F", 1)
+    full = clf.classify(crop, LETTER_CLASSES)
+    assert full[0][0] == "F"
+    veg = clf.classify(crop, VEG)
+    assert [r[0] for r in veg] != [] and {r[0] for r in veg} == set(VEG)
+    assert sum(p for _, p in veg) == pytest.approx(1.0)
+    assert [p for _, p in veg] == sorted((p for _, p in veg), reverse=True)
+    only = clf.classify(crop, ["b"])
+    assert only == [("B", pytest.approx(1.0))]
+
+
+def test_batch_equals_single(clf: LetterClassifier) -> None:
+    rng = np.random.default_rng(3)
+    crops = [letter_cell_crop(L, rng, fonts="strokes") for L in "BGMSW"]
+    alloweds = [VEG, FRUIT, VEG, FRUIT, FRUIT]
+    many = clf.classify_many(crops, alloweds)
+    for c, a, m in zip(crops, alloweds, many, strict=True):
+        one = clf.classify(c, a)
+        assert [x[0] for x in one] == [x[0] for x in m]
+        assert np.allclose([x[1] for x in one], [x[1] for x in m], atol=1e-5)
+
+
+def test_degraded_crops_confident_when_right(clf: LetterClassifier) -> None:
+    """On reader-like crops, most answers are right and wrong ones are rarely confident."""
+    rng = np.random.default_rng(11)
+    truth = [LETTER_CLASSES[i % 10] for i in range(100)]
+    crops = [letter_cell_crop(t, rng, fonts="strokes") for t in truth]
+    ranked = clf.classify_many(crops, [LETTER_CLASSES] * 100)
+    ok = [r[0][0] == t for r, t in zip(ranked, truth, strict=True)]
+    assert sum(ok) >= 95
+    assert sum(1 for r, g in zip(ranked, ok, strict=True) if not g and r[0][1] >= REVIEW_BELOW) <= 1
+
+
+def test_bad_inputs(clf: LetterClassifier) -> None:
+    crop = clean_letter("C", 0)
+    with pytest.raises(UnknownNameError):
+        clf.classify(crop, ["Q"])
+    with pytest.raises(InputError):
+        clf.classify(crop, [])
+    with pytest.raises(InputError):
+        clf.classify(np.zeros((2, 2), np.uint8), VEG)
+    with pytest.raises(InputError):
+        clf.classify_many([crop], [VEG, FRUIT])
+    assert clf.classify_many([], []) == []
+    with pytest.raises(InputError):
+        LetterClassifier.load("/nonexistent/letters.onnx")
+
+
+def test_blank_and_border_only_crops_give_blank_input() -> None:
+    blank = np.full((80, 90), 220, np.uint8)
+    assert preprocess(blank).max() == 0
+    framed = blank.copy()
+    cv2.rectangle(framed, (0, 0), (89, 79), 60, 2)
+    assert preprocess(framed).max() == 0
+
+
+def test_preprocess_centres_and_normalises_light() -> None:
+    crop = clean_letter("L", 2)
+    ramp = np.linspace(0.6, 1.0, crop.shape[1])[None, :]
+    dim = (crop * ramp).astype(np.uint8)
+    a, b = preprocess(crop), preprocess(dim)
+    assert a.shape == (INPUT_PX, INPUT_PX)
+    assert np.abs(a - b).mean() < 0.05
+    ys, xs = np.nonzero(a > 0.5)
+    assert abs(ys.mean() - INPUT_PX / 2) < INPUT_PX / 4
+
+
+@settings(max_examples=60, deadline=None)
+@given(logits=st.lists(st.floats(-30, 30), min_size=10, max_size=10),
+       allowed=st.sets(st.sampled_from(LETTER_CLASSES), min_size=1),
+       temperature=st.floats(0.3, 5.0))
+def test_restricted_softmax_properties(logits: list[float], allowed: set[str],
+                                       temperature: float) -> None:
+    lg = np.array(logits, np.float32)
+    ranked = softmax_restricted(lg, sorted(allowed), temperature)
+    assert {r[0] for r in ranked} == allowed
+    probs = [p for _, p in ranked]
+    assert sum(probs) == pytest.approx(1.0)
+    assert probs == sorted(probs, reverse=True)
+    top = max(allowed, key=lambda a: lg[LETTER_CLASSES.index(a)])
+    assert lg[LETTER_CLASSES.index(ranked[0][0])] == lg[LETTER_CLASSES.index(top)]
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary missing")
+@pytest.mark.parametrize("letter,allowed", [("L", VEG), ("W", FRUIT), ("O", VEG)])
+def test_tesseract_returns_whitelisted_letter_or_none(letter: str,
+                                                      allowed: tuple[str, ...]) -> None:
+    from companion.vision.tesseract_letters import read_letter_tesseract
+
+    got, conf = read_letter_tesseract(clean_letter(letter, 0), allowed)
+    assert got is None or got in allowed
+    assert 0.0 <= conf <= 1.0
+    blank, c0 = read_letter_tesseract(np.full((80, 80), 230, np.uint8), allowed)
+    assert blank is None or blank in allowed
+    with pytest.raises(InputError):
+        read_letter_tesseract(clean_letter(letter, 0), ["BC"])
