@@ -10,7 +10,7 @@ MARKER_SIZE_MM = 15.0  # 6 modules of 2.5 mm: black border + 4x4 data bits
 MARKER_MODULES = 6
 MARKER_QUIET_MM = 3.0  # white around each marker, more than one module (2.5 mm)
 MARKER_INSET_MM = 14.0  # marker centre from each page edge; most printers leave 5 mm bare
-QR_SIZE_MM = 21.0  # symbol without quiet zone: version 4-5, 3.5-3.9 px/module at 150 dpi
+QR_SIZE_MM = 21.0  # symbol without quiet zone: version 1, 1 mm (5.9 px at 150 dpi) a module
 QR_QUIET_MODULES = 4
 QR_ERROR = "m"
 

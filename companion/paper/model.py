@@ -21,8 +21,22 @@ PAPER_SIZES_MM: dict[str, tuple[float, float]] = {
 ARUCO_DICTIONARY = "DICT_4X4_50"
 CORNER_MARKER_IDS = (0, 1, 2, 3)
 
-# QR payload: "CMP1;sheet=<name>;v=<version>;var=<A|B>;paper=<letter|a4>;code=<player code>"
+# QR payload, kept to QR alphanumeric characters so the symbol stays at version 1 (21
+# modules, about 1 mm a module) and reads even when the sheet is small in a photo:
+# "CMP1:<sheet code>:<version>:<variant>:<paper code>:<player code>", e.g. "CMP1:DC:1:A:L:MDGY".
 QR_PREFIX = "CMP1"
+SHEET_CODES: dict[str, str] = {
+    "delicious-garden": "DG",
+    "delicious-play": "DP",
+    "delicious-combo": "DC",
+    "delicious-scorepad": "DS",
+    "diced-veggies-mat": "VM",
+    "diced-veggies-scorepad": "VS",
+    "dulce-scorepad": "US",
+    "wild-gardens-scorepad": "WS",
+    "deli-duel-scorepad": "LS",
+}
+PAPER_CODES: dict[str, str] = {"letter": "L", "a4": "A4"}
 
 
 def paper_size_mm(paper: str, landscape: bool = False) -> tuple[float, float]:
@@ -101,21 +115,23 @@ class SheetLabel:
     code: str = ""
 
     def encode(self) -> str:
-        return (
-            f"{QR_PREFIX};sheet={self.sheet};v={self.version};var={self.variant};"
-            f"paper={self.paper};code={self.code}"
+        sheet = SHEET_CODES.get(self.sheet, self.sheet.upper())
+        paper = PAPER_CODES.get(self.paper, self.paper.upper())
+        return ":".join(
+            (QR_PREFIX, sheet, str(self.version), self.variant, paper, self.code.upper())
         )
 
     @classmethod
     def decode(cls, text: str) -> SheetLabel:
-        parts = text.strip().split(";")
-        if not parts or parts[0] != QR_PREFIX:
+        parts = text.strip().split(":")
+        if len(parts) != 6 or parts[0] != QR_PREFIX:
             raise InputError("the QR code is not one of our sheets")
-        kv = dict(p.split("=", 1) for p in parts[1:] if "=" in p)
-        try:
-            return cls(kv["sheet"], int(kv["v"]), kv["var"], kv["paper"], kv.get("code", ""))
-        except (KeyError, ValueError):
-            raise InputError(f"the sheet's QR code is damaged: {text!r}") from None
+        sheets = {v: k for k, v in SHEET_CODES.items()}
+        papers = {v: k for k, v in PAPER_CODES.items()}
+        _, sheet, version, variant, paper, code = parts
+        if sheet not in sheets or paper not in papers or not version.isdigit():
+            raise InputError(f"the sheet's QR code is damaged: {text!r}")
+        return cls(sheets[sheet], int(version), variant, papers[paper], code)
 
 
 @dataclass(frozen=True)
