@@ -54,28 +54,36 @@ BACKGROUND_KERNEL_MM = 4.0
 # After dividing by the background and by what the sheet prints there, a pixel is the
 # player's ink when darker than this fraction (pencil reaches ~0.7, paper noise ~0.95).
 INK_RATIO_BELOW = 0.9
+# Cells are judged a little more sensitively (light pencil letters), marks at the default.
+CELL_INK_BELOW = 0.93
+MARK_INK_BELOW = 0.9
 # Gaussian sigma (px, rectified) smoothing the photo before the ink test, against sensor noise.
 INK_SMOOTH_PX = 0.8
-# The blank sheet's print is grown by this many pixels and blurred by this sigma (px, both at
-# the rectified resolution) before it is compared with the photo, so a one-pixel
-# misregistration or lens blur along a printed line never counts as the player's ink.
+# The blank sheet's print is grown by this many pixels and blurred like the photo (px, at the
+# rectified resolution) before it is compared with it, so a one-pixel misregistration or
+# lens blur along a printed line never counts as the player's ink. The blur is chosen per
+# field among these sigmas, by which one matches the photo best.
 PRINTED_GROW_PX = 1
-PRINTED_BLUR_PX = 1.2
+BLANK_BLUR_PX = (0.7, 1.2, 1.8, 2.6)
 # Ring of the printed border excluded from a writing area, in mm on each side.
 BORDER_RING_MM = 1.0
 
 # --- written vs empty (vegetable, fruit cells) ------------------------------------------------
 # Share of the writing area (shrunk by BORDER_RING_MM) that is ink: below EMPTY_BELOW is empty,
 # above WRITTEN_ABOVE written; between, the cell goes to review. Measured on 350 synthetic
-# cells: empty ones reach 0.005 at most, written ones 0.07 or more in 98 of 100.
-CELL_EMPTY_BELOW = 0.008
-CELL_WRITTEN_ABOVE = 0.03
+# cells: empty ones reach 0.011 at most, written ones 0.10 or more in 98 of 100.
+CELL_EMPTY_BELOW = 0.012
+CELL_WRITTEN_ABOVE = 0.05
 # A cell whose ink is all faint (no pixel share darker than STRONG_INK_BELOW reaches
 # CELL_STRONG_MIN) may be a half-erased smudge or a very light pencil letter: review it.
-STRONG_INK_BELOW = 0.75
+STRONG_INK_BELOW = 0.9
 CELL_STRONG_MIN = 0.01
 # Confidence given to such a faint cell (below REVIEW_BELOW, so it is reviewed).
 FAINT_CONFIDENCE = 0.6
+
+# The letter classifier gets the writing area grown by this much (mm), so a letter that
+# touches the edge, or a field a pixel off, is never cut (it erases border lines itself).
+LETTER_CROP_GROW_MM = 0.8
 
 # --- marks (choice circles, tool icons, honey, first potter) -------------------------------
 # The player's ink is measured in the icon's box grown on every side by this fraction of the
@@ -93,6 +101,12 @@ MARK_SURE_ABOVE: dict[str, float] = {
 }
 
 # --- confidence ------------------------------------------------------------------------------
+# Detail the photo must hold where a field is (photo pixels per mm of paper) for the field
+# to be trusted; below, or for an icon as blurred as the blurriest template, a reading's
+# confidence is capped at LOW_DETAIL_CONFIDENCE (so it goes to review).
+MIN_MARK_PX_PER_MM = 3.5
+MIN_CELL_PX_PER_MM = 2.5
+LOW_DETAIL_CONFIDENCE = 0.7
 # A field whose calibrated confidence is below this goes to review.
 REVIEW_BELOW = 0.9
 # Rules may break a tie only between letter candidates whose probabilities differ by less.

@@ -18,7 +18,6 @@ import numpy as np
 from companion.vision.constants import (
     BACKGROUND_KERNEL_MM,
     INK_RATIO_BELOW,
-    PRINTED_BLUR_PX,
     PRINTED_GROW_PX,
 )
 
@@ -45,7 +44,7 @@ def ink_mask(rel: np.ndarray, below: float = INK_RATIO_BELOW) -> np.ndarray:
     return (rel < below).astype(np.uint8)
 
 
-def expected_ratio(template_gray: np.ndarray) -> np.ndarray:
+def expected_ratio(template_gray: np.ndarray, blur_px: float) -> np.ndarray:
     """How light each pixel of the blank sheet should look in a photo (float32, 1 = paper).
 
     Printed lines are grown by a pixel and softened like a phone lens softens them, so a
@@ -55,7 +54,7 @@ def expected_ratio(template_gray: np.ndarray) -> np.ndarray:
     r = PRINTED_GROW_PX
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
     lightest = cv2.erode(template_gray, kernel).astype(np.float32) / 255.0
-    soft = np.asarray(cv2.GaussianBlur(lightest, (0, 0), PRINTED_BLUR_PX), np.float32)
+    soft = np.asarray(cv2.GaussianBlur(lightest, (0, 0), blur_px), np.float32)
     return np.maximum(soft, np.float32(0.05))
 
 

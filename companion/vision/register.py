@@ -69,6 +69,16 @@ class Registration:
         w, h = self.geometry.page_mm
         return (round(w * self.px_per_mm), round(h * self.px_per_mm))
 
+    def photo_px_per_mm(self, x_mm: float, y_mm: float) -> float:
+        """How many photo pixels cover a millimetre of paper at (x_mm, y_mm): detail there."""
+        inv = np.linalg.inv(self.homography)
+        p = np.array([x_mm * self.px_per_mm, y_mm * self.px_per_mm, 1.0])
+        q = inv @ p
+        w = q[2]
+        # Jacobian of the projective map at p, scaled to mm.
+        jac = (inv[:2, :2] * w - np.outer(q[:2], inv[2, :2])) / (w * w)
+        return float(np.sqrt(abs(np.linalg.det(jac)))) * self.px_per_mm
+
     def rectify(self, image: np.ndarray) -> np.ndarray:
         """The whole sheet, flat, at ``px_per_mm`` (grey or colour like ``image``)."""
         return cv2.warpPerspective(
@@ -432,24 +442,26 @@ def register(
 def field_shift(
     photo_dark: np.ndarray, blank_dark: np.ndarray, rect: tuple[int, int, int, int],
     max_shift_px: int,
-) -> tuple[int, int]:
+) -> tuple[int, int, float]:
     """Where a field's printed surroundings sit in the photo relative to the blank sheet.
 
     Paper that is not perfectly flat moves fields by a pixel or two after the homography;
-    the printed border around each field is matched to find that (dx, dy). Returns (0, 0)
-    when the window holds too little print to align on or no shift matches clearly better.
+    the printed border around each field is matched to find that (dx, dy), returned with
+    the match score. (0, 0) when the window holds too little print to align on or no shift
+    matches clearly better than none.
     """
     x0, y0, x1, y1 = rect
     h, w = photo_dark.shape[:2]
     m = max_shift_px
     if x0 - m < 0 or y0 - m < 0 or x1 + m > w or y1 + m > h or m <= 0:
-        return (0, 0)
-    templ = blank_dark[y0:y1, x0:x1]
+        return (0, 0, -1.0)
+    templ = np.ascontiguousarray(blank_dark[y0:y1, x0:x1], np.float32)
     if float(templ.std()) < 0.05:
-        return (0, 0)
-    search = photo_dark[y0 - m:y1 + m, x0 - m:x1 + m]
+        return (0, 0, -1.0)
+    search = np.ascontiguousarray(photo_dark[y0 - m:y1 + m, x0 - m:x1 + m], np.float32)
     scores = cv2.matchTemplate(search, templ, cv2.TM_CCOEFF_NORMED)
     _, best, _, loc = cv2.minMaxLoc(scores)
-    if best - float(scores[m, m]) < SHIFT_MIN_GAIN:
-        return (0, 0)
-    return (loc[0] - m, loc[1] - m)
+    still = float(scores[m, m])
+    if best - still < SHIFT_MIN_GAIN:
+        return (0, 0, still)
+    return (loc[0] - m, loc[1] - m, float(best))

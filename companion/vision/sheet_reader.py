@@ -27,16 +27,23 @@ from companion.games.delicious.validate import CHOICE_COUNT
 from companion.paper.model import FieldKind, FieldSpec, SheetGeometry
 from companion.vision import marks
 from companion.vision.constants import (
+    BLANK_BLUR_PX,
     BORDER_RING_MM,
     CELL_EMPTY_BELOW,
+    CELL_INK_BELOW,
     CELL_STRONG_MIN,
     CELL_WRITTEN_ABOVE,
     FAINT_CONFIDENCE,
     FIELD_SHIFT_MAX_MM,
     INK_SMOOTH_PX,
+    LETTER_CROP_GROW_MM,
+    LOW_DETAIL_CONFIDENCE,
     MARK_BLANK_BELOW,
     MARK_GROW,
+    MARK_INK_BELOW,
     MARK_SURE_ABOVE,
+    MIN_CELL_PX_PER_MM,
+    MIN_MARK_PX_PER_MM,
     RECTIFIED_DPI,
     REVIEW_BELOW,
     SHAPE_GROW,
@@ -149,13 +156,6 @@ def blank_sheet(sheet: str, paper: str, variant: str, bw: bool) -> np.ndarray:
     return grey
 
 
-@cache
-def _expected(sheet: str, paper: str, variant: str, bw: bool) -> np.ndarray:
-    exp = marks.expected_ratio(blank_sheet(sheet, paper, variant, bw))
-    exp.flags.writeable = False
-    return exp
-
-
 def _printed_in_bw(grey: np.ndarray, sheet: str, paper: str, variant: str) -> bool:
     """Was this sheet printed in black and white? Whichever blank looks more like it."""
     small = cv2.resize(grey, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
@@ -187,7 +187,7 @@ class _Page:
 
     grey: np.ndarray
     ratio: np.ndarray  # float32: photo lightness over local paper white
-    expected: np.ndarray  # float32: the lightest the blank sheet prints near each pixel
+    blank: np.ndarray  # uint8: the blank sheet as printed
     darkness: np.ndarray  # float32 0..1 for alignment
     blank_dark: np.ndarray  # float32 0..1 printed artwork
     px_per_mm: float
@@ -198,15 +198,38 @@ def _box(spec: FieldSpec) -> tuple[float, float, float, float]:
     return (b.x, b.y, b.w, b.h)
 
 
-def _shift(page: _Page, spec: FieldSpec) -> tuple[int, int]:
+Align = tuple[int, int, int]  # dx, dy (px) and the index of the lens blur in BLANK_BLUR_PX
+
+
+def _shift(page: _Page, spec: FieldSpec) -> Align:
+    """Where a field sits in the photo and how blurred the photo is there.
+
+    The blank is softened by each candidate blur in turn; the blur whose match is best
+    also tells how to soften the blank before comparing ink, since a tilted photo is
+    sharp on the near side of the sheet and soft on the far side.
+    """
     ppm = page.px_per_mm
     rect = marks.box_px(_box(spec), ppm, SHIFT_WINDOW_GROW_MM)
-    return field_shift(page.darkness, page.blank_dark, rect, int(round(FIELD_SHIFT_MAX_MM * ppm)))
+    reach = int(round(FIELD_SHIFT_MAX_MM * ppm))
+    x0, y0, x1, y1 = rect
+    pad = reach + 8
+    h, w = page.blank_dark.shape[:2]
+    if x0 - pad < 0 or y0 - pad < 0 or x1 + pad > w or y1 + pad > h:
+        return (0, 0, 1)
+    local = page.blank_dark[y0 - pad:y1 + pad, x0 - pad:x1 + pad]
+    best: tuple[float, Align] = (-2.0, (0, 0, 1))
+    for k, sigma in enumerate(BLANK_BLUR_PX):
+        soft = cv2.GaussianBlur(local, (0, 0), sigma)
+        inner = (pad, pad, pad + x1 - x0, pad + y1 - y0)
+        dx, dy, score = field_shift(
+            page.darkness[y0 - pad:y1 + pad, x0 - pad:x1 + pad], soft, inner, reach
+        )
+        if score > best[0]:
+            best = (score, (dx, dy, k))
+    return best[1]
 
 
-def _smooth_shifts(
-    specs: Sequence[FieldSpec], raw: dict[str, tuple[int, int]]
-) -> dict[str, tuple[int, int]]:
+def _smooth_shifts(specs: Sequence[FieldSpec], raw: dict[str, Align]) -> dict[str, Align]:
     """Each field takes the median shift of the fields around it.
 
     Paper bends smoothly, so true shifts vary slowly across the sheet, while a single
@@ -214,45 +237,50 @@ def _smooth_shifts(
     """
     centres = np.array([s.box_mm.center for s in specs], np.float64)
     vals = np.array([raw[s.id] for s in specs], np.float64)
-    out: dict[str, tuple[int, int]] = {}
+    out: dict[str, Align] = {}
     for i, spec in enumerate(specs):
         near = np.linalg.norm(centres - centres[i], axis=1) <= SHIFT_NEIGHBOUR_MM
         med = np.median(vals[near], axis=0)
-        out[spec.id] = (int(round(med[0])), int(round(med[1])))
+        out[spec.id] = (int(round(med[0])), int(round(med[1])), int(round(med[2])))
     return out
 
 
-def _rel_patch(page: _Page, spec: FieldSpec, grow_mm: float,
-               shift: tuple[int, int]) -> np.ndarray:
-    """Photo over blank sheet around a field (1 = nothing added), the photo side shifted."""
+def _rel_patch(page: _Page, spec: FieldSpec, grow_mm: float, align: Align) -> np.ndarray:
+    """Photo over blank sheet around a field (1 = nothing added), the photo side shifted
+    and the blank softened as much as the photo is there."""
     x0, y0, x1, y1 = marks.box_px(_box(spec), page.px_per_mm, grow_mm)
-    dx, dy = shift
+    dx, dy, k = align
     h, w = page.ratio.shape[:2]
     x0, y0 = max(x0, 0, -dx), max(y0, 0, -dy)
     x1, y1 = min(x1, w, w - dx), min(y1, h, h - dy)
     if x1 <= x0 or y1 <= y0:
         return np.ones((1, 1), np.float32)
     photo = page.ratio[y0 + dy:y1 + dy, x0 + dx:x1 + dx]
-    return marks.relative_ink(photo.copy(), page.expected[y0:y1, x0:x1])
+    m = 8
+    bx0, by0 = max(0, x0 - m), max(0, y0 - m)
+    local = page.blank[by0:min(h, y1 + m), bx0:min(w, x1 + m)]
+    expected = marks.expected_ratio(local, BLANK_BLUR_PX[k])
+    expected = expected[y0 - by0:y0 - by0 + (y1 - y0), x0 - bx0:x0 - bx0 + (x1 - x0)]
+    return marks.relative_ink(photo.copy(), expected)
 
 
-def _written_patch(page: _Page, spec: FieldSpec, grow_mm: float,
-                   shift: tuple[int, int]) -> np.ndarray:
-    return marks.ink_mask(_rel_patch(page, spec, grow_mm, shift))
+def _written_patch(page: _Page, spec: FieldSpec, grow_mm: float, align: Align,
+                   below: float = MARK_INK_BELOW) -> np.ndarray:
+    return marks.ink_mask(_rel_patch(page, spec, grow_mm, align), below)
 
 
-def _cell(page: _Page, spec: FieldSpec, shift: tuple[int, int]) -> tuple[float, np.ndarray]:
+def _cell(page: _Page, spec: FieldSpec, shift: Align) -> tuple[float, np.ndarray]:
     """Probability something is written in a cell, and its grey crop for the classifier.
 
     Faint ink only (a half-erased smudge, or a very light pencil letter) is kept uncertain.
     """
     rel = _rel_patch(page, spec, -BORDER_RING_MM, shift)
-    frac = marks.ink_fraction(marks.ink_mask(rel))
+    frac = marks.ink_fraction(marks.ink_mask(rel, CELL_INK_BELOW))
     p = marks.logistic(frac, CELL_EMPTY_BELOW, CELL_WRITTEN_ABOVE, REVIEW_BELOW)
     strong = marks.ink_fraction(marks.ink_mask(rel, STRONG_INK_BELOW))
     if frac > CELL_EMPTY_BELOW and strong < CELL_STRONG_MIN:
         p = min(p, FAINT_CONFIDENCE)
-    rect = marks.box_px(_box(spec), page.px_per_mm, 0.0, shift)
+    rect = marks.box_px(_box(spec), page.px_per_mm, LETTER_CROP_GROW_MM, shift[:2])
     return p, marks.crop(page.grey, rect)
 
 
@@ -260,7 +288,7 @@ def _grow_mm(spec: FieldSpec, fraction: float) -> float:
     return fraction * min(spec.box_mm.w, spec.box_mm.h)
 
 
-def _mark(page: _Page, spec: FieldSpec, shift: tuple[int, int]) -> float:
+def _mark(page: _Page, spec: FieldSpec, shift: Align) -> float:
     """Probability an icon is marked (any fill, cross, check or ring around it)."""
     kind = spec.kind.value
     patch = _written_patch(page, spec, _grow_mm(spec, MARK_GROW[kind]), shift)
@@ -268,7 +296,7 @@ def _mark(page: _Page, spec: FieldSpec, shift: tuple[int, int]) -> float:
     return marks.logistic(frac, MARK_BLANK_BELOW[kind], MARK_SURE_ABOVE[kind], REVIEW_BELOW)
 
 
-def _first_potter(page: _Page, spec: FieldSpec, shift: tuple[int, int]) -> Candidates:
+def _first_potter(page: _Page, spec: FieldSpec, shift: Align) -> Candidates:
     p_marked = _mark(page, spec, shift)
     shape = _written_patch(page, spec, _grow_mm(spec, SHAPE_GROW), shift)
     p_cross = marks.cross_probability(shape) if p_marked > 0.05 else 0.5
@@ -320,12 +348,11 @@ def _page(grey: np.ndarray, reg: Registration) -> _Page:
     size = (grey.shape[1], grey.shape[0])
     bw = _printed_in_bw(grey, label.sheet, label.paper, label.variant)
     blank = _fit(blank_sheet(label.sheet, label.paper, label.variant, bw), size)
-    expected = _fit(_expected(label.sheet, label.paper, label.variant, bw), size)
     ratio = marks.paper_ratio(grey, ppm)
     darkness = 1.0 - ratio
     ratio = cv2.GaussianBlur(ratio, (0, 0), INK_SMOOTH_PX)  # sensor noise off the ink test
     blank_dark = 1.0 - blank.astype(np.float32) / 255.0
-    return _Page(grey, ratio, expected, darkness, blank_dark, ppm)
+    return _Page(grey, ratio, blank, darkness, blank_dark, ppm)
 
 
 def read_fields(
@@ -361,11 +388,29 @@ def read_fields(
         cands[fid] = ((None, 1 - p), *((v, p * q) for v, q in lst))
     decided = decide(cands, reg.label.variant)
     out: dict[str, FieldReading] = {}
-    kinds = {s.id: s.kind for s in geometry.fields}
+    specs = {s.id: s for s in geometry.fields}
     for fid, (value, conf, note) in decided.items():
         ordered = tuple(sorted(cands[fid], key=lambda c: -c[1]))
-        out[fid] = FieldReading(fid, kinds[fid], value, conf, ordered, shifts[fid], note)
+        spec = specs[fid]
+        cap = _detail_cap(reg, spec, shifts[fid])
+        if conf > cap:
+            conf, note = cap, note or "too little detail in the photo here to be sure"
+        out[fid] = FieldReading(fid, spec.kind, value, conf, ordered, shifts[fid][:2], note)
     return out
+
+
+def _detail_cap(reg: Registration, spec: FieldSpec, align: Align) -> float:
+    """The most confidence a field can earn given how much detail the photo holds there.
+
+    A blank icon and a faint pencil cross look alike when the sheet is far away or out of
+    focus, so such a field is never trusted blindly, whatever its measurements say.
+    """
+    ppm = reg.photo_px_per_mm(*spec.box_mm.center)
+    blurred = align[2] == len(BLANK_BLUR_PX) - 1
+    least = MIN_CELL_PX_PER_MM if spec.kind in LETTER_VALUES else MIN_MARK_PX_PER_MM
+    if ppm < least or (blurred and spec.kind not in LETTER_VALUES):
+        return LOW_DETAIL_CONFIDENCE
+    return 1.0
 
 
 def read_image(
