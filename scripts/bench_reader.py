@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 # Bump when the photo generator changes, so stale cached photos are not reused.
-GENERATOR_VERSION = 2
+GENERATOR_VERSION = 3
 OUT_DIR = Path("bench-out/reader")
 PLAYERS_PER_GAME = 3
 PAIR_EVERY = 4  # every 4th player paper is photographed as garden + play sheets

@@ -42,6 +42,7 @@ PENS: tuple[tuple[str, tuple[int, int, int], tuple[float, float]], ...] = (
     ("blue-ballpoint", (130, 55, 25), (0.7, 0.95)),
     ("black-felt", (20, 20, 20), (0.85, 1.0)),
 )
+MIN_STROKE_MM = 0.3  # no pen or pencil draws a thinner line; thinner glyph strokes are widened
 PRESSURE_JITTER = 0.12  # per field, fraction of the pen's strength that varies
 CHOICE_MARKS = ("fill", "cross", "check", "circle")  # ways a player marks a choice circle
 CHOICE_MARK_WEIGHTS = (0.4, 0.3, 0.2, 0.1)

@@ -12,9 +12,11 @@ fields that sheet carries.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 import layouts
@@ -165,8 +167,24 @@ def choose_pen(rng: np.random.Generator) -> Pen:
     return Pen(name, colour, float(rng.uniform(lo, hi)))
 
 
+def _widen(coverage: np.ndarray, min_px: float) -> np.ndarray:
+    """Thicken strokes narrower than a real pen line (width estimated as 2 x area / perimeter)."""
+    mask = (coverage > 0.35).astype(np.uint8)
+    area = int(mask.sum())
+    if area == 0:
+        return coverage
+    contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    perimeter = sum(cv2.arcLength(c, True) for c in contours)
+    width = 2.0 * area / max(perimeter, 1.0)
+    if width >= min_px:
+        return coverage
+    r = max(1, math.ceil((min_px - width) / 2))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    return np.asarray(cv2.dilate(coverage, disc), dtype=np.float32)
+
+
 def _with_pen(page: np.ndarray, box: PxBox, pen: Pen, rng: np.random.Generator,
-              draw: str, what: str, fonts: str) -> None:
+              draw: str, what: str, fonts: str, dpi: int) -> None:
     """Draw a letter or mark on a white layer, then lay it on the page in this pen's ink.
 
     Going through a layer keeps one pen per sheet whatever ink the drawing helper would
@@ -179,6 +197,7 @@ def _with_pen(page: np.ndarray, box: PxBox, pen: Pen, rng: np.random.Generator,
     else:
         handwriting.draw_mark(layer, (0, 0, w, h), what, rng)
     coverage = (255.0 - layer.astype(np.float32)) / 255.0
+    coverage = _widen(coverage, K.MIN_STROKE_MM * dpi / K.MM_PER_INCH)
     peak = float(np.percentile(coverage[coverage > 0.05], 95)) if (coverage > 0.05).any() else 1
     strength = pen.strength * (1.0 + K.PRESSURE_JITTER * float(rng.uniform(-1, 1)))
     alpha = np.clip(coverage / max(peak, 0.2), 0.0, 1.0) * min(strength, 1.0)
@@ -247,11 +266,11 @@ def fill_sheet(
         box = _px(spec.box_mm, dpi)
         if spec.kind in (FieldKind.VEGETABLE, FieldKind.FRUIT):
             grown = _grow(box, float(rng.uniform(*K.LETTER_GROW)), page.shape)
-            _with_pen(page, grown, pen, rng, "letter", _letter(spec, value), fonts)
+            _with_pen(page, grown, pen, rng, "letter", _letter(spec, value), fonts, dpi)
         elif spec.kind in _MARK_KINDS:
             kind, grow = _mark_for(spec, value, rng)
             marks[spec.id] = kind
-            _with_pen(page, _grow(box, grow, page.shape), pen, rng, "mark", kind, fonts)
+            _with_pen(page, _grow(box, grow, page.shape), pen, rng, "mark", kind, fonts, dpi)
         else:
             raise InputError(f"cannot write a {spec.kind} field ({spec.id})")
 
@@ -259,7 +278,7 @@ def fill_sheet(
     for _ in range(int(rng.integers(K.STRAY_MARKS[0], K.STRAY_MARKS[1] + 1))):
         spot = _free_spot(rng, geometry, float(rng.uniform(*K.STRAY_MARK_MM)))
         if spot is not None:
-            _with_pen(page, _px(spot, dpi), pen, rng, "mark", "scribble", fonts)
+            _with_pen(page, _px(spot, dpi), pen, rng, "mark", "scribble", fonts, dpi)
             strays += 1
 
     smudged: list[str] = []
