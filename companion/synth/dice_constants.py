@@ -38,7 +38,7 @@ TILT_DEG = (0.0, 14.0)  # camera axis away from the vertical: slight perspective
 YAW_DEG = (-22.0, 22.0)  # the block (or mat) turned in the frame
 BLOCK_ON_MAT_TURN_DEG = (-4.0, 4.0)  # the block turned on the mat
 BLOCK_FILL = (0.3, 0.6)  # table photos: block width / frame width
-MAT_FILL = (0.8, 0.95)  # mat photos: mat height / frame short side
+MAT_FILL = (0.7, 0.88)  # mat photos: mat height / frame short side (corners in view)
 TABLE_PX_PER_MM = 4.0  # resolution of the rendered table before the camera warp
 MAT_DPI = 150  # resolution of the rendered mat before the camera warp
 

@@ -273,8 +273,10 @@ def render_dice_photo(
 
     mat_img: np.ndarray | None = None
     if on_mat:
-        mat_img, page_mm, centre = _mat(paper)
+        mat_img, page_mm, corner = _mat(paper)
         turn = math.radians(rng.uniform(*K.BLOCK_ON_MAT_TURN_DEG))
+        # settled against the printed corner guide, give or take a millimetre
+        centre = corner + np.array([cols * pitch, rows * pitch]) / 2 + rng.uniform(0.2, 1.5, 2)
         cam = _camera(
             rng, np.array([page_mm[0] / 2, page_mm[1] / 2, 0.0]), max(page_mm),
             rng.uniform(*K.MAT_FILL), min(size), size,
@@ -337,8 +339,8 @@ def _mean_pitch(centers: Mapping[Cell, tuple[float, float]]) -> float:
 
 
 def _mat(paper: str) -> tuple[np.ndarray, tuple[float, float], np.ndarray]:
-    """The printed mat as a BGR image at CANVAS_PX_PER_MM, its size in mm and where the
-    block goes (mm)."""
+    """The printed mat as a BGR image at CANVAS_PX_PER_MM, its size in mm and the corner
+    (mm) the block's top-left die is pushed into."""
     import layouts  # imported late: the mat may not exist in a partial checkout
 
     geo = layouts.geometry("diced-veggies-mat", paper, "A")
@@ -350,9 +352,8 @@ def _mat(paper: str) -> tuple[np.ndarray, tuple[float, float], np.ndarray]:
         rgb[..., ::-1], (round(w_mm * CANVAS_PX_PER_MM), round(h_mm * CANVAS_PX_PER_MM)),
         interpolation=cv2.INTER_AREA,
     )
-    area = next((f for f in geo.fields if "block" in f.id or "area" in f.id), None)
-    centre = np.array(area.box_mm.center if area is not None else (w_mm / 2, h_mm / 2))
-    return img, (w_mm, h_mm), centre
+    origin = geo.extra.get("block_origin_mm", (w_mm / 3, h_mm / 3))
+    return img, (w_mm, h_mm), np.array(origin, dtype=np.float64)
 
 
 def _background(

@@ -55,6 +55,7 @@ MAT_SHEET = "diced-veggies-mat"
 MAT_PAPERS = ("letter", "a4")
 MAT_MARKER_IDS = (0, 1, 2, 3)
 MAT_MAX_RESIDUAL_MM = 3.0  # marker corners farther than this from the fit: not our mat
+MAT_CHROMA_MIN = 9.0  # Lab chroma after balancing on the paper: the grey print stays below
 
 # --- reading a cell -------------------------------------------------------------------------------
 FACE_HALF_FRACTION = 0.36  # pips are searched within this half-width of the cell (pitch units)
@@ -65,6 +66,8 @@ PIP_SURE_RATIO = 1.8  # weakest pip / strongest non-pip response for a sure coun
 PIP_LAYOUT_TOLERANCE = 0.3  # lattice units: blob-to-lattice distance allowed
 PIP_SPACING_RANGE = (0.85, 1.2)  # measured pip spacing / expected, allowed
 PIP_COLOUR_SPREAD = 0.4  # a pip's colour may stray this share of the pip-to-face distance
+PIP_SATURATION_RATIO = 0.5  # a light pip: at most this far from the palest blob to the face
+PIP_SATURATION_MIN_FACE = 0.15  # below this face saturation the test above is skipped
 PIP_ALONE_MARGIN = 1.8  # pips this clear mark a die even where its colour matches the table
 # Ingredient colour: log-chromaticity (ln R/G, ln B/G) after white balance. A die's colour
 # is this many spread units from its class centroid at most, and the runner-up must be this

@@ -97,6 +97,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     # highlight lifts core and ring alike, so it scores low. Each polarity only sees its own
     # side of the face colour, so the dark seam around a face is no "light pip" at its rim.
     kernel = _disc_minus_ring(pip_r)
+    sat_face = _saturation(face0)
     spacing = C.PIP_LATTICE_FRACTION * n
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     best: _Pips | None = None
@@ -106,6 +107,15 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         peaks = _peaks(resp, region, 0.6 * spacing)
         cores = [bgr[max(y - 1, 0) : y + 2, max(x - 1, 0) : x + 2].reshape(-1, 3).mean(axis=0)
                  for _, y, x in peaks]
+        if light and len(peaks) > 1 and sat_face >= C.PIP_SATURATION_MIN_FACE:
+            # pips are painted alike and paler than the face; a glossy highlight keeps much
+            # of the face's colour, so it sits well above the palest blobs
+            sats = [_saturation(c) for c in cores[:7]] + [_saturation(c) for c in cores[7:]]
+            palest = min(sats[:7])
+            limit = palest + C.PIP_SATURATION_RATIO * (sat_face - palest)
+            keep = [sat <= limit for sat in sats]
+            peaks = [p for p, k in zip(peaks, keep, strict=True) if k]
+            cores = [c for c, k in zip(cores, keep, strict=True) if k]
         read = _read_pips(
             peaks, resp, cv2.dilate(resp, ker), n, spacing, light, cores, face0
         )
@@ -199,6 +209,11 @@ def _read_pips(
         if cand.beats(best):
             best = cand
     return best
+
+
+def _saturation(bgr: np.ndarray) -> float:
+    hi, lo = float(np.max(bgr)), float(np.min(bgr))
+    return (hi - lo) / max(hi, 1.0)
 
 
 def _same_paint(cores: list[np.ndarray], face: np.ndarray) -> bool:

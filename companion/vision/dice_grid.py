@@ -62,27 +62,35 @@ class DiceGrid:
 
 @dataclass(frozen=True)
 class Background:
-    """What the surface under the block looks like: Lab colour clusters and their spread."""
+    """What the surface under the block looks like.
+
+    On a table: Lab colour clusters sampled from the frame border, and how far from them a
+    pixel must be to be something else. On the mat: the paper is the white reference, and
+    anything with colour (every die has some) is foreground; the grey print is not.
+    """
 
     centres: np.ndarray  # (k, 3) Lab (OpenCV float scale: L 0-100)
-    threshold: float  # Lab distance beyond which a pixel is not the surface
+    threshold: float  # Lab distance (table) or chroma (mat) beyond which a pixel is foreground
+    gains: np.ndarray | None = None  # per-channel BGR gains making the paper neutral (mat)
 
-    def distance(self, lab: np.ndarray) -> np.ndarray:
+    def foreground(self, bgr: np.ndarray) -> np.ndarray:
+        if self.gains is not None:
+            lab = to_lab(np.clip(bgr * self.gains.astype(np.float32), 0, 255))
+            return np.hypot(lab[..., 1], lab[..., 2]) > self.threshold
+        lab = to_lab(bgr)
         d = np.full(lab.shape[:2], np.inf, np.float32)
         for c in self.centres:
             d = np.minimum(d, np.linalg.norm(lab - c.astype(np.float32), axis=-1))
-        return d
-
-    def foreground(self, lab: np.ndarray) -> np.ndarray:
-        return self.distance(lab) > self.threshold
+        return d > self.threshold
 
 
 def to_lab(bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(bgr.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
 
 
-def background_model(lab: np.ndarray, region: np.ndarray | None = None) -> Background:
+def background_model(bgr: np.ndarray, region: np.ndarray | None = None) -> Background:
     """Cluster the surface's colours from the frame border (or from ``region`` pixels)."""
+    lab = to_lab(bgr)
     h, w = lab.shape[:2]
     if region is None:
         band = max(4, int(min(h, w) * C.BORDER_BAND_FRACTION))
@@ -98,6 +106,15 @@ def background_model(lab: np.ndarray, region: np.ndarray | None = None) -> Backg
     d = np.linalg.norm(px - centres[labels.ravel()], axis=1)
     spread = float(np.percentile(d, 99))
     return Background(centres, max(12.0, 1.6 * spread))
+
+
+def paper_model(bgr: np.ndarray, band: np.ndarray) -> Background:
+    """The mat: white-balance on its paper, then colour means die."""
+    px = bgr[band].reshape(-1, 3).astype(np.float32)
+    bright = px.mean(axis=1)
+    paper = np.median(px[bright >= np.percentile(bright, 50)], axis=0)
+    gains = float(paper.mean()) / np.maximum(paper, 1.0)
+    return Background(to_lab(paper.reshape(1, 1, 3)).reshape(1, 3), C.MAT_CHROMA_MIN, gains)
 
 
 def block_mask(fg: np.ndarray, min_area_px: float) -> np.ndarray:
@@ -271,18 +288,21 @@ def fit_lattice(
     h = np.array([[a[0, 0], a[0, 1], t[0]], [a[1, 0], a[1, 1], t[1]], [0, 0, 1.0]])
     ncols = int(math.ceil((len(pu) - phu) / pitch_u))
     nrows = int(math.ceil((len(pv) - phv) / pitch_v))
-    return _trim(DiceGrid(h, range(-1, nrows + 1), range(-1, ncols + 1)), mask)
+    return trim(DiceGrid(h, range(-1, nrows + 1), range(-1, ncols + 1)), mask)
 
 
-def _trim(grid: DiceGrid, mask: np.ndarray) -> DiceGrid:
-    """Keep the cells whose centre lies on the block, plus a ring of one cell around."""
+def trim(grid: DiceGrid, mask: np.ndarray, scale: float = 1.0) -> DiceGrid:
+    """Keep the cells whose centre lies on the block, plus a ring of one cell around; the
+    mask may be a copy of the image scaled by ``scale``. Cells are searched a few beyond
+    the grid's current range, so a refitted grid can grow."""
     hgt, wid = mask.shape
     offs = np.array([-0.25, 0.0, 0.25])
     hit_rows, hit_cols = [], []
-    for r in grid.rows:
-        for c in grid.cols:
+    h = np.diag([scale, scale, 1.0]) @ grid.h
+    for r in range(grid.rows.start - 2, grid.rows.stop + 2):
+        for c in range(grid.cols.start - 2, grid.cols.stop + 2):
             pts = np.array([[c + dx, r + dy] for dx in offs for dy in offs], np.float64)
-            img = cv2.perspectiveTransform(pts[None], grid.h)[0].round().astype(int)
+            img = cv2.perspectiveTransform(pts[None], h)[0].round().astype(int)
             ok = (img[:, 0] >= 0) & (img[:, 0] < wid) & (img[:, 1] >= 0) & (img[:, 1] < hgt)
             if ok.sum() and mask[img[ok, 1], img[ok, 0]].mean() >= 0.3:
                 hit_rows.append(r)

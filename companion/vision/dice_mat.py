@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -46,7 +47,11 @@ def _grow(poly: np.ndarray, factor: float) -> np.ndarray:
 
 
 def find_mat(bgr: np.ndarray) -> MatView | None:
-    """The mat's markers in ``bgr``, or None when the photo does not show all four."""
+    """The mat in ``bgr`` from its corner markers, or None when it is not in the photo.
+
+    With the mat's printed geometry two markers are enough (one may be cut off or covered);
+    without it all four are needed.
+    """
     grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     det = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
     corners, ids, _ = det.detectMarkers(grey)
@@ -56,47 +61,65 @@ def find_mat(bgr: np.ndarray) -> MatView | None:
     for c, i in zip(corners, ids.ravel(), strict=True):
         if int(i) in C.MAT_MARKER_IDS and int(i) not in found:
             found[int(i)] = c.reshape(4, 2).astype(np.float64)
+    fit = _page_fit(found) if len(found) >= 2 else None
+    if fit is not None:
+        h, geo = fit
+        w, hh = geo.page_mm
+        mid = np.array([w / 2, hh / 2])
+        polys, inner = [], []
+        for m in geo.markers:
+            sq = _square_mm(m.center_mm, m.size_mm)
+            px = cv2.perspectiveTransform(sq[None], h)[0]
+            polys.append(px)
+            inner.append(px[np.argmin(np.linalg.norm(sq - mid, axis=1))])
+        a = h @ np.array([w / 2, hh / 2, 1.0])
+        b = h @ np.array([w / 2 + 10, hh / 2, 1.0])
+        ppm = math.dist(a[:2] / a[2], b[:2] / b[2]) / 10
+        return MatView(np.array(inner), tuple(polys), h, ppm)
     if len(found) < 4:
         return None
-    polys = tuple(found[i] for i in C.MAT_MARKER_IDS)
-    centre = np.mean([p.mean(axis=0) for p in polys], axis=0)
-    # the marker corner nearest the page centre bounds the playing area
-    inner = np.array([p[np.argmin(np.linalg.norm(p - centre, axis=1))] for p in polys])
-    mm_to_px, ppm = _page_homography(found)
-    return MatView(inner, polys, mm_to_px, ppm)
+    polys_found = tuple(found[i] for i in C.MAT_MARKER_IDS)
+    centre = np.mean([p.mean(axis=0) for p in polys_found], axis=0)
+    inner_found = np.array(
+        [p[np.argmin(np.linalg.norm(p - centre, axis=1))] for p in polys_found]
+    )
+    return MatView(inner_found, polys_found, None, None)
 
 
-def _page_homography(found: dict[int, np.ndarray]) -> tuple[np.ndarray | None, float | None]:
-    """Fit the page to the markers using the mat's printed geometry, trying each paper."""
+def _square_mm(center: tuple[float, float], size: float) -> np.ndarray:
+    (x, y), s = center, size / 2
+    return np.array([[x - s, y - s], [x + s, y - s], [x + s, y + s], [x - s, y + s]], np.float64)
+
+
+def _page_fit(found: dict[int, np.ndarray]) -> tuple[np.ndarray, Any] | None:
+    """Page mm -> image px from the markers found, using the mat's printed geometry and
+    trying each paper size; None without the layout or when nothing fits."""
     try:
         import layouts
 
         geos = [layouts.geometry(C.MAT_SHEET, paper, "A") for paper in C.MAT_PAPERS]
     except Exception:  # the layout is optional here: without it the mat only gives colour
-        return None, None
-    best: tuple[float, np.ndarray, float] | None = None
+        return None
+    best: tuple[float, np.ndarray, Any] | None = None
     for geo in geos:
-        src, dst = [], []
+        src: list[np.ndarray] = []
+        dst: list[np.ndarray] = []
         for m in geo.markers:
-            if m.id not in found:
-                continue
-            (x, y), s = m.center_mm, m.size_mm
-            src += [[x - s / 2, y - s / 2], [x + s / 2, y - s / 2], [x + s / 2, y + s / 2],
-                    [x - s / 2, y + s / 2]]
-            dst += list(found[m.id])
-        if len(src) < 16:
+            if m.id in found:
+                src.extend(_square_mm(m.center_mm, m.size_mm))
+                dst.extend(found[m.id])
+        if len(src) < 8:
             continue
-        h, _ = cv2.findHomography(np.array(src), np.array(dst), 0)
+        s_arr, d_arr = np.array(src), np.array(dst)
+        if len(src) >= 12:
+            h, _ = cv2.findHomography(s_arr, d_arr, 0)
+        else:
+            a, _ = cv2.estimateAffine2D(s_arr, d_arr)
+            h = None if a is None else np.vstack([a, [0, 0, 1.0]])
         if h is None:
             continue
-        back = cv2.perspectiveTransform(np.array(dst, np.float64)[None], np.linalg.inv(h))[0]
-        res = float(np.mean(np.linalg.norm(back - np.array(src), axis=1)))
-        if res > C.MAT_MAX_RESIDUAL_MM:
-            continue
-        w, hh = geo.page_mm
-        a = h @ np.array([w / 2, hh / 2, 1.0])
-        b = h @ np.array([w / 2 + 10, hh / 2, 1.0])
-        ppm = math.dist(a[:2] / a[2], b[:2] / b[2]) / 10
-        if best is None or res < best[0]:
-            best = (res, h, ppm)
-    return (best[1], best[2]) if best else (None, None)
+        back = cv2.perspectiveTransform(d_arr[None], np.linalg.inv(h))[0]
+        res = float(np.mean(np.linalg.norm(back - s_arr, axis=1)))
+        if res <= C.MAT_MAX_RESIDUAL_MM and (best is None or res < best[0]):
+            best = (res, h, geo)
+    return (best[1], best[2]) if best else None

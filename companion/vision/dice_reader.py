@@ -31,8 +31,9 @@ from companion.vision.dice_grid import (
     background_model,
     block_mask,
     fit_lattice,
+    paper_model,
     refine,
-    to_lab,
+    trim,
 )
 from companion.vision.dice_mat import MatView, find_mat
 from companion.vision.load import load_image
@@ -126,13 +127,13 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
     s_det = min(1.0, C.DETECT_LONG_SIDE_PX / max(h, w))
     det = cv2.resize(bgr, None, fx=s_det, fy=s_det, interpolation=cv2.INTER_AREA)
     mat = find_mat(det)
-    lab = to_lab(cv2.GaussianBlur(det, (0, 0), 1.5))
+    smooth = cv2.GaussianBlur(det, (0, 0), 1.5)
     if mat is not None:
-        bg = background_model(lab, mat.paper_band(lab.shape))
-        fg = bg.foreground(lab) & mat.region(lab.shape)
+        bg = paper_model(smooth, mat.paper_band(det.shape))
+        fg = bg.foreground(smooth) & mat.region(det.shape)
     else:
-        bg = background_model(lab)
-        fg = bg.foreground(lab)
+        bg = background_model(smooth)
+        fg = bg.foreground(smooth)
     mask = block_mask(fg, C.MIN_BLOCK_AREA_FRACTION * det.shape[0] * det.shape[1])
     if not mask.any():
         raise ImageError("no dice found in the photo")
@@ -161,7 +162,7 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
         moved = max(math.dist(new.center(r, c), grid.center(r, c)) for r, c, *_ in found)
         if moved < C.REFINE_SETTLED_PITCH * pitch_full * s_read:
             break  # the cells were read on (nearly) this grid already
-        grid = new
+        grid = trim(new, mask, s_det / s_read)
         cells = _read_cells(src, grid, bg)
     offset = _white_offset(src, mat, s_read / s_det, cells)
     dice, grid_out = _decide(cells, grid, offset, pitch_full * s_read)
@@ -193,7 +194,7 @@ def _read_cells(src: np.ndarray, grid: DiceGrid, bg: Background) -> list[_Cell]:
                 borderMode=cv2.BORDER_REPLICATE,
             )
             small = cv2.resize(patch, (n // 4, n // 4), interpolation=cv2.INTER_AREA)
-            read = read_cell(patch, bg.foreground(to_lab(small)))
+            read = read_cell(patch, bg.foreground(small))
             if read.center is not None and read.layout_ok:
                 p = m @ np.array([read.center[0], read.center[1], 1.0])
                 centre = (float(p[0] / p[2]), float(p[1] / p[2]))
