@@ -1,0 +1,46 @@
+"""``companion dice read PHOTO``: the block in a photo, as text or block JSON."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+
+@click.command(name="read")
+@click.argument("photo", metavar="PHOTO")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@click.option("--overlay", type=click.Path(dir_okay=False), metavar="OUT.png",
+              help="Save the photo with the grid and each die's reading drawn on it.")
+def read(photo: str, as_json: bool, overlay: str | None) -> None:
+    """Read the dice in PHOTO: each die's cell, ingredient and pips.
+
+    Doubtful dice are listed for review; faces our dice do not carry are flagged.
+    """
+    from companion.vision.dice_reader import read_dice_photo
+
+    reading = read_dice_photo(photo)
+    if overlay:
+        from companion.vision.dice_overlay import draw_reading
+
+        draw_reading(photo, reading, overlay)
+    if as_json:
+        click.echo(json.dumps({"photo": photo, **reading.to_json()}))
+        return
+    rows = 1 + max(d.row for d in reading.dice)
+    cols = 1 + max(d.col for d in reading.dice)
+    where = "on the mat" if reading.on_mat else "on the table"
+    click.echo(f"{photo}: {len(reading.dice)} dice {where}, {rows} rows x {cols} cols, "
+               f"{sum(d.value for d in reading.dice)} pips")
+    by_cell = {d.cell: d for d in reading.dice}
+    for r in range(rows):
+        line = []
+        for c in range(cols):
+            d = by_cell.get((r, c))
+            line.append("  .  " if d is None else
+                        f"{d.ingredient.value[:3]}{d.value}{'?' if d.review else ' '}")
+        click.echo("  " + " ".join(line))
+    for d in sorted(reading.review, key=lambda d: d.confidence):
+        why = ", ".join(d.flags) or "low confidence"
+        click.echo(f"  check ({d.row}, {d.col}): read {d.ingredient.value} {d.value} "
+                   f"({d.confidence:.2f}: {why})")

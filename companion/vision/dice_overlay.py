@@ -1,0 +1,182 @@
+"""Draw what the dice reader saw, and cleaver cuts, on the photo.
+
+Cells come from the reading's fitted grid, so lines follow the block's perspective: a
+blade line runs along a seam between two grid columns (or rows) from the edge it enters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.errors import InputError
+from companion.vision import constants_dice as C
+from companion.vision.dice_reader import DiceReading
+from companion.vision.load import load_image
+
+_LETTER = {"carrot": "C", "mushroom": "M", "onion": "O", "pepper": "P", "tomato": "T"}
+_PALETTE = ((255, 90, 200), (255, 200, 0), (60, 220, 255), (200, 120, 255), (120, 255, 120))
+
+
+def _photo(photo: str | Path | np.ndarray) -> np.ndarray:
+    return photo.copy() if isinstance(photo, np.ndarray) else load_image(photo)
+
+
+def _pt(p: Sequence[float]) -> tuple[int, int]:
+    return (int(round(p[0])), int(round(p[1])))
+
+
+def _sizes(reading: DiceReading) -> tuple[float, int]:
+    """The median pitch in pixels and a line thickness to go with it."""
+    if not reading.dice:
+        return 40.0, 2
+    pitch = float(np.median([reading.grid.pitch_px(d.row, d.col) for d in reading.dice]))
+    return pitch, max(1, int(round(pitch / 30)))
+
+
+def _label(img: np.ndarray, text: str, at: tuple[int, int], scale: float,
+           colour: tuple[int, int, int]) -> None:
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    thick = max(1, int(round(scale * 2)))
+    (w, h), _ = cv2.getTextSize(text, font, scale, thick)
+    org = (at[0] - w // 2, at[1] + h // 2)
+    cv2.putText(img, text, org, font, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
+    cv2.putText(img, text, org, font, scale, colour, thick, cv2.LINE_AA)
+
+
+def render_reading(photo: str | Path | np.ndarray, reading: DiceReading) -> np.ndarray:
+    """The photo with every read die's cell outlined and labelled (ingredient letter and
+    pips); dice sent to review are outlined in orange."""
+    img = _photo(photo)
+    pitch, thick = _sizes(reading)
+    scale = pitch / 70
+    for d in reading.dice:
+        colour = C.OVERLAY_REVIEW_BGR if d.review else C.OVERLAY_GRID_BGR
+        quad = reading.grid.corners(d.row, d.col)
+        cv2.polylines(img, [np.round(quad).astype(np.int32)], True, colour, thick, cv2.LINE_AA)
+        text = f"{_LETTER.get(d.ingredient.value, '?')}{d.value}"
+        _label(img, text, _pt(reading.grid.center(d.row, d.col)), scale,
+               C.OVERLAY_REVIEW_BGR if d.review else C.OVERLAY_TEXT_BGR)
+    return img
+
+
+def draw_reading(photo: str | Path | np.ndarray, reading: DiceReading,
+                 out_path: str | Path) -> None:
+    """Save the reading overlay (``dice read --overlay``)."""
+    _save(render_reading(photo, reading), out_path)
+
+
+def _seam_line(
+    reading: DiceReading, cut: Mapping[str, Any], rows: range, cols: range
+) -> tuple[np.ndarray, np.ndarray, tuple[float, float]] | None:
+    """Blade line (start at the entry edge, end) in pixels and the push direction in grid
+    units, for a cut object of CONTRACTS.md."""
+    try:
+        seam, k, end = cut["seam"], int(cut["index"]), cut.get("from")
+        depth, push = cut.get("depth"), cut["push"]
+    except (KeyError, TypeError, ValueError):
+        return None
+    margin = 0.35
+    if seam == "vertical":
+        x = k - 0.5
+        top, bottom = rows.start - 0.5 - margin, rows.stop - 0.5 + margin
+        if end == "bottom":
+            a = (x, bottom)
+            b = (x, rows.stop - 0.5 - depth) if depth else (x, top)
+        else:
+            a = (x, top)
+            b = (x, rows.start - 0.5 + depth) if depth else (x, bottom)
+    elif seam == "horizontal":
+        y = k - 0.5
+        left, right = cols.start - 0.5 - margin, cols.stop - 0.5 + margin
+        if end == "right":
+            a = (right, y)
+            b = (cols.stop - 0.5 - depth, y) if depth else (left, y)
+        else:
+            a = (left, y)
+            b = (cols.start - 0.5 + depth, y) if depth else (right, y)
+    else:
+        return None
+    direction = {"left": (-1.0, 0.0), "right": (1.0, 0.0), "up": (0.0, -1.0),
+                 "down": (0.0, 1.0)}.get(str(push), (0.0, 0.0))
+    pts = np.array([[a], [b]], np.float64).reshape(1, 2, 2)
+    img = cv2.perspectiveTransform(pts, reading.grid.h)[0]
+    return img[0], img[1], direction
+
+
+def _extent(reading: DiceReading) -> tuple[range, range]:
+    rows = [d.row for d in reading.dice] or [0]
+    cols = [d.col for d in reading.dice] or [0]
+    return range(min(rows), max(rows) + 1), range(min(cols), max(cols) + 1)
+
+
+def _draw_blade(img: np.ndarray, reading: DiceReading, cut: Mapping[str, Any],
+                colour: tuple[int, int, int], thick: int, pitch: float, label: str,
+                shift: float) -> None:
+    rows, cols = _extent(reading)
+    line = _seam_line(reading, cut, rows, cols)
+    if line is None:
+        return
+    a, b, (px, py) = line
+    cv2.line(img, _pt(a), _pt(b), (0, 0, 0), thick * 3 + 2, cv2.LINE_AA)
+    cv2.line(img, _pt(a), _pt(b), colour, thick * 3, cv2.LINE_AA)
+    # push arrow from the blade's far end, and the sum where the blade enters
+    tip = b + np.array([px, py]) * pitch * 0.45
+    cv2.arrowedLine(img, _pt(b), _pt(tip), colour, thick * 2, cv2.LINE_AA, tipLength=0.4)
+    direction = (a - b) / max(float(np.linalg.norm(a - b)), 1e-6)
+    spot = a + direction * pitch * (0.3 + shift)
+    _label(img, label, _pt(spot), pitch / 90, colour)
+
+
+def render_cuts(photo: str | Path | np.ndarray, reading: DiceReading,
+                cuts_json: Mapping[str, Any]) -> np.ndarray:
+    """The reading overlay plus cuts: every cut of a ``dice cuts`` document as a blade line
+    with its pip sum, or one judged cut (a ``check`` document) in green when legal and red
+    when not, its taken dice outlined."""
+    img = render_reading(photo, reading)
+    pitch, thick = _sizes(reading)
+    if "legal" in cuts_json:
+        colour = C.OVERLAY_LEGAL_BGR if cuts_json.get("legal") else C.OVERLAY_ILLEGAL_BGR
+        for r, c in cuts_json.get("taken", []):
+            quad = np.round(reading.grid.corners(int(r), int(c))).astype(np.int32)
+            cv2.polylines(img, [quad], True, colour, thick * 3, cv2.LINE_AA)
+        cut = cuts_json.get("cut")
+        label = f"{cuts_json.get('sum', '')}"
+        if isinstance(cut, Mapping):
+            _draw_blade(img, reading, cut, colour, thick, pitch, label, 0.0)
+        return img
+    if cuts_json.get("take_all"):
+        rows, cols = _extent(reading)
+        corner = reading.grid.center(rows.start - 0.8, (cols.start + cols.stop - 1) / 2)
+        _label(img, "take all", _pt(corner), pitch / 60, C.OVERLAY_LEGAL_BGR)
+    seen: dict[tuple[str, int, str], int] = {}
+    for i, cut in enumerate(cuts_json.get("cuts", [])):
+        key = (str(cut.get("seam")), int(cut.get("index", 0)), str(cut.get("from")))
+        shift = 0.45 * seen.get(key, 0)  # stack the sums of cuts sharing an entry point
+        seen[key] = seen.get(key, 0) + 1
+        _draw_blade(img, reading, cut, _PALETTE[i % len(_PALETTE)], thick, pitch,
+                    str(cut.get("sum", "")), shift)
+    return img
+
+
+def draw_cuts(photo_path: str | Path | np.ndarray, reading: DiceReading | None,
+              cuts_json: Mapping[str, Any], out_path: str | Path) -> None:
+    """Save the photo with the fitted grid, each die's reading and the cuts."""
+    if reading is None:
+        raise InputError("an overlay needs a photo reading")
+    _save(render_cuts(photo_path, reading, cuts_json), out_path)
+
+
+def _save(img: np.ndarray, out_path: str | Path) -> None:
+    out = Path(out_path)
+    ok = False
+    try:
+        ok = bool(cv2.imwrite(str(out), img))
+    except cv2.error:
+        ok = False
+    if not ok:
+        raise InputError(f"{out}: cannot write the overlay image (use .png or .jpg)")
