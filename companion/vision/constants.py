@@ -27,6 +27,8 @@ MAX_MARKER_RESIDUAL_MM = 2.5
 FIELD_SHIFT_MAX_MM = 2.5
 # Shifts are smoothed: each field takes the median over fields whose centres lie this close (mm).
 SHIFT_NEIGHBOUR_MM = 25.0
+# A field keeps its own shift when it is within this many px of its neighbours' median.
+SHIFT_TRUST_PX = 2
 # The window compared with the blank sheet: the field box grown by this much (mm), enough
 # to hold the printed border around a cell.
 SHIFT_WINDOW_GROW_MM = 2.5
@@ -57,6 +59,13 @@ INK_RATIO_BELOW = 0.9
 # Cells are judged a little more sensitively (light pencil letters), marks at the default.
 CELL_INK_BELOW = 0.93
 MARK_INK_BELOW = 0.9
+# Marks adapt to the player's pen: the darkest strokes of their letters (this percentile of
+# a written cell's relative lightness, median over cells) set the ink test for marks at
+# 1 - PEN_FRACTION * (1 - pen), kept within [MARK_INK_MIN, MARK_INK_MAX].
+PEN_PERCENTILE = 3.0
+PEN_FRACTION = 0.2
+MARK_INK_MIN = 0.75
+MARK_INK_MAX = 0.94
 # Gaussian sigma (px, rectified) smoothing the photo before the ink test, against sensor noise.
 INK_SMOOTH_PX = 0.8
 # The blank sheet's print is grown by this many pixels and blurred like the photo (px, at the

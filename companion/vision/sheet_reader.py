@@ -41,13 +41,18 @@ from companion.vision.constants import (
     MARK_BLANK_BELOW,
     MARK_GROW,
     MARK_INK_BELOW,
+    MARK_INK_MAX,
+    MARK_INK_MIN,
     MARK_SURE_ABOVE,
     MIN_CELL_PX_PER_MM,
     MIN_MARK_PX_PER_MM,
+    PEN_FRACTION,
+    PEN_PERCENTILE,
     RECTIFIED_DPI,
     REVIEW_BELOW,
     SHAPE_GROW,
     SHIFT_NEIGHBOUR_MM,
+    SHIFT_TRUST_PX,
     SHIFT_WINDOW_GROW_MM,
     STRONG_INK_BELOW,
 )
@@ -230,7 +235,8 @@ def _shift(page: _Page, spec: FieldSpec) -> Align:
 
 
 def _smooth_shifts(specs: Sequence[FieldSpec], raw: dict[str, Align]) -> dict[str, Align]:
-    """Each field takes the median shift of the fields around it.
+    """Each field keeps its own shift when it agrees with the fields around it, else takes
+    their median.
 
     Paper bends smoothly, so true shifts vary slowly across the sheet, while a single
     field's own estimate can be pulled off by the very marks written over it.
@@ -241,7 +247,11 @@ def _smooth_shifts(specs: Sequence[FieldSpec], raw: dict[str, Align]) -> dict[st
     for i, spec in enumerate(specs):
         near = np.linalg.norm(centres - centres[i], axis=1) <= SHIFT_NEIGHBOUR_MM
         med = np.median(vals[near], axis=0)
-        out[spec.id] = (int(round(med[0])), int(round(med[1])), int(round(med[2])))
+        own = vals[i]
+        if np.abs(own[:2] - med[:2]).max() <= SHIFT_TRUST_PX:
+            out[spec.id] = raw[spec.id]  # its own border agrees with the neighbourhood
+        else:
+            out[spec.id] = (int(round(med[0])), int(round(med[1])), int(round(med[2])))
     return out
 
 
@@ -269,36 +279,60 @@ def _written_patch(page: _Page, spec: FieldSpec, grow_mm: float, align: Align,
     return marks.ink_mask(_rel_patch(page, spec, grow_mm, align), below)
 
 
-def _cell(page: _Page, spec: FieldSpec, shift: Align) -> tuple[float, np.ndarray]:
-    """Probability something is written in a cell, and its grey crop for the classifier.
+def _cell(page: _Page, spec: FieldSpec, shift: Align) -> tuple[float, np.ndarray, float]:
+    """Probability something is written in a cell, its grey crop for the classifier, and
+    how dark its darkest strokes are (relative lightness, for judging the player's pen).
 
     Faint ink only (a half-erased smudge, or a very light pencil letter) is kept uncertain.
     """
     rel = _rel_patch(page, spec, -BORDER_RING_MM, shift)
+    dark = float(np.percentile(rel, PEN_PERCENTILE))
     frac = marks.ink_fraction(marks.ink_mask(rel, CELL_INK_BELOW))
     p = marks.logistic(frac, CELL_EMPTY_BELOW, CELL_WRITTEN_ABOVE, REVIEW_BELOW)
     strong = marks.ink_fraction(marks.ink_mask(rel, STRONG_INK_BELOW))
     if frac > CELL_EMPTY_BELOW and strong < CELL_STRONG_MIN:
         p = min(p, FAINT_CONFIDENCE)
     rect = marks.box_px(_box(spec), page.px_per_mm, LETTER_CROP_GROW_MM, shift[:2])
-    return p, marks.crop(page.grey, rect)
+    return p, marks.crop(page.grey, rect), dark
+
+
+def _mark_threshold(pen_darkness: Sequence[float]) -> float:
+    """The ink test for marks, fitted to the player's pen as their letters show it.
+
+    A soft pencil's strokes are barely darker than paper; a felt pen's are near black and
+    a strict test keeps printed edges out. With no letters to go by, the default holds.
+    """
+    if not pen_darkness:
+        return MARK_INK_BELOW
+    pen = float(np.median(pen_darkness))
+    below = 1.0 - PEN_FRACTION * (1.0 - pen)
+    return float(min(MARK_INK_MAX, max(MARK_INK_MIN, below)))
 
 
 def _grow_mm(spec: FieldSpec, fraction: float) -> float:
     return fraction * min(spec.box_mm.w, spec.box_mm.h)
 
 
-def _mark(page: _Page, spec: FieldSpec, shift: Align) -> float:
-    """Probability an icon is marked (any fill, cross, check or ring around it)."""
+def _mark(page: _Page, spec: FieldSpec, shift: Align, below: float = MARK_INK_BELOW) -> float:
+    """Probability an icon is marked (any fill, cross, check or ring around it).
+
+    Ink is measured with the field nudged a pixel each way and the least is kept: a pen
+    stroke stays put, while a printed edge a pixel off the blank comes and goes.
+    """
     kind = spec.kind.value
-    patch = _written_patch(page, spec, _grow_mm(spec, MARK_GROW[kind]), shift)
-    frac = marks.ink_fraction(patch)
+    grow = _grow_mm(spec, MARK_GROW[kind])
+    dx, dy, k = shift
+    frac = min(
+        marks.ink_fraction(_written_patch(page, spec, grow, (dx + ex, dy + ey, k), below))
+        for ex, ey in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))
+    )
     return marks.logistic(frac, MARK_BLANK_BELOW[kind], MARK_SURE_ABOVE[kind], REVIEW_BELOW)
 
 
-def _first_potter(page: _Page, spec: FieldSpec, shift: Align) -> Candidates:
-    p_marked = _mark(page, spec, shift)
-    shape = _written_patch(page, spec, _grow_mm(spec, SHAPE_GROW), shift)
+def _first_potter(page: _Page, spec: FieldSpec, shift: Align,
+                  below: float = MARK_INK_BELOW) -> Candidates:
+    p_marked = _mark(page, spec, shift, below)
+    shape = _written_patch(page, spec, _grow_mm(spec, SHAPE_GROW), shift, below)
     p_cross = marks.cross_probability(shape) if p_marked > 0.05 else 0.5
     return (
         (None, 1 - p_marked),
@@ -367,20 +401,25 @@ def read_fields(
     letter_kinds: list[FieldKind] = []
     p_written: dict[str, float] = {}
     shifts = _smooth_shifts(geometry.fields, {s.id: _shift(page, s) for s in geometry.fields})
+    pen: list[float] = []
     for spec in geometry.fields:
-        shift = shifts[spec.id]
         if spec.kind in LETTER_VALUES:
-            p, crop_grey = _cell(page, spec, shift)
+            p, crop_grey, dark = _cell(page, spec, shifts[spec.id])
             p_written[spec.id] = p
             if p > 0.02:
                 letter_ids.append(spec.id)
                 letter_crops.append(crop_grey)
                 letter_kinds.append(spec.kind)
+            if p >= REVIEW_BELOW:
+                pen.append(dark)
             cands[spec.id] = ((None, 1 - p),)
-        elif spec.kind is FieldKind.FIRST_POTTER:
-            cands[spec.id] = _first_potter(page, spec, shift)
+    below = _mark_threshold(pen)
+    for spec in geometry.fields:
+        shift = shifts[spec.id]
+        if spec.kind is FieldKind.FIRST_POTTER:
+            cands[spec.id] = _first_potter(page, spec, shift, below)
         elif spec.kind in MARK_VALUES:
-            p = _mark(page, spec, shift)
+            p = _mark(page, spec, shift, below)
             cands[spec.id] = ((None, 1 - p), (MARK_VALUES[spec.kind], p))
     ranked = _letter_candidates(letter_crops, letter_kinds, reader)
     for fid, lst in zip(letter_ids, ranked, strict=True):
