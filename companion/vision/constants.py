@@ -101,6 +101,10 @@ LETTER_CROP_GROW_MM = 0.8
 MARK_GROW: dict[str, float] = {"choice": 0.3, "tool": -0.12, "honey": 0.45, "first-potter": -0.12}
 # First Potter: the check-or-cross shape is judged on the box grown by this fraction.
 SHAPE_GROW = 0.15
+# Check-or-cross logistic model: weights for the 3x3 ink grid (row by row), point symmetry,
+# aspect and a bias. Fitted on 600 synthetic checks and crosses (handwriting.draw_mark,
+# 30-80 px); 97.7% right on 348 held-out marks, 2 of them wrong with confidence > 0.9.
+CROSS_WEIGHTS = (4.45, 1.13, -2.76, -2.65, 2.71, -2.16, -2.11, -5.05, 5.29, 5.68, -0.56, -1.16)
 # Ink share of that box: below BLANK is unmarked, above SURE is marked; between, review.
 MARK_BLANK_BELOW: dict[str, float] = {
     "choice": 0.01, "tool": 0.004, "honey": 0.006, "first-potter": 0.03,

@@ -61,15 +61,17 @@ def _reweigh(cands: Candidates, weights: Mapping[str, float], note: str) -> Deci
     ranked = _normalised(cands)
     empty = sum(p for v, p in ranked if v is None)
     letters = [(v, p) for v, p in ranked if v is not None]
-    if len(letters) < 2 or empty >= 0.5:
-        return None
     written = 1.0 - empty
+    if len(letters) < 2 or empty >= 0.5 or written <= 0.0:
+        return None
     (v1, p1), (v2, p2) = letters[0], letters[1]
     if (p1 - p2) / written >= TIE_MARGIN:
         return None
     if v1 not in weights and v2 not in weights:
         return None
     w1, w2 = p1 * weights.get(v1, 1.0), p2 * weights.get(v2, 1.0)
+    if w1 + w2 <= 0.0:
+        return None
     share = (w1 if w1 >= w2 else w2) / (w1 + w2)
     value = v1 if w1 >= w2 else v2
     return value, share * (p1 + p2), note

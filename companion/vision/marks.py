@@ -17,6 +17,7 @@ import numpy as np
 
 from companion.vision.constants import (
     BACKGROUND_KERNEL_MM,
+    CROSS_WEIGHTS,
     INK_RATIO_BELOW,
     PRINTED_GROW_PX,
 )
@@ -153,22 +154,16 @@ def point_symmetry(written: np.ndarray) -> float:
 
 
 def cross_probability(written: np.ndarray) -> float:
-    """How much a mark looks like a cross (X or +) rather than a check (a V with a long arm).
+    """How much a mark looks like a cross (X) rather than a check (a V with a long arm).
 
-    An X reaches all four corners of its extent; a check leaves the top-left and
-    bottom-right corners empty (its short arm starts half-way up, its point is low left).
-    A + leaves the corners empty but fills the four edge middles. Both crosses look the
-    same turned upside down; a check does not. Weights were set on jittered synthetic
-    strokes (tests/test_vision_marks.py measures them).
+    A logistic model on where the ink lies (3x3 grid over the mark's extent), how much it
+    looks like itself turned upside down, and its aspect: an X reaches all four corners and
+    is point-symmetric; a check leaves the top-left and bottom-right corners empty.
     """
     shape = stroke_shape(written)
     if shape is None:
         return 0.5
-    g = shape.grid
-    tl, tr, bl, br = shape.corners
-    x_score = min(tl, tr, bl, br) / 0.06  # ~1 for an X
-    plus_score = min(g[0][1], g[1][0], g[1][2], g[2][1]) / 0.07 * (1.0 - 4 * (tl + br))
-    check_score = (tr + g[2][1] + bl - 2.5 * (tl + br)) / 0.25
-    z = 3.0 * (min(max(x_score, plus_score), 2.0) - min(max(check_score, 0.0), 2.0))
-    z += 10.0 * (point_symmetry(written) - 0.35)
+    feats = [v for row in shape.grid for v in row]
+    feats += [point_symmetry(written), shape.aspect, 1.0]
+    z = float(np.dot(CROSS_WEIGHTS, feats))
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
