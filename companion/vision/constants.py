@@ -26,9 +26,11 @@ MAX_MARKER_RESIDUAL_MM = 2.5
 # homography predicts it, in mm, and the search step in px (rectified).
 FIELD_SHIFT_MAX_MM = 2.5
 # Shifts are smoothed: each field takes the median over fields whose centres lie this close (mm).
-SHIFT_NEIGHBOUR_MM = 25.0
+SHIFT_NEIGHBOUR_MM = 15.0
 # A field keeps its own shift when it is within this many px of its neighbours' median.
 SHIFT_TRUST_PX = 2
+# ... or when its own match (normalised correlation with the blank) is at least this good.
+SHIFT_TRUST_SCORE = 0.6
 # The window compared with the blank sheet: the field box grown by this much (mm), enough
 # to hold the printed border around a cell.
 SHIFT_WINDOW_GROW_MM = 2.5
@@ -120,6 +122,10 @@ MARK_SURE_ABOVE: dict[str, float] = {
 MIN_MARK_PX_PER_MM = 3.5
 MIN_CELL_PX_PER_MM = 2.5
 LOW_DETAIL_CONFIDENCE = 0.7
+# A letter whose classifier probability (among the field's letters) is below this goes to
+# review whatever the ink says: on photos, O/C and B/F slips came with 0.90-0.97.
+LETTER_REVIEW_BELOW = 0.98
+LETTER_DOUBT_CONFIDENCE = 0.85
 # A field whose calibrated confidence is below this goes to review.
 REVIEW_BELOW = 0.9
 # Rules may break a tie only between letter candidates whose probabilities differ by less.

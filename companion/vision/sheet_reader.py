@@ -37,6 +37,8 @@ from companion.vision.constants import (
     FIELD_SHIFT_MAX_MM,
     INK_SMOOTH_PX,
     LETTER_CROP_GROW_MM,
+    LETTER_DOUBT_CONFIDENCE,
+    LETTER_REVIEW_BELOW,
     LOW_DETAIL_CONFIDENCE,
     MARK_BLANK_BELOW,
     MARK_GROW,
@@ -53,6 +55,7 @@ from companion.vision.constants import (
     SHAPE_GROW,
     SHIFT_NEIGHBOUR_MM,
     SHIFT_TRUST_PX,
+    SHIFT_TRUST_SCORE,
     SHIFT_WINDOW_GROW_MM,
     STRONG_INK_BELOW,
 )
@@ -206,7 +209,7 @@ def _box(spec: FieldSpec) -> tuple[float, float, float, float]:
 Align = tuple[int, int, int]  # dx, dy (px) and the index of the lens blur in BLANK_BLUR_PX
 
 
-def _shift(page: _Page, spec: FieldSpec) -> Align:
+def _shift(page: _Page, spec: FieldSpec) -> tuple[Align, float]:
     """Where a field sits in the photo and how blurred the photo is there.
 
     The blank is softened by each candidate blur in turn; the blur whose match is best
@@ -220,7 +223,7 @@ def _shift(page: _Page, spec: FieldSpec) -> Align:
     pad = reach + 8
     h, w = page.blank_dark.shape[:2]
     if x0 - pad < 0 or y0 - pad < 0 or x1 + pad > w or y1 + pad > h:
-        return (0, 0, 1)
+        return (0, 0, 1), -1.0
     local = page.blank_dark[y0 - pad:y1 + pad, x0 - pad:x1 + pad]
     best: tuple[float, Align] = (-2.0, (0, 0, 1))
     for k, sigma in enumerate(BLANK_BLUR_PX):
@@ -231,16 +234,19 @@ def _shift(page: _Page, spec: FieldSpec) -> Align:
         )
         if score > best[0]:
             best = (score, (dx, dy, k))
-    return best[1]
+    return best[1], best[0]
 
 
-def _smooth_shifts(specs: Sequence[FieldSpec], raw: dict[str, Align]) -> dict[str, Align]:
-    """Each field keeps its own shift when it agrees with the fields around it, else takes
-    their median.
+def _smooth_shifts(
+    specs: Sequence[FieldSpec], found: dict[str, tuple[Align, float]]
+) -> dict[str, Align]:
+    """Each field keeps its own shift when it matched clearly or agrees with the fields
+    around it, else takes their median.
 
     Paper bends smoothly, so true shifts vary slowly across the sheet, while a single
     field's own estimate can be pulled off by the very marks written over it.
     """
+    raw = {k: v[0] for k, v in found.items()}
     centres = np.array([s.box_mm.center for s in specs], np.float64)
     vals = np.array([raw[s.id] for s in specs], np.float64)
     out: dict[str, Align] = {}
@@ -248,8 +254,9 @@ def _smooth_shifts(specs: Sequence[FieldSpec], raw: dict[str, Align]) -> dict[st
         near = np.linalg.norm(centres - centres[i], axis=1) <= SHIFT_NEIGHBOUR_MM
         med = np.median(vals[near], axis=0)
         own = vals[i]
-        if np.abs(own[:2] - med[:2]).max() <= SHIFT_TRUST_PX:
-            out[spec.id] = raw[spec.id]  # its own border agrees with the neighbourhood
+        clear = found[spec.id][1] >= SHIFT_TRUST_SCORE
+        if clear or np.abs(own[:2] - med[:2]).max() <= SHIFT_TRUST_PX:
+            out[spec.id] = raw[spec.id]  # a clear match, or one its neighbours agree with
         else:
             out[spec.id] = (int(round(med[0])), int(round(med[1])), int(round(med[2])))
     return out
@@ -432,6 +439,10 @@ def read_fields(
         ordered = tuple(sorted(cands[fid], key=lambda c: -c[1]))
         spec = specs[fid]
         cap = _detail_cap(reg, spec, shifts[fid])
+        if value is not None and spec.kind in LETTER_VALUES and not note:
+            letter_p = conf / max(p_written[fid], 1e-9)
+            if letter_p < LETTER_REVIEW_BELOW:
+                cap = min(cap, LETTER_DOUBT_CONFIDENCE)
         if conf > cap:
             conf, note = cap, note or "too little detail in the photo here to be sure"
         out[fid] = FieldReading(fid, spec.kind, value, conf, ordered, shifts[fid][:2], note)
