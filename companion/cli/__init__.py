@@ -13,7 +13,9 @@ import click
 from companion import __version__
 from companion.cli.deli_duel import deli_duel
 from companion.cli.delicious import delicious
+from companion.cli.delicious_read import read_cmd as delicious_read
 from companion.cli.dice import dice
+from companion.cli.dice_read import read as dice_read
 from companion.cli.dulce import dulce
 from companion.cli.sheets import sheets
 from companion.cli.wild_gardens import wild_gardens
@@ -40,6 +42,9 @@ def main() -> None:
     """Printable sheets, photo readers and score-assist for Delicious, Diced Veggies,
     Dulce, Wild Gardens and Deli Duel."""
 
+
+delicious.add_command(delicious_read)
+dice.add_command(dice_read)
 
 main.add_command(sheets)
 main.add_command(delicious)
