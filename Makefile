@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint bench sheets clean
+.PHONY: setup demo test lint bench fonts train clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -25,8 +25,22 @@ lint: $(STAMP)
 test: $(STAMP) lint
 	$(BIN)/pytest
 
-bench: $(STAMP)
+# Handwriting fonts for synthetic photos (benchmark and training); Debian packages.
+fonts:
+	@if fc-list 2>/dev/null | grep -qi purisa; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			$$(grep -v '^#' scripts/fonts.txt) tesseract-ocr >/dev/null; \
+	else echo "install the fonts listed in scripts/fonts.txt (apt-get) for held-out handwriting"; fi
+
+bench: $(STAMP) fonts
 	$(BIN)/python -m scripts.bench $(BENCH)
+
+# Retrain the letter classifier (assets/letters.onnx) in its own venv with PyTorch (CPU).
+train: fonts
+	$(PY) -m venv .trainenv
+	.trainenv/bin/pip install -q torch==2.13.0 onnx numpy opencv-python-headless pillow
+	PYTHONPATH=. .trainenv/bin/python -m scripts.train_letters
 
 clean:
 	rm -rf $(VENV) build *.egg-info
