@@ -59,7 +59,8 @@ def test_example_plan_is_legal_and_consistent():
     assert again.points == plan.points
     # The example rewards harvesting column 2 with 9 points.
     assert (str(plan.line), plan.points) == ("column 2", 9)
-    assert max(p.value for p in advice.per_line) == plan.value
+    assert max(q.at_most for q in advice.per_line) == plan.points
+    assert {str(q.line): q.points_seen for q in advice.per_line}["column 2"] == 9
     assert advice.proven
 
 

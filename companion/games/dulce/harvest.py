@@ -2,8 +2,9 @@
 
 Every line is tried; within a line every placement of the gathered beans (forced while a
 matching space is free) and every affordable set of eggs is scored by the exhaustive,
-memoised scoring search. Eggs only go into cafés that could still fill up during
-scoring; an egg in any other café could only waste chicken steps.
+memoised scoring search, best bound first, stopping once no start can reach the best
+points found. Eggs only go into cafés that could still fill up during scoring; an egg
+in any other café could only waste chicken steps.
 """
 
 from __future__ import annotations
@@ -86,9 +87,19 @@ class HarvestPlan:
 
 
 @dataclass(frozen=True)
+class LineSummary:
+    """How a line compares. Only the best line is worked out in full: for the others the
+    search stops as soon as they provably cannot beat it."""
+
+    line: Line
+    points_seen: int | None  # best points actually found for this line, if any
+    at_most: int  # proven ceiling on this line's points (never above the best line's)
+
+
+@dataclass(frozen=True)
 class HarvestAdvice:
     best: HarvestPlan
-    per_line: tuple[HarvestPlan, ...]  # the best plan for each of the eight lines
+    per_line: tuple[LineSummary, ...]  # the eight lines, rows then columns
     board_after: Board
     proven: bool  # False when the search ran out of budget and settled for a good plan
 
@@ -124,24 +135,133 @@ def _bean_choices(
         yield tuple(i for combo, _ in choice for i in combo), sum(fed for _, fed in choice)
 
 
-def _egg_worthwhile(kitchen: Kitchen, fill: Fill, eggs: Sequence[int]) -> bool:
-    """Whether every café given an egg could still fill up during scoring.
+def _egg_sets(kitchen: Kitchen, fill: Fill, most: int) -> Iterator[tuple[int, ...]]:
+    """Sets of at most ``most`` empty slots worth an egg, the empty set first.
 
-    An empty space can only be refilled by a byproduct of the same type from a higher
-    level, so it needs such a bean somewhere; otherwise its café never scores this round
-    and the egg only costs steps.
+    An empty space can only be refilled during scoring by a byproduct of its type from a
+    higher level, so it needs such a bean somewhere. A café whose empty spaces lack one
+    never scores this round and an egg there only costs steps; so a café gets eggs on
+    all of its unsourced empty spaces, plus any of its sourced ones, or none.
     """
-    for ci in {kitchen.slots[i].cafe for i in eggs}:
-        for i in kitchen.cafe_slots[ci]:
-            if fill[i] is not Content.EMPTY:
-                continue
-            need = kitchen.slots[i]
+    per_cafe: list[list[tuple[int, ...]]] = []
+    for ids in kitchen.cafe_slots:
+        empty = [i for i in ids if fill[i] is Content.EMPTY]
+        if not empty:
+            continue
+        unsourced = tuple(
+            i
+            for i in empty
             if not any(
-                fill[j] is Content.BEAN and s.bean is need.bean and s.level > need.level
-                for j, s in enumerate(kitchen.slots)
-            ):
-                return False
-    return True
+                fill[j] is Content.BEAN
+                and t.bean is kitchen.slots[i].bean
+                and t.level > kitchen.slots[i].level
+                for j, t in enumerate(kitchen.slots)
+            )
+        )
+        sourced = [i for i in empty if i not in unsourced]
+        options = [
+            unsourced + extra
+            for k in range(len(sourced) + 1)
+            for extra in combinations(sourced, k)
+            if unsourced or extra
+        ]
+        per_cafe.append([o for o in options if len(o) <= most])
+
+    def rec(k: int, left: int) -> Iterator[tuple[int, ...]]:
+        if k == len(per_cafe):
+            yield ()
+            return
+        yield from rec(k + 1, left)
+        for option in per_cafe[k]:
+            if len(option) <= left:
+                for rest in rec(k + 1, left - len(option)):
+                    yield option + rest
+
+    yield from rec(0, most)
+
+
+@dataclass(frozen=True)
+class _Start:
+    """One way to begin the scoring phase after harvesting ``line``."""
+
+    line: Line
+    fill: Fill
+    placements: tuple[Placement, ...]
+    fed: int
+    eggs: int
+    bound: int  # the most points it could make
+
+
+def _starts(
+    state: PlayerState, line: Line, rules: DulceRules, kitchen: Kitchen, value: Evaluator
+) -> list[_Start]:
+    """Every distinct placement of this line's beans and of affordable, useful eggs."""
+    start = kitchen.fill_of(state.cafes)
+    gathered = gather(state.board, line)
+    out: dict[tuple[Fill, int, int], _Start] = {}
+    for bean_slots, fed in _bean_choices(kitchen, start, gathered, rules):
+        with_beans = list(start)
+        for i in bean_slots:
+            with_beans[i] = Content.BEAN
+        budget = state.chicken + (fed if rules.eggs_from_harvest_leftovers else 0)
+        base = tuple(with_beans)
+        for egg_slots in _egg_sets(kitchen, base, budget // EGG_COST_STEPS):
+            fill = list(base)
+            for i in egg_slots:
+                fill[i] = Content.EGG
+            done = tuple(fill)
+            n_eggs = len(egg_slots)
+            key = (kitchen.canonical(done), fed, n_eggs)
+            if key not in out:
+                places = tuple(Placement(i, Content.BEAN) for i in bean_slots) + tuple(
+                    Placement(i, Content.EGG) for i in sorted(egg_slots)
+                )
+                out[key] = _Start(line, done, places, fed, n_eggs, value.bound(done))
+    return list(out.values())
+
+
+def _plan(state: PlayerState, s: _Start, rules: DulceRules, value: Evaluator) -> HarvestPlan:
+    return HarvestPlan(
+        line=s.line,
+        gathered=tuple(sorted(gather(state.board, s.line).items())),
+        placements=s.placements,
+        fed=s.fed,
+        eggs=s.eggs,
+        scoring=best_scoring(value.kitchen, s.fill, rules, value),
+        chicken_before=state.chicken,
+    )
+
+
+def _search(
+    state: PlayerState, lines: Sequence[Line], rules: DulceRules, value: Evaluator
+) -> tuple[HarvestPlan, dict[Line, LineSummary]]:
+    """Branch and bound over every start of every line, most promising first."""
+    starts = [s for line in lines for s in _starts(state, line, rules, value.kitchen, value)]
+    order = {line: k for k, line in enumerate(lines)}
+    starts.sort(key=lambda s: (-s.bound, s.eggs, order[s.line]))
+    best: tuple[Value, _Start] | None = None
+    found: dict[Line, int] = {}
+    for s in starts:
+        if best is not None and s.bound < best[0][0]:
+            break  # sorted by bound: nothing later can reach the best points
+        got = value(s.fill) if best is None else value.at_least(s.fill, best[0][0])
+        if got is None:
+            continue  # cannot reach the best points found so far
+        pts, chick, left = got
+        found[s.line] = max(found.get(s.line, 0), pts)
+        v = (pts, state.chicken + s.fed - EGG_COST_STEPS * s.eggs + chick, left)
+        if best is None or v > best[0] or (v == best[0] and order[s.line] < order[best[1].line]):
+            best = (v, s)
+        if not value.complete:
+            break  # out of budget: keep the best found, reported as not proven
+    assert best is not None  # placing nothing is always a start
+    top = best[0][0]
+    summary = {}
+    for line in lines:
+        bound = max((s.bound for s in starts if s.line == line), default=0)
+        at_most = min(bound, top) if value.complete else bound
+        summary[line] = LineSummary(line, found.get(line), at_most)
+    return _plan(state, best[1], rules, value), summary
 
 
 def plan_line(
@@ -151,65 +271,19 @@ def plan_line(
     kitchen: Kitchen | None = None,
 ) -> HarvestPlan:
     """The best way to place this line's harvest (and eggs) and then score."""
-    kitchen = kitchen or Kitchen.of(state.cafes)
-    return _plan_line(state, line, rules, kitchen, Evaluator(kitchen, rules))
-
-
-def _plan_line(
-    state: PlayerState,
-    line: Line,
-    rules: DulceRules,
-    kitchen: Kitchen,
-    value: Evaluator,
-) -> HarvestPlan:
-    start = kitchen.fill_of(state.cafes)
-    gathered = gather(state.board, line)
-    best: tuple[Value, Fill, tuple[Placement, ...], int, int] | None = None
-    seen: set[tuple[Fill, int, int]] = set()
-    for bean_slots, fed in _bean_choices(kitchen, start, gathered, rules):
-        with_beans = list(start)
-        for i in bean_slots:
-            with_beans[i] = Content.BEAN
-        free = [i for i, c in enumerate(with_beans) if c is Content.EMPTY]
-        budget = state.chicken + (fed if rules.eggs_from_harvest_leftovers else 0)
-        for n_eggs in range(min(budget // EGG_COST_STEPS, len(free)) + 1):
-            for egg_slots in combinations(free, n_eggs):
-                fill = list(with_beans)
-                for i in egg_slots:
-                    fill[i] = Content.EGG
-                done = tuple(fill)
-                if n_eggs and not _egg_worthwhile(kitchen, done, egg_slots):
-                    continue
-                key = (kitchen.canonical(done), fed, n_eggs)
-                if key in seen:
-                    continue
-                seen.add(key)
-                pts, chick, left = value(done)
-                v = (pts, state.chicken + fed - EGG_COST_STEPS * n_eggs + chick, left)
-                if best is None or v > best[0]:
-                    places = tuple(Placement(i, Content.BEAN) for i in bean_slots) + tuple(
-                        Placement(i, Content.EGG) for i in egg_slots
-                    )
-                    best = (v, done, places, fed, n_eggs)
-    assert best is not None  # the empty placement is always legal
-    _, done, places, fed, n_eggs = best
-    return HarvestPlan(
-        line=line,
-        gathered=tuple(sorted(gathered.items())),
-        placements=places,
-        fed=fed,
-        eggs=n_eggs,
-        scoring=best_scoring(kitchen, done, rules, value),
-        chicken_before=state.chicken,
-    )
+    value = Evaluator(kitchen or Kitchen.of(state.cafes), rules)
+    return _search(state, [line], rules, value)[0]
 
 
 def best_harvest(
     state: PlayerState, rules: DulceRules = DEFAULT_RULES, budget: int = SEARCH_BUDGET
 ) -> HarvestAdvice:
     """The line, placements and eggs giving the most points, then the most chicken steps."""
-    kitchen = Kitchen.of(state.cafes)
-    value = Evaluator(kitchen, rules, budget)
-    plans = tuple(_plan_line(state, line, rules, kitchen, value) for line in ALL_LINES)
-    best = max(plans, key=lambda p: p.value)  # first line wins exact ties
-    return HarvestAdvice(best, plans, harvested_board(state.board, best.line), value.complete)
+    value = Evaluator(Kitchen.of(state.cafes), rules, budget)
+    best, summary = _search(state, ALL_LINES, rules, value)
+    return HarvestAdvice(
+        best,
+        tuple(summary[line] for line in ALL_LINES),
+        harvested_board(state.board, best.line),
+        value.complete,
+    )

@@ -149,12 +149,11 @@ def harvest_json(advice: HarvestAdvice) -> dict[str, Any]:
     best["board_after"] = board_json(advice.board_after)
     best["per_line"] = [
         {
-            "line": {"kind": p.line.kind.value, "index": p.line.index},
-            "points": p.points,
-            "chicken_after": p.chicken_after,
-            "eggs": p.eggs,
+            "line": {"kind": q.line.kind.value, "index": q.line.index},
+            "points_seen": q.points_seen,
+            "at_most": q.at_most,
         }
-        for p in advice.per_line
+        for q in advice.per_line
     ]
     return best
 
@@ -176,9 +175,11 @@ def harvest_text(advice: HarvestAdvice) -> list[str]:
     lines.append(f"Round: {p.points} points, chicken ends at {p.chicken_after}.")
     if not advice.proven:
         lines.append("Search budget hit: this plan is good but not proven best.")
+    others = [q for q in advice.per_line if q.line != p.line]
     lines.append(
-        "All lines: "
-        + "; ".join(f"{q.line}: {q.points} pts/chicken {q.chicken_after}" for q in advice.per_line)
+        "Other lines reach at most: "
+        + ", ".join(f"{q.line} {q.at_most}" for q in others)
+        + " points."
     )
     return lines
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from companion.errors import IllegalMoveError
-from companion.games.dulce.constants import POINTS_PER_CAFE, SEARCH_BUDGET
+from companion.games.dulce.constants import BOUND_CACHE, POINTS_PER_CAFE, SEARCH_BUDGET
 from companion.games.dulce.model import DEFAULT_RULES, Bean, Cafe, Content, DulceRules, Level
 
 Fill = tuple[Content, ...]
@@ -191,6 +191,11 @@ def _add(gain: tuple[int, int], rest: Value) -> Value:
     return (gain[0] + rest[0], gain[1] + rest[1], rest[2])
 
 
+def _above_of(key: tuple[Bean, Level], slots: Sequence[Slot]) -> int:
+    bean, level = key
+    return sum(1 << j for j, t in enumerate(slots) if t.bean is bean and t.level > level)
+
+
 def _masks(fill: Fill) -> tuple[int, int]:
     beans = eggs = 0
     for i, c in enumerate(fill):
@@ -215,17 +220,88 @@ class Evaluator:
         self, kitchen: Kitchen, rules: DulceRules = DEFAULT_RULES, budget: int = SEARCH_BUDGET
     ) -> None:
         self.complete = True
-        self._value = self._build(kitchen, rules, budget)
+        self.kitchen = kitchen
+        self._value, self._at_least = self._build(kitchen, rules, budget)
 
     def __call__(self, fill: Fill) -> Value:
         return self._value(fill)
+
+    def at_least(self, fill: Fill, points: int) -> Value | None:
+        """The exact best value if it reaches ``points`` points, else None (faster)."""
+        return self._at_least(fill, points)
+
+    def bound(self, fill: Fill) -> int:
+        """An upper bound on the points ``fill`` can still make (see ``_make_bound``)."""
+        return self._bound(*_masks(fill))
 
     @property
     def states(self) -> int:
         return len(self._memo)
 
-    def _build(self, kitchen: Kitchen, rules: DulceRules, budget: int) -> Callable[[Fill], Value]:
+    def _make_bound(self, kitchen: Kitchen) -> Callable[[int, int], int]:
+        """Points still reachable, at most.
+
+        Beans never appear and each visits any level at most once, so the spaces of one
+        (bean, level) class can be filled at most as often as they hold something now
+        plus the beans of that type sitting higher. Every scoring of a café uses a fill
+        of each of its classes: charge it to its highest-level class, and also cap it by
+        its scarcest space.
+        """
         slots = kitchen.slots
+        above = [
+            sum(1 << j for j, t in enumerate(slots) if t.bean is s.bean and t.level > s.level)
+            for s in slots
+        ]
+        classes: dict[tuple[Bean, Level], int] = {}
+        for i, s in enumerate(slots):
+            classes[(s.bean, s.level)] = classes.get((s.bean, s.level), 0) | 1 << i
+        charged: dict[tuple[Bean, Level], list[tuple[int, ...]]] = {k: [] for k in classes}
+        for ids in kitchen.cafe_slots:
+            if ids:
+                top = max(ids, key=lambda i: slots[i].level)
+                charged[(slots[top].bean, slots[top].level)].append(ids)
+        plan = [
+            (
+                classes[k],
+                _above_of(k, slots),
+                [tuple((1 << i, above[i]) for i in ids) for ids in ids_list],
+            )
+            for k, ids_list in charged.items()
+            if ids_list
+        ]
+
+        cache: dict[tuple[int, int], int] = {}
+
+        def bound(beans: int, eggs: int) -> int:
+            hit = cache.get((beans, eggs))
+            if hit is not None:
+                return hit
+            held = beans | eggs
+            total = 0
+            for cls, up, cafes in plan:
+                cap = (held & cls).bit_count() + (beans & up).bit_count()
+                per_cafe = 0
+                for spaces in cafes:
+                    least = cap
+                    for bit, higher in spaces:
+                        fills = (beans & higher).bit_count() + (1 if held & bit else 0)
+                        if fills < least:
+                            least = fills
+                    per_cafe += least
+                    if per_cafe >= cap:
+                        break
+                total += min(cap, per_cafe)
+            if len(cache) < BOUND_CACHE:
+                cache[(beans, eggs)] = total * POINTS_PER_CAFE
+            return total * POINTS_PER_CAFE
+
+        return bound
+
+    def _build(
+        self, kitchen: Kitchen, rules: DulceRules, budget: int
+    ) -> tuple[Callable[[Fill], Value], Callable[[Fill, int], Value | None]]:
+        slots = kitchen.slots
+        bound = self._bound = self._make_bound(kitchen)
         cafe_masks = [sum(1 << i for i in ids) for ids in kitchen.cafe_slots]
         lower: list[list[int]] = []  # per café: per slot, bits it may send a byproduct to
         for ci, ids in enumerate(kitchen.cafe_slots):
@@ -272,17 +348,29 @@ class Evaluator:
                     continue  # it could still have moved somewhere
                 yield filled, lost + 1
 
-        def best(beans: int, eggs: int) -> Value:
+        upper: dict[tuple[int, int], int] = {}  # states known to score at most this
+        gain = POINTS_PER_CAFE
+
+        def search(beans: int, eggs: int, alpha: int) -> tuple[Value, bool]:
+            """(exact value, True) if it makes at least ``alpha`` points; otherwise it
+            may answer (upper bound on points, 0, 0), False: alpha-style pruning."""
             key = canonical(beans, eggs) if twin_pairs else (beans, eggs)
             hit = memo.get(key)
             if hit is not None:
-                return hit
+                return hit, True
+            ub = upper.get(key)
+            if ub is not None and ub < alpha:
+                return (ub, 0, 0), False
             beans, eggs = key
             held = beans | eggs
+            children: list[tuple[int, int, int, int]] = []  # (bound, beans, eggs, lost)
             top: Value | None = None
+            ceiling = 0  # upper bound on this state's points, from its children
+            terminal = True
             for ci, cm in enumerate(cafe_masks):
                 if not cm or cm & ~held:
                     continue
+                terminal = False
                 left_beans = beans & ~cm
                 left_eggs = eggs & ~cm
                 occupied = left_beans | left_eggs
@@ -296,24 +384,48 @@ class Evaluator:
                     if filled in seen:  # same spaces filled means the same number lost
                         continue
                     seen.add(filled)
-                    p, c, b = best(left_beans | filled, left_eggs)
-                    v = (p + POINTS_PER_CAFE, c + lost, b)
+                    nb = left_beans | filled
+                    known = memo.get(canonical(nb, left_eggs) if twin_pairs else (nb, left_eggs))
+                    if known is not None:
+                        v = (known[0] + gain, known[1] + lost, known[2])
+                        ceiling = max(ceiling, v[0])
+                        if top is None or v > top:
+                            top = v
+                    else:
+                        children.append((bound(nb, left_eggs), nb, left_eggs, lost))
+            if terminal:
+                done = (0, 0, beans.bit_count())
+                memo[key] = done
+                return done, True
+            children.sort(key=lambda ch: -ch[0])
+            for limit, nb, ne, lost in children:
+                need = max(alpha, top[0] if top is not None else 0) - gain
+                if limit < need:
+                    ceiling = max(ceiling, limit + gain)  # sorted: the rest are no better
+                    break
+                (p, c, b), exact = search(nb, ne, need)
+                ceiling = max(ceiling, p + gain)
+                if exact:
+                    v = (p + gain, c + lost, b)
                     if top is None or v > top:
                         top = v
-                    if len(memo) > budget:
-                        break
-                if top is not None and len(memo) > budget:
+                if len(memo) + len(upper) > budget:
                     self.complete = False
-                    break  # over budget: settle for the first line of play found
-            if top is None:
-                top = (0, 0, beans.bit_count())
-            memo[key] = top
-            return top
+                    break  # over budget: settle for the best line of play found so far
+            if top is not None and top[0] >= alpha:
+                memo[key] = top
+                return top, True
+            upper[key] = ceiling
+            return (ceiling, 0, 0), False
 
         def value(fill: Fill) -> Value:
-            return best(*_masks(fill))
+            return search(*_masks(fill), 0)[0]
 
-        return value
+        def at_least(fill: Fill, alpha: int) -> Value | None:
+            v, exact = search(*_masks(fill), alpha)
+            return v if exact else None
+
+        return value, at_least
 
 
 def best_scoring(
