@@ -201,3 +201,15 @@ def test_budget_exhaustion_still_gives_a_legal_plan():
     full = best_scoring(k, k.fill_of(engine))
     assert full.points >= plan.points
     assert plan.proven == tiny.complete
+
+
+@settings(max_examples=80, deadline=None)
+@given(kitchen_st, st.integers(0, 6))
+def test_bound_never_undercuts_and_at_least_answers_exactly(cafes, alpha):
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    fill = k.fill_of(engine)
+    exact = Evaluator(k)(fill)
+    assert Evaluator(k).bound(fill) >= exact[0]
+    got = Evaluator(k).at_least(fill, alpha)
+    assert got == (exact if exact[0] >= alpha else None)
