@@ -423,7 +423,7 @@ class Evaluator:
 
         def at_least(fill: Fill, alpha: int) -> Value | None:
             v, exact = search(*_masks(fill), alpha)
-            return v if exact else None
+            return v if exact and v[0] >= alpha else None
 
         return value, at_least
 
