@@ -33,8 +33,10 @@ def paper_ratio(gray: np.ndarray, px_per_mm: float) -> np.ndarray:
                        interpolation=cv2.INTER_AREA)
     k = max(3, int(round(BACKGROUND_KERNEL_MM * px_per_mm / _BG_SHRINK)) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    bg = cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel)
-    bg = cv2.GaussianBlur(bg, (0, 0), k / 2)
+    closed = cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel)
+    # Smooth, but never below the closing: blurring alone would drag a small white area
+    # (an icon's inside) down towards the dark print around it and hide faint strokes.
+    bg = np.maximum(closed, cv2.GaussianBlur(closed, (0, 0), k / 2))
     bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
     ratio = gray.astype(np.float32) / np.maximum(bg, 16.0)
     return np.clip(ratio, 0.0, 1.0, out=ratio)
