@@ -120,3 +120,27 @@ def test_bad_input_is_one_line_and_exit_2(args, stdin, needle):
     assert needle in r.output
     assert "Traceback" not in r.output
     assert len(r.output.strip().splitlines()) == 1
+
+
+def test_every_json_example_in_docs_formats_is_accepted():
+    """The documented examples of all three games parse (docs/formats.md)."""
+    from companion.games.deli_duel import parse as dd
+    from companion.games.dulce import parse as du
+    from companion.games.wild_gardens import parse as wg
+
+    text = (EX.parent.parent / "docs" / "formats.md").read_text()
+    blocks = [b.split("```", 1)[0] for b in text.split("```json\n")[1:]]
+    assert len(blocks) >= 5
+    for block in blocks:
+        doc = json.loads(block)
+        game = doc.get("game")
+        if "orders" in doc:
+            assert [dd.order(o) for o in doc["orders"]] and dd.cards(doc["play"])
+        elif game == "deli-duel":
+            assert dd.seats(doc)
+        elif game == "wild-gardens":
+            assert wg.players(doc)
+        elif "players" in doc:
+            assert du.final_players(doc)
+        else:
+            assert du.player_state(doc).cafes

@@ -124,3 +124,22 @@ def test_levels_matter_for_where_a_harvested_bean_goes():
     (placed,) = plan.placements
     assert plan.scoring.kitchen.slots[placed.slot].level is Level.PURE
     assert plan.points == 2
+
+
+def test_reading_options_for_harvest():
+    from companion.games.dulce import DulceRules
+
+    # Two cacao gathered, one cacao space (1 ring) free: the second bean feeds the chicken.
+    board = [[("cacao", 2)] + [None] * 3] + [[None] * 4] * 3
+    cafes = [[["cacao", 1, None], ["peanut", 1, None]]]
+    state = PlayerState(to_engine(cafes), engine_board(board), chicken=2)
+    # Default: the leftover step (2 + 1 = 3) already buys the egg that completes the café.
+    plan = best_harvest(state).best
+    assert (plan.fed, plan.eggs, plan.points) == (1, 1, 1)
+    strict = best_harvest(state, DulceRules(eggs_from_harvest_leftovers=False)).best
+    assert (strict.eggs, strict.points) == (0, 0)
+    # Optional placement lets a player keep beans out of a space on purpose (more steps).
+    loose = best_harvest(
+        PlayerState(state.cafes, state.board, chicken=0), DulceRules(harvest_must_place=False)
+    ).best
+    assert loose.points == 0 and loose.fed == 2

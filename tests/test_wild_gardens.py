@@ -180,3 +180,11 @@ def test_cli_violation_exits_1_and_bad_input_exits_2():
     assert r.exit_code == 1
     r2 = CliRunner().invoke(main, ["wild-gardens", "score", "-"], input='{"players": 3}')
     assert r2.exit_code == 2 and len(r2.output.strip().splitlines()) == 1
+
+
+def test_jar_step_compares_positions_with_wraps():
+    a = base("a", pollinator=0, pollinator_wraps=0, jar=5, jar_wraps=1)  # jar 65
+    b = base("b", pollinator=11, jar=54)  # same total, jar 54 < 65
+    assert final_score(a).total == final_score(b).total
+    s = rank([b, a])
+    assert s[0].player.name == "a" and s[1].decided_by == "jar"
