@@ -142,9 +142,10 @@ def _overlays(out_dir: Path, p: PlayerReading, score: Any, violating: set[str]) 
     except OSError as exc:
         raise InputError(f"cannot create {out_dir}: {exc.strerror}") from None
     review = set(p.review)
+    readings = p.readings
     for s in p.sheets:
         summary = {"planter": score.planter, "total": score.total}
-        img = draw_overlay(s, violating, score.containers, summary, review)
+        img = draw_overlay(s, violating, score.containers, summary, review, readings)
         path = out_dir / f"{Path(s.photo).stem}.overlay.png"
         write_overlay(str(path), img)
         click.echo(f"wrote {path}", err=True)

@@ -22,7 +22,7 @@ from companion.vision.constants import (
     OVERLAY_SCORE_BGR,
 )
 from companion.vision.marks import box_px
-from companion.vision.sheet_reader import SheetReading
+from companion.vision.sheet_reader import FieldReading, SheetReading
 
 _SHORT = {"marked": "x", "cross": "X", "check": "V", "circled": "O"}
 _FONT = cv2.FONT_HERSHEY_SIMPLEX
@@ -51,18 +51,22 @@ def draw_overlay(
     container_points: Mapping[str, int] | None = None,
     summary: Mapping[str, int] | None = None,
     review: Collection[str] | None = None,
+    readings: Mapping[str, FieldReading] | None = None,
 ) -> np.ndarray:
     """The rectified sheet (grey, faded) with every reading drawn in colour (BGR).
 
-    ``review`` defaults to the sheet's own review list (pass the player's, after
-    corrections by hand, to draw those as trusted).
+    ``review`` and ``readings`` default to the sheet's own (pass the player's, after
+    corrections by hand, to draw those).
     """
     ppm = reading.registration.px_per_mm
     faded = (reading.rectified.astype(np.float32) * 0.55 + 255 * 0.45).astype(np.uint8)
     img = cv2.cvtColor(faded, cv2.COLOR_GRAY2BGR)
     review = set(reading.review if review is None else review)
     specs = {s.id: s for s in reading.geometry.fields}
-    for fid, r in reading.readings.items():
+    shown = reading.readings if readings is None else readings
+    for fid, r in shown.items():
+        if fid not in specs:
+            continue
         spec = specs[fid]
         colour = (
             OVERLAY_RED_BGR if fid in violating
@@ -78,8 +82,9 @@ def draw_overlay(
         label = _label(spec.kind, r.value)
         if fid in review:
             label = f"{label or '-'}?"
-        size = max(0.5, (y1 - y0) / 40)
-        _text(img, label, (x0 + 2, y0 + int((y1 - y0) * 0.8)), size, colour)
+        # A small label in the box's top-left corner leaves the handwriting visible.
+        size = max(0.45, (y1 - y0) / 75)
+        _text(img, label, (x0 + 3, y0 + int(24 * size)), size, colour)
     if container_points is not None:
         g = garden(reading.variant)
         for c in g.containers:
