@@ -48,6 +48,8 @@ PITCH_PRIOR_TOLERANCE = 0.25  # with the mat, the pitch may differ this much fro
 MAX_CELL_OFFSET_PITCH = 0.3  # pitch units: a die centre farther off its cell is rejected
 SURE_CELL_OFFSET_PITCH = 0.15  # pitch units: a die farther off its cell goes to review
 REFINE_ROUNDS = 3  # grid refits to the die centres found, at most
+REFIT_MAX_SCALE_CHANGE = 0.2  # a refit may change the pitch by this fraction at most
+REFIT_MAX_TURN_DEG = 10.0  # and turn a grid axis by this much at most
 REFINE_SETTLED_PITCH = 0.05  # pitch units: a refit moving cells less than this is final
 
 # --- the mat --------------------------------------------------------------------------------------
@@ -55,10 +57,15 @@ MAT_SHEET = "diced-veggies-mat"
 MAT_PAPERS = ("letter", "a4")
 MAT_MARKER_IDS = (0, 1, 2, 3)
 MAT_MAX_RESIDUAL_MM = 3.0  # marker corners farther than this from the fit: not our mat
+# Dice tops may appear this far outside the printed block area (mm): less on the corner
+# guide's sides (the frame stood there), more on the open sides (parallax, a loose block).
+MAT_AREA_MARGIN_MM = (14.0, 20.0)
+# Bounds for a die's top-face centre: a nudged, turned block may stray a little.
+MAT_CENTRE_MARGIN_MM = (6.0, 12.0)
 MAT_CHROMA_MIN = 9.0  # Lab chroma after balancing on the paper: the grey print stays below
 
 # --- reading a cell -------------------------------------------------------------------------------
-FACE_HALF_FRACTION = 0.36  # pips are searched within this half-width of the cell (pitch units)
+FACE_HALF_FRACTION = 0.42  # pips are searched within this half-width of the cell (pitch units)
 PIP_SEARCH_FRACTION = 0.09  # pitch units: a pip may sit this far from its lattice point
 PIP_MIN_CONTRAST = 22.0  # grey levels (0-255): weaker blobs are not pips
 PIP_REL_THRESHOLD = 0.42  # a pip blob must reach this fraction of the die's strongest blob

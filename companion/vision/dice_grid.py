@@ -319,7 +319,8 @@ def refine(
     grid: DiceGrid, found: Sequence[tuple[int, int, float, float]], pitch_px: float
 ) -> DiceGrid:
     """Fit the grid to die centres (row, col, x, y) found in the image; cells whose centre
-    lies far off are outliers and do not pull the fit."""
+    lies far off are outliers and do not pull the fit. A refit that changes the grid's scale
+    or angle a lot is not believed (a few misread dice cannot reshape the block)."""
     if len(found) < 4:
         return grid
     src = np.array([[c, r] for r, c, _, _ in found], np.float64)
@@ -327,11 +328,34 @@ def refine(
     rows = {r for r, *_ in found}
     cols = {c for _, c, *_ in found}
     thr = C.MAX_CELL_OFFSET_PITCH * pitch_px
+    new: DiceGrid | None = None
     if len(rows) >= 2 and len(cols) >= 2 and len(found) >= 6:
         h, inl = cv2.findHomography(src, dst, cv2.RANSAC, thr)
-        if h is not None and inl is not None and inl.sum() >= max(4, 0.6 * len(found)):
-            return DiceGrid(h, grid.rows, grid.cols)
-    a, inl = cv2.estimateAffinePartial2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=thr)
-    if a is None:
-        return grid
-    return DiceGrid(np.vstack([a, [0, 0, 1.0]]), grid.rows, grid.cols)
+        if h is not None and inl is not None and inl.sum() >= max(6, 0.6 * len(found)):
+            new = DiceGrid(h, grid.rows, grid.cols)
+    if new is None:
+        a, inl = cv2.estimateAffinePartial2D(
+            src, dst, method=cv2.RANSAC, ransacReprojThreshold=thr
+        )
+        if a is None or inl is None or inl.sum() < max(3, 0.6 * len(found)):
+            return grid
+        new = DiceGrid(np.vstack([a, [0, 0, 1.0]]), grid.rows, grid.cols)
+    return new if _similar(grid, new, src.mean(axis=0)) else grid
+
+
+def _similar(old: DiceGrid, new: DiceGrid, at: np.ndarray) -> bool:
+    """Same scale and axes near grid point ``at`` (x = col, y = row), within tolerance."""
+    def frame(g: DiceGrid) -> tuple[np.ndarray, np.ndarray]:
+        c = np.array(g.center(at[1], at[0]))
+        return np.array(g.center(at[1], at[0] + 1)) - c, np.array(g.center(at[1] + 1, at[0])) - c
+
+    for u, v in zip(frame(old), frame(new), strict=True):
+        ratio = float(np.linalg.norm(v) / max(np.linalg.norm(u), 1e-9))
+        cos = float(u @ v / max(np.linalg.norm(u) * np.linalg.norm(v), 1e-9))
+        if abs(ratio - 1) > C.REFIT_MAX_SCALE_CHANGE or cos < math.cos(
+            math.radians(C.REFIT_MAX_TURN_DEG)
+        ):
+            return False
+    return True
+
+

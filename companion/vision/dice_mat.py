@@ -20,14 +20,14 @@ class MatView:
     marker_polys: tuple[np.ndarray, ...]  # each marker's outline, image pixels
     mm_to_px: np.ndarray | None  # homography page mm -> image px, when the layout is known
     px_per_mm: float | None  # near the page centre
+    area_mm: tuple[float, float, float, float] | None = None  # printed block area x, y, w, h
 
     def region(self, shape: tuple[int, ...]) -> np.ndarray:
         """Pixels between the markers, markers excluded."""
         m = np.zeros(shape[:2], np.uint8)
         cv2.fillConvexPoly(m, np.round(self.corners_px).astype(np.int32), 1)
         for poly in self.marker_polys:
-            grown = _grow(poly, 1.3)
-            cv2.fillConvexPoly(m, np.round(grown).astype(np.int32), 0)
+            cv2.fillConvexPoly(m, np.round(_grow(poly, 1.3)).astype(np.int32), 0)
         return m.astype(bool)
 
     def paper_band(self, shape: tuple[int, ...]) -> np.ndarray:
@@ -39,6 +39,24 @@ class MatView:
         shrunk = centre + (c - centre) * 0.9
         cv2.fillConvexPoly(inner, np.round(shrunk).astype(np.int32), 0)
         return inner.astype(bool) & self.region(shape)
+
+    def block_area(
+        self, shape: tuple[int, ...], margins_mm: tuple[float, float] = C.MAT_AREA_MARGIN_MM,
+        scale: float = 1.0,
+    ) -> np.ndarray:
+        """The printed block area grown by ``margins_mm`` (towards the corner guide, away
+        from it), in an image scaled by ``scale``; the region between the markers when the
+        layout is not known."""
+        if self.area_mm is None or self.mm_to_px is None:
+            return self.region(shape)
+        x, y, bw, bh = self.area_mm
+        g, f = margins_mm
+        quad = np.array([[x - g, y - g], [x + bw + f, y - g], [x + bw + f, y + bh + f],
+                         [x - g, y + bh + f]], np.float64)
+        px = cv2.perspectiveTransform(quad[None], self.mm_to_px)[0] * scale
+        m = np.zeros(shape[:2], np.uint8)
+        cv2.fillConvexPoly(m, np.round(px).astype(np.int32), 1)
+        return m.astype(bool)
 
 
 def _grow(poly: np.ndarray, factor: float) -> np.ndarray:
@@ -75,7 +93,9 @@ def find_mat(bgr: np.ndarray) -> MatView | None:
         a = h @ np.array([w / 2, hh / 2, 1.0])
         b = h @ np.array([w / 2 + 10, hh / 2, 1.0])
         ppm = math.dist(a[:2] / a[2], b[:2] / b[2]) / 10
-        return MatView(np.array(inner), tuple(polys), h, ppm)
+        box = geo.extra.get("block_area_mm")
+        area = None if box is None else tuple(float(v) for v in box)
+        return MatView(np.array(inner), tuple(polys), h, ppm, area)  # type: ignore[arg-type]
     if len(found) < 4:
         return None
     polys_found = tuple(found[i] for i in C.MAT_MARKER_IDS)

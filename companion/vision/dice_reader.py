@@ -130,7 +130,7 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
     smooth = cv2.GaussianBlur(det, (0, 0), 1.5)
     if mat is not None:
         bg = paper_model(smooth, mat.paper_band(det.shape))
-        fg = bg.foreground(smooth) & mat.region(det.shape)
+        fg = bg.foreground(smooth) & mat.block_area(det.shape)
     else:
         bg = background_model(smooth)
         fg = bg.foreground(smooth)
@@ -152,10 +152,11 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
     src = bgr if s_read == 1.0 else cv2.resize(
         bgr, None, fx=s_read, fy=s_read, interpolation=cv2.INTER_AREA
     )
-    grid = grid.scaled(s_read / s_det)
+    grid = _best_phase(src, grid.scaled(s_read / s_det), bg, mat is not None)
+    grid = trim(grid, mask, s_det / s_read)
     cells = _read_cells(src, grid, bg)
     for _ in range(C.REFINE_ROUNDS):
-        found = [(c.row, c.col, *c.center) for c in cells if _die_like(c.read)]
+        found = [(c.row, c.col, *c.center) for c in cells if _die_like(c.read, mat is not None)]
         if not found:
             raise ImageError("no dice found in the photo")
         new = refine(grid, found, pitch_full * s_read)
@@ -165,7 +166,10 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
         grid = trim(new, mask, s_det / s_read)
         cells = _read_cells(src, grid, bg)
     offset = _white_offset(src, mat, s_read / s_det, cells)
-    dice, grid_out = _decide(cells, grid, offset, pitch_full * s_read)
+    if mat is not None:
+        inside = mat.block_area(src.shape, C.MAT_CENTRE_MARGIN_MM, s_read / s_det)
+        cells = [c for c in cells if _at(inside, c.center, 1.0)]
+    dice, grid_out = _decide(cells, grid, offset, pitch_full * s_read, mat is not None)
     if not dice:
         raise ImageError("no dice found in the photo")
     grid_out = grid_out.scaled(1.0 / s_read)
@@ -175,6 +179,33 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
         for d in dice
     ]
     return DiceReading(dice, grid_out, mat is not None, time.perf_counter() - start)
+
+
+def _best_phase(src: np.ndarray, grid: DiceGrid, bg: Background, on_mat: bool) -> DiceGrid:
+    """Seams and the middle column of pips both repeat once per die: try the lattice and
+    its half-cell shifts on the cells nearest the block's middle, keep the one whose cells
+    read as dice most often."""
+    mid_r = (grid.rows.start + grid.rows.stop - 1) / 2
+    mid_c = (grid.cols.start + grid.cols.stop - 1) / 2
+    best, best_score = grid, -1.0
+    for dx, dy in ((0.0, 0.0), (0.5, 0.0), (0.0, 0.5), (0.5, 0.5)):
+        shifted = DiceGrid(
+            grid.h @ np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1.0]]), grid.rows, grid.cols
+        )
+        rows = range(int(math.floor(mid_r - 1)), int(math.floor(mid_r - 1)) + 3)
+        cols = range(int(math.floor(mid_c - 1)), int(math.floor(mid_c - 1)) + 3)
+        probe = DiceGrid(shifted.h, rows, cols)
+        score = float(sum(_die_like(c.read, on_mat) for c in _read_cells(src, probe, bg)))
+        if score > best_score:
+            best, best_score = shifted, score
+        if score >= 8:
+            break  # nearly every probed cell is a die: no better phase exists
+    return best
+
+
+def _at(mask: np.ndarray, xy: tuple[float, float], scale: float) -> bool:
+    x, y = int(round(xy[0] * scale)), int(round(xy[1] * scale))
+    return 0 <= y < mask.shape[0] and 0 <= x < mask.shape[1] and bool(mask[y, x])
 
 
 def _patch_homography(grid: DiceGrid, row: int, col: int) -> np.ndarray:
@@ -204,10 +235,13 @@ def _read_cells(src: np.ndarray, grid: DiceGrid, bg: Background) -> list[_Cell]:
     return out
 
 
-def _die_like(read: CellRead) -> bool:
+def _die_like(read: CellRead, on_mat: bool = False) -> bool:
     """Pips on a standard layout: over a die-coloured cell, or clear enough on their own
-    (a tan die on a wooden table hardly differs from the table)."""
+    (a tan die on a wooden table hardly differs from the table). On the grey mat every die
+    shows colour, so printed text never passes for pips."""
     if not read.layout_ok:
+        return False
+    if on_mat and read.occupied < 0.2:
         return False
     if read.pips == 1 and read.occupied < C.PRESENT_SURE_ABOVE:
         return False  # one blob on table-coloured ground is texture: our dice have no 1s
@@ -248,13 +282,13 @@ class _Die:
 
 
 def _decide(
-    cells: list[_Cell], grid: DiceGrid, offset: np.ndarray, pitch: float
+    cells: list[_Cell], grid: DiceGrid, offset: np.ndarray, pitch: float, on_mat: bool
 ) -> tuple[list[DieReading], DiceGrid]:
     present: list[tuple[_Cell, float, list[str]]] = []
     for cell in cells:
         rd = cell.read
         flags: list[str] = []
-        if _die_like(rd):
+        if _die_like(rd, on_mat):
             presence = 1.0
         elif rd.occupied >= C.PRESENT_SURE_ABOVE and rd.pips > 0:
             presence, flags = 0.5, ["pips-unclear"]
