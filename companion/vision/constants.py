@@ -120,8 +120,9 @@ MARK_SURE_ABOVE: dict[str, float] = {
 
 # --- confidence ------------------------------------------------------------------------------
 # Detail the photo must hold where a field is (photo pixels per mm of paper) for the field
-# to be trusted; below, or for an icon as blurred as the blurriest template, a reading's
-# confidence is capped at LOW_DETAIL_CONFIDENCE (so it goes to review).
+# to be trusted: MARK for tool and First Potter icons (which must also be sharper than the
+# blurriest template), CELL for everything else. Below, a reading's confidence is capped at
+# LOW_DETAIL_CONFIDENCE (so it goes to review).
 MIN_MARK_PX_PER_MM = 3.5
 MIN_CELL_PX_PER_MM = 2.5
 LOW_DETAIL_CONFIDENCE = 0.7
