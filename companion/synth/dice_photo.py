@@ -66,7 +66,9 @@ def random_block(
                 cells.discard(pick)
         inner = sorted(cell for cell in cells if not _open_neighbours(cell, cells))
         if inner and rng.random() < 0.4:
-            cells.discard(inner[int(rng.integers(len(inner)))])
+            hole = inner[int(rng.integers(len(inner)))]
+            if _connected(cells - {hole}):
+                cells.discard(hole)
     dice = []
     for i, (r, c) in enumerate(sorted(cells)):
         value = int(FACES[int(rng.integers(len(FACES)))])

@@ -1,0 +1,125 @@
+"""Synthetic dice photos: the blocks they draw, reproducibility, and what they return."""
+
+from collections import Counter
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.synth.dice_photo import random_block, render_dice_photo
+from companion.synth.dice_truth import score_reading
+
+
+def _cells(block):
+    return {(d["row"], d["col"]) for d in block["dice"]}
+
+
+def _connected(cells):
+    start = next(iter(cells))
+    seen, todo = {start}, [start]
+    while todo:
+        r, c = todo.pop()
+        for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if nb in cells and nb not in seen:
+                seen.add(nb)
+                todo.append(nb)
+    return seen == cells
+
+
+def test_full_block_is_the_box_of_35_dice():
+    block = random_block(np.random.default_rng(3))
+    assert len(block["dice"]) == 35
+    assert Counter(d["ingredient"] for d in block["dice"]) == {
+        "carrot": 7, "mushroom": 7, "onion": 7, "pepper": 7, "tomato": 7}
+    assert {d["value"] for d in block["dice"]} <= {2, 3, 4, 5, 6}
+    assert _cells(block) == {(r, c) for r in range(5) for c in range(7)}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_irregular_blocks_stay_one_piece_and_start_at_zero(seed):
+    block = random_block(np.random.default_rng(seed), irregular=True)
+    cells = _cells(block)
+    assert 0 < len(cells) < 35
+    assert _connected(cells)
+    assert min(r for r, _ in cells) == 0
+    assert min(c for _, c in cells) == 0
+
+
+def test_same_seed_same_photo_and_truth():
+    block = random_block(np.random.default_rng(11), irregular=True)
+    a = render_dice_photo(block, 5)
+    b = render_dice_photo(block, 5)
+    assert a.jpeg == b.jpeg
+    assert a.block == b.block
+    c = render_dice_photo(block, 6)
+    assert c.jpeg != a.jpeg
+
+
+def test_truth_is_normalised_and_every_die_is_in_the_frame():
+    shifted = {"dice": [{"row": 3, "col": 5, "ingredient": "onion", "value": 4},
+                        {"row": 3, "col": 6, "ingredient": "tomato", "value": 2}]}
+    photo = render_dice_photo(shifted, 1)
+    assert photo.block == {"dice": [
+        {"row": 0, "col": 0, "ingredient": "onion", "value": 4},
+        {"row": 0, "col": 1, "ingredient": "tomato", "value": 2}]}
+    h, w = photo.image.shape[:2]
+    assert set(photo.centers_px) == {(0, 0), (0, 1)}
+    for x, y in photo.centers_px.values():
+        assert 0 <= x < w and 0 <= y < h
+    assert photo.pitch_px > 20
+    decoded = cv2.imdecode(np.frombuffer(photo.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert decoded.shape == photo.image.shape
+
+
+def test_dice_are_drawn_in_their_colour_at_their_centre():
+    block = {"dice": [{"row": 0, "col": c, "ingredient": ing, "value": 2}
+                      for c, ing in enumerate(["tomato", "pepper", "onion"])]}
+    photo = render_dice_photo(block, 2, table="plain", dark_pips=False)
+    for (_, col), (x, y) in photo.centers_px.items():
+        b, g, r = photo.image[int(y), int(x)].astype(int)  # a value-2 face: no pip mid-face
+        if col == 0:
+            assert r > g + 40 and r > b + 40
+        elif col == 1:
+            assert g > r + 20 and g > b + 20
+        else:
+            assert r > g + 30 and b > g + 30
+
+
+def test_on_the_mat_the_markers_are_visible():
+    photo = render_dice_photo(random_block(np.random.default_rng(4)), 4, on_mat=True)
+    det = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
+    _, ids, _ = det.detectMarkers(cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY))
+    assert ids is not None and set(ids.ravel().tolist()) >= {0, 1, 2, 3}
+    assert photo.on_mat
+
+
+class _Read:
+    def __init__(self, row, col, ingredient, value, review, center_px):
+        self.row, self.col, self.ingredient, self.value = row, col, ingredient, value
+        self.review, self.center_px = review, center_px
+
+
+def test_truth_scoring_counts_wrong_missed_phantom_and_silent():
+    block = {"dice": [{"row": 0, "col": c, "ingredient": "carrot", "value": 3}
+                      for c in range(3)]}
+    photo = render_dice_photo(block, 9, table="plain")
+    c = photo.centers_px
+    far = (c[(0, 0)][0], c[(0, 0)][1] + 3 * photo.pitch_px)
+    reads = [
+        _Read(5, 5, "carrot", 3, False, c[(0, 0)]),  # right, numbered from another corner
+        _Read(5, 6, "tomato", 3, False, c[(0, 1)]),  # wrong ingredient, silent
+        _Read(9, 9, "carrot", 4, True, far),  # phantom, but sent to review
+    ]
+    s = score_reading(photo, reads)
+    assert (s.dice, s.ingredient_ok, s.value_ok, s.all_ok) == (3, 1, 2, 1)
+    assert (s.missed, s.phantom, s.silent, s.review) == (1, 1, 1, 1)
+
+
+@pytest.mark.parametrize("kind", ["wood", "cloth", "stone", "plain"])
+def test_every_table_kind_renders(kind):
+    photo = render_dice_photo({"dice": [{"row": 0, "col": 0, "ingredient": "pepper",
+                                         "value": 5}]}, 3, table=kind)
+    assert photo.image.std() > 3

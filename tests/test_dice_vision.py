@@ -1,0 +1,205 @@
+"""The dice reader end to end on synthetic photos, its colour model, overlays and CLI."""
+
+import json
+from functools import cache
+
+import cv2
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.cli import main
+from companion.errors import ImageError
+from companion.synth.dice_photo import DicePhoto, random_block, render_dice_photo
+from companion.synth.dice_truth import score_reading
+from companion.vision.dice_colour import CENTROIDS, INGREDIENT_NAMES, classify, log_chroma
+from companion.vision.dice_overlay import draw_cuts, draw_reading
+from companion.vision.dice_reader import DiceReading, read_dice_image, read_dice_photo
+from companion.vision.constants_dice import DIE_COLOURS_RGB
+
+pytestmark = pytest.mark.slow
+
+# (seed, irregular, on the mat, dark pips) -- fixed photos the reader must get fully right
+CASES = {
+    "table-full": (101, False, False, False),
+    "table-irregular": (102, True, False, False),
+    "mat-full": (103, False, True, False),
+    "mat-irregular-dark-pips": (104, True, True, True),
+}
+
+
+@cache
+def _photo(name: str) -> DicePhoto:
+    seed, irregular, on_mat, dark = CASES[name]
+    rng = np.random.default_rng(seed)
+    block = random_block(rng, irregular=irregular)
+    return render_dice_photo(block, rng, on_mat=on_mat, dark_pips=dark)
+
+
+@cache
+def _read(name: str) -> DiceReading:
+    return read_dice_image(_photo(name).image)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_reads_every_die_of_a_synthetic_photo(name):
+    photo, reading = _photo(name), _read(name)
+    s = score_reading(photo, reading.dice)
+    assert s.missed == 0 and s.phantom == 0
+    assert s.all_ok == s.dice, name
+    assert s.silent == 0
+    # the block JSON is exactly the truth: same cells, ingredients and pips
+    assert reading.block_json() == photo.block
+    assert reading.on_mat == photo.on_mat
+
+
+def test_irregular_block_keeps_its_holes_and_missing_corners():
+    photo, reading = _photo("table-irregular"), _read("table-irregular")
+    truth = {(d["row"], d["col"]) for d in photo.block["dice"]}
+    rows = 1 + max(r for r, _ in truth)
+    cols = 1 + max(c for _, c in truth)
+    assert len(truth) < rows * cols  # the case really is irregular
+    assert {d.cell for d in reading.dice} == truth
+
+
+def test_json_has_block_shape_confidence_and_review():
+    doc = _read("table-full").to_json()
+    assert set(doc) >= {"dice", "review"}
+    for die in doc["dice"]:
+        assert {"row", "col", "ingredient", "value", "confidence"} <= set(die)
+        assert 0.0 <= die["confidence"] <= 1.0
+    flagged = {tuple(c) for c in doc["review"]}
+    assert flagged == {(d["row"], d["col"]) for d in doc["dice"] if d["confidence"] < 0.8}
+
+
+def test_grid_puts_cell_centres_on_the_dice():
+    photo, reading = _photo("mat-full"), _read("mat-full")
+    centres = reading.cell_centers()
+    for cell, (x, y) in photo.centers_px.items():
+        gx, gy = centres[cell]
+        assert np.hypot(gx - x, gy - y) < 0.15 * photo.pitch_px
+
+
+def test_a_face_the_dice_do_not_carry_is_flagged_for_review():
+    rng = np.random.default_rng(7)
+    block = random_block(rng)
+    block["dice"][8]["value"] = 1  # row 1, col 1
+    reading = read_dice_image(render_dice_photo(block, rng, table="cloth").image)
+    die = next(d for d in reading.dice if d.cell == (1, 1))
+    assert die.value == 1
+    assert "face-not-in-set" in die.flags
+    assert die.review
+
+
+def test_a_photo_with_no_dice_is_one_clear_error():
+    photo = render_dice_photo({"dice": []}, 12, table="wood")
+    with pytest.raises(ImageError, match="no dice"):
+        read_dice_image(photo.image)
+
+
+def test_a_bad_file_is_one_clear_error(tmp_path):
+    bad = tmp_path / "block.jpg"
+    bad.write_text("this is not a photo")
+    with pytest.raises(ImageError, match="block.jpg"):
+        read_dice_photo(bad)
+    with pytest.raises(ImageError, match="no such file"):
+        read_dice_photo(tmp_path / "missing.jpg")
+
+
+# ---- colour model ---------------------------------------------------------------------------------
+
+
+def test_nominal_colours_classify_as_themselves_with_confidence():
+    for name, rgb in DIE_COLOURS_RGB.items():
+        call = classify(log_chroma(rgb[::-1]), np.zeros(2))
+        assert call.ingredient == name
+        assert call.confidence == 1.0
+
+
+def test_neighbours_tan_orange_and_pink_red_are_far_apart():
+    idx = {n: i for i, n in enumerate(INGREDIENT_NAMES)}
+    for a, b in (("mushroom", "carrot"), ("onion", "tomato")):
+        assert np.linalg.norm(CENTROIDS[idx[a]] - CENTROIDS[idx[b]]) > 0.5
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.sampled_from(sorted(DIE_COLOURS_RGB)),
+    st.tuples(*[st.floats(0.7, 1.3)] * 3),
+    st.floats(0.4, 1.0),
+)
+def test_white_balance_from_a_white_reference_undoes_any_light(name, gains, brightness):
+    """Under any coloured light and exposure, a die measured against white under the same
+    light reads as its own ingredient."""
+    g = np.array(gains) * brightness
+    face = np.array(DIE_COLOURS_RGB[name][::-1], float) * g[::-1] * 0.8
+    white = np.array([240.0, 240.0, 240.0]) * g[::-1]
+    call = classify(log_chroma(face), log_chroma(white))
+    assert call.ingredient == name
+
+
+# ---- overlays and the command line ----------------------------------------------------------------
+
+
+def test_overlays_draw_on_a_copy_of_the_photo(tmp_path):
+    photo, reading = _photo("table-full"), _read("table-full")
+    out = tmp_path / "reading.png"
+    draw_reading(photo.image, reading, out)
+    img = cv2.imread(str(out))
+    assert img.shape == photo.image.shape
+    assert np.abs(img.astype(int) - photo.image.astype(int)).sum() > 0
+    cuts = {"take_all": False, "cuts": [
+        {"seam": "vertical", "index": 1, "from": "top", "depth": 1, "push": "left",
+         "taken": [[0, 0]], "sum": photo.block["dice"][0]["value"]}]}
+    out2 = tmp_path / "cuts.png"
+    draw_cuts(photo.image, reading, cuts, out2)
+    judged = {"legal": False, "reasons": ["over the limit"], "taken": [[0, 0], [0, 1]],
+              "sum": 11, "cut": {"seam": "vertical", "index": 2, "from": "top", "depth": 1,
+                                 "push": "left"}}
+    out3 = tmp_path / "judged.png"
+    draw_cuts(photo.image, reading, judged, out3)
+    a, b = cv2.imread(str(out2)), cv2.imread(str(out3))
+    assert np.abs(a.astype(int) - img.astype(int)).sum() > 0
+    # the judged illegal cut is drawn in red around the taken dice
+    x, y = reading.grid.corners(0, 0)[0]
+    patch = b[int(y) - 3 : int(y) + 4, int(x) - 3 : int(x) + 4].reshape(-1, 3)
+    assert any(r > 150 and g < 90 and bl < 90 for bl, g, r in patch)
+
+
+def test_cli_read_json_and_overlay(tmp_path):
+    photo = _photo("mat-full")
+    path = tmp_path / "block.jpg"
+    path.write_bytes(photo.jpeg)
+    overlay = tmp_path / "over.png"
+    result = CliRunner().invoke(main, ["dice", "read", str(path), "--json",
+                                       "--overlay", str(overlay)])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert [{k: d[k] for k in ("row", "col", "ingredient", "value")} for d in doc["dice"]] \
+        == photo.block["dice"]
+    assert doc["review"] == [] or all(len(c) == 2 for c in doc["review"])
+    assert overlay.exists()
+
+
+def test_cli_read_text_shows_the_block(tmp_path):
+    path = tmp_path / "block.jpg"
+    path.write_bytes(_photo("table-irregular").jpeg)
+    result = CliRunner().invoke(main, ["dice", "read", str(path)])
+    assert result.exit_code == 0
+    assert "dice on the table" in result.stdout
+    assert " .  " in result.stdout  # the holes of the irregular block
+
+
+def test_cli_read_bad_input_is_one_line_and_exit_2(tmp_path):
+    bad = tmp_path / "notes.png"
+    bad.write_bytes(b"\x89PNG but not really")
+    empty = tmp_path / "table.jpg"
+    empty.write_bytes(render_dice_photo({"dice": []}, 3, table="cloth").jpeg)
+    for path in (bad, empty):
+        result = CliRunner().invoke(main, ["dice", "read", str(path)])
+        assert result.exit_code == 2
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("companion: error:")
+        assert "Traceback" not in result.output
