@@ -190,7 +190,7 @@ def _read_pips(
             s, found = _on_layout(chosen, cx, cy, spacing)
             ok = found is not None and any(num == k and found == lay for num, lay in LAYOUTS)
             cells = found or set()
-        even = k < 3 or _same_paint(cores[:k], face)
+        even = k < 3 or not light or _same_paint(cores[:k], face)  # highlights are light
         rest = 0.0
         for v, y, x in peaks[k:]:
             if max(abs(y - cy), abs(x - cx)) <= 1.4 * s:
