@@ -56,8 +56,9 @@ def _reading_text(p: PlayerReading) -> str:
         lines.append(f"Please check {len(p.review)} field(s) (least certain first):")
         for fid in p.review:
             r = readings[fid]
+            note = f"  ({r.note})" if r.note else ""
             lines.append(f"  ? {fid:<34} read {r.value or 'empty'!s:<17} "
-                         f"confidence {r.confidence:.2f}")
+                         f"confidence {r.confidence:.2f}{note}")
     else:
         lines.append("Every field was read with confidence.")
     return "\n".join(lines)

@@ -429,6 +429,7 @@ def read_fields(
             p = _mark(page, spec, shift, below)
             cands[spec.id] = ((None, 1 - p), (MARK_VALUES[spec.kind], p))
     ranked = _letter_candidates(letter_crops, letter_kinds, reader)
+    unread = {fid for fid, lst in zip(letter_ids, ranked, strict=True) if not lst}
     for fid, lst in zip(letter_ids, ranked, strict=True):
         p = p_written[fid]
         cands[fid] = ((None, 1 - p), *((v, p * q) for v, q in lst))
@@ -439,6 +440,8 @@ def read_fields(
         ordered = tuple(sorted(cands[fid], key=lambda c: -c[1]))
         spec = specs[fid]
         cap = _detail_cap(reg, spec, shifts[fid])
+        if fid in unread:  # ink but no letter from the reader: only as sure as "empty" is
+            cap, note = min(cap, 1.0 - p_written[fid]), "written but no letter recognised"
         if value is not None and spec.kind in LETTER_VALUES and not note:
             letter_p = conf / max(p_written[fid], 1e-9)
             if letter_p < LETTER_REVIEW_BELOW:
