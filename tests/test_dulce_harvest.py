@@ -143,3 +143,16 @@ def test_reading_options_for_harvest():
         PlayerState(state.cafes, state.board, chicken=0), DulceRules(harvest_must_place=False)
     ).best
     assert loose.points == 0 and loose.fed == 2
+
+
+def test_too_many_starts_gives_a_legal_unproven_plan(monkeypatch):
+    import companion.games.dulce.harvest as harvest
+
+    monkeypatch.setattr(harvest, "START_BUDGET", 1)
+    state = player_state(json.loads(EXAMPLE.read_text()))
+    advice = best_harvest(state)
+    assert not advice.proven and advice.best.eggs == 0
+    plan = advice.best
+    assert (
+        replay(plan.scoring.kitchen, plan.scoring.start, plan.scoring.steps).points == plan.points
+    )

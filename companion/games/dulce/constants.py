@@ -35,3 +35,4 @@ CORNER_CELLS: dict[str, tuple[int, int]] = {
 # branching and reports its plan as not proven best.
 SEARCH_BUDGET = 100_000
 BOUND_CACHE = 200_000  # point bounds remembered per search (about 120 bytes each)
+START_BUDGET = 120_000  # harvest placements (line, beans, eggs) searched before giving up

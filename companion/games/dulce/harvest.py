@@ -15,7 +15,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations, product
 
-from companion.games.dulce.constants import BOARD_SIZE, EGG_COST_STEPS, SEARCH_BUDGET
+from companion.games.dulce.constants import (
+    BOARD_SIZE,
+    EGG_COST_STEPS,
+    SEARCH_BUDGET,
+    START_BUDGET,
+)
 from companion.games.dulce.model import (
     DEFAULT_RULES,
     Bean,
@@ -135,8 +140,8 @@ def _bean_choices(
         yield tuple(i for combo, _ in choice for i in combo), sum(fed for _, fed in choice)
 
 
-def _egg_sets(kitchen: Kitchen, fill: Fill, most: int) -> Iterator[tuple[int, ...]]:
-    """Sets of at most ``most`` empty slots worth an egg, the empty set first.
+def _egg_sets(kitchen: Kitchen, fill: Fill, count: int) -> Iterator[tuple[int, ...]]:
+    """Sets of exactly ``count`` empty slots worth an egg.
 
     An empty space can only be refilled during scoring by a byproduct of its type from a
     higher level, so it needs such a bean somewhere. A café whose empty spaces lack one
@@ -165,11 +170,12 @@ def _egg_sets(kitchen: Kitchen, fill: Fill, most: int) -> Iterator[tuple[int, ..
             for extra in combinations(sourced, k)
             if unsourced or extra
         ]
-        per_cafe.append([o for o in options if len(o) <= most])
+        per_cafe.append([o for o in options if len(o) <= count])
 
     def rec(k: int, left: int) -> Iterator[tuple[int, ...]]:
         if k == len(per_cafe):
-            yield ()
+            if left == 0:
+                yield ()
             return
         yield from rec(k + 1, left)
         for option in per_cafe[k]:
@@ -177,7 +183,7 @@ def _egg_sets(kitchen: Kitchen, fill: Fill, most: int) -> Iterator[tuple[int, ..
                 for rest in rec(k + 1, left - len(option)):
                     yield option + rest
 
-    yield from rec(0, most)
+    yield from rec(0, count)
 
 
 @dataclass(frozen=True)
@@ -193,9 +199,14 @@ class _Start:
 
 
 def _starts(
-    state: PlayerState, line: Line, rules: DulceRules, kitchen: Kitchen, value: Evaluator
+    state: PlayerState,
+    line: Line,
+    rules: DulceRules,
+    kitchen: Kitchen,
+    value: Evaluator,
+    n_eggs: int,
 ) -> list[_Start]:
-    """Every distinct placement of this line's beans and of affordable, useful eggs."""
+    """Every distinct placement of this line's beans with ``n_eggs`` useful eggs."""
     start = kitchen.fill_of(state.cafes)
     gathered = gather(state.board, line)
     out: dict[tuple[Fill, int, int], _Start] = {}
@@ -204,13 +215,14 @@ def _starts(
         for i in bean_slots:
             with_beans[i] = Content.BEAN
         budget = state.chicken + (fed if rules.eggs_from_harvest_leftovers else 0)
+        if n_eggs > budget // EGG_COST_STEPS:
+            continue
         base = tuple(with_beans)
-        for egg_slots in _egg_sets(kitchen, base, budget // EGG_COST_STEPS):
+        for egg_slots in _egg_sets(kitchen, base, n_eggs):
             fill = list(base)
             for i in egg_slots:
                 fill[i] = Content.EGG
             done = tuple(fill)
-            n_eggs = len(egg_slots)
             key = (kitchen.canonical(done), fed, n_eggs)
             if key not in out:
                 places = tuple(Placement(i, Content.BEAN) for i in bean_slots) + tuple(
@@ -235,8 +247,21 @@ def _plan(state: PlayerState, s: _Start, rules: DulceRules, value: Evaluator) ->
 def _search(
     state: PlayerState, lines: Sequence[Line], rules: DulceRules, value: Evaluator
 ) -> tuple[HarvestPlan, dict[Line, LineSummary]]:
-    """Branch and bound over every start of every line, most promising first."""
-    starts = [s for line in lines for s in _starts(state, line, rules, value.kitchen, value)]
+    """Branch and bound over every start of every line, most promising first.
+
+    Starts are gathered by number of eggs; past ``START_BUDGET`` starts the larger egg
+    counts are left out and the answer is reported as not proven.
+    """
+    starts: list[_Start] = []
+    most_beans = max(sum(gather(state.board, line).values()) for line in lines)
+    for n_eggs in range((state.chicken + most_beans) // EGG_COST_STEPS + 1):
+        batch = [
+            s for line in lines for s in _starts(state, line, rules, value.kitchen, value, n_eggs)
+        ]
+        if n_eggs and len(starts) + len(batch) > START_BUDGET:
+            value.complete = False
+            break
+        starts.extend(batch)
     order = {line: k for k, line in enumerate(lines)}
     starts.sort(key=lambda s: (-s.bound, s.eggs, order[s.line]))
     best: tuple[Value, _Start] | None = None
