@@ -1,10 +1,11 @@
 """Diced Veggies photo reader on synthetic photos: per-die accuracy, missed and phantom
 dice, silent errors (wrong and not sent to review) and seconds per photo.
 
-CPU seconds are reported beside wall seconds: on a shared machine the wall clock mostly
-measures the neighbours. Half the photos show the block on the printed mat, half on a table; half the blocks are
+Half the photos show the block on the printed mat, half on a table; half the blocks are
 full 5 x 7 blocks, half irregular (dice taken from the rim, sometimes a hole). Photos are
-rendered first, then read one after another, so the timing is the reader alone.
+rendered first, then read one after another, so the timing is the reader alone. CPU
+seconds are reported beside wall seconds: on a shared machine the wall clock mostly
+measures the neighbours.
 
     python -m scripts.bench_dice_vision [PHOTOS] [FIRST_SEED]
 """
@@ -75,7 +76,8 @@ def main() -> None:
         med_cpu = f"{statistics.median(cpus):.3f}" if cpus else "-"
         print(f"| {label} ({n}) | {t.dice} | {_pct(t.ingredient_ok, t.dice)} | "
               f"{_pct(t.value_ok, t.dice)} | {_pct(t.all_ok, t.dice)} | {t.missed} | "
-              f"{t.phantom} | {t.silent} | {_pct(t.review, t.dice)} | {fails} | {med} | {med_cpu} |")
+              f"{t.phantom} | {t.silent} | {_pct(t.review, t.dice)} | {fails} | {med} | "
+              f"{med_cpu} |")
 
 
 if __name__ == "__main__":

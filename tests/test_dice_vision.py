@@ -14,10 +14,10 @@ from companion.cli import main
 from companion.errors import ImageError
 from companion.synth.dice_photo import DicePhoto, random_block, render_dice_photo
 from companion.synth.dice_truth import score_reading
+from companion.vision.constants_dice import DIE_COLOURS_RGB
 from companion.vision.dice_colour import CENTROIDS, INGREDIENT_NAMES, classify, log_chroma
 from companion.vision.dice_overlay import draw_cuts, draw_reading
 from companion.vision.dice_reader import DiceReading, read_dice_image, read_dice_photo
-from companion.vision.constants_dice import DIE_COLOURS_RGB
 
 pytestmark = pytest.mark.slow
 
@@ -108,7 +108,7 @@ def test_a_bad_file_is_one_clear_error(tmp_path):
         read_dice_photo(tmp_path / "missing.jpg")
 
 
-# ---- colour model ---------------------------------------------------------------------------------
+# ---- colour model ----------------------------------------------------------------------
 
 
 def test_nominal_colours_classify_as_themselves_with_confidence():
@@ -140,7 +140,7 @@ def test_white_balance_from_a_white_reference_undoes_any_light(name, gains, brig
     assert call.ingredient == name
 
 
-# ---- overlays and the command line ----------------------------------------------------------------
+# ---- overlays and the command line -------------------------------------------------------
 
 
 def test_overlays_draw_on_a_copy_of_the_photo(tmp_path):
@@ -177,8 +177,8 @@ def test_cli_read_json_and_overlay(tmp_path):
                                        "--overlay", str(overlay)])
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
-    assert [{k: d[k] for k in ("row", "col", "ingredient", "value")} for d in doc["dice"]] \
-        == photo.block["dice"]
+    keys = ("row", "col", "ingredient", "value")
+    assert [{k: d[k] for k in keys} for d in doc["dice"]] == photo.block["dice"]
     assert doc["review"] == [] or all(len(c) == 2 for c in doc["review"])
     assert overlay.exists()
 

@@ -320,7 +320,8 @@ def render_dice_photo(
         s = edge / n
         ca, sa = math.cos(ang), math.sin(ang)
         tex_to_world = np.array(
-            [[ca * s, -sa * s, x - (ca - sa) * edge / 2], [sa * s, ca * s, y - (sa + ca) * edge / 2],
+            [[ca * s, -sa * s, x - (ca - sa) * edge / 2],
+             [sa * s, ca * s, y - (sa + ca) * edge / 2],
              [0, 0, 1.0]]
         )
         _paste(photo, tex, h_top @ tex_to_world)
@@ -328,7 +329,7 @@ def render_dice_photo(
         centers[(d.row, d.col)] = (float(p[0] / p[2]), float(p[1] / p[2]))
 
     jpeg = _camera_effects(rng, photo)
-    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    image = np.asarray(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR))
     pitch_px = _mean_pitch(centers)
     return DicePhoto(image, jpeg, truth, centers, on_mat, pitch_px)
 
@@ -346,7 +347,7 @@ def _mat(paper: str) -> tuple[np.ndarray, tuple[float, float], np.ndarray]:
     import layouts  # imported late: the mat may not exist in a partial checkout
 
     geo = layouts.geometry("diced-veggies-mat", paper, "A")
-    dpi = CANVAS_PX_PER_MM * 25.4
+    dpi = round(CANVAS_PX_PER_MM * 25.4)
     pil = layouts.render_image("diced-veggies-mat", paper=paper, dpi=dpi)
     rgb = np.asarray(pil.convert("RGB"))
     w_mm, h_mm = geo.page_mm
@@ -388,7 +389,7 @@ def _background(
         sq = _square(x + off[0], y + off[1], ang, edge * 1.02)
         pts = ((sq - [x0, y0]) * ppm).astype(np.int32)
         cv2.fillConvexPoly(shadow, pts, 1.0, lineType=cv2.LINE_AA)
-    shadow = cv2.GaussianBlur(shadow, (0, 0), edge * 0.18 * ppm)
+    shadow = np.asarray(cv2.GaussianBlur(shadow, (0, 0), edge * 0.18 * ppm), np.float32)
     canvas *= (1 - rng.uniform(*K.SHADOW_DEPTH) * shadow)[..., None]
     to_canvas = np.array([[ppm, 0, -x0 * ppm], [0, ppm, -y0 * ppm], [0, 0, 1.0]])
     return cv2.warpPerspective(

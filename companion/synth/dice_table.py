@@ -41,7 +41,7 @@ def table_texture(
         shade = 1 + 0.06 * weave + 0.08 * _smooth_noise(rng, size, 30 * px_per_mm)
     elif kind == "stone":
         speck = rng.normal(0, 1, (h, w)).astype(np.float32)
-        speck = cv2.GaussianBlur(speck, (0, 0), 0.6 * px_per_mm)
+        speck = np.asarray(cv2.GaussianBlur(speck, (0, 0), 0.6 * px_per_mm), np.float32)
         shade = 1 + 0.6 * speck + 0.1 * _smooth_noise(rng, size, 25 * px_per_mm)
     else:
         shade = 1 + 0.04 * _smooth_noise(rng, size, 40 * px_per_mm)

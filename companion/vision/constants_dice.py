@@ -34,6 +34,7 @@ PIP_LAYOUTS: dict[int, tuple[tuple[int, int], ...]] = {
 # --- working resolution ---------------------------------------------------------------------------
 DETECT_LONG_SIDE_PX = 1024  # the block is found on a copy this size
 CELL_PATCH_PX = 64  # each cell is resampled to a square this size (one grid pitch)
+CELL_MASK_PX = 16  # and its foreground mask to this size
 # Cells are read from a copy scaled so one pitch is about this many pixels (never upscaled).
 READ_PITCH_PX = 72.0
 

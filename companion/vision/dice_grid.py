@@ -102,7 +102,9 @@ def background_model(bgr: np.ndarray, region: np.ndarray | None = None) -> Backg
     k = min(C.BACKGROUND_CLUSTERS, len(px))
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
     cv2.setRNGSeed(1)
-    _, labels, centres = cv2.kmeans(px, k, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+    labels0 = np.zeros((len(px), 1), np.int32)
+    _, labels, centres = cv2.kmeans(px, k, labels0, crit, 2, cv2.KMEANS_PP_CENTERS)
+    labels, centres = np.asarray(labels), np.asarray(centres)
     d = np.linalg.norm(px - centres[labels.ravel()], axis=1)
     spread = float(np.percentile(d, 99))
     return Background(centres, max(12.0, 1.6 * spread))
@@ -131,7 +133,8 @@ def block_mask(fg: np.ndarray, min_area_px: float) -> np.ndarray:
     if areas[best - 1] < min_area_px:
         return np.zeros_like(fg, bool)
     keep = labels == best
-    grow = cv2.dilate(keep.astype(np.uint8), np.ones((2 * k + 1, 2 * k + 1), np.uint8), iterations=3)
+    ring = np.ones((2 * k + 1, 2 * k + 1), np.uint8)
+    grow = cv2.dilate(keep.astype(np.uint8), ring, iterations=3)
     for i in range(1, n):
         if i != best and areas[i - 1] >= min_area_px * 0.05 and grow[labels == i].any():
             keep |= labels == i
@@ -216,7 +219,7 @@ def grid_pitch(
     for a in acs:
         ac[: len(a)] += a
     # the seams of a slightly skewed block do not line up exactly: smooth the repeat
-    ac = cv2.GaussianBlur(ac.reshape(1, -1), (0, 0), 2.0).ravel()
+    ac = np.asarray(cv2.GaussianBlur(ac.reshape(1, -1), (0, 0), 2.0), np.float64).ravel()
     lo = C.MIN_PITCH_PX
     hi = max(len(hu), len(hv)) - 2
     if prior is not None:
@@ -350,8 +353,9 @@ def _similar(old: DiceGrid, new: DiceGrid, at: np.ndarray) -> bool:
         return np.array(g.center(at[1], at[0] + 1)) - c, np.array(g.center(at[1] + 1, at[0])) - c
 
     for u, v in zip(frame(old), frame(new), strict=True):
-        ratio = float(np.linalg.norm(v) / max(np.linalg.norm(u), 1e-9))
-        cos = float(u @ v / max(np.linalg.norm(u) * np.linalg.norm(v), 1e-9))
+        nu, nv = float(np.linalg.norm(u)), float(np.linalg.norm(v))
+        ratio = nv / max(nu, 1e-9)
+        cos = float(u @ v) / max(nu * nv, 1e-9)
         if abs(ratio - 1) > C.REFIT_MAX_SCALE_CHANGE or cos < math.cos(
             math.radians(C.REFIT_MAX_TURN_DEG)
         ):

@@ -26,7 +26,7 @@ def _photo(photo: str | Path | np.ndarray) -> np.ndarray:
     return photo.copy() if isinstance(photo, np.ndarray) else load_image(photo)
 
 
-def _pt(p: Sequence[float]) -> tuple[int, int]:
+def _pt(p: Sequence[float] | np.ndarray) -> tuple[int, int]:
     return (int(round(p[0])), int(round(p[1])))
 
 

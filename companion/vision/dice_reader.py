@@ -26,7 +26,6 @@ from companion.vision import constants_dice as C
 from companion.vision.dice_cell import CellRead, read_cell
 from companion.vision.dice_colour import classify, log_chroma, self_balance
 from companion.vision.dice_grid import (
-    Background,
     DiceGrid,
     background_model,
     block_mask,
@@ -152,9 +151,10 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
     src = bgr if s_read == 1.0 else cv2.resize(
         bgr, None, fx=s_read, fy=s_read, interpolation=cv2.INTER_AREA
     )
-    grid = _best_phase(src, grid.scaled(s_read / s_det), bg, mat is not None)
+    source = _Source(src, fg.astype(np.uint8) * 255, s_det / s_read)
+    grid = _best_phase(source, grid.scaled(s_read / s_det), mat is not None)
     grid = trim(grid, mask, s_det / s_read)
-    cells = _read_cells(src, grid, bg)
+    cells = _read_cells(source, grid)
     for _ in range(C.REFINE_ROUNDS):
         found = [(c.row, c.col, *c.center) for c in cells if _die_like(c.read, mat is not None)]
         if not found:
@@ -164,7 +164,7 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
         if moved < C.REFINE_SETTLED_PITCH * pitch_full * s_read:
             break  # the cells were read on (nearly) this grid already
         grid = trim(new, mask, s_det / s_read)
-        cells = _read_cells(src, grid, bg)
+        cells = _read_cells(source, grid)
     offset = _white_offset(src, mat, s_read / s_det, cells)
     if mat is not None:
         inside = mat.block_area(src.shape, C.MAT_CENTRE_MARGIN_MM, s_read / s_det)
@@ -181,7 +181,7 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
     return DiceReading(dice, grid_out, mat is not None, time.perf_counter() - start)
 
 
-def _best_phase(src: np.ndarray, grid: DiceGrid, bg: Background, on_mat: bool) -> DiceGrid:
+def _best_phase(source: _Source, grid: DiceGrid, on_mat: bool) -> DiceGrid:
     """Seams and the middle column of pips both repeat once per die: try the lattice and
     its half-cell shifts on the cells nearest the block's middle, keep the one whose cells
     read as dice most often."""
@@ -195,7 +195,7 @@ def _best_phase(src: np.ndarray, grid: DiceGrid, bg: Background, on_mat: bool) -
         rows = range(int(math.floor(mid_r - 1)), int(math.floor(mid_r - 1)) + 3)
         cols = range(int(math.floor(mid_c - 1)), int(math.floor(mid_c - 1)) + 3)
         probe = DiceGrid(shifted.h, rows, cols)
-        score = float(sum(_die_like(c.read, on_mat) for c in _read_cells(src, probe, bg)))
+        score = float(sum(_die_like(c.read, on_mat) for c in _read_cells(source, probe)))
         if score > best_score:
             best, best_score = shifted, score
         if score >= 8:
@@ -214,18 +214,35 @@ def _patch_homography(grid: DiceGrid, row: int, col: int) -> np.ndarray:
     return grid.h @ t
 
 
-def _read_cells(src: np.ndarray, grid: DiceGrid, bg: Background) -> list[_Cell]:
+@dataclass(frozen=True)
+class _Source:
+    """Where cells are read from: the photo at reading scale, and the foreground mask
+    (pixels unlike the table, or coloured on the mat) found on the detection copy."""
+
+    image: np.ndarray
+    fg: np.ndarray  # uint8 0/255 on the detection copy
+    to_fg: float  # reading-image pixels -> detection-copy pixels
+
+
+def _read_cells(source: _Source, grid: DiceGrid) -> list[_Cell]:
     n = C.CELL_PATCH_PX
+    q = C.CELL_MASK_PX
+    k = source.to_fg
+    to_mask = np.diag([k, k, 1.0])
+    from_small = np.array([[n / q, 0, (n / q - 1) / 2], [0, n / q, (n / q - 1) / 2], [0, 0, 1.0]])
     out = []
     for r in grid.rows:
         for c in grid.cols:
             m = _patch_homography(grid, r, c)
             patch = cv2.warpPerspective(
-                src, m, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                source.image, m, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                 borderMode=cv2.BORDER_REPLICATE,
             )
-            small = cv2.resize(patch, (n // 4, n // 4), interpolation=cv2.INTER_AREA)
-            read = read_cell(patch, bg.foreground(small))
+            fg = cv2.warpPerspective(
+                source.fg, to_mask @ m @ from_small, (q, q),
+                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            )
+            read = read_cell(patch, fg > 127)
             if read.center is not None and read.layout_ok:
                 p = m @ np.array([read.center[0], read.center[1], 1.0])
                 centre = (float(p[0] / p[2]), float(p[1] / p[2]))
