@@ -5,7 +5,7 @@ pinhole camera: tilted, rotated any way, near or far, a little out of focus, und
 light with a soft shadow of a hand or phone across it, then sensor noise and JPEG. Every
 random choice comes from the numpy Generator given, so a seed always gives the same photo.
 Heavy pixel work happens at a fraction of the resolution wherever the result is smooth
-(backgrounds, light, shadows) so a 12 MP photo takes well under a second to make.
+(backgrounds, light, shadows), so a 12 MP photo takes about a second to make.
 """
 
 from __future__ import annotations
