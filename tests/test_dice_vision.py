@@ -203,3 +203,48 @@ def test_cli_read_bad_input_is_one_line_and_exit_2(tmp_path):
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("companion: error:")
         assert "Traceback" not in result.output
+
+
+def test_photos_are_read_as_displayed_after_exif_rotation(tmp_path):
+    """A phone stores the pixels sideways and an EXIF orientation: rows and cols follow the
+    picture as displayed."""
+    from PIL import Image
+
+    photo = _photo("table-full")
+    stored = np.ascontiguousarray(np.rot90(photo.image[:, :, ::-1], k=1))  # 90 deg CCW
+    img = Image.fromarray(stored)
+    exif = img.getexif()
+    exif[0x0112] = 6  # display: rotate 90 deg clockwise
+    path = tmp_path / "phone.jpg"
+    img.save(path, quality=92, exif=exif)
+    assert read_dice_photo(path).block_json() == photo.block
+
+
+def test_a_large_phone_photo_is_read_at_working_resolution():
+    photo = _photo("table-irregular")
+    big = cv2.resize(photo.image, None, fx=2.5, fy=2.5, interpolation=cv2.INTER_CUBIC)
+    reading = read_dice_image(big)
+    assert reading.block_json() == photo.block
+    x, y = reading.dice[0].center_px
+    tx, ty = photo.centers_px[(photo.block["dice"][0]["row"], photo.block["dice"][0]["col"])]
+    assert abs(x - 2.5 * tx) < 0.2 * 2.5 * photo.pitch_px
+    assert abs(y - 2.5 * ty) < 0.2 * 2.5 * photo.pitch_px
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.floats(20, 120), st.floats(-0.7, 0.7), st.floats(-1e-4, 1e-4), st.floats(-1e-4, 1e-4),
+    st.integers(-5, 5), st.integers(-5, 5), st.floats(0.2, 3.0),
+)
+def test_grid_renumbering_and_scaling_keep_cells_in_place(pitch, angle, px, py, dr, dc, f):
+    from companion.vision.dice_grid import DiceGrid
+
+    c, s = np.cos(angle), np.sin(angle)
+    h = np.array([[pitch * c, -pitch * s, 400.0], [pitch * s, pitch * c, 300.0], [px, py, 1.0]])
+    grid = DiceGrid(h, range(0, 5), range(0, 7))
+    moved = grid.shifted(dr, dc)
+    assert np.allclose(moved.center(0, 0), grid.center(dr, dc))
+    assert moved.rows == range(-dr, 5 - dr) and moved.cols == range(-dc, 7 - dc)
+    assert np.allclose(np.array(grid.scaled(f).center(2, 3)), f * np.array(grid.center(2, 3)))
+    corners = grid.corners(2, 3)
+    assert np.allclose(corners.mean(axis=0), grid.center(2, 3), atol=0.05 * pitch)
