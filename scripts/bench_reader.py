@@ -269,7 +269,13 @@ def tally(
         papers[spec.paper_id].append(spec)
         res = results[spec.name]
         truth: dict[str, str] = truths[spec.name]["fields"]
-        styles: dict[str, str] = truths[spec.name].get("synthetic", {}).get("marks", {})
+        synthetic: dict[str, Any] = truths[spec.name].get("synthetic", {})
+        styles: dict[str, str] = synthetic.get("marks", {})
+        conditions = [
+            "pencil" if synthetic.get("pen") == "pencil" else "pen",
+            "sheet < 1/2 of frame" if synthetic.get("fill", 1.0) < 0.5 else
+            "sheet >= 1/2 of frame",
+        ]
         key = (spec.sheet, spec.variant)
         if key not in kinds_cache:
             kinds_cache[key] = _kinds(*key)
@@ -304,6 +310,10 @@ def tally(
             if kind in LETTER_KINDS and want:
                 t.letter_cells += 1
                 t.letter_right += want == got
+                if not res.error:
+                    for c in conditions:
+                        t.by_style[f"letters, {c}"] += 1
+                        t.right_by_style[f"letters, {c}"] += want == got
         t.sheets_all_right += all_right
     for paper_id, members in papers.items():
         truth_fields: dict[str, str] = truths[members[0].name]["full_fields"]
