@@ -55,7 +55,7 @@ def fake_page(name: str = "delicious-garden", code: str = "AB12",
         x0 = round((m.center_mm[0] - m.size_mm / 2) * ppm)
         y0 = round((m.center_mm[1] - m.size_mm / 2) * ppm)
         page[y0:y0 + side, x0:x0 + side] = img
-    qr = np.array(segno.make(geo.label(code).encode(), error="m").matrix, np.uint8)
+    qr = np.array(segno.make(geo.label(code).encode(), error="m", micro=False).matrix, np.uint8)
     q = QR_BOX
     side = round(q.w * ppm)
     qimg = cv2.resize(((1 - qr) * 255).astype(np.uint8), (side, side),
