@@ -333,6 +333,22 @@ def tally(
     return t
 
 
+def write_details(path: Path, specs: Sequence[PhotoSpec], truths: dict[str, dict[str, Any]],
+                  results: dict[str, ReaderResult], paths: dict[str, Path]) -> None:
+    """One JSON line per photo, for digging into what a reader gets wrong and when."""
+    with path.open("w") as out:
+        for spec in specs:
+            res, truth = results[spec.name], truths[spec.name]
+            want: dict[str, str] = truth["fields"]
+            ids = set(_kinds(spec.sheet, spec.variant))
+            wrong = [{"id": f, "true": want.get(f, ""), "read": res.fields.get(f, ""),
+                      "review": f in res.review}
+                     for f in sorted(ids) if want.get(f, "") != res.fields.get(f, "")]
+            out.write(json.dumps({"photo": str(paths[spec.name]), "seconds": round(res.seconds, 3),
+                                  "error": res.error, "review": len(res.review), "wrong": wrong,
+                                  "synthetic": truth.get("synthetic", {})}) + "\n")
+
+
 # ---- report -------------------------------------------------------------------------------
 
 
@@ -401,6 +417,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=0, help="base seed of the photo set")
     ap.add_argument("--findings", type=Path, default=None,
                     help="also write the table and silent-error examples to this Markdown file")
+    ap.add_argument("--details", type=Path, default=None,
+                    help="write one JSON line per photo (our reader): every wrong field, "
+                         "whether it was in review, and how the photo was made")
     ap.add_argument("--examples", action="store_true",
                     help=f"only remake the committed example photos in {EXAMPLES_DIR}")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
@@ -423,6 +442,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     ours_read = reader_function("ours")
     ours = {s.name: ours_read(paths[s.name]) for s in specs}
     tallies = {f"ours, {len(specs)} photos": tally(specs, truths, ours)}
+    if args.details is not None:
+        write_details(args.details, specs, truths, ours, paths)
     # Tesseract takes seconds a photo: it reads whole player papers from the start of the set.
     n_tess = min(args.tesseract_photos, len(specs))
     while 0 < n_tess < len(specs) and specs[n_tess].paper_id == specs[n_tess - 1].paper_id:
