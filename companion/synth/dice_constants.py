@@ -7,6 +7,9 @@ never exactly the nominal colour either.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 # ---- the dice ------------------------------------------------------------------------------------
 DIE_SIZE_MM = (15.5, 16.5)  # edge of a die, per photo
 DIE_GAP_MM = (0.2, 0.9)  # seam between neighbouring dice, per photo
@@ -15,13 +18,13 @@ DIE_TILT_DEG = 4.0  # largest turn of one die about the vertical
 CORNER_RADIUS = 0.22  # rounding of the die's edge, fraction of the half-edge
 BEVEL = 0.2  # width of the rounded rim seen from above, fraction of the half-edge
 # sRGB (R, G, B) of each ingredient's plastic, and how much one die may stray (per channel).
-DIE_COLOURS_RGB: dict[str, tuple[int, int, int]] = {
+DIE_COLOURS_RGB: Mapping[str, tuple[int, int, int]] = MappingProxyType({
     "carrot": (240, 122, 34),
     "mushroom": (198, 166, 118),
     "onion": (182, 82, 172),
     "pepper": (58, 146, 62),
     "tomato": (198, 30, 38),
-}
+})
 DIE_COLOUR_JITTER = 8.0  # grey levels
 PIP_LATTICE = 0.52  # pip offset from the centre, fraction of the half-edge
 PIP_RADIUS = (0.15, 0.17)  # fraction of the half-edge
@@ -54,9 +57,9 @@ JPEG_QUALITY = (72, 92)
 
 # ---- tables --------------------------------------------------------------------------------------
 # Base colours (BGR) of the table kinds; wood gets grain, cloth a weave, stone speckles.
-TABLES: dict[str, tuple[tuple[int, int, int], ...]] = {
+TABLES: Mapping[str, tuple[tuple[int, int, int], ...]] = MappingProxyType({
     "wood": ((40, 70, 110), (30, 55, 90), (55, 90, 135), (70, 100, 130)),
     "cloth": ((200, 200, 200), (150, 110, 70), (60, 60, 150), (90, 120, 90)),
     "stone": ((60, 60, 62), (120, 120, 118), (35, 35, 40)),
     "plain": ((235, 235, 232), (180, 180, 185), (80, 80, 80)),
-}
+})

@@ -6,30 +6,33 @@ like; a reading decision that changes should be a one-line change here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 # --- the dice -----------------------------------------------------------------------------------
 DIE_SIZE_MM = 16.0  # edge of one die
 # Nominal die colours in sRGB (R, G, B), as seen under white light on a flat top face.
-DIE_COLOURS_RGB: dict[str, tuple[int, int, int]] = {
+DIE_COLOURS_RGB: Mapping[str, tuple[int, int, int]] = MappingProxyType({
     "carrot": (236, 118, 28),
     "mushroom": (204, 170, 122),
     "onion": (176, 78, 168),
     "pepper": (62, 150, 66),
     "tomato": (204, 34, 40),
-}
+})
 # Pip centres sit on a 3x3 lattice; its spacing as a fraction of the die edge.
 PIP_LATTICE_FRACTION = 0.26
 PIP_DIAMETER_FRACTION = 0.16  # pip diameter / die edge
 
 # Lattice positions (row, col in -1..1) of each standard face; faces 2, 3 and 6 also occur
 # turned a quarter, which the matcher tries as well.
-PIP_LAYOUTS: dict[int, tuple[tuple[int, int], ...]] = {
+PIP_LAYOUTS: Mapping[int, tuple[tuple[int, int], ...]] = MappingProxyType({
     1: ((0, 0),),
     2: ((-1, -1), (1, 1)),
     3: ((-1, -1), (0, 0), (1, 1)),
     4: ((-1, -1), (-1, 1), (1, -1), (1, 1)),
     5: ((-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)),
     6: ((-1, -1), (0, -1), (1, -1), (-1, 1), (0, 1), (1, 1)),
-}
+})
 
 # --- working resolution ---------------------------------------------------------------------------
 DETECT_LONG_SIDE_PX = 1024  # the block is found on a copy this size

@@ -34,7 +34,7 @@ class CellRead:
     even_paint: bool = True  # False: one "pip" may be a glossy highlight
 
 
-def _layouts() -> list[tuple[int, frozenset[tuple[int, int]]]]:
+def _layouts() -> tuple[tuple[int, frozenset[tuple[int, int]]], ...]:
     out: list[tuple[int, frozenset[tuple[int, int]]]] = []
     for n, cells in C.PIP_LAYOUTS.items():
         a = frozenset(cells)
@@ -42,9 +42,10 @@ def _layouts() -> list[tuple[int, frozenset[tuple[int, int]]]]:
         out.append((n, a))
         if b != a:
             out.append((n, b))
-    return out
+    return tuple(out)
 
 
+# every standard face and its quarter turn, as (pips, lattice points)
 LAYOUTS = _layouts()
 
 

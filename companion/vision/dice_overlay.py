@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import cv2
@@ -18,7 +19,9 @@ from companion.vision import constants_dice as C
 from companion.vision.dice_reader import DiceReading
 from companion.vision.load import load_image
 
-_LETTER = {"carrot": "C", "mushroom": "M", "onion": "O", "pepper": "P", "tomato": "T"}
+_LETTER: Mapping[str, str] = MappingProxyType(
+    {"carrot": "C", "mushroom": "M", "onion": "O", "pepper": "P", "tomato": "T"}
+)
 _PALETTE = ((255, 90, 200), (255, 200, 0), (60, 220, 255), (200, 120, 255), (120, 255, 120))
 
 
