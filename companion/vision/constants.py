@@ -95,6 +95,8 @@ FAINT_CONFIDENCE = 0.6
 # The letter classifier gets the writing area grown by this much (mm), so a letter that
 # touches the edge, or a field a pixel off, is never cut (it erases border lines itself).
 LETTER_CROP_GROW_MM = 0.8
+# Blank-sheet pixels darker than this (grey level) are print, painted out of letter crops.
+LETTER_PRINT_BELOW = 200
 
 # --- marks (choice circles, tool icons, honey, first potter) -------------------------------
 # The player's ink is measured in the icon's box grown on every side by this fraction of the

@@ -38,6 +38,7 @@ from companion.vision.constants import (
     INK_SMOOTH_PX,
     LETTER_CROP_GROW_MM,
     LETTER_DOUBT_CONFIDENCE,
+    LETTER_PRINT_BELOW,
     LETTER_REVIEW_BELOW,
     LOW_DETAIL_CONFIDENCE,
     MARK_BLANK_BELOW,
@@ -50,6 +51,7 @@ from companion.vision.constants import (
     MIN_MARK_PX_PER_MM,
     PEN_FRACTION,
     PEN_PERCENTILE,
+    PRINTED_GROW_PX,
     RECTIFIED_DPI,
     REVIEW_BELOW,
     SHAPE_GROW,
@@ -299,8 +301,25 @@ def _cell(page: _Page, spec: FieldSpec, shift: Align) -> tuple[float, np.ndarray
     strong = marks.ink_fraction(marks.ink_mask(rel, STRONG_INK_BELOW))
     if frac > CELL_EMPTY_BELOW and strong < CELL_STRONG_MIN:
         p = min(p, FAINT_CONFIDENCE)
-    rect = marks.box_px(_box(spec), page.px_per_mm, LETTER_CROP_GROW_MM, shift[:2])
-    return p, marks.crop(page.grey, rect), dark
+    return p, _letter_crop(page, spec, shift), dark
+
+
+def _letter_crop(page: _Page, spec: FieldSpec, shift: Align) -> np.ndarray:
+    """The cell for the classifier, with the sheet's own print (cell borders, planter
+    shape outlines) painted over in paper white so only the handwriting is left."""
+    x0, y0, x1, y1 = marks.box_px(_box(spec), page.px_per_mm, LETTER_CROP_GROW_MM)
+    dx, dy = shift[0], shift[1]
+    h, w = page.grey.shape[:2]
+    x0, y0 = max(x0, 0, -dx), max(y0, 0, -dy)
+    x1, y1 = min(x1, w, w - dx), min(y1, h, h - dy)
+    crop = page.grey[y0 + dy:y1 + dy, x0 + dx:x1 + dx].copy()
+    if crop.size == 0:
+        return crop
+    r = PRINTED_GROW_PX + 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    printed = cv2.erode(page.blank[y0:y1, x0:x1], kernel) < LETTER_PRINT_BELOW
+    crop[printed] = np.uint8(np.percentile(crop, 90))
+    return crop
 
 
 def _mark_threshold(pen_darkness: Sequence[float]) -> float:
