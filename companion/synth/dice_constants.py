@@ -42,8 +42,7 @@ YAW_DEG = (-22.0, 22.0)  # the block (or mat) turned in the frame
 BLOCK_ON_MAT_TURN_DEG = (-4.0, 4.0)  # the block turned on the mat
 BLOCK_FILL = (0.3, 0.6)  # table photos: block width / frame width
 MAT_FILL = (0.7, 0.88)  # mat photos: mat height / frame short side (corners in view)
-TABLE_PX_PER_MM = 4.0  # resolution of the rendered table before the camera warp
-MAT_DPI = 150  # resolution of the rendered mat before the camera warp
+CANVAS_PX_PER_MM = 5.0  # resolution of the table (and mat) plane before the camera warp
 
 # ---- light and sensor ----------------------------------------------------------------------------
 ILLUMINANT_GAIN = (0.88, 1.12)  # per channel: warm, cool or greenish light

@@ -22,7 +22,6 @@ from companion.synth.dice_table import table_texture
 
 INGREDIENTS = ("carrot", "mushroom", "onion", "pepper", "tomato")
 FACES = (2, 2, 3, 4, 5, 6)
-CANVAS_PX_PER_MM = 5.0  # resolution of the table/mat plane before the camera warp
 
 Cell = tuple[int, int]
 
@@ -347,12 +346,13 @@ def _mat(paper: str) -> tuple[np.ndarray, tuple[float, float], np.ndarray]:
     import layouts  # imported late: the mat may not exist in a partial checkout
 
     geo = layouts.geometry("diced-veggies-mat", paper, "A")
-    dpi = round(CANVAS_PX_PER_MM * 25.4)
+    dpi = round(K.CANVAS_PX_PER_MM * 25.4)
     pil = layouts.render_image("diced-veggies-mat", paper=paper, dpi=dpi)
     rgb = np.asarray(pil.convert("RGB"))
     w_mm, h_mm = geo.page_mm
+    ppm = K.CANVAS_PX_PER_MM
     img = cv2.resize(
-        rgb[..., ::-1], (round(w_mm * CANVAS_PX_PER_MM), round(h_mm * CANVAS_PX_PER_MM)),
+        rgb[..., ::-1], (round(w_mm * ppm), round(h_mm * ppm)),
         interpolation=cv2.INTER_AREA,
     )
     origin = geo.extra.get("block_origin_mm", (w_mm / 3, h_mm / 3))
@@ -369,7 +369,7 @@ def _background(
     corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float64)
     world = cv2.perspectiveTransform(corners[None], np.linalg.inv(h0))[0]
     (x0, y0), (x1, y1) = world.min(axis=0) - 5, world.max(axis=0) + 5
-    ppm = CANVAS_PX_PER_MM
+    ppm = K.CANVAS_PX_PER_MM
     cw, ch = int((x1 - x0) * ppm), int((y1 - y0) * ppm)
     kind = table or str(rng.choice(sorted(K.TABLES)))
     canvas = table_texture(rng, kind, (cw, ch), ppm).astype(np.float32)

@@ -66,11 +66,11 @@ MAT_MAX_RESIDUAL_MM = 3.0  # marker corners farther than this from the fit: not 
 MAT_AREA_MARGIN_MM = (14.0, 20.0)
 # Bounds for a die's top-face centre: a nudged, turned block may stray a little.
 MAT_CENTRE_MARGIN_MM = (6.0, 12.0)
+TOP_FACE_SCALE = 1.05  # dice tops stand above the paper, so they look this much larger
 MAT_CHROMA_MIN = 9.0  # Lab chroma after balancing on the paper: the grey print stays below
 
 # --- reading a cell -------------------------------------------------------------------------------
 FACE_HALF_FRACTION = 0.42  # pips are searched within this half-width of the cell (pitch units)
-PIP_SEARCH_FRACTION = 0.09  # pitch units: a pip may sit this far from its lattice point
 PIP_MIN_CONTRAST = 22.0  # grey levels (0-255): weaker blobs are not pips
 PIP_REL_THRESHOLD = 0.42  # a pip blob must reach this fraction of the die's strongest blob
 PIP_SURE_RATIO = 1.8  # weakest pip / strongest non-pip response for a sure count
@@ -79,6 +79,7 @@ PIP_SPACING_RANGE = (0.85, 1.2)  # measured pip spacing / expected, allowed
 PIP_COLOUR_SPREAD = 0.4  # a pip's colour may stray this share of the pip-to-face distance
 PIP_SATURATION_RATIO = 0.5  # a light pip: at most this far from the palest blob to the face
 PIP_SATURATION_MIN_FACE = 0.15  # below this face saturation the test above is skipped
+PIP_MIN_MARGIN = 1.3  # a die's pips must stand at least this clear of the next blob
 PIP_ALONE_MARGIN = 1.8  # pips this clear mark a die even where its colour matches the table
 # Ingredient colour: log-chromaticity (ln R/G, ln B/G) after white balance. A die's colour
 # is this many spread units from its class centroid at most, and the runner-up must be this
@@ -88,11 +89,11 @@ COLOUR_MAX_DISTANCE = 3.5  # spread units
 COLOUR_SURE_MARGIN = 2.0  # spread units
 SELF_BALANCE_MIN_CLASSES = 3  # re-centre the colours on the dice themselves with this many
 SELF_BALANCE_MAX_SHIFT = 0.35  # log units
-# Presence: share of the cell centre that differs from the table, below/above which a cell
-# is empty/occupied unless pips say otherwise.
-PRESENT_EMPTY_BELOW = 0.25
+# Presence, from the share of a cell's centre that differs from the table (or is coloured,
+# on the mat): some colour is there above OCCUPIED_MIN; above PRESENT_SURE_ABOVE a die is
+# there even when its pips cannot be read (it then goes to review).
+OCCUPIED_MIN = 0.2
 PRESENT_SURE_ABOVE = 0.6
-FOREGROUND_DISTANCE = 4.0  # background spread units: farther pixels are foreground
 
 # --- confidence -----------------------------------------------------------------------------------
 REVIEW_BELOW = 0.8  # a die whose confidence is below this goes to review

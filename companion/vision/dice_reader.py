@@ -125,24 +125,7 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
     h, w = bgr.shape[:2]
     s_det = min(1.0, C.DETECT_LONG_SIDE_PX / max(h, w))
     det = cv2.resize(bgr, None, fx=s_det, fy=s_det, interpolation=cv2.INTER_AREA)
-    mat = find_mat(det)
-    smooth = cv2.GaussianBlur(det, (0, 0), 1.5)
-    if mat is not None:
-        bg = paper_model(smooth, mat.paper_band(det.shape))
-        fg = bg.foreground(smooth) & mat.block_area(det.shape)
-    else:
-        bg = background_model(smooth)
-        fg = bg.foreground(smooth)
-    mask = block_mask(fg, C.MIN_BLOCK_AREA_FRACTION * det.shape[0] * det.shape[1])
-    if not mask.any():
-        raise ImageError("no dice found in the photo")
-    prior = None
-    if mat is not None and mat.px_per_mm is not None:
-        prior = mat.px_per_mm * C.DIE_SIZE_MM * 1.05
-    grey = cv2.cvtColor(det, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    grid = fit_lattice(grey, mask, prior)
-    if grid is None:
-        raise ImageError("no dice found in the photo (no grid of dice)")
+    mat, fg, mask, grid = _locate(det)
 
     mid_r = (grid.rows.start + grid.rows.stop) / 2
     mid_c = (grid.cols.start + grid.cols.stop) / 2
@@ -179,6 +162,29 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
         for d in dice
     ]
     return DiceReading(dice, grid_out, mat is not None, time.perf_counter() - start)
+
+
+def _locate(det: np.ndarray) -> tuple[MatView | None, np.ndarray, np.ndarray, DiceGrid]:
+    """On the detection copy: the mat if present, the foreground (unlike the table, or
+    coloured on the mat), the block's mask and the lattice fitted to its seams."""
+    mat = find_mat(det)
+    smooth = cv2.GaussianBlur(det, (0, 0), 1.5)
+    if mat is not None:
+        fg = paper_model(smooth, mat.paper_band(det.shape)).foreground(smooth)
+        fg &= mat.block_area(det.shape)
+    else:
+        fg = background_model(smooth).foreground(smooth)
+    mask = block_mask(fg, C.MIN_BLOCK_AREA_FRACTION * det.shape[0] * det.shape[1])
+    if not mask.any():
+        raise ImageError("no dice found in the photo")
+    prior = None
+    if mat is not None and mat.px_per_mm is not None:
+        prior = mat.px_per_mm * C.DIE_SIZE_MM * C.TOP_FACE_SCALE
+    grey = cv2.cvtColor(det, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    grid = fit_lattice(grey, mask, prior)
+    if grid is None:
+        raise ImageError("no dice found in the photo (no grid of dice)")
+    return mat, fg, mask, grid
 
 
 def _best_phase(source: _Source, grid: DiceGrid, on_mat: bool) -> DiceGrid:
@@ -258,11 +264,12 @@ def _die_like(read: CellRead, on_mat: bool = False) -> bool:
     shows colour, so printed text never passes for pips."""
     if not read.layout_ok:
         return False
-    if on_mat and read.occupied < 0.2:
+    if on_mat and read.occupied < C.OCCUPIED_MIN:
         return False
     if read.pips == 1 and read.occupied < C.PRESENT_SURE_ABOVE:
         return False  # one blob on table-coloured ground is texture: our dice have no 1s
-    return read.pip_margin >= (C.PIP_ALONE_MARGIN if read.occupied < 0.2 else 1.3)
+    coloured = read.occupied >= C.OCCUPIED_MIN
+    return read.pip_margin >= (C.PIP_MIN_MARGIN if coloured else C.PIP_ALONE_MARGIN)
 
 
 def _white_offset(
@@ -384,7 +391,7 @@ def _connected_to_block(
     for cell, presence, flags in present:
         if (cell.row, cell.col) in main:
             out.append((cell, presence, flags))
-        elif cell.read.occupied >= 0.2:
+        elif cell.read.occupied >= C.OCCUPIED_MIN:
             out.append((cell, min(presence, 0.5), [*flags, "detached"]))
     return out
 
