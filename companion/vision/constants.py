@@ -89,6 +89,9 @@ CELL_WRITTEN_ABOVE = 0.05
 # CELL_STRONG_MIN) may be a half-erased smudge or a very light pencil letter: review it.
 STRONG_INK_BELOW = 0.9
 CELL_STRONG_MIN = 0.01
+# ... or whose darkest strokes (PEN_PERCENTILE of its relative lightness) stay lighter than
+# this: a blurred, half-erased smudge reads ~0.88, pencil letters ~0.7, pens ~0.3.
+CELL_FAINT_DARK = 0.82
 # Confidence given to such a faint cell (below REVIEW_BELOW, so it is reviewed).
 FAINT_CONFIDENCE = 0.6
 

@@ -30,6 +30,7 @@ from companion.vision.constants import (
     BLANK_BLUR_PX,
     BORDER_RING_MM,
     CELL_EMPTY_BELOW,
+    CELL_FAINT_DARK,
     CELL_INK_BELOW,
     CELL_STRONG_MIN,
     CELL_WRITTEN_ABOVE,
@@ -299,7 +300,7 @@ def _cell(page: _Page, spec: FieldSpec, shift: Align) -> tuple[float, np.ndarray
     frac = marks.ink_fraction(marks.ink_mask(rel, CELL_INK_BELOW))
     p = marks.logistic(frac, CELL_EMPTY_BELOW, CELL_WRITTEN_ABOVE, REVIEW_BELOW)
     strong = marks.ink_fraction(marks.ink_mask(rel, STRONG_INK_BELOW))
-    if frac > CELL_EMPTY_BELOW and strong < CELL_STRONG_MIN:
+    if frac > CELL_EMPTY_BELOW and (strong < CELL_STRONG_MIN or dark > CELL_FAINT_DARK):
         p = min(p, FAINT_CONFIDENCE)
     return p, _letter_crop(page, spec, shift), dark
 
