@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -15,10 +16,9 @@ from companion.games.delicious.simulate import simulate_game
 from companion.synth.camera import CameraOptions
 from companion.synth.sheet_photo import render_sheet_photo
 
-# Until the root CLI registers it (companion/cli/delicious.py), attach the command here.
 _delicious = main.commands["delicious"]
-assert isinstance(_delicious, __import__("click").Group)
-if "read" not in _delicious.commands:
+assert isinstance(_delicious, click.Group)
+if "read" not in _delicious.commands:  # registered by companion/cli/__init__.py
     _delicious.add_command(read_cmd)
 
 CAMERA = CameraOptions.good_light().sized(2600)
