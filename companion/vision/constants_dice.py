@@ -45,6 +45,7 @@ READ_PITCH_PX = 72.0
 BORDER_BAND_FRACTION = 0.04  # width of the frame border sampled as table, of the short side
 BACKGROUND_CLUSTERS = 4  # k-means colours describing a (textured) table
 MIN_BLOCK_AREA_FRACTION = 0.002  # smaller foreground than this fraction of the frame: no dice
+CLOSE_UP_SIDE_SHARE = 0.3  # a block covering this share of two frame sides fills the frame
 MIN_PITCH_PX = 12  # on the detection copy
 # A half-pitch autocorrelation peak at least this strong relative to the full one wins.
 HALF_PITCH_RATIO = 0.6

@@ -175,6 +175,11 @@ def _locate(det: np.ndarray) -> tuple[MatView | None, np.ndarray, np.ndarray, Di
     else:
         fg = background_model(smooth).foreground(smooth)
     mask = block_mask(fg, C.MIN_BLOCK_AREA_FRACTION * det.shape[0] * det.shape[1])
+    if mat is None and _close_up(mask):
+        # the block fills the frame, so the frame's border is dice, not table: fit the grid
+        # to the whole photo and let the pips alone say where dice are
+        mask = np.ones_like(mask)
+        fg = np.zeros_like(fg)
     if not mask.any():
         raise ImageError("no dice found in the photo")
     prior = None
@@ -185,6 +190,15 @@ def _locate(det: np.ndarray) -> tuple[MatView | None, np.ndarray, np.ndarray, Di
     if grid is None:
         raise ImageError("no dice found in the photo (no grid of dice)")
     return mat, fg, mask, grid
+
+
+def _close_up(mask: np.ndarray) -> bool:
+    """True when the table is barely visible: nothing stands out from the frame's border,
+    or what does runs along two or more sides of the frame."""
+    if not mask.any():
+        return True
+    sides = (mask[0], mask[-1], mask[:, 0], mask[:, -1])
+    return sum(float(s.mean()) > C.CLOSE_UP_SIDE_SHARE for s in sides) >= 2
 
 
 def _best_phase(source: _Source, grid: DiceGrid, on_mat: bool) -> DiceGrid:
