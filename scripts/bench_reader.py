@@ -80,6 +80,7 @@ class Tally:
     fields: int = 0
     silent: int = 0
     reviewed: int = 0
+    reviewed_wrong: int = 0
     sheets_all_right: int = 0
     papers: int = 0
     papers_scored_right: int = 0
@@ -306,6 +307,7 @@ def tally(
                 t.right_by_kind[row] += 1
             else:
                 all_right = False
+                t.reviewed_wrong += flagged
                 if not flagged:
                     t.silent += 1
                     t.silent_by_kind[row] += 1
@@ -398,6 +400,9 @@ def table(tallies: dict[str, Tally]) -> str:
     row("players scored exactly, nothing to review",
         (count(t.papers_scored_right_no_review, t.papers) for t in ts))
     row("fields sent to review", (f"{_pct(t.reviewed, t.fields)} ({t.reviewed})" for t in ts))
+    row("reviewed fields that were really wrong",
+        (f"{t.reviewed_wrong} of {t.reviewed} ({_pct(t.reviewed_wrong, t.reviewed)})"
+         for t in ts))
     row("silent errors (wrong, not in review)",
         (f"{t.silent} of {t.fields} fields (1 in {t.fields // t.silent if t.silent else '∞'})"
          for t in ts), "<= 1 in 2,000")
