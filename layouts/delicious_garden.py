@@ -133,7 +133,7 @@ def draw_container_block(ctx: SheetContext, c: Container, x: float, base_y: floa
             cell(ctx, cid, FieldKind.VEGETABLE, rx + offs[j], cy - CELL_MM / 2)
         if r.tool is not None and r.tool_field is not None:
             tx, ty = x + CONTAINER_PAD_MM, cy - BADGE_MM / 2
-            tool_badge(pen, r.tool, tx, ty, BADGE_MM)
+            tool_badge(pen, r.tool, tx, ty, BADGE_MM, marked=True)
             ctx.add_field(r.tool_field, FieldKind.TOOL, tx, ty, BADGE_MM, BADGE_MM, ("cross",))
         points_badge(pen, x + box.body_w - CONTAINER_PAD_MM - BADGE_MM / 2, cy, POINTS_D_MM,
                      r.points)
@@ -225,7 +225,7 @@ def draw_planter(ctx: SheetContext, g: Garden, y: float) -> float:
         else:
             bx = gx + (idx + 0.5) * px - (BADGE_MM + 0.6 + LINE_BUBBLE_MM) / 2
             by = gy + rows * py + 1.8
-        tool_badge(pen, line.tool, bx, by, BADGE_MM)
+        tool_badge(pen, line.tool, bx, by, BADGE_MM, marked=True)
         ctx.add_field(line.tool_field, FieldKind.TOOL, bx, by, BADGE_MM, BADGE_MM, ("cross",))
         score_bubble(pen, bx + BADGE_MM + 0.6 + LINE_BUBBLE_MM / 2, by + BADGE_MM / 2,
                      LINE_BUBBLE_MM)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.games.delicious.symbols import Tool
+from layouts.art.quiet import quiet
 from layouts.art.tools import draw_tool
 from layouts.pen import Path, Pen
 
@@ -17,15 +18,21 @@ def score_bubble(pen: Pen, cx: float, cy: float, d: float) -> None:
     pen.circle(cx, cy, d / 2, fill="paper", stroke="soft-ink", width=0.3, dash=(0.8, 0.6))
 
 
-def tool_badge(pen: Pen, tool: Tool, x: float, y: float, size: float) -> None:
+def tool_badge(pen: Pen, tool: Tool, x: float, y: float, size: float,
+               marked: bool = False) -> None:
+    """A framed tool icon; ``marked`` when players cross it out, so its art is quiet."""
     pen.rect(x, y, size, size, radius=size * 0.2, fill="badge", width=0.35)
-    draw_tool(pen, tool, x + size / 2, y + size / 2, size * 0.86)
+    if marked:
+        with quiet(pen):
+            draw_tool(pen, tool, x + size / 2, y + size / 2, size * 0.86)
+    else:
+        draw_tool(pen, tool, x + size / 2, y + size / 2, size * 0.86)
 
 
 def first_potter(pen: Pen, cx: float, cy: float, d: float) -> None:
-    """A little flower pot and +1: checked by the first to fill the container."""
+    """A little flower pot and +1, quiet so a check or cross drawn over it shows."""
     pen.circle(cx, cy, d / 2, fill="badge", width=0.4)
-    with pen.icon(cx, cy, d):
+    with quiet(pen), pen.icon(cx, cy, d):
         pen.draw(Path().poly([(16, 48), (50, 48), (45, 80), (21, 80)]), fill="planter",
                  width=4)
         pen.rect(12, 40, 42, 10, radius=3, fill="planter-dark", width=4)
