@@ -63,6 +63,7 @@ class ReaderResult:
     review: set[str]
     seconds: float
     error: str = ""
+    code: str = ""  # the player code the reader found (pairs are merged by it)
 
 
 @dataclass
@@ -85,6 +86,8 @@ class Tally:
     papers: int = 0
     papers_scored_right: int = 0
     papers_scored_right_no_review: int = 0
+    pairs: int = 0
+    pairs_merged: int = 0
     failed_photos: int = 0
     seconds: list[float] = field(default_factory=list)
     silent_examples: list[str] = field(default_factory=list)
@@ -242,7 +245,7 @@ def reader_function(name: str) -> Callable[[Path], ReaderResult]:
                                 f"{exc}")
         seconds = time.perf_counter() - start
         fields = {k: v for k, v in dict(reading.fields).items() if v}
-        return ReaderResult(fields, set(reading.review), seconds)
+        return ReaderResult(fields, set(reading.review), seconds, code=reading.code)
 
     return read
 
@@ -322,7 +325,7 @@ def tally(
                         t.by_style[f"letters, {c}"] += 1
                         t.right_by_style[f"letters, {c}"] += want == got
         t.sheets_all_right += all_right
-    for paper_id, members in papers.items():
+    for members in papers.values():
         truth_fields: dict[str, str] = truths[members[0].name]["full_fields"]
         read: dict[str, str] = {}
         review: set[str] = set()
@@ -332,11 +335,16 @@ def tally(
         variant = members[0].variant
         t.papers += 1
         right = _score_total(read, variant) == _score_total(truth_fields, variant)
-        t.papers_scored_right += right
         failed = any(results[m.name].error for m in members)
+        if len(members) == 2:  # the reader pairs garden and play only by a shared code
+            t.pairs += 1
+            codes = {results[m.name].code for m in members}
+            merged = len(codes) == 1 and "" not in codes
+            t.pairs_merged += merged
+            failed = failed or not merged
         right = right and not failed
+        t.papers_scored_right += right
         t.papers_scored_right_no_review += right and not review
-        del paper_id
     return t
 
 
@@ -397,6 +405,8 @@ def table(tallies: dict[str, Tally]) -> str:
     row("sheets read entirely right", (count(t.sheets_all_right, len(t.seconds)) for t in ts))
     row("players scored exactly", (count(t.papers_scored_right, t.papers) for t in ts),
         ">= 95%")
+    row("garden + play pairs matched by player code",
+        (count(t.pairs_merged, t.pairs) for t in ts))
     row("players scored exactly, nothing to review",
         (count(t.papers_scored_right_no_review, t.papers) for t in ts))
     row("fields sent to review", (f"{_pct(t.reviewed, t.fields)} ({t.reviewed})" for t in ts))

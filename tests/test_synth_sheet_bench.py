@@ -67,3 +67,21 @@ def test_a_failed_photo_is_loud_not_silent() -> None:
     failed = ReaderResult({}, set(), 0.1, "ImageError: found 2 of 4 corner markers")
     t = tally([spec], {spec.name: _truth(full, full)}, {spec.name: failed})
     assert t.silent == 0 and t.failed_photos == 1 and t.papers_scored_right == 0
+
+
+def test_a_pair_scores_only_when_the_reader_can_pair_it() -> None:
+    """Garden and play photos count as one player only if both codes were read."""
+    full = simulate_game(5, 2, "A").field_maps[0]
+    garden_fields = {k: v for k, v in full.items() if k.startswith("garden.")}
+    play_fields = {k: v for k, v in full.items() if k.startswith("play.")}
+    g = PhotoSpec("r-garden", "delicious-garden", "r", 5, 0, "A", 3, "AB12", 1000)
+    p = PhotoSpec("r-play", "delicious-play", "r", 5, 0, "A", 4, "AB12", 1000)
+    truths = {g.name: _truth(garden_fields, full), p.name: _truth(play_fields, full)}
+    paired = {g.name: ReaderResult(garden_fields, set(), 0.5, code="AB12"),
+              p.name: ReaderResult(play_fields, set(), 0.5, code="AB12")}
+    t = tally([g, p], truths, paired)
+    assert (t.pairs, t.pairs_merged, t.papers_scored_right) == (1, 1, 1)
+    lost = {g.name: paired[g.name], p.name: ReaderResult(play_fields, set(), 0.5, code="")}
+    t2 = tally([g, p], truths, lost)
+    assert (t2.pairs, t2.pairs_merged, t2.papers_scored_right) == (1, 0, 0)
+    assert t2.sheets_all_right == 2  # each photo was still read right on its own
