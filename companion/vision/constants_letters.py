@@ -34,7 +34,7 @@ INK_NOISE_MARGIN = 0.04
 # border and erased, with its neighbours while they stay above EDGE_RIM_COVER (blur).
 EDGE_BAND_FRACTION = 0.15
 EDGE_INK_LEVEL = 0.2
-EDGE_LINE_COVER = 0.7
+EDGE_LINE_COVER = 0.85
 EDGE_RIM_COVER = 0.3
 # Ink blobs smaller than this fraction of the largest blob are specks, ignored for the box.
 SPECK_FRACTION = 0.08
@@ -46,4 +46,4 @@ TESSERACT_PAD_FRACTION = 0.5
 # Below this top probability (after restriction to the field's letters) a reading goes to
 # review. Chosen on the benchmark (scripts/bench_letters.py) for at most 1 silent error in
 # 2,000 letters on held-out fonts.
-REVIEW_BELOW = 0.9
+REVIEW_BELOW = 0.95
