@@ -7,6 +7,7 @@ import json
 import pytest
 
 from companion.errors import InputError, UnknownNameError
+from companion.fileio import read_json_object
 from companion.games.delicious.fieldmap import FieldMap, load_field_map
 from companion.games.delicious.state import SheetState
 
@@ -19,10 +20,10 @@ DOC = {"game": "delicious", "variant": "B", "player": "ann",
 def test_load_from_mapping_text_and_path(tmp_path):
     path = tmp_path / "ann.json"
     path.write_text(json.dumps(DOC))
-    for source in (DOC, json.dumps(DOC), path, str(path)):
+    for source in (DOC, json.dumps(DOC), read_json_object(path), read_json_object(str(path))):
         fm = load_field_map(source)
         assert fm == FieldMap("B", {k: v for k, v in DOC["fields"].items() if v}, "ann")
-    assert load_field_map(path).to_json()["fields"] == load_field_map(DOC).fields
+    assert load_field_map(read_json_object(path)).to_json()["fields"] == load_field_map(DOC).fields
 
 
 def test_variant_defaults_to_a():

@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from companion.cli import main
-from companion.games.diced_veggies.model import load_block
+from companion.fileio import read_json_object
+from companion.games.diced_veggies.model import Block
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "dice"
 FULL = str(EXAMPLES / "block-full.json")
@@ -46,7 +47,7 @@ def test_cuts_json_shape_on_the_full_block():
     doc = json.loads(result.stdout)
     assert doc["take_all"] is False
     assert len(doc["cuts"]) == 15
-    block = load_block(FULL)
+    block = Block.from_json(read_json_object(FULL))
     seen = set()
     for entry in doc["cuts"]:
         assert set(entry) >= {"seam", "index", "from", "depth", "push", "taken", "sum"}

@@ -7,8 +7,9 @@ from typing import Any
 
 import click
 
-from companion.cli.dulce import emit, json_option, load_json
+from companion.cli.output import emit, json_option
 from companion.errors import InputError
+from companion.fileio import read_json_object
 from companion.games.deli_duel import (
     check_play,
     crook_counts,
@@ -40,9 +41,7 @@ def check(orders: tuple[str, ...], play: str | None, path: str | None, as_json: 
     raw_orders: list[Any] = list(orders)
     raw_play: Any = play
     if path is not None:
-        doc = load_json(path)
-        if not isinstance(doc, dict):
-            raise InputError(f'{path}: expected {{"orders": [...], "play": [...]}}')
+        doc = read_json_object(path, 'an object like {"orders": [...], "play": [...]}')
         raw_orders += list(doc.get("orders") or [])
         raw_play = doc.get("play", raw_play)
     if not raw_orders:
@@ -95,7 +94,7 @@ def check(orders: tuple[str, ...], play: str | None, path: str | None, as_json: 
 @json_option
 def winner_cmd(state: str, as_json: bool) -> None:
     """Who has won (Fairy Bread or enough orders for the table size); exit 1 if impossible."""
-    out = winner(parse.seats(load_json(state)))
+    out = winner(parse.seats(read_json_object(state)))
     doc = {
         "orders_to_win": out.target,
         "winner": out.winner,

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from companion.errors import InputError
+from companion.fileio import read_json_object, source_label
 from companion.games.delicious.fieldmap import load_field_map
 from companion.games.delicious.garden import VARIANTS, garden
 from companion.games.delicious.report import garden_text, ranking_text, score_text
@@ -84,7 +85,7 @@ def score_cmd(ctx: click.Context, fieldmaps: tuple[str, ...], as_json: bool) -> 
 
     Exit 1 when any sheet breaks a rule (it is still scored), 2 for unreadable input.
     """
-    maps = [load_field_map(Path(p)) for p in fieldmaps]
+    maps = [load_field_map(read_json_object(p), label=source_label(p)) for p in fieldmaps]
     states = [SheetState.from_field_map(m.fields, m.variant) for m in maps]
     names = [m.player or Path(p).stem for m, p in zip(maps, fieldmaps, strict=True)]
     if len(set(names)) < len(names):

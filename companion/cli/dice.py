@@ -12,12 +12,13 @@ from typing import Any
 import click
 
 from companion.errors import InputError
+from companion.fileio import STDIN, errors_naming, read_json_object
 from companion.games.diced_veggies.compare import judge_change
 from companion.games.diced_veggies.cut import SPEC_HELP, Cut
 from companion.games.diced_veggies.cutting import CutCheck, CutOptions
 from companion.games.diced_veggies.grid import fmt_cells
-from companion.games.diced_veggies.model import Block, load_block
-from companion.games.diced_veggies.scoring import load_state, score
+from companion.games.diced_veggies.model import Block
+from companion.games.diced_veggies.scoring import from_json, score
 
 
 @click.group(name="dice")
@@ -26,13 +27,15 @@ def dice() -> None:
 
 
 def _is_json(source: str) -> bool:
-    return source.lower().endswith(".json")
+    return source == STDIN or source.lower().endswith(".json")
 
 
 def _load(source: str, *, require_connected: bool = True) -> tuple[Block, Any]:
     """The block in a block .json file or a photo, and the photo reading (None for JSON)."""
     if _is_json(source):
-        return load_block(source, require_connected=require_connected), None
+        doc = read_json_object(source, 'a block: an object with a "dice" list')
+        with errors_naming(source):
+            return Block.from_json(doc, require_connected=require_connected), None
     try:
         from companion.vision.dice_reader import read_dice_photo
     except ModuleNotFoundError as exc:
@@ -40,11 +43,8 @@ def _load(source: str, *, require_connected: bool = True) -> tuple[Block, Any]:
             f"{source}: reading dice photos is not available here ({exc}); pass a block .json"
         ) from None
     reading = read_dice_photo(source)
-    try:
-        block = Block.from_json(reading.block_json(), require_connected=require_connected)
-    except InputError as exc:
-        raise InputError(f"{source}: {exc}") from None
-    return block, reading
+    with errors_naming(source):
+        return Block.from_json(reading.block_json(), require_connected=require_connected), reading
 
 
 def _warn(block: Block, source: str, reading: Any = None) -> None:
@@ -190,7 +190,9 @@ def score_cmd(ctx: click.Context, state: str, as_json: bool) -> None:
 
     Exit 1 when the state breaks a rule (it is scored all the same).
     """
-    players, options = load_state(state)
+    doc = read_json_object(state, 'a score state: an object with a "players" list')
+    with errors_naming(state):
+        players, options = from_json(doc)
     result = score(players, options)
     if as_json:
         _emit(result.to_json())

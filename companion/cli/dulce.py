@@ -4,38 +4,17 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
 
 import click
 
+from companion.cli.output import emit, json_option
 from companion.errors import IllegalMoveError, InputError
+from companion.fileio import read_json_object
 from companion.games.dulce import parse, report
 from companion.games.dulce.final import rank
 from companion.games.dulce.harvest import best_harvest
 from companion.games.dulce.planting import plant, plant_card
 from companion.games.dulce.scoring import Kitchen, best_scoring
-
-
-def load_json(path: str) -> Any:
-    """Read a JSON document from a file or ``-`` (stdin); bad input is one InputError."""
-    try:
-        if path == "-":
-            return json.load(sys.stdin)
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a UTF-8 text file") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
-
-
-def emit(doc: dict[str, Any], lines: list[str], as_json: bool) -> None:
-    if as_json:
-        click.echo(json.dumps(doc, indent=2))
-    else:
-        click.echo("\n".join(lines))
 
 
 def _pair(text: str, what: str) -> tuple[int, int]:
@@ -44,9 +23,6 @@ def _pair(text: str, what: str) -> tuple[int, int]:
     except ValueError:
         raise InputError(f"{what} must be two whole numbers like 1,2, not {text!r}") from None
     return a, b
-
-
-json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 
 
 @click.group(name="dulce")
@@ -59,7 +35,7 @@ def dulce() -> None:
 @json_option
 def score_order(state: str, as_json: bool) -> None:
     """Best scoring order and byproduct moves for the cafés in STATE (after a harvest)."""
-    st = parse.player_state(load_json(state))
+    st = parse.player_state(read_json_object(state))
     kitchen = Kitchen.of(st.cafes)
     plan = best_scoring(kitchen, kitchen.fill_of(st.cafes))
     emit(report.scoring_json(plan), report.scoring_text(plan), as_json)
@@ -70,7 +46,7 @@ def score_order(state: str, as_json: bool) -> None:
 @json_option
 def best_harvest_cmd(state: str, as_json: bool) -> None:
     """Which row or column to harvest, where each bean and egg goes, and how to score."""
-    advice = best_harvest(parse.player_state(load_json(state)))
+    advice = best_harvest(parse.player_state(read_json_object(state)))
     emit(report.harvest_json(advice), report.harvest_text(advice), as_json)
 
 
@@ -85,7 +61,7 @@ def plant_cmd(
     state: str, card: int | None, fields: str | None, at: str, rotate: int, as_json: bool
 ) -> None:
     """Check a plant-fields action and show what it does (exit 1 if illegal)."""
-    st = parse.player_state(load_json(state))
+    st = parse.player_state(read_json_object(state))
     row, col = _pair(at, "--at")
     if (card is None) == (fields is None):
         raise InputError("give exactly one of --card N or --fields TL,TR,BL,BR")
@@ -109,10 +85,10 @@ def plant_cmd(
 @json_option
 def final_cmd(state: str, as_json: bool) -> None:
     """Final ranking with the egg-and-field tiebreak; one player gets the solo title."""
-    raw = load_json(state)
+    raw = read_json_object(state)
     players = parse.final_players(raw)
     standings = rank(players)
     emit(report.standings_json(standings), report.standings_text(standings), as_json)
 
 
-__all__ = ["dulce", "load_json"]
+__all__ = ["dulce"]

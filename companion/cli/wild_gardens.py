@@ -6,7 +6,8 @@ import sys
 
 import click
 
-from companion.cli.dulce import emit, json_option, load_json
+from companion.cli.output import emit, json_option
+from companion.fileio import read_json_object
 from companion.games.wild_gardens import check, rank
 from companion.games.wild_gardens.parse import players
 from companion.games.wild_gardens.report import standings_json, standings_text
@@ -22,7 +23,7 @@ def wild_gardens() -> None:
 @json_option
 def score(state: str, as_json: bool) -> None:
     """Final scores and ranking with the full tiebreak chain (exit 1 on an impossible state)."""
-    ps = players(load_json(state))
+    ps = players(read_json_object(state))
     standings = rank(ps)
     violations = [v for p in ps for v in check(p)]
     emit(standings_json(standings, violations), standings_text(standings, violations), as_json)

@@ -1,15 +1,17 @@
-"""Field maps: one player's finished paper as JSON (CONTRACTS.md), loaded strictly.
+"""Field maps: one player's finished paper as JSON (CONTRACTS.md), checked strictly.
 
-Every problem a user can cause is one line naming the file and the field, so a typo in a
-hand-written map never turns into a traceback or a silently wrong score.
+Every problem a user can cause is one line naming the map and the field, so a typo in a
+hand-written map never turns into a traceback or a silently wrong score. Files are read
+by companion.fileio, not here: the engine stays free of I/O.
 """
 
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from os import PathLike
 from typing import Any
 
 from companion.errors import InputError, UnknownNameError
@@ -33,32 +35,40 @@ class FieldMap:
         return out
 
 
-def _read(source: str | Path | Mapping[str, Any]) -> tuple[str, Any]:
-    """(label for messages, parsed document)."""
+def _document(source: str | PathLike[str] | Mapping[str, Any]) -> tuple[str, Any]:
+    """(label for messages, parsed document) from a mapping or JSON text, with no I/O.
+
+    A path is still accepted, with a DeprecationWarning, only because two vision tests pass
+    one (tests/test_read_cli.py, tests/test_reader_examples.py); companion.fileio does the
+    reading. Drop this branch once they pass ``read_json_object(path)`` instead.
+    """
     if isinstance(source, Mapping):
         return "field map", source
-    text_given = isinstance(source, str) and source.lstrip()[:1] in ("{", "[")
-    label = "field map" if text_given else str(source)
-    if text_given:
-        text = str(source)
-    else:
+    if isinstance(source, str) and source.lstrip()[:1] in ("{", "["):
         try:
-            text = Path(source).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise InputError(f"{label}: no such file") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"{label}: cannot read it ({exc.__class__.__name__})") from None
-    try:
-        return label, json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"{label}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
-        ) from None
+            return "field map", json.loads(source)
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                f"field map: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+            ) from None
+    warnings.warn(
+        "load_field_map(path) is deprecated: read it with companion.fileio.read_json_object "
+        "and pass the mapping",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    from companion.fileio import read_json_object, source_label  # transitional (docstring)
+
+    return source_label(source), read_json_object(source, "a field map (a JSON object)")
 
 
-def load_field_map(source: str | Path | Mapping[str, Any]) -> FieldMap:
-    """Load and check a field map from a path, JSON text or an already parsed mapping."""
-    label, doc = _read(source)
+def load_field_map(
+    source: str | PathLike[str] | Mapping[str, Any], *, label: str | None = None
+) -> FieldMap:
+    """Check a field map given as a parsed mapping (or JSON text); ``label`` names it in
+    messages, e.g. the file it came from."""
+    default_label, doc = _document(source)
+    label = label or default_label
     if not isinstance(doc, Mapping):
         raise InputError(f"{label}: a field map is a JSON object, not {type(doc).__name__}")
     game = doc.get("game", GAME)

@@ -11,7 +11,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.errors import InputError
@@ -28,13 +27,12 @@ from companion.games.diced_veggies.grid import (
     fmt_cell,
     fmt_cells,
 )
-from companion.games.diced_veggies.jsonfile import read_json
 
 if TYPE_CHECKING:
     from companion.games.diced_veggies.cut import Cut
     from companion.games.diced_veggies.cutting import CutCheck, CutOptions
 
-__all__ = ["FACES", "Block", "Die", "Ingredient", "load_block"]
+__all__ = ["FACES", "Block", "Die", "Ingredient"]
 
 
 class Ingredient(StrEnum):
@@ -263,12 +261,3 @@ def _die_from_json(index: int, item: Any) -> Die:
     if not MIN_PIPS <= value <= MAX_PIPS:
         raise InputError(f"{where}: value {value} is not a die face ({MIN_PIPS}-{MAX_PIPS})")
     return Die(row, col, ingredient, value)
-
-
-def load_block(path: str | Path, *, require_connected: bool = True) -> Block:
-    """Read a block JSON file; errors name the file."""
-    doc = read_json(path)
-    try:
-        return Block.from_json(doc, require_connected=require_connected)
-    except InputError as exc:
-        raise InputError(f"{path}: {exc}") from None

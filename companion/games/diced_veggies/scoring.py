@@ -19,12 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from companion.errors import InputError
 from companion.games.diced_veggies.constants import KIDS_RECIPES_TO_END, RECIPES_TO_END
-from companion.games.diced_veggies.jsonfile import read_json
 from companion.games.diced_veggies.turn import GameOptions
 
 GAME_NAME = "diced-veggies"
@@ -187,11 +185,3 @@ def from_json(doc: Any) -> tuple[list[PlayerTally], GameOptions]:
         players.append(PlayerTally(
             name, tuple(_recipe(r, f"{name} recipe #{j + 1}") for j, r in enumerate(recipes))))
     return players, options
-
-
-def load_state(path: str | Path) -> tuple[list[PlayerTally], GameOptions]:
-    doc = read_json(path)
-    try:
-        return from_json(doc)
-    except InputError as exc:
-        raise InputError(f"{path}: {exc}") from None

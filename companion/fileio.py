@@ -1,0 +1,74 @@
+"""Reading users' JSON files, kept out of the rules engines so they stay pure.
+
+Every command that takes a JSON document reads it here, so a missing file, bad JSON or a
+list where an object belongs is one line naming the file, the same way in every game.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError, InputError
+
+STDIN = "-"  # the file name that means standard input
+STDIN_LABEL = "stdin"
+
+_JSON_TYPES = {list: "a list", str: "a string", bool: "true or false", int: "a number",
+               float: "a number", type(None): "null"}
+
+
+def source_label(source: str | os.PathLike[str]) -> str:
+    """How messages name a source: the path as given, or ``stdin`` for ``-``."""
+    text = os.fspath(source)
+    return STDIN_LABEL if text == STDIN else text
+
+
+def _read_text(source: str | os.PathLike[str], label: str) -> str:
+    try:
+        if os.fspath(source) == STDIN:
+            return sys.stdin.read()
+        return Path(source).read_bytes().decode("utf-8-sig")
+    except FileNotFoundError:
+        raise InputError(f"{label}: cannot read: no such file") from None
+    except OSError as exc:
+        raise InputError(f"{label}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{label}: cannot read: not UTF-8 text") from None
+
+
+def read_json_object(source: str | os.PathLike[str], what: str = "a JSON object") -> dict[str, Any]:
+    """The JSON object in a file (or stdin for ``-``); any failure is one InputError line.
+
+    ``what`` describes the expected document for the message when the top level is not an
+    object (every game's documents are objects).
+    """
+    label = source_label(source)
+    text = _read_text(source, label)
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"{label}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+        ) from None
+    if not isinstance(doc, dict):
+        raise InputError(f"{label}: expected {what}, not {_JSON_TYPES.get(type(doc), 'that')}")
+    return doc
+
+
+@contextmanager
+def errors_naming(source: str | os.PathLike[str]) -> Iterator[None]:
+    """Prefix the message of any project error raised inside with the source's name.
+
+    Parsers speak of places inside a document; the user also needs to know which file.
+    The error keeps its type, hence its exit code.
+    """
+    try:
+        yield
+    except CompanionError as exc:
+        raise type(exc)(f"{source_label(source)}: {exc}") from None
