@@ -42,6 +42,8 @@ class Components:
 @cache
 def components() -> Components:
     """The cards and tokens of deck.json (loaded once; immutable)."""
+    # The one read in the engines, allowed: package data shipped with the code, through
+    # importlib.resources, never a user's file (tests/test_layers.py checks the rest).
     text = resources.files(__package__).joinpath("deck.json").read_text(encoding="utf-8")
     doc = json.loads(text)
     cards = tuple(

@@ -1,0 +1,147 @@
+"""The layers of ARCHITECTURE.md, checked on the source rather than trusted.
+
+Rules engines import nothing that draws, reads photos or parses command lines, and touch
+no files; vision never draws PDFs or parses command lines; layouts never read photos.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+IO_MODULES = {"sys", "io", "pathlib", "shutil", "tempfile", "subprocess", "socket", "urllib",
+              "http", "pickle", "sqlite3"}
+# folder -> module prefixes its files must not import (ARCHITECTURE.md, "never imports")
+BANNED: dict[str, set[str]] = {
+    "companion/games": {"cv2", "reportlab", "click", "PIL", "pypdfium2", "numpy", "segno",
+                        "pytesseract", "layouts", "companion.vision", "companion.synth",
+                        "companion.cli", "companion.fileio"} | IO_MODULES,
+    "companion/paper": {"cv2", "reportlab", "click", "PIL", "companion.cli"},
+    "companion/vision": {"reportlab", "click", "companion.cli"},
+    "companion/synth": {"click", "companion.cli"},
+    "layouts": {"cv2", "click", "companion.vision", "companion.cli"},
+}
+# Calls that read or write files (or the terminal); engines make none of them.
+IO_CALLS = {"open", "print", "input", "read_text", "write_text", "read_bytes", "write_bytes",
+            "load", "dump", "mkdir", "unlink", "iterdir", "glob"}
+# Known exceptions, each a (file, what) pair with its reason; every one must still be needed.
+ALLOWED = {
+    # transitional path branch of load_field_map: two vision tests still pass it a path
+    ("companion/games/delicious/fieldmap.py", "companion.fileio"),
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    file: str
+    what: str
+    line: int
+
+
+def _imports(tree: ast.AST) -> list[tuple[str, int]]:
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(a.name, node.lineno) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.append((node.module, node.lineno))
+    return out
+
+
+def _is_package_data(func: ast.AST) -> bool:
+    """``resources.files(...)...read_text()``: data shipped with the code, not a user's file."""
+    node = func
+    while isinstance(node, ast.Attribute | ast.Call):
+        node = node.func if isinstance(node, ast.Call) else node.value
+        if isinstance(node, ast.Attribute) and node.attr == "files":
+            return True
+    return False
+
+
+def _io_calls(tree: ast.AST) -> list[tuple[str, int]]:
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        if isinstance(f, ast.Name) and f.id in IO_CALLS:
+            out.append((f.id, node.lineno))
+        elif isinstance(f, ast.Attribute) and f.attr in IO_CALLS and not _is_package_data(f):
+            out.append((f"{ast.unparse(f)}()", node.lineno))
+    return out
+
+
+def _banned(name: str, banned: set[str]) -> bool:
+    return any(name == b or name.startswith(b + ".") for b in banned)
+
+
+def findings(folder: str, check_calls: bool) -> list[Finding]:
+    out = []
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        tree = ast.parse(path.read_text(encoding="utf-8"), rel)
+        out += [Finding(rel, name, line) for name, line in _imports(tree)
+                if _banned(name, BANNED[folder])]
+        if check_calls:
+            out += [Finding(rel, call, line) for call, line in _io_calls(tree)]
+    return out
+
+
+@pytest.mark.parametrize("folder", sorted(BANNED))
+def test_layers_import_only_what_they_may(folder: str) -> None:
+    bad = [f for f in findings(folder, check_calls=folder == "companion/games")
+           if (f.file, f.what) not in ALLOWED]
+    assert not bad, "\n".join(f"{f.file}:{f.line}: {f.what}" for f in bad)
+
+
+def test_every_allowed_exception_is_still_needed() -> None:
+    seen = {(f.file, f.what) for folder in BANNED for f in findings(folder, True)}
+    assert ALLOWED <= seen, f"remove from ALLOWED: {sorted(ALLOWED - seen)}"
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [
+        ("import cv2", ["cv2"]),
+        ("from reportlab.pdfgen import canvas", ["reportlab.pdfgen"]),
+        ("from PIL import Image", ["PIL"]),
+        ("import click.testing", ["click.testing"]),
+        ("import pathlib", ["pathlib"]),
+        ("import clickhouse", []),  # a prefix of a name is not the name
+        ("from . import cv2", []),  # relative: a sibling module, not OpenCV
+        ("x = open('f')", ["open"]),
+        ("from pathlib import Path\nPath('f').read_text()", ["pathlib", "Path('f').read_text()"]),
+        ("json.load(fh)", ["json.load()"]),
+        ("json.loads(text)", []),
+        ("resources.files(__package__).joinpath('d.json').read_text()", []),
+    ],
+)
+def test_the_checker_sees_what_it_should(source: str, found: list[str]) -> None:
+    tree = ast.parse(source)
+    got = [n for n, _ in _imports(tree) if _banned(n, BANNED["companion/games"])]
+    got += [c for c, _ in _io_calls(tree)]
+    assert got == found
+
+
+def test_engines_import_without_opencv_reportlab_or_click() -> None:
+    """Importing every engine module with those libraries blocked must work (no cycles in)."""
+    modules = sorted(
+        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for p in (ROOT / "companion" / "games").rglob("*.py")
+    )
+    code = (
+        "import sys\n"
+        "for name in ('cv2', 'reportlab', 'click', 'PIL', 'numpy', 'pypdfium2'):\n"
+        "    sys.modules[name] = None\n"
+        f"import importlib\nfor m in {modules!r}:\n    importlib.import_module(m)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60, check=False)
+    assert run.returncode == 0, run.stderr
