@@ -8,6 +8,7 @@ from companion.errors import InputError
 from companion.games.deli_duel.cards import Crook, Ingredient, card, ingredient
 from companion.games.deli_duel.game import Seat
 from companion.games.deli_duel.orders import FAIRY_BREAD_ORDER, Order
+from companion.games.jsondoc import game_document, players_list
 
 
 def order(raw: Any, where: str = "order") -> Order:
@@ -37,14 +38,8 @@ def cards(raw: Any, where: str = "play") -> tuple[Ingredient | Crook, ...]:
 
 
 def seats(raw: Any) -> tuple[Seat, ...]:
-    if not isinstance(raw, dict):
-        raise InputError('state: expected a JSON object with "players"')
-    game = raw.get("game", "deli-duel")
-    if game != "deli-duel":
-        raise InputError(f"state: this is a {game!r} file, not a Deli Duel state")
-    ps = raw.get("players")
-    if not isinstance(ps, list) or not ps:
-        raise InputError("players: list the players at the table")
+    doc = game_document(raw, "deli-duel", "Deli Duel", 'a JSON object with "players"')
+    ps = players_list(doc, "list the players at the table")
     out = []
     for i, p in enumerate(ps):
         w = f"players[{i}]"

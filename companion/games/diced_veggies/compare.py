@@ -14,35 +14,23 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.diced_veggies.cut import Cut
-from companion.games.diced_veggies.cutting import CutOptions, explain_taken
+from companion.games.diced_veggies.cutting import CutCheck, CutOptions, explain_taken
 from companion.games.diced_veggies.grid import Cell, fmt_cell
 from companion.games.diced_veggies.model import Block, Die
 
 
-@dataclass(frozen=True)
-class ChangeCheck:
-    """Like ``CutCheck`` plus how the blocks were aligned and what else changed.
+@dataclass(frozen=True, kw_only=True)
+class ChangeCheck(CutCheck):
+    """A ``CutCheck`` plus how the blocks were aligned and what else changed.
     ``offset`` maps an after cell to a before cell: before = after + offset."""
 
-    legal: bool
-    reasons: list[str]
-    taken: tuple[Cell, ...]
-    sum: int
-    cut: Cut | None
-    take_all: bool
     offset: tuple[int, int]
     changed: tuple[tuple[Die, Die], ...]  # (before, after) at the same aligned cell
     extra: tuple[Die, ...]  # after dice (in before coordinates) on cells that were empty
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "legal": self.legal,
-            "reasons": list(self.reasons),
-            "taken": [list(c) for c in self.taken],
-            "sum": self.sum,
-            "cut": None if self.cut is None else {"spec": str(self.cut), **self.cut.to_json()},
-            "take_all": self.take_all,
+            **super().to_json(),
             "offset": list(self.offset),
             "changed": [{"before": b.to_json(), "after": a.to_json()} for b, a in self.changed],
             "extra": [d.to_json() for d in self.extra],

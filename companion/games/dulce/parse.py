@@ -24,6 +24,7 @@ from companion.games.dulce.model import (
     corner_is_covered,
     empty_board,
 )
+from companion.games.jsondoc import game_document
 
 LEVEL_NAMES = {"butter": Level.BUTTER, "ground": Level.GROUND, "pure": Level.PURE}
 
@@ -163,10 +164,7 @@ def card(raw: Any, where: str) -> FieldCard:
 
 
 def player_state(raw: Any, where: str = "state") -> PlayerState:
-    d = _obj(raw, where)
-    game = d.get("game", "dulce")
-    if game != "dulce":
-        raise InputError(f"{where}: this is a {game!r} file, not a Dulce state")
+    d = game_document(raw, "dulce", "Dulce", where=where)
     b = board(d.get("board"))
     cafes = tuple(
         cafe(c, f"cafes[{i}]", b) for i, c in enumerate(_list(d.get("cafes", []), "cafes"))

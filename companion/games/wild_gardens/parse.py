@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.errors import InputError
+from companion.games.jsondoc import game_document, players_list
 from companion.games.wild_gardens.scoring import Player
 
 
@@ -70,12 +71,6 @@ def player(raw: Any, where: str) -> Player:
 
 
 def players(raw: Any) -> tuple[Player, ...]:
-    if not isinstance(raw, dict):
-        raise InputError('state: expected a JSON object with "players"')
-    game = raw.get("game", "wild-gardens")
-    if game != "wild-gardens":
-        raise InputError(f"state: this is a {game!r} file, not a Wild Gardens state")
-    ps = raw.get("players")
-    if not isinstance(ps, list) or not ps:
-        raise InputError("players: list at least one player")
+    doc = game_document(raw, "wild-gardens", "Wild Gardens", 'a JSON object with "players"')
+    ps = players_list(doc, "list at least one player")
     return tuple(player(p, f"players[{i}]") for i, p in enumerate(ps))

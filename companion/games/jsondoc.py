@@ -1,0 +1,31 @@
+"""The top of a game's state document, checked the same way for every game.
+
+Users hand us JSON they wrote or another tool made; a file meant for another game should
+be named as such rather than fail somewhere deep inside with a puzzling message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.errors import InputError
+
+
+def game_document(raw: Any, game: str, title: str, shape: str = "a JSON object",
+                  where: str = "state") -> dict[str, Any]:
+    """``raw`` as an object whose ``"game"`` (optional) names ``game``; ``title`` is the
+    game's printed name for the message, ``shape`` what the object should look like."""
+    if not isinstance(raw, dict):
+        raise InputError(f"{where}: expected {shape}")
+    named = raw.get("game", game)
+    if named != game:
+        raise InputError(f"{where}: this is a {named!r} file, not a {title} state")
+    return raw
+
+
+def players_list(doc: dict[str, Any], when_missing: str) -> list[Any]:
+    """The document's non-empty ``"players"`` list."""
+    players = doc.get("players")
+    if not isinstance(players, list) or not players:
+        raise InputError(f"players: {when_missing}")
+    return players
