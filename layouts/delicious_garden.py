@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.games.delicious.garden import HONEY_FIELD, Container, Garden
+from companion.games.delicious.garden import HONEY_FIELD, Container, Garden, plant_names
 from companion.games.delicious.symbols import (
+    FRUIT_NAMES,
     Area,
     ContainerKind,
-    Fruit,
     Shape,
     Tool,
-    Vegetable,
 )
 from companion.paper.model import FieldKind
 from layouts.art.badges import first_potter, honey_jar, points_badge, score_bubble, tool_badge
@@ -43,9 +42,6 @@ from layouts.constants import (
 )
 from layouts.pen import Path
 from layouts.sheet import SheetContext
-
-VEG = tuple(v.value for v in Vegetable)
-FRUIT = tuple(f.value for f in Fruit)
 
 AREA_H_MM = 61.0
 AREA_GAP_MM = 2.0
@@ -108,7 +104,7 @@ def cell(ctx: SheetContext, field_id: str, kind: FieldKind, x: float, y: float,
              width=LINE_MM)
     q = CELL_QUIET_MM
     ctx.add_field(field_id, kind, x + q, y + q, size - 2 * q, size - 2 * q,
-                  VEG if kind is FieldKind.VEGETABLE else FRUIT)
+                  plant_names(kind))
 
 
 def draw_container_block(ctx: SheetContext, c: Container, x: float, base_y: float) -> None:
@@ -195,7 +191,8 @@ def planter_space(ctx: SheetContext, field_id: str, shape: Shape, cx: float, cy:
     else:
         pen.poly(star_points(cx, cy, r * STAR_GROWTH), fill="paper", width=LINE_MM * 1.5)
     side = writing_square(shape, size, CELL_QUIET_MM)
-    ctx.add_field(field_id, FieldKind.FRUIT, cx - side / 2, cy - side / 2, side, side, FRUIT)
+    ctx.add_field(field_id, FieldKind.FRUIT, cx - side / 2, cy - side / 2, side, side,
+                  FRUIT_NAMES)
 
 
 def draw_planter(ctx: SheetContext, g: Garden, y: float) -> float:

@@ -17,6 +17,7 @@ from companion.games.delicious.garden import (
     VEG_WILD,
     Garden,
     choice_id,
+    plant_names,
 )
 from companion.games.delicious.symbols import (
     CHOICE_CIRCLES_PER_OPTION,
@@ -39,9 +40,6 @@ from layouts.constants import (
 )
 from layouts.pen import Pen
 from layouts.sheet import SheetContext
-
-VEG = tuple(v.value for v in Vegetable)
-FRUIT = tuple(f.value for f in Fruit)
 
 SECTION_FONT_MM = 3.0
 CHOICE_ROW_MM = 13.0
@@ -131,7 +129,7 @@ def _spot(ctx: SheetContext, field_id: str, kind: FieldKind, x: float, y: float,
     pen.rect(x, y, s, s, radius=CELL_RADIUS_MM, fill="paper", width=LINE_MM)
     q = CELL_QUIET_MM
     ctx.add_field(field_id, kind, x + q, y + q, s - 2 * q, s - 2 * q,
-                  VEG if kind is FieldKind.VEGETABLE else FRUIT)
+                  plant_names(kind))
 
 
 def draw_spots(ctx: SheetContext) -> None:

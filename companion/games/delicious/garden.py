@@ -14,13 +14,13 @@ from typing import Any
 from companion.errors import UnknownNameError
 from companion.games.delicious.symbols import (
     CHOICE_CIRCLES_PER_OPTION,
+    FRUIT_NAMES,
+    VEGETABLE_NAMES,
     Area,
     ContainerKind,
-    Fruit,
     PlantChoice,
     Shape,
     Tool,
-    Vegetable,
 )
 from companion.paper.model import FieldKind
 
@@ -157,16 +157,14 @@ class Garden:
 
     def field_kinds(self) -> dict[str, tuple[FieldKind, tuple[str, ...]]]:
         """Every readable field of the garden and play sheets: id -> (kind, allowed)."""
-        veg = tuple(v.value for v in Vegetable)
-        fruit = tuple(f.value for f in Fruit)
         out: dict[str, tuple[FieldKind, tuple[str, ...]]] = {}
         for c in self.containers:
             for r in c.rows:
                 for cell in r.cells:
-                    out[cell] = (FieldKind.VEGETABLE, veg)
+                    out[cell] = (FieldKind.VEGETABLE, VEGETABLE_NAMES)
             out[c.first_potter] = (FieldKind.FIRST_POTTER, ("check", "cross"))
         for p in self.planter:
-            out[p.id] = (FieldKind.FRUIT, fruit)
+            out[p.id] = (FieldKind.FRUIT, FRUIT_NAMES)
         for icon in self.tool_icons:
             out[icon.field] = (FieldKind.TOOL, ("cross",))
         out[HONEY_FIELD] = (FieldKind.HONEY, ("circled",))
@@ -241,13 +239,14 @@ def play_field_kinds() -> dict[str, tuple[FieldKind, tuple[str, ...]]]:
     for ch in PlantChoice:
         for i in range(CHOICE_CIRCLES_PER_OPTION):
             out[choice_id(ch, i)] = (FieldKind.CHOICE, ("marked",))
-    veg = tuple(v.value for v in Vegetable)
-    fruit = tuple(f.value for f in Fruit)
-    out[VEG_WILD] = (FieldKind.VEGETABLE, veg)
-    out[VEG_BONUS] = (FieldKind.VEGETABLE, veg)
-    out[FRUIT_WILD] = (FieldKind.FRUIT, fruit)
-    out[FRUIT_BONUS] = (FieldKind.FRUIT, fruit)
+    out[VEG_WILD] = out[VEG_BONUS] = (FieldKind.VEGETABLE, VEGETABLE_NAMES)
+    out[FRUIT_WILD] = out[FRUIT_BONUS] = (FieldKind.FRUIT, FRUIT_NAMES)
     return out
+
+
+def plant_names(kind: FieldKind) -> tuple[str, ...]:
+    """The values a vegetable or a fruit field allows (layouts print them as allowed)."""
+    return FRUIT_NAMES if kind is FieldKind.FRUIT else VEGETABLE_NAMES
 
 
 # ---- variant data --------------------------------------------------------------------

@@ -85,5 +85,8 @@ FRUIT_LETTERS: dict[Fruit, str] = {
     Fruit.STRAWBERRY: "S",
     Fruit.WATERMELON: "W",
 }
+# What a vegetable or fruit field may hold, as written in field maps.
+VEGETABLE_NAMES: tuple[str, ...] = tuple(v.value for v in Vegetable)
+FRUIT_NAMES: tuple[str, ...] = tuple(f.value for f in Fruit)
 CHOICE_CIRCLES_PER_OPTION = 3
 ROUNDS = 12
