@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import click
 
+from companion.cli.output import echo_json, json_option
 from companion.errors import InputError
 from companion.fileio import read_json_object, source_label
 from companion.games.delicious.fieldmap import load_field_map
@@ -21,11 +21,6 @@ from companion.games.delicious.table import score_table
 _VARIANT = click.option(
     "--variant", default="A", show_default=True, help=f"Garden side: {' or '.join(VARIANTS)}."
 )
-_JSON = click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-
-
-def _dump(doc: Any) -> None:
-    click.echo(json.dumps(doc, indent=2))
 
 
 @click.group(name="delicious")
@@ -35,12 +30,12 @@ def delicious() -> None:
 
 @delicious.command(name="garden")
 @_VARIANT
-@_JSON
+@json_option
 def garden_cmd(variant: str, as_json: bool) -> None:
     """Describe the garden sheet: containers, planter, tools, play-sheet fields."""
     g = garden(variant)
     if as_json:
-        _dump(g.to_json())
+        echo_json(g.to_json())
     else:
         click.echo(garden_text(g))
 
@@ -49,7 +44,7 @@ def garden_cmd(variant: str, as_json: bool) -> None:
 @click.option("--seed", type=int, required=True, help="Random seed; same seed, same game.")
 @click.option("--players", type=int, default=2, show_default=True)
 @_VARIANT
-@_JSON
+@json_option
 @click.option(
     "-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
     help="Write one field map per player: DIR/player1.json ...",
@@ -69,7 +64,7 @@ def simulate_cmd(
         except OSError as exc:
             raise InputError(f"cannot write to {out_dir}: {exc.strerror}") from None
     if as_json:
-        _dump(record.to_json())
+        echo_json(record.to_json())
         return
     names = [f"player{i + 1}" for i in range(players)]
     click.echo(f"Simulated Delicious game: seed {seed}, {players} players, garden {variant}")
@@ -78,7 +73,7 @@ def simulate_cmd(
 
 @delicious.command(name="score")
 @click.argument("fieldmaps", nargs=-1, required=True)
-@_JSON
+@json_option
 @click.pass_context
 def score_cmd(ctx: click.Context, fieldmaps: tuple[str, ...], as_json: bool) -> None:
     """Score finished field maps; several maps are one table (ranking, cross-checks).
@@ -100,9 +95,9 @@ def score_cmd(ctx: click.Context, fieldmaps: tuple[str, ...], as_json: bool) -> 
     ]
     if as_json:
         if len(docs) == 1:
-            _dump(docs[0])
+            echo_json(docs[0])
         else:
-            _dump({"players": docs, "ranking": [s.to_json() for s in result.standings]})
+            echo_json({"players": docs, "ranking": [s.to_json() for s in result.standings]})
     else:
         for n, s, sc, vs in zip(names, states, result.scores, result.violations, strict=True):
             click.echo(score_text(n, s, sc, vs))

@@ -6,11 +6,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
 
+from companion.cli.output import echo_json, json_option
 from companion.errors import InputError
 from companion.fileio import STDIN, errors_naming, read_json_object
 from companion.games.diced_veggies.compare import judge_change
@@ -63,10 +63,6 @@ def _options(full_only: bool, kids: bool) -> CutOptions:
     return CutOptions(full_length_only=full_only, kids=kids)
 
 
-def _emit(doc: dict[str, Any]) -> None:
-    click.echo(json.dumps(doc))
-
-
 def _cut_entry(check: CutCheck) -> dict[str, Any]:
     assert check.cut is not None
     return {
@@ -87,7 +83,7 @@ _kids = click.option(
 
 @dice.command()
 @click.argument("source", metavar="PHOTO|BLOCK.json")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 @click.option("--overlay", type=click.Path(dir_okay=False), metavar="OUT.png",
               help="Draw the legal cuts on the photo.")
 @_full_only
@@ -111,7 +107,7 @@ def cuts(source: str, as_json: bool, overlay: str | None, full_only: bool, kids:
 
         draw_cuts(source, reading, doc, overlay)
     if as_json:
-        _emit(doc)
+        echo_json(doc, indent=None)
         return
     click.echo(f"{source}: {len(block)} dice, {block.total} pips")
     if not block.dice:
@@ -131,7 +127,7 @@ def cuts(source: str, as_json: bool, overlay: str | None, full_only: bool, kids:
 @dice.command()
 @click.argument("sources", nargs=-1, required=True, metavar="PHOTO|BLOCK.json [AFTER]")
 @click.option("--cut", "spec", metavar="SPEC", help=f"The cut to check: {SPEC_HELP}.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 @_full_only
 @_kids
 @click.pass_context
@@ -172,7 +168,7 @@ def check(
             f"cut {change.cut}" if change.cut else "no single cut")
         what = (f"{fmt_cells(change.taken) or 'nothing'} taken ({change.sum} pips): {how}")
     if as_json:
-        _emit(doc)
+        echo_json(doc, indent=None)
     else:
         click.echo(f"{'legal' if legal else 'illegal'}: {what}")
         for reason in reasons:
@@ -183,7 +179,7 @@ def check(
 
 @dice.command(name="score")
 @click.argument("state", metavar="STATE.json", type=click.Path(dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 @click.pass_context
 def score_cmd(ctx: click.Context, state: str, as_json: bool) -> None:
     """Final scores from entered recipe stars and hype points (see examples/dice/).
@@ -195,7 +191,7 @@ def score_cmd(ctx: click.Context, state: str, as_json: bool) -> None:
         players, options = from_json(doc)
     result = score(players, options)
     if as_json:
-        _emit(result.to_json())
+        echo_json(result.to_json(), indent=None)
     else:
         for rank, p in result.ranking:
             click.echo(f"{rank}. {p.name}: {p.total} ({p.stars} stars + {p.hype_points} hype, "

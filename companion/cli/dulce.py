@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
 
-from companion.cli.output import emit, json_option
+from companion.cli.output import echo_json, emit, json_option
 from companion.errors import IllegalMoveError, InputError
 from companion.fileio import read_json_object
 from companion.games.dulce import parse, report
@@ -75,7 +74,7 @@ def plant_cmd(
     except IllegalMoveError as exc:
         if not as_json:
             raise
-        click.echo(json.dumps({"legal": False, "reasons": [str(exc)]}, indent=2))
+        echo_json({"legal": False, "reasons": [str(exc)]})
         sys.exit(exc.exit_code)
     emit(report.plant_json(result), report.plant_text(result), as_json)
 

@@ -3,11 +3,10 @@ the work)."""
 
 from __future__ import annotations
 
-import json
-
 import click
 
 import layouts
+from companion.cli.output import echo_json, json_option
 from layouts.registry import sheet_spec
 
 
@@ -17,7 +16,7 @@ def sheets() -> None:
 
 
 @sheets.command(name="list")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 def list_sheets(as_json: bool) -> None:
     """List the sheets that can be printed."""
     rows: list[dict[str, str | bool]] = [
@@ -30,7 +29,7 @@ def list_sheets(as_json: bool) -> None:
         for name in layouts.SHEET_NAMES
     ]
     if as_json:
-        click.echo(json.dumps({"sheets": rows}, indent=2))
+        echo_json({"sheets": rows})
         return
     width = max(len(name) for name in layouts.SHEET_NAMES)
     for r in rows:
@@ -59,12 +58,12 @@ def print_sheets(
 @click.argument("name")
 @click.option("--paper", default="letter", show_default=True, help="letter or a4.")
 @click.option("--variant", default="A", show_default=True, help="Garden side: A or B.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@json_option
 def geometry(name: str, paper: str, variant: str, as_json: bool) -> None:
     """Every readable field of a sheet, its kind, allowed values and box in mm."""
     g = layouts.geometry(name, paper=paper, variant=variant)
     if as_json:
-        click.echo(json.dumps(g.to_json(), indent=2))
+        echo_json(g.to_json())
         return
     click.echo(f"{g.sheet} v{g.version} side {g.variant} on {g.paper} "
                f"({g.page_mm[0]} x {g.page_mm[1]} mm): {len(g.fields)} fields, "
