@@ -21,6 +21,7 @@ from companion.games.delicious.garden import (
 )
 from companion.games.delicious.state import CHECK, SheetState
 from companion.games.delicious.symbols import Fruit
+from companion.games.ranking import ranked
 
 
 def line_points(fruits: Sequence[Fruit | None]) -> int:
@@ -154,12 +155,10 @@ def _key(s: Score) -> tuple[int, int, int]:
 def rank(scores: Sequence[Score], names: Sequence[str] | None = None) -> list[Standing]:
     """Most points first; ties go to the planter score, then First Potter checks."""
     names = list(names) if names is not None else [f"player{i + 1}" for i in range(len(scores))]
-    order = sorted(range(len(scores)), key=lambda i: _key(scores[i]), reverse=True)
+    order = ranked(range(len(scores)), key=lambda i: _key(scores[i]))
     out: list[Standing] = []
-    for i in order:
+    for place, i in order:
         s = scores[i]
-        same = [j for j in order if _key(scores[j]) == _key(s)]
-        place = 1 + sum(1 for j in order if _key(scores[j]) > _key(s))
         out.append(
             Standing(
                 place=place,
@@ -167,8 +166,8 @@ def rank(scores: Sequence[Score], names: Sequence[str] | None = None) -> list[St
                 total=s.total,
                 planter=s.planter,
                 first_potter_checks=len(s.first_potter_checks),
-                shared=len(same) > 1,
-                decided_by=_decided_by(s, [scores[j] for j in order if j != i]),
+                shared=sum(_key(o) == _key(s) for o in scores) > 1,
+                decided_by=_decided_by(s, [scores[j] for _, j in order if j != i]),
             )
         )
     return out

@@ -24,6 +24,7 @@ from typing import Any
 from companion.errors import InputError
 from companion.games.diced_veggies.constants import KIDS_RECIPES_TO_END, RECIPES_TO_END
 from companion.games.diced_veggies.turn import GameOptions
+from companion.games.ranking import ranked
 
 GAME_NAME = "diced-veggies"
 
@@ -116,10 +117,7 @@ def score(players: Sequence[PlayerTally], options: GameOptions | None = None) ->
         violations.append(Violation(
             "game-not-over", None,
             f"nobody has cooked {opts.recipes_to_end} recipes, so the game has not ended"))
-    ordered = sorted(players, key=lambda p: -p.total)
-    ranking = tuple(
-        (1 + sum(q.total > p.total for q in ordered), p) for p in ordered
-    )
+    ranking = tuple(ranked(players, key=lambda p: p.total))
     return FinalScore(tuple(players), ranking, tuple(violations))
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from companion.errors import InputError
 from companion.games.dulce.constants import EGG_COST_STEPS, SOLO_TITLES
 from companion.games.dulce.model import DEFAULT_RULES, DulceRules, Tiebreak
+from companion.games.ranking import ranked
 
 
 @dataclass(frozen=True)
@@ -40,17 +41,8 @@ def tiebreak_key(player: FinalPlayer, rules: DulceRules = DEFAULT_RULES) -> tupl
 def rank(players: Sequence[FinalPlayer], rules: DulceRules = DEFAULT_RULES) -> list[Standing]:
     if not players:
         raise InputError("no players to rank")
-    keyed = sorted(
-        (((p.points, *tiebreak_key(p, rules)), p) for p in players),
-        key=lambda kp: kp[0],
-        reverse=True,
-    )  # stable: fully tied players keep the order they were entered in
-    out: list[Standing] = []
-    for i, (key, p) in enumerate(keyed):
-        tied = out and (out[-1].player.points, *out[-1].tiebreak) == key
-        place = out[-1].place if tied else i + 1
-        out.append(Standing(place, p, key[1:]))
-    return out
+    standings = ranked(players, key=lambda p: (p.points, *tiebreak_key(p, rules)))
+    return [Standing(place, p, tiebreak_key(p, rules)) for place, p in standings]
 
 
 def solo_title(score: int) -> str:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.errors import InputError
+from companion.games.ranking import ranked
 from companion.games.wild_gardens.constants import (
     INGREDIENTS_PER_VP,
     JAR_LAST_SPACE,
@@ -146,19 +147,13 @@ def rank(players: Sequence[Player]) -> list[Standing]:
     names = [p.name for p in players]
     if len(set(names)) != len(names):
         raise InputError("two players share a name")
-    ordered = sorted(players, key=rank_key, reverse=True)  # stable for full ties
     out: list[Standing] = []
-    for i, p in enumerate(ordered):
+    for place, p in ranked(players, rank_key):
         key = rank_key(p)
         decided: str | None = None
-        place = i + 1
-        if out:
+        if out and out[-1].key != key:
             above = out[-1].key
-            if above == key:
-                place = out[-1].place
-                decided = None
-            else:
-                step = next(k for k in range(len(key)) if key[k] != above[k])
-                decided = ("total", *TIEBREAKS)[step]
+            step = next(k for k in range(len(key)) if key[k] != above[k])
+            decided = ("total", *TIEBREAKS)[step]
         out.append(Standing(place, p, final_score(p), key, decided))
     return out
