@@ -11,15 +11,21 @@ from companion.games.deli_duel.orders import FAIRY_BREAD_ORDER, Order
 from companion.games.jsondoc import game_document, players_list
 
 
+def _names(raw: Any, separator: str) -> list[str] | None:
+    """Card names typed on a command line (one string) or listed in JSON; None if neither."""
+    if isinstance(raw, str):
+        return raw.split(separator)
+    if isinstance(raw, list) and all(isinstance(n, str) for n in raw):
+        return raw
+    return None
+
+
 def order(raw: Any, where: str = "order") -> Order:
     """``"white-bread+cheese+ham"``, ``"fairy-bread"`` or a JSON list of names."""
-    if isinstance(raw, str):
-        if raw.strip().lower() in ("fairy-bread", "fairy bread"):
-            return FAIRY_BREAD_ORDER
-        names = [n for n in raw.split("+")]
-    elif isinstance(raw, list) and all(isinstance(n, str) for n in raw):
-        names = raw
-    else:
+    if isinstance(raw, str) and raw.strip().lower() in ("fairy-bread", "fairy bread"):
+        return FAIRY_BREAD_ORDER
+    names = _names(raw, "+")
+    if names is None:
         raise InputError(f"{where}: write an order as a+b+c or a list of ingredient names")
     if any(not n.strip() for n in names):
         raise InputError(f"{where}: empty ingredient name in {raw!r}")
@@ -28,11 +34,8 @@ def order(raw: Any, where: str = "order") -> Order:
 
 def cards(raw: Any, where: str = "play") -> tuple[Ingredient | Crook, ...]:
     """Comma-separated names or a JSON list; ingredients and crook cards alike."""
-    if isinstance(raw, str):
-        names = raw.split(",")
-    elif isinstance(raw, list) and all(isinstance(n, str) for n in raw):
-        names = raw
-    else:
+    names = _names(raw, ",")
+    if names is None:
         raise InputError(f"{where}: list the cards as names")
     return tuple(card(n) for n in names if n.strip())
 
