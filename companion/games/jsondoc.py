@@ -23,6 +23,13 @@ def game_document(raw: Any, game: str, title: str, shape: str = "a JSON object",
     return raw
 
 
+def whole_number(value: Any, where: str, low: int = 0) -> int:
+    """``value`` as an int of at least ``low`` (JSON true/false are not numbers here)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise InputError(f"{where}: expected a whole number >= {low}, got {value!r}")
+    return value
+
+
 def players_list(doc: dict[str, Any], when_missing: str) -> list[Any]:
     """The document's non-empty ``"players"`` list."""
     players = doc.get("players")

@@ -24,7 +24,7 @@ from companion.games.dulce.model import (
     corner_is_covered,
     empty_board,
 )
-from companion.games.jsondoc import game_document
+from companion.games.jsondoc import game_document, whole_number
 
 LEVEL_NAMES = {"butter": Level.BUTTER, "ground": Level.GROUND, "pure": Level.PURE}
 
@@ -38,12 +38,6 @@ def _obj(value: Any, where: str) -> dict[str, Any]:
 def _list(value: Any, where: str) -> list[Any]:
     if not isinstance(value, list):
         raise InputError(f"{where}: expected a JSON list")
-    return value
-
-
-def _int(value: Any, where: str, low: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise InputError(f"{where}: expected a whole number >= {low}, got {value!r}")
     return value
 
 
@@ -98,7 +92,7 @@ def cafe(raw: Any, where: str, board: Board) -> Cafe:
         name=str(name),
         spaces=tuple(p[0] for p in parsed),
         holds=tuple(p[1] for p in parsed),
-        card=None if card is None else _int(card, f"{where}.card", 1),
+        card=None if card is None else whole_number(card, f"{where}.card", 1),
         corner=corner,
         covered=covered,
     )
@@ -114,7 +108,7 @@ def cell(raw: Any, where: str) -> Cell:
         return Cell(bean(name, where), int(count) if count else 0)
     d = _obj(raw, where)
     field = d.get("field")
-    cubes = _int(d.get("cubes", 0), f"{where}.cubes")
+    cubes = whole_number(d.get("cubes", 0), f"{where}.cubes")
     if field is None:
         if cubes:
             raise InputError(f"{where}: cubes lie on a field, and this square has none")
@@ -156,7 +150,7 @@ def card(raw: Any, where: str) -> FieldCard:
         space(s, f"{where}.cafe[{i}]")[0] for i, s in enumerate(_list(d.get("cafe", []), where))
     )
     return FieldCard(
-        number=_int(d.get("number"), f"{where}.number", 1),
+        number=whole_number(d.get("number"), f"{where}.number", 1),
         fields=fields(d.get("fields"), f"{where}.fields"),
         name=str(d.get("name", "")),
         cafe=cafe_spaces,
@@ -174,13 +168,14 @@ def player_state(raw: Any, where: str = "state") -> PlayerState:
     if len(set(numbers)) != len(numbers):
         raise InputError("cards: two cards share a number")
     used = frozenset(
-        _int(n, f"used_cards[{i}]", 1) for i, n in enumerate(_list(d.get("used_cards", []), "used"))
+        whole_number(n, f"used_cards[{i}]", 1)
+        for i, n in enumerate(_list(d.get("used_cards", []), "used"))
     )
     return PlayerState(
         cafes=cafes,
         board=b,
-        chicken=_int(d.get("chicken", 0), "chicken"),
-        points=_int(d.get("points", 0), "points"),
+        chicken=whole_number(d.get("chicken", 0), "chicken"),
+        points=whole_number(d.get("points", 0), "points"),
         cards=cards,
         used_cards=used,
     )
@@ -197,15 +192,15 @@ def final_players(raw: Any) -> tuple[FinalPlayer, ...]:
         where = f"players[{i}]"
         pd = _obj(p, where)
         if "field_cubes" in pd:
-            cubes = _int(pd["field_cubes"], f"{where}.field_cubes")
+            cubes = whole_number(pd["field_cubes"], f"{where}.field_cubes")
         else:
             b = board(pd.get("board"), f"{where}.board")
             cubes = sum(c.cubes for row in b for c in row)
         out.append(
             FinalPlayer(
                 name=str(pd.get("name", f"player {i + 1}")),
-                points=_int(pd.get("points"), f"{where}.points"),
-                chicken=_int(pd.get("chicken", 0), f"{where}.chicken"),
+                points=whole_number(pd.get("points"), f"{where}.points"),
+                chicken=whole_number(pd.get("chicken", 0), f"{where}.chicken"),
                 field_cubes=cubes,
             )
         )

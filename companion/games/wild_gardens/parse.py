@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.errors import InputError
-from companion.games.jsondoc import game_document, players_list
+from companion.games.jsondoc import game_document, players_list, whole_number
 from companion.games.wild_gardens.scoring import Player
 
 
@@ -13,9 +13,7 @@ def _int(d: dict[str, Any], key: str, where: str, default: int | None = 0) -> in
     value = d.get(key, default)
     if value is None:
         raise InputError(f"{where}.{key}: required")
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InputError(f"{where}.{key}: expected a whole number >= 0, got {value!r}")
-    return value
+    return whole_number(value, f"{where}.{key}")
 
 
 def _wraps(d: dict[str, Any], token: str, where: str) -> int:
