@@ -11,16 +11,22 @@ from typing import Any
 from companion.errors import InputError
 
 
+def json_object(value: Any, where: str, shape: str = "a JSON object") -> dict[str, Any]:
+    """``value`` if it is a JSON object; ``shape`` says what it should look like."""
+    if not isinstance(value, dict):
+        raise InputError(f"{where}: expected {shape}")
+    return value
+
+
 def game_document(raw: Any, game: str, title: str, shape: str = "a JSON object",
                   where: str = "state") -> dict[str, Any]:
     """``raw`` as an object whose ``"game"`` (optional) names ``game``; ``title`` is the
     game's printed name for the message, ``shape`` what the object should look like."""
-    if not isinstance(raw, dict):
-        raise InputError(f"{where}: expected {shape}")
-    named = raw.get("game", game)
+    doc = json_object(raw, where, shape)
+    named = doc.get("game", game)
     if named != game:
         raise InputError(f"{where}: this is a {named!r} file, not a {title} state")
-    return raw
+    return doc
 
 
 def whole_number(value: Any, where: str, low: int = 0) -> int:

@@ -8,7 +8,7 @@ from companion.errors import InputError
 from companion.games.deli_duel.cards import Crook, Ingredient, card, ingredient
 from companion.games.deli_duel.game import Seat
 from companion.games.deli_duel.orders import FAIRY_BREAD_ORDER, Order
-from companion.games.jsondoc import game_document, players_list
+from companion.games.jsondoc import game_document, json_object, players_list
 
 
 def _names(raw: Any, separator: str) -> list[str] | None:
@@ -44,10 +44,9 @@ def seats(raw: Any) -> tuple[Seat, ...]:
     doc = game_document(raw, "deli-duel", "Deli Duel", 'a JSON object with "players"')
     ps = players_list(doc, "list the players at the table")
     out = []
-    for i, p in enumerate(ps):
+    for i, entry in enumerate(ps):
         w = f"players[{i}]"
-        if not isinstance(p, dict):
-            raise InputError(f"{w}: expected a JSON object")
+        p = json_object(entry, w)
         done = p.get("completed_orders", 0)
         if isinstance(done, list):
             for k, o in enumerate(done):

@@ -24,15 +24,9 @@ from companion.games.dulce.model import (
     corner_is_covered,
     empty_board,
 )
-from companion.games.jsondoc import game_document, whole_number
+from companion.games.jsondoc import game_document, json_object, whole_number
 
 LEVEL_NAMES = {"butter": Level.BUTTER, "ground": Level.GROUND, "pure": Level.PURE}
-
-
-def _obj(value: Any, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise InputError(f"{where}: expected a JSON object")
-    return value
 
 
 def _list(value: Any, where: str) -> list[Any]:
@@ -59,7 +53,7 @@ def level(value: Any, where: str) -> Level:
 
 
 def space(raw: Any, where: str) -> tuple[Space, Content]:
-    d = _obj(raw, where)
+    d = json_object(raw, where)
     sp = Space(bean(d.get("type"), f"{where}.type"), level(d.get("level"), f"{where}.level"))
     held = d.get("holds")
     if held is None:
@@ -73,7 +67,7 @@ def space(raw: Any, where: str) -> tuple[Space, Content]:
 
 
 def cafe(raw: Any, where: str, board: Board) -> Cafe:
-    d = _obj(raw, where)
+    d = json_object(raw, where)
     spaces = _list(d.get("spaces"), f"{where}.spaces")
     if not spaces:
         raise InputError(f"{where}.spaces: a café needs at least one space")
@@ -106,7 +100,7 @@ def cell(raw: Any, where: str) -> Cell:
         if count and not count.isdigit():
             raise InputError(f'{where}: write a cell as "bean" or "bean:cubes"')
         return Cell(bean(name, where), int(count) if count else 0)
-    d = _obj(raw, where)
+    d = json_object(raw, where)
     field = d.get("field")
     cubes = whole_number(d.get("cubes", 0), f"{where}.cubes")
     if field is None:
@@ -145,7 +139,7 @@ def fields(raw: Any, where: str) -> tuple[tuple[Bean, Bean], tuple[Bean, Bean]]:
 
 
 def card(raw: Any, where: str) -> FieldCard:
-    d = _obj(raw, where)
+    d = json_object(raw, where)
     cafe_spaces = tuple(
         space(s, f"{where}.cafe[{i}]")[0] for i, s in enumerate(_list(d.get("cafe", []), where))
     )
@@ -183,14 +177,14 @@ def player_state(raw: Any, where: str = "state") -> PlayerState:
 
 def final_players(raw: Any) -> tuple[FinalPlayer, ...]:
     """``{"players": [{"name", "points", "chicken", "field_cubes" or "board"}]}``."""
-    d = _obj(raw, "state")
+    d = json_object(raw, "state")
     players = _list(d.get("players"), "players")
     if not players:
         raise InputError("players: list at least one player")
     out = []
     for i, p in enumerate(players):
         where = f"players[{i}]"
-        pd = _obj(p, where)
+        pd = json_object(p, where)
         if "field_cubes" in pd:
             cubes = whole_number(pd["field_cubes"], f"{where}.field_cubes")
         else:

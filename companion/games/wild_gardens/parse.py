@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.errors import InputError
-from companion.games.jsondoc import game_document, players_list, whole_number
+from companion.games.jsondoc import game_document, json_object, players_list, whole_number
 from companion.games.wild_gardens.scoring import Player
 
 
@@ -49,8 +49,7 @@ def guests(raw: dict[str, Any], where: str) -> tuple[int, int]:
 
 
 def player(raw: Any, where: str) -> Player:
-    if not isinstance(raw, dict):
-        raise InputError(f"{where}: expected a JSON object")
+    raw = json_object(raw, where)
     count, vp = guests(raw, where)
     return Player(
         name=str(raw.get("name", where)),
