@@ -1,4 +1,4 @@
-"""Reading users' JSON files, kept out of the rules engines so they stay pure.
+"""Reading and writing users' JSON files, kept out of the rules engines so they stay pure.
 
 Every command that takes a JSON document reads it here, so a missing file, bad JSON or a
 list where an object belongs is one line naming the file, the same way in every game.
@@ -59,6 +59,14 @@ def read_json_object(source: str | os.PathLike[str], what: str = "a JSON object"
     if not isinstance(doc, dict):
         raise InputError(f"{label}: expected {what}, not {_JSON_TYPES.get(type(doc), 'that')}")
     return doc
+
+
+def write_json(path: str | os.PathLike[str], doc: Any) -> None:
+    """Write ``doc`` as indented JSON ending in a newline; a failure is one InputError line."""
+    try:
+        Path(path).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot write {os.fspath(path)}: {exc.strerror or exc}") from None
 
 
 @contextmanager

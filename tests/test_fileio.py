@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.errors import IllegalMoveError, InputError, UnknownNameError
-from companion.fileio import errors_naming, read_json_object, source_label
+from companion.fileio import errors_naming, read_json_object, source_label, write_json
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -135,3 +135,26 @@ def test_stdin_gives_what_the_file_gives(tmp_path, command, example):
     file_doc.pop("file", None), file_doc.pop("player", None)
     stdin_doc.pop("file", None), stdin_doc.pop("player", None)
     assert file_doc == stdin_doc
+
+
+def test_write_json_round_trips_and_fails_in_one_line(tmp_path):
+    doc = {"game": "delicious", "fields": {"garden.honey": "circled"}}
+    write_json(tmp_path / "out.json", doc)
+    assert (tmp_path / "out.json").read_text().endswith("}\n")
+    assert read_json_object(tmp_path / "out.json") == doc
+    with pytest.raises(InputError, match="^cannot write .*nowhere/out.json: No such file"):
+        write_json(tmp_path / "nowhere" / "out.json", doc)
+
+
+def test_simulate_writes_field_maps_that_score(tmp_path):
+    out = CliRunner().invoke(main, ["delicious", "simulate", "--seed", "2", "-o", str(tmp_path)])
+    assert out.exit_code == 0 and "wrote" in out.stderr
+    maps = sorted(tmp_path.glob("player*.json"))
+    assert len(maps) == 2
+    scored = CliRunner().invoke(main, ["delicious", "score", *map(str, maps), "--json"])
+    assert scored.exit_code == 0, scored.output
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    bad = CliRunner().invoke(main, ["delicious", "simulate", "--seed", "2", "-o",
+                                   str(blocked / "sub")])
+    assert bad.exit_code == 2 and bad.stderr.startswith("companion: error: cannot write to ")

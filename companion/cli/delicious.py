@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from companion.cli.output import echo_json, json_option
 from companion.errors import InputError
-from companion.fileio import read_json_object, source_label
+from companion.fileio import read_json_object, source_label, write_json
 from companion.games.delicious.fieldmap import load_field_map
 from companion.games.delicious.garden import VARIANTS, garden
 from companion.games.delicious.report import garden_text, ranking_text, score_text
@@ -57,12 +56,12 @@ def simulate_cmd(
     if out_dir is not None:
         try:
             out_dir.mkdir(parents=True, exist_ok=True)
-            for i in range(players):
-                path = out_dir / f"player{i + 1}.json"
-                path.write_text(json.dumps(record.player_document(i), indent=2) + "\n")
-                click.echo(f"wrote {path}", err=True)
         except OSError as exc:
             raise InputError(f"cannot write to {out_dir}: {exc.strerror}") from None
+        for i in range(players):
+            path = out_dir / f"player{i + 1}.json"
+            write_json(path, record.player_document(i))
+            click.echo(f"wrote {path}", err=True)
     if as_json:
         echo_json(record.to_json())
         return
