@@ -113,6 +113,12 @@ SHAPE_GROW = 0.15
 # removed) in synthetic 12 MP photos: 96% right on a held-out half, none of those wrong with
 # confidence > 0.9; 100% on clean synthetic checks and crosses (tests/test_vision_marks.py).
 CROSS_WEIGHTS = (3.17, 1.56, -4.56, -0.75, -0.03, -1.7, -3.61, -2.82, 10.97, 0.75, -1.41, 2.23)
+# Those weights were fitted where the dense icon art cut holes in the marks, and came out
+# timid: on the quiet icons 440 of 693 checks and crosses (First Potter, tool and choice
+# marks, 60 photos, seeds apart from the reported ones) stayed below 0.9 confidence although
+# only 5 were wrong. Their logit is multiplied by this: 59 below 0.9, the 5 wrong unchanged,
+# and no First Potter mark wrong with confidence >= 0.9.
+CROSS_SHARPEN = 2.0
 # Ink share of that box (the least of the box and the box nudged one pixel each way):
 # below BLANK is unmarked, above SURE is marked; between, the field goes to review.
 MARK_BLANK_BELOW: dict[str, float] = {
@@ -123,12 +129,21 @@ MARK_SURE_ABOVE: dict[str, float] = {
 }
 # (Measured on 20 synthetic photos, well-resolved fields: blank icons read 0.000, marked
 # ones 0.0035 at least, 0.035 for 95 of 100 tools, 0.056 for every First Potter.)
+# Any ink share from MARK_ANY_INK up means "marked", at probability at least
+# MARK_FAINT_PROBABILITY (so it goes to review until the share reaches SURE): a blank icon's
+# share is exactly 0 after the nudge test (904 blank tool and First Potter icons on 60
+# quiet-art photos), while a faint or blurred pencil cross can leave only 0.002-0.004.
+MARK_ANY_INK = 0.001
+MARK_FAINT_PROBABILITY = 0.6
 
 # --- confidence ------------------------------------------------------------------------------
 # Detail the photo must hold where a field is (photo pixels per mm of paper) for the field
 # to be trusted: MARK for tool and First Potter icons (which must also be sharper than the
 # blurriest template), CELL for everything else. Below, a reading's confidence is capped at
 # LOW_DETAIL_CONFIDENCE (so it goes to review).
+# A tool whose cross is clear (probability at least REVIEW_BELOW) is exempt: blur fades a
+# cross but never draws one, so low detail only makes "empty" doubtful. (On 60 photos, no
+# blank tool icon in a low-detail field had any ink share at all.)
 MIN_MARK_PX_PER_MM = 3.5
 MIN_CELL_PX_PER_MM = 2.5
 LOW_DETAIL_CONFIDENCE = 0.7

@@ -17,9 +17,13 @@ import numpy as np
 
 from companion.vision.constants import (
     BACKGROUND_KERNEL_MM,
+    CROSS_SHARPEN,
     CROSS_WEIGHTS,
     INK_RATIO_BELOW,
+    MARK_ANY_INK,
+    MARK_FAINT_PROBABILITY,
     PRINTED_GROW_PX,
+    REVIEW_BELOW,
 )
 
 # Downscale factor for the background estimate: the paper-white field is smooth.
@@ -106,6 +110,19 @@ def logistic(x: float, low: float, high: float, at_edges: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
 
 
+def mark_probability(share: float, blank_below: float, sure_above: float) -> float:
+    """Probability an icon is marked, from the player's ink share over it.
+
+    The logistic band between the thresholds is the review band; below it, a share that is
+    not zero is still more likely a faint mark than a blank icon (whose share is exactly
+    zero once printed edges are nudged away), so it reads "marked", to be reviewed.
+    """
+    p = logistic(share, blank_below, sure_above, REVIEW_BELOW)
+    if share >= MARK_ANY_INK:
+        p = max(p, MARK_FAINT_PROBABILITY)
+    return p
+
+
 @dataclass(frozen=True)
 class StrokeShape:
     """Where a mark's ink lies on a 3x3 grid over its own extent (each in [0, 1])."""
@@ -167,5 +184,5 @@ def cross_probability(written: np.ndarray) -> float:
         return 0.5
     feats = [v for row in shape.grid for v in row]
     feats += [point_symmetry(written), shape.aspect, 1.0]
-    z = float(np.dot(CROSS_WEIGHTS, feats))
+    z = CROSS_SHARPEN * float(np.dot(CROSS_WEIGHTS, feats))
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))

@@ -353,7 +353,7 @@ def _mark(page: _Page, spec: FieldSpec, shift: Align, below: float = MARK_INK_BE
         marks.ink_fraction(_written_patch(page, spec, grow, (dx + ex, dy + ey, k), below))
         for ex, ey in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))
     )
-    return marks.logistic(frac, MARK_BLANK_BELOW[kind], MARK_SURE_ABOVE[kind], REVIEW_BELOW)
+    return marks.mark_probability(frac, MARK_BLANK_BELOW[kind], MARK_SURE_ABOVE[kind])
 
 
 def _first_potter(page: _Page, spec: FieldSpec, shift: Align,
@@ -459,7 +459,8 @@ def read_fields(
     for fid, (value, conf, note) in decided.items():
         ordered = tuple(sorted(cands[fid], key=lambda c: -c[1]))
         spec = specs[fid]
-        cap = _detail_cap(reg, spec, shifts[fid])
+        clear_cross = spec.kind is FieldKind.TOOL and value is not None and conf >= REVIEW_BELOW
+        cap = 1.0 if clear_cross else _detail_cap(reg, spec, shifts[fid])
         if fid in unread:  # ink but no letter from the reader: only as sure as "empty" is
             cap, note = min(cap, 1.0 - p_written[fid]), "written but no letter recognised"
         if value is not None and spec.kind in LETTER_VALUES and not note:
@@ -478,6 +479,7 @@ def _detail_cap(reg: Registration, spec: FieldSpec, align: Align) -> float:
     A blank icon and a faint pencil cross over it look alike when the sheet is far away or
     out of focus, so such a field is never trusted blindly, whatever its measurements say.
     (Measured: without this cap, 14 tool crosses in 40 hard photos were missed silently.)
+    A clear tool cross is exempt (see MIN_MARK_PX_PER_MM): blur hides marks, never adds them.
     """
     ppm = reg.photo_px_per_mm(*spec.box_mm.center)
     fine = spec.kind in (FieldKind.TOOL, FieldKind.FIRST_POTTER)  # marks over printed icons
