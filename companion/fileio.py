@@ -19,8 +19,16 @@ from companion.errors import CompanionError, InputError
 STDIN = "-"  # the file name that means standard input
 STDIN_LABEL = "stdin"
 
-_JSON_TYPES = {list: "a list", str: "a string", bool: "true or false", int: "a number",
-               float: "a number", type(None): "null"}
+
+def _json_kind(value: Any) -> str:
+    """What a parsed JSON value is, in the words of the JSON text."""
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "true or false"
+    return "null" if value is None else "a number"
 
 
 def source_label(source: str | os.PathLike[str]) -> str:
@@ -57,7 +65,7 @@ def read_json_object(source: str | os.PathLike[str], what: str = "a JSON object"
             f"{label}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
         ) from None
     if not isinstance(doc, dict):
-        raise InputError(f"{label}: expected {what}, not {_JSON_TYPES.get(type(doc), 'that')}")
+        raise InputError(f"{label}: expected {what}, not {_json_kind(doc)}")
     return doc
 
 

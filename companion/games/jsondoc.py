@@ -1,7 +1,8 @@
-"""The top of a game's state document, checked the same way for every game.
+"""Checks on users' JSON documents (already parsed), shared by the games' parsers.
 
-Users hand us JSON they wrote or another tool made; a file meant for another game should
-be named as such rather than fail somewhere deep inside with a puzzling message.
+Users hand us JSON they wrote or another tool made; a file meant for another game, a list
+where an object belongs or a negative count should each be one line saying where, worded
+the same in every game.
 """
 
 from __future__ import annotations
