@@ -69,7 +69,7 @@ def test_the_examples_are_there() -> None:
         photo = _photo(p)
         assert photo.exists(), f"{photo} is missing"
         assert photo.stat().st_size < MAX_PHOTO_BYTES
-        load_field_map(p)  # a truth file is a valid field map as it stands
+        load_field_map(_truth(p))  # a truth file is a valid field map as it stands
 
 
 @pytest.mark.parametrize("truth_path", TRUTHS, ids=lambda p: p.name.split(".")[0])
