@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from companion.cli import main
 from companion.cli.delicious_read import read_cmd
+from companion.fileio import read_json_object
 from companion.games.delicious.fieldmap import load_field_map
 from companion.games.delicious.simulate import simulate_game
 from companion.synth.camera import CameraOptions
@@ -71,7 +72,7 @@ def test_set_corrects_and_out_writes_a_field_map(photos: dict[str, Path], tmp_pa
     assert doc["fields"]["garden.honey"] == "circled"
     assert "play.veg-bonus" not in doc["fields"]
     assert doc["confidence"]["garden.honey"] == 1.0 and "garden.honey" not in doc["review"]
-    fm = load_field_map(out_map)
+    fm = load_field_map(read_json_object(out_map))
     assert fm.fields == doc["fields"] and fm.variant == "A"
     score = CliRunner().invoke(main, ["delicious", "score", str(out_map), "--json"])
     assert json.loads(score.stdout)["total"] == doc["score"]["total"]

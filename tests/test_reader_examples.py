@@ -29,18 +29,8 @@ pytestmark = pytest.mark.slow
 
 
 def _invoke(args: list[str]) -> Any:
-    """Run ``companion delicious read ARGS`` through the root command.
-
-    Until the ``read`` command is wired into ``companion delicious``, call it directly so the
-    contract is still checked.
-    """
-    from companion.cli.delicious import delicious
-
-    if "read" in delicious.commands:
-        return CliRunner().invoke(main, ["delicious", "read", *args])
-    from companion.cli.delicious_read import read_cmd
-
-    return CliRunner().invoke(read_cmd, args)
+    """Run ``companion delicious read ARGS`` through the root command."""
+    return CliRunner().invoke(main, ["delicious", "read", *args])
 
 
 def _photo(truth_path: Path) -> Path:
@@ -144,10 +134,8 @@ def test_garden_and_play_photos_of_one_player_merge() -> None:
 def test_unreadable_photo_is_one_line_exit_2(tmp_path: Path) -> None:
     bad = tmp_path / "not-a-photo.jpg"
     bad.write_bytes(b"this is not a JPEG")
-    result = CliRunner().invoke(main, ["delicious", "read", str(bad), "--json"])
-    from companion.cli.delicious import delicious
-
-    if "read" in delicious.commands:
-        assert result.exit_code == 2
-        assert "Traceback" not in result.output
-        assert result.output.strip().startswith("companion: error:")
+    result = _invoke([str(bad), "--json"])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert result.output.strip().startswith("companion: error:")
+    assert len(result.output.strip().splitlines()) == 1

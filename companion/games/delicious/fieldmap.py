@@ -8,10 +8,8 @@ by companion.fileio, not here: the engine stays free of I/O.
 from __future__ import annotations
 
 import json
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from os import PathLike
 from typing import Any
 
 from companion.errors import InputError, UnknownNameError
@@ -35,36 +33,19 @@ class FieldMap:
         return out
 
 
-def _document(source: str | PathLike[str] | Mapping[str, Any]) -> tuple[str, Any]:
-    """(label for messages, parsed document) from a mapping or JSON text, with no I/O.
-
-    A path is still accepted, with a DeprecationWarning, only because two vision tests pass
-    one (tests/test_read_cli.py, tests/test_reader_examples.py); companion.fileio does the
-    reading. Drop this branch once they pass ``read_json_object(path)`` instead.
-    """
+def _document(source: str | Mapping[str, Any]) -> tuple[str, Any]:
+    """(label for messages, parsed document) from a mapping or JSON text, with no I/O."""
     if isinstance(source, Mapping):
         return "field map", source
-    if isinstance(source, str) and source.lstrip()[:1] in ("{", "["):
-        try:
-            return "field map", json.loads(source)
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                f"field map: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
-            ) from None
-    warnings.warn(
-        "load_field_map(path) is deprecated: read it with companion.fileio.read_json_object "
-        "and pass the mapping",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-    from companion.fileio import read_json_object, source_label  # transitional (docstring)
-
-    return source_label(source), read_json_object(source, "a field map (a JSON object)")
+    try:
+        return "field map", json.loads(source)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"field map: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+        ) from None
 
 
-def load_field_map(
-    source: str | PathLike[str] | Mapping[str, Any], *, label: str | None = None
-) -> FieldMap:
+def load_field_map(source: str | Mapping[str, Any], *, label: str | None = None) -> FieldMap:
     """Check a field map given as a parsed mapping (or JSON text); ``label`` names it in
     messages, e.g. the file it came from."""
     default_label, doc = _document(source)
