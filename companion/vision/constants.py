@@ -114,11 +114,16 @@ SHAPE_GROW = 0.15
 # confidence > 0.9; 100% on clean synthetic checks and crosses (tests/test_vision_marks.py).
 CROSS_WEIGHTS = (3.17, 1.56, -4.56, -0.75, -0.03, -1.7, -3.61, -2.82, 10.97, 0.75, -1.41, 2.23)
 # Those weights were fitted where the dense icon art cut holes in the marks, and came out
-# timid: on the quiet icons 440 of 693 checks and crosses (First Potter, tool and choice
-# marks, 60 photos, seeds apart from the reported ones) stayed below 0.9 confidence although
-# only 5 were wrong. Their logit is multiplied by this: 59 below 0.9, the 5 wrong unchanged,
-# and no First Potter mark wrong with confidence >= 0.9.
-CROSS_SHARPEN = 2.0
+# timid: on the quiet icons most checks and crosses stayed below 0.9 confidence although few
+# were wrong. The shape is now judged on two ink masks (the player's ink test, and halfway
+# from paper to the mark's darkest SHAPE_DARK_PERCENTILE), their log-odds averaged and
+# multiplied by CROSS_SHARPEN. On 1682 checks and crosses (First Potter, tool and choice
+# marks) in 140 photos with seeds apart from the reported ones: 18 wrong, 321 below 0.9
+# (985 before), 3 wrong with confidence >= 0.9 (1 before); First Potter alone 4 wrong of
+# 176 (5 before), 33 below 0.9 (113 before), 1 wrong and confident (1 before).
+CROSS_SHARPEN = 1.5
+SHAPE_DARK_PERCENTILE = 2.0
+SHAPE_HALFWAY = 0.5
 # Ink share of that box (the least of the box and the box nudged one pixel each way):
 # below BLANK is unmarked, above SURE is marked; between, the field goes to review.
 MARK_BLANK_BELOW: dict[str, float] = {

@@ -24,6 +24,8 @@ from companion.vision.constants import (
     MARK_FAINT_PROBABILITY,
     PRINTED_GROW_PX,
     REVIEW_BELOW,
+    SHAPE_DARK_PERCENTILE,
+    SHAPE_HALFWAY,
 )
 
 # Downscale factor for the background estimate: the paper-white field is smooth.
@@ -172,17 +174,44 @@ def point_symmetry(written: np.ndarray) -> float:
     return float(np.minimum(a, a[::-1, ::-1]).sum() / max(float(a.sum()), 1e-6))
 
 
-def cross_probability(written: np.ndarray) -> float:
-    """How much a mark looks like a cross (X) rather than a check (a V with a long arm).
+def cross_logit(written: np.ndarray) -> float | None:
+    """Log-odds that a 0/1 mark is a cross (X) rather than a check (a V with a long arm).
 
     A logistic model on where the ink lies (3x3 grid over the mark's extent), how much it
     looks like itself turned upside down, and its aspect: an X reaches all four corners and
-    is point-symmetric; a check leaves the top-left and bottom-right corners empty.
+    is point-symmetric; a check leaves the top-left and bottom-right corners empty. None
+    when there is too little ink to tell.
     """
     shape = stroke_shape(written)
     if shape is None:
-        return 0.5
+        return None
     feats = [v for row in shape.grid for v in row]
     feats += [point_symmetry(written), shape.aspect, 1.0]
-    z = CROSS_SHARPEN * float(np.dot(CROSS_WEIGHTS, feats))
+    return float(np.dot(CROSS_WEIGHTS, feats))
+
+
+def _sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
+
+
+def cross_probability(written: np.ndarray) -> float:
+    """Probability a 0/1 mark is a cross rather than a check (0.5 with too little ink)."""
+    z = cross_logit(written)
+    return 0.5 if z is None else _sigmoid(CROSS_SHARPEN * z)
+
+
+def cross_probability_rel(rel: np.ndarray, below: float) -> float:
+    """Probability a mark is a cross rather than a check, from its relative lightness.
+
+    A single ink test keeps only the darkest bits of a faint or blurred pencil mark, and
+    those fragments can look like either shape. So the shape is judged twice, with the
+    player's ink test and with one halfway between paper and the mark's own darkest ink,
+    and the two log-odds are averaged: where they disagree, the answer stays doubtful.
+    """
+    darkest = float(np.percentile(rel, SHAPE_DARK_PERCENTILE)) if rel.size else 1.0
+    halfway = 1.0 - SHAPE_HALFWAY * (1.0 - darkest)
+    logits = [z for z in (cross_logit(ink_mask(rel, t)) for t in (below, halfway))
+              if z is not None]
+    if not logits:
+        return 0.5
+    return _sigmoid(CROSS_SHARPEN * sum(logits) / len(logits))

@@ -359,8 +359,8 @@ def _mark(page: _Page, spec: FieldSpec, shift: Align, below: float = MARK_INK_BE
 def _first_potter(page: _Page, spec: FieldSpec, shift: Align,
                   below: float = MARK_INK_BELOW) -> Candidates:
     p_marked = _mark(page, spec, shift, below)
-    shape = _written_patch(page, spec, _grow_mm(spec, SHAPE_GROW), shift, below)
-    p_cross = marks.cross_probability(shape) if p_marked > 0.05 else 0.5
+    rel = _rel_patch(page, spec, _grow_mm(spec, SHAPE_GROW), shift)
+    p_cross = marks.cross_probability_rel(rel, below) if p_marked > 0.05 else 0.5
     return (
         (None, 1 - p_marked),
         ("cross", p_marked * p_cross),
