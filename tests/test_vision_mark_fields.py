@@ -92,3 +92,11 @@ def test_check_or_cross_from_lightness(ink: float) -> None:
 def test_blank_patch_has_no_shape() -> None:
     assert marks.cross_probability_rel(np.ones((30, 30), np.float32), MARK_INK_BELOW) == 0.5
     assert marks.cross_probability_rel(np.ones((0, 0), np.float32), MARK_INK_BELOW) == 0.5
+
+
+def test_faint_mark_shape_is_never_trusted() -> None:
+    """Blurred pencil at 90% of paper lightness: its shape may be guessed, not trusted."""
+    for kind in ("cross", "check"):
+        for s in range(10):
+            p = marks.cross_probability_rel(_rel(kind, s, ink=0.9), MARK_INK_BELOW + 0.05)
+            assert 1 - REVIEW_BELOW < p < REVIEW_BELOW

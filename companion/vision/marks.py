@@ -25,6 +25,8 @@ from companion.vision.constants import (
     PRINTED_GROW_PX,
     REVIEW_BELOW,
     SHAPE_DARK_PERCENTILE,
+    SHAPE_FAINT_CONFIDENCE,
+    SHAPE_FAINT_DARK,
     SHAPE_HALFWAY,
 )
 
@@ -207,6 +209,7 @@ def cross_probability_rel(rel: np.ndarray, below: float) -> float:
     those fragments can look like either shape. So the shape is judged twice, with the
     player's ink test and with one halfway between paper and the mark's own darkest ink,
     and the two log-odds are averaged: where they disagree, the answer stays doubtful.
+    A mark whose darkest ink is faint is never trusted on its shape alone.
     """
     darkest = float(np.percentile(rel, SHAPE_DARK_PERCENTILE)) if rel.size else 1.0
     halfway = 1.0 - SHAPE_HALFWAY * (1.0 - darkest)
@@ -214,4 +217,7 @@ def cross_probability_rel(rel: np.ndarray, below: float) -> float:
               if z is not None]
     if not logits:
         return 0.5
-    return _sigmoid(CROSS_SHARPEN * sum(logits) / len(logits))
+    p = _sigmoid(CROSS_SHARPEN * sum(logits) / len(logits))
+    if darkest > SHAPE_FAINT_DARK:  # a faint mark: its shape is only half seen
+        p = min(max(p, 1.0 - SHAPE_FAINT_CONFIDENCE), SHAPE_FAINT_CONFIDENCE)
+    return p
