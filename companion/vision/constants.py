@@ -154,8 +154,10 @@ MARK_FAINT_PROBABILITY = 0.6
 # LOW_DETAIL_CONFIDENCE (so it goes to review).
 # A tool whose cross is clear (probability at least REVIEW_BELOW) is exempt: blur fades a
 # cross but never draws one, so low detail only makes "empty" doubtful. (On 60 photos, no
-# blank tool icon in a low-detail field had any ink share at all.)
-MIN_MARK_PX_PER_MM = 3.5
+# blank tool icon in a low-detail field had any ink share at all.) Over quiet icon art, on
+# 140 photos: all 7 marks that left no ink at all were in fields judged blurred, none in
+# the 164 fields capped only for px/mm < 3.5, so MARK is 3.0 (was 3.5).
+MIN_MARK_PX_PER_MM = 3.0
 MIN_CELL_PX_PER_MM = 2.5
 LOW_DETAIL_CONFIDENCE = 0.7
 # A letter whose classifier probability (among the field's letters) is below this goes to
