@@ -9,7 +9,7 @@ except ``decide``, which may only settle close calls.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
@@ -99,6 +99,21 @@ class FieldReading:
         return self.confidence < REVIEW_BELOW
 
 
+def field_values(readings: Mapping[str, FieldReading]) -> dict[str, str]:
+    """Non-empty readings, as a field map holds them."""
+    return {k: r.value for k, r in sorted(readings.items()) if r.value is not None}
+
+
+def field_confidences(readings: Mapping[str, FieldReading]) -> dict[str, float]:
+    return {k: round(r.confidence, 4) for k, r in sorted(readings.items())}
+
+
+def fields_to_review(readings: Mapping[str, FieldReading]) -> list[str]:
+    """Fields not certain enough to trust, least certain first."""
+    doubtful = [r for r in readings.values() if r.review]
+    return [r.id for r in sorted(doubtful, key=lambda r: (r.confidence, r.id))]
+
+
 @dataclass(frozen=True, eq=False)
 class SheetReading:
     """Everything read from one photo of one sheet."""
@@ -129,17 +144,16 @@ class SheetReading:
     @property
     def fields(self) -> dict[str, str]:
         """Non-empty readings, as a field map holds them."""
-        return {k: r.value for k, r in sorted(self.readings.items()) if r.value is not None}
+        return field_values(self.readings)
 
     @property
     def confidence(self) -> dict[str, float]:
-        return {k: round(r.confidence, 4) for k, r in sorted(self.readings.items())}
+        return field_confidences(self.readings)
 
     @property
     def review(self) -> list[str]:
         """Fields not certain enough to trust, least certain first."""
-        doubtful = [r for r in self.readings.values() if r.review]
-        return [r.id for r in sorted(doubtful, key=lambda r: (r.confidence, r.id))]
+        return fields_to_review(self.readings)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -558,16 +572,17 @@ class PlayerReading:
 
     @property
     def fields(self) -> dict[str, str]:
-        return {k: r.value for k, r in sorted(self.readings.items()) if r.value is not None}
+        """Non-empty readings, as a field map holds them."""
+        return field_values(self.readings)
 
     @property
     def confidence(self) -> dict[str, float]:
-        return {k: round(r.confidence, 4) for k, r in sorted(self.readings.items())}
+        return field_confidences(self.readings)
 
     @property
     def review(self) -> list[str]:
-        doubtful = [r for r in self.readings.values() if r.review]
-        return [r.id for r in sorted(doubtful, key=lambda r: (r.confidence, r.id))]
+        """Fields not certain enough to trust, least certain first."""
+        return fields_to_review(self.readings)
 
     @property
     def seconds(self) -> float:
