@@ -21,7 +21,7 @@ import numpy as np
 
 from companion.errors import ImageError
 from companion.games.diced_veggies.constants import FACES
-from companion.games.diced_veggies.model import Ingredient
+from companion.games.diced_veggies.model import Die, Ingredient
 from companion.vision import constants_dice as C
 from companion.vision.dice_cell import CellRead, read_cell
 from companion.vision.dice_colour import classify, log_chroma, self_balance
@@ -53,13 +53,12 @@ class DieReading:
     def cell(self) -> tuple[int, int]:
         return (self.row, self.col)
 
+    @property
+    def die(self) -> Die:
+        return Die(self.row, self.col, self.ingredient, self.value)
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "row": self.row,
-            "col": self.col,
-            "ingredient": self.ingredient.value,
-            "value": self.value,
-        }
+        return self.die.to_json()
 
 
 @dataclass(frozen=True)
