@@ -205,6 +205,13 @@ def test_cli_read_bad_input_is_one_line_and_exit_2(tmp_path):
         assert "Traceback" not in result.output
 
 
+def test_a_delicious_sheet_is_not_read_as_dice():
+    """Our sheets share the mat's corner markers; the QR code tells them apart."""
+    sheet = "examples/delicious/photos/combo-good-light.jpg"
+    with pytest.raises(ImageError, match="delicious-combo sheet, not the dice mat"):
+        read_dice_photo(sheet)
+
+
 def test_photos_are_read_as_displayed_after_exif_rotation(tmp_path):
     """A phone stores the pixels sideways and an EXIF orientation: rows and cols follow the
     picture as displayed."""

@@ -36,6 +36,7 @@ from companion.vision.dice_grid import (
 )
 from companion.vision.dice_mat import MatView, find_mat
 from companion.vision.load import load_image
+from companion.vision.register import sheet_label
 
 
 @dataclass(frozen=True)
@@ -167,6 +168,14 @@ def _locate(det: np.ndarray) -> tuple[MatView | None, np.ndarray, np.ndarray, Di
     """On the detection copy: the mat if present, the foreground (unlike the table, or
     coloured on the mat), the block's mask and the lattice fitted to its seams."""
     mat = find_mat(det)
+    if mat is not None:
+        # our other sheets carry the same corner markers: refuse them rather than read
+        # their artwork as dice
+        label = sheet_label(cv2.cvtColor(det, cv2.COLOR_BGR2GRAY))
+        if label is not None and label.sheet != C.MAT_SHEET:
+            raise ImageError(
+                f"this photo shows our {label.sheet} sheet, not the dice mat or a block of dice"
+            )
     smooth = cv2.GaussianBlur(det, (0, 0), 1.5)
     if mat is not None:
         fg = paper_model(smooth, mat.paper_band(det.shape)).foreground(smooth)

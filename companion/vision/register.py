@@ -256,6 +256,11 @@ def _decode_text(img: np.ndarray) -> str:
     return text if text.startswith(QR_PREFIX) else ""
 
 
+def sheet_label(grey: np.ndarray) -> SheetLabel | None:
+    """The label of whichever of our sheets shows in a grey image, if its QR reads."""
+    return _label(_decode_text(grey))
+
+
 def _label(text: str) -> SheetLabel | None:
     if not text:
         return None
