@@ -2,6 +2,7 @@
 
 import json
 from functools import cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -207,7 +208,7 @@ def test_cli_read_bad_input_is_one_line_and_exit_2(tmp_path):
 
 def test_a_delicious_sheet_is_not_read_as_dice():
     """Our sheets share the mat's corner markers; the QR code tells them apart."""
-    sheet = "examples/delicious/photos/combo-good-light.jpg"
+    sheet = Path(__file__).parent.parent / "examples/delicious/photos/combo-good-light.jpg"
     with pytest.raises(ImageError, match="delicious-combo sheet, not the dice mat"):
         read_dice_photo(sheet)
 
