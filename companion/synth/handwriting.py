@@ -490,19 +490,35 @@ def draw_mark(img: np.ndarray, box_px: Box, kind: str, rng: np.random.Generator)
 
 CROP_PX_PER_MM = (6.5, 10.5)  # rectified resolution range the reader may hand us
 CROP_CELL_MM = (5.0, 11.0)  # side of a cell's writing area (Delicious: 5.3-10.6)
+# Detail the photo itself had at the cell (px/mm): a sheet filling a third of a 12 MP frame,
+# tilted, gives ~3; the reader then scales the photo up to its rectified resolution.
+CROP_PHOTO_PX_PER_MM = (2.8, 11.0)
+CROP_LENS_BLUR_PX = (0.0, 2.0)  # Gaussian sigma in photo pixels
+CROP_MOTION_CHANCE = 0.15
+CROP_MOTION_PX = (1.5, 5.0)  # motion streak length in photo pixels
+CROP_NOISE_SIGMA = (1.0, 7.0)  # grey levels, added in photo pixels
+CROP_JPEG_QUALITY = (35, 96)
+# Faint writing (light pencil, a dim corner of the photo): this share of crops keeps only a
+# fraction of its ink contrast.
+CROP_FAINT_CHANCE = 0.3
+CROP_FAINT_CONTRAST = (0.35, 1.0)
 
 
 def letter_cell_crop(letter: str, rng: np.random.Generator, fonts: str = "heldout",
                      px_per_mm: float | None = None, *,
                      families: Sequence[str] | None = None,
-                     warp: float = 0.0) -> NDArray[np.uint8]:
+                     warp: float = 0.0,
+                     photo_px_per_mm: float | None = None) -> NDArray[np.uint8]:
     """A grey crop of one written cell as the photo reader would cut it out.
 
     Paper tint and leftover light gradient, bits of the printed cell border at the edges,
-    sometimes a stray mark or smudge, then blur, resampling, noise and
-    JPEG. Used to train the letter classifier and to benchmark it.
+    sometimes a stray mark or smudge; then the camera (blur, sensor, noise and JPEG at the
+    photo's own, often lower, resolution) and the reader's bilinear rectification back up to
+    ``px_per_mm``. Used to train the letter classifier and to benchmark it.
     """
     ppm = px_per_mm if px_per_mm is not None else rng.uniform(*CROP_PX_PER_MM)
+    photo_ppm = (photo_px_per_mm if photo_px_per_mm is not None
+                 else rng.uniform(*CROP_PHOTO_PX_PER_MM))
     side = rng.uniform(*CROP_CELL_MM)
     w = max(16, int(round(side * rng.uniform(0.85, 1.2) * ppm)))
     h = max(16, int(round(side * ppm)))
@@ -510,8 +526,8 @@ def letter_cell_crop(letter: str, rng: np.random.Generator, fonts: str = "heldou
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     gx, gy = rng.uniform(-0.25, 0.25, 2) / max(w, h)
     light = 1.0 + gx * (xx - w / 2) + gy * (yy - h / 2)
-    img = np.clip(paper * light, 0, 255).astype(np.uint8)
-    img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    bg = np.clip(paper * light, 0, 255)
+    img = cv2.cvtColor(bg.astype(np.uint8), cv2.COLOR_GRAY2BGR)
     # printed cell border lines poking in at the edges (the reader crops just inside them)
     if rng.random() < 0.4:
         g = float(rng.uniform(40, 170))
@@ -541,18 +557,38 @@ def letter_cell_crop(letter: str, rng: np.random.Generator, fonts: str = "heldou
         bx, by = int(rng.integers(0, w - bw)), int(rng.integers(0, h - bh))
         draw_mark(img, (bx, by, bw, bh), str(rng.choice(["scribble", "smudge", "smudge"])),
                   rng)
-    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    # camera and rectification: blur, resampling, noise, JPEG
-    sigma = rng.uniform(0.0, 1.3)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    if rng.random() < CROP_FAINT_CHANCE:
+        gray = bg - (bg - gray) * rng.uniform(*CROP_FAINT_CONTRAST)
+    return _camera_and_rectify(gray, ppm, photo_ppm, rng)
+
+
+def _camera_and_rectify(gray: NDArray[np.float32], ppm: float, photo_ppm: float,
+                        rng: np.random.Generator) -> NDArray[np.uint8]:
+    """Photograph a crop drawn at ``ppm`` with ``photo_ppm`` of detail, then scale it back
+    up bilinearly, as the reader's perspective warp does."""
+    h, w = gray.shape
+    f = min(1.0, photo_ppm / ppm)
+    sigma = rng.uniform(*CROP_LENS_BLUR_PX) / f  # in drawing pixels
     if sigma > 0.3:
-        gray = cv2.GaussianBlur(gray, (0, 0), sigma)
-    f = rng.uniform(0.55, 1.0)
-    small = cv2.resize(gray, (max(8, int(w * f)), max(8, int(h * f))),
-                       interpolation=cv2.INTER_AREA)
-    gray = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
-    noisy = gray.astype(np.float32) + rng.normal(0, rng.uniform(1.0, 7.0), gray.shape)
-    gray = np.clip(noisy, 0, 255).astype(np.uint8)
-    ok, enc = cv2.imencode(".jpg", gray, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 96))])
+        gray = np.asarray(cv2.GaussianBlur(gray, (0, 0), sigma), np.float32)
+    if rng.random() < CROP_MOTION_CHANCE:
+        n = max(2, int(round(rng.uniform(*CROP_MOTION_PX) / f)))
+        k = n | 1
+        line = np.zeros((k, k), np.float32)
+        line[k // 2, :] = 1.0
+        rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)),
+                                      1.0)
+        streak = np.asarray(cv2.warpAffine(line, rot, (k, k)), np.float32)
+        streak /= max(float(streak.sum()), 1e-6)
+        gray = np.asarray(cv2.filter2D(gray, -1, streak), np.float32)
+    sw, sh = max(6, int(round(w * f))), max(6, int(round(h * f)))
+    small = cv2.resize(gray, (sw, sh), interpolation=cv2.INTER_AREA)
+    noisy = small + rng.normal(0, rng.uniform(*CROP_NOISE_SIGMA), small.shape)
+    shot = np.clip(noisy + 0.5, 0, 255).astype(np.uint8)
+    quality = int(rng.integers(CROP_JPEG_QUALITY[0], CROP_JPEG_QUALITY[1] + 1))
+    ok, enc = cv2.imencode(".jpg", shot, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if ok:
-        gray = cv2.imdecode(enc, cv2.IMREAD_GRAYSCALE)
-    return np.asarray(gray, np.uint8)
+        shot = cv2.imdecode(enc, cv2.IMREAD_GRAYSCALE)
+    out = cv2.resize(shot, (w, h), interpolation=cv2.INTER_LINEAR) if f < 1.0 else shot
+    return np.asarray(out, np.uint8)
