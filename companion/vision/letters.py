@@ -95,11 +95,24 @@ def ink_box(ink: np.ndarray) -> tuple[int, int, int, int] | None:
         return None
     areas = stats[1:, cv2.CC_STAT_AREA]
     keep = np.nonzero(areas >= SPECK_FRACTION * areas.max())[0] + 1
+    inner = [k for k in keep if not _edge_sliver(stats[k], on.shape)]
+    if inner:  # leftover print at the rim (cell corners) would shrink the letter
+        keep = np.array(inner)
     x0 = int(stats[keep, cv2.CC_STAT_LEFT].min())
     y0 = int(stats[keep, cv2.CC_STAT_TOP].min())
     x1 = int((stats[keep, cv2.CC_STAT_LEFT] + stats[keep, cv2.CC_STAT_WIDTH]).max())
     y1 = int((stats[keep, cv2.CC_STAT_TOP] + stats[keep, cv2.CC_STAT_HEIGHT]).max())
     return x0, y0, x1, y1
+
+
+def _edge_sliver(stat: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """A blob that touches the crop's edge and stays in the band along it: print, not ink."""
+    h, w = shape[:2]
+    x, y = int(stat[cv2.CC_STAT_LEFT]), int(stat[cv2.CC_STAT_TOP])
+    x1, y1 = x + int(stat[cv2.CC_STAT_WIDTH]), y + int(stat[cv2.CC_STAT_HEIGHT])
+    bx, by = w * EDGE_BAND_FRACTION, h * EDGE_BAND_FRACTION
+    return ((x == 0 and x1 <= bx) or (x1 == w and x >= w - bx)
+            or (y == 0 and y1 <= by) or (y1 == h and y >= h - by))
 
 
 def preprocess(crop_gray: np.ndarray) -> NDArray[np.float32]:
