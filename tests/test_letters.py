@@ -130,6 +130,49 @@ def test_preprocess_centres_and_normalises_light() -> None:
     assert abs(ys.mean() - INPUT_PX / 2) < INPUT_PX / 4
 
 
+def test_print_slivers_at_the_rim_do_not_shrink_the_letter() -> None:
+    crop = np.full((96, 96), 235, np.uint8)  # a small letter in a big cell, as small sheets give
+    draw_letter(crop, (28, 28, 40, 40), "S", np.random.default_rng(4), fonts="strokes")
+    corners = crop.copy()
+    for cx, cy in ((0, 0), (95, 0), (0, 95), (95, 95)):  # rounded cell corners left over
+        cv2.ellipse(corners, (cx, cy), (10, 10), 0, 0, 360, 150, 3)
+    assert np.abs(preprocess(crop) - preprocess(corners)).mean() < 0.02
+
+
+def test_sliver_rule_keeps_a_letter_that_reaches_the_edge() -> None:
+    crop = np.full((80, 80), 230, np.uint8)
+    cv2.line(crop, (0, 40), (60, 40), 40, 4)  # an L-ish stroke running off the left edge
+    cv2.line(crop, (60, 10), (60, 40), 40, 4)
+    a = preprocess(crop)
+    assert a.max() > 0.5
+    ys, xs = np.nonzero(a > 0.5)
+    assert xs.max() - xs.min() > INPUT_PX / 2  # the box spans the whole stroke
+
+
+def test_small_sheet_crops_are_softer_than_large_sheet_crops() -> None:
+    """At few photo px/mm the reader's crop is an upscaled, blurred photo: less fine detail."""
+    def detail(photo_ppm: float) -> float:
+        total = 0.0
+        for seed in range(12):
+            c = letter_cell_crop("W", np.random.default_rng(seed), fonts="strokes",
+                                 px_per_mm=8.0, photo_px_per_mm=photo_ppm)
+            assert c.dtype == np.uint8 and c.ndim == 2
+            total += float(cv2.Laplacian(c.astype(np.float32), cv2.CV_32F).var())
+        return total
+
+    assert detail(3.0) < 0.5 * detail(11.0)
+
+
+def test_small_sheet_letters_mostly_right(clf: LetterClassifier) -> None:
+    """Crops as a sheet filling a third of the frame gives them (~3.5 px/mm in the photo)."""
+    letters = "BCFGLMOPSW" * 4
+    crops = [letter_cell_crop(t, np.random.default_rng([7, i]), fonts="heldout",
+                              photo_px_per_mm=3.5) for i, t in enumerate(letters)]
+    ranked = clf.classify_many(crops, [LETTER_CLASSES] * len(crops))
+    right = sum(r[0][0] == t for r, t in zip(ranked, letters, strict=True))
+    assert right >= 0.8 * len(letters)
+
+
 @settings(max_examples=60, deadline=None)
 @given(logits=st.lists(st.floats(-30, 30), min_size=10, max_size=10),
        allowed=st.sets(st.sampled_from(LETTER_CLASSES), min_size=1),
