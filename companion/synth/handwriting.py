@@ -427,6 +427,9 @@ def draw_letter(img: np.ndarray, box_px: Box, letter: str, rng: np.random.Genera
     _check_args(img, box_px)
     x, y, w, h = box_px
     alpha = letter_alpha(w, h, letter, rng, fonts, families, warp)
+    peak = float(alpha.max())
+    if 0.0 < peak < 1.0:  # a line thinner than a pixel still has a fully inked centre
+        alpha = alpha / peak
     _ink(img, box_px, alpha, rng)
 
 

@@ -5,6 +5,8 @@ One place, as in SDAPS: a reading decision that changes should be a one-line cha
 
 from __future__ import annotations
 
+from companion.vision.constants_letters import REVIEW_BELOW as REVIEW_BELOW_LETTERS
+
 # --- loading ---------------------------------------------------------------------------------
 # Largest photo we decode, in pixels (width x height). Phones give 12-50 MP; anything much
 # bigger is more likely a decompression bomb than a photo.
@@ -160,9 +162,10 @@ MARK_FAINT_PROBABILITY = 0.6
 MIN_MARK_PX_PER_MM = 3.0
 MIN_CELL_PX_PER_MM = 2.5
 LOW_DETAIL_CONFIDENCE = 0.7
-# A letter whose classifier probability (among the field's letters) is below this goes to
-# review whatever the ink says: on photos, O/C and B/F slips came with 0.90-0.97.
-LETTER_REVIEW_BELOW = 0.98
+# A letter whose classifier probability (among the field's letters) is below the letter
+# model's own threshold goes to review whatever the ink says: on photos, O/C and B/F slips
+# came with 0.90-0.97.
+LETTER_REVIEW_BELOW = REVIEW_BELOW_LETTERS
 LETTER_DOUBT_CONFIDENCE = 0.85
 # A field whose calibrated confidence is below this goes to review.
 REVIEW_BELOW = 0.9

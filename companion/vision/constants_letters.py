@@ -47,5 +47,5 @@ TESSERACT_PAD_FRACTION = 0.5
 # review. Sweep of scripts/bench_letters.py on 2,000 held-out-font crops photographed at
 # 2.8-11 px/mm: 1 confident error (0.05%) with 15% sent to review; 0.9 and 0.95 both gave 2.
 # On 200 photos it leaves no silent letter error with 7.9% of all fields reviewed.
-# (sheet_reader uses its own copy, constants.LETTER_REVIEW_BELOW, also 0.98.)
+# (the sheet reader uses this same value as constants.LETTER_REVIEW_BELOW.)
 REVIEW_BELOW = 0.98
