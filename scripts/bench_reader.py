@@ -26,12 +26,14 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from companion.synth.constants import SHEET_AREA_FRACTION
+
 # Bump when the photo generator changes, so stale cached photos are not reused.
-GENERATOR_VERSION = 3
+GENERATOR_VERSION = 4
 OUT_DIR = Path("bench-out/reader")
 PLAYERS_PER_GAME = 3
 PAIR_EVERY = 4  # every 4th player paper is photographed as garden + play sheets
@@ -53,6 +55,13 @@ class PhotoSpec:
     code: str
     size_px: int
     honey: bool = False  # circle the honey "3" (random play never earns it)
+    small: bool = False  # stress set: the sheet covers less of the frame than promised
+
+
+# The stress set's share of the frame area: below the promised third.
+SMALL_SHEET_AREA = (0.1, 1.0 / 3.0)
+AREA_LOW, AREA_HIGH = SHEET_AREA_FRACTION
+AREA_SPLIT = 0.4  # letters are also counted apart for sheets covering less of the frame
 
 
 @dataclass
@@ -94,8 +103,12 @@ class Tally:
     failures: list[str] = field(default_factory=list)
 
 
-def plan(n_photos: int, size_px: int, base_seed: int = 0) -> list[PhotoSpec]:
+def plan(n_photos: int, size_px: int, base_seed: int = 0, small: bool = False
+         ) -> list[PhotoSpec]:
     """A fixed list of photos: the same arguments always give the same set."""
+    if small:  # other games, other seeds and other names than the main set
+        return [replace(s, name=f"small-{s.name}", paper_id=f"small-{s.paper_id}", small=True)
+                for s in plan(n_photos, size_px, base_seed + 500)]
     specs: list[PhotoSpec] = []
     k = 0
     while len(specs) < n_photos:
@@ -155,8 +168,9 @@ def _make(job: tuple[PhotoSpec, str]) -> str:
     field_map = dict(record.field_maps[spec.player])
     if spec.honey:
         field_map["garden.honey"] = "circled"
+    camera = CameraOptions(sheet_area=SMALL_SHEET_AREA) if spec.small else CameraOptions()
     made = render_sheet_photo(spec.sheet, field_map, spec.seed, variant=spec.variant,
-                              fonts="heldout", camera=CameraOptions().sized(spec.size_px),
+                              fonts="heldout", camera=camera.sized(spec.size_px),
                               code=spec.code)
     tmp = path.with_suffix(".tmp")
     tmp.write_bytes(made.photo.jpeg)
@@ -186,12 +200,12 @@ EXAMPLE_CODE = "K7Q2"
 
 def _example_cameras() -> dict[str, tuple[str, str, int, dict[str, Any]]]:
     """name -> (sheet, variant, player, camera overrides)."""
-    gentle = {"tilt_deg": (4.0, 14.0), "fill": (0.7, 0.85), "shadow_chance": 0.0,
-              "jpeg_quality": (74, 80), "motion_blur_chance": 0.0}
+    gentle = {"sheet_area": None, "tilt_deg": (4.0, 14.0), "fill": (0.7, 0.85),
+              "shadow_chance": 0.0, "jpeg_quality": (74, 80), "motion_blur_chance": 0.0}
     return {
         "combo-good-light": ("delicious-combo", "A", 0, {"jpeg_quality": (74, 80)}),
         "combo-tilted-shadow": ("delicious-combo", "A", 1, {
-            "tilt_deg": (30.0, 34.0), "fill": (0.65, 0.8), "shadow_chance": 1.0,
+            "sheet_area": None, "tilt_deg": (30.0, 34.0), "fill": (0.65, 0.8), "shadow_chance": 1.0,
             "shadow_depth": (0.45, 0.55), "light_gradient": (0.25, 0.35),
             "jpeg_quality": (72, 78), "motion_blur_chance": 0.0}),
         "garden-player3": ("delicious-garden", "A", 2, {**gentle,
@@ -282,8 +296,9 @@ def tally(
         styles: dict[str, str] = synthetic.get("marks", {})
         conditions = [
             "pencil" if synthetic.get("pen") == "pencil" else "pen",
-            "sheet < 1/2 of frame" if synthetic.get("fill", 1.0) < 0.5 else
-            "sheet >= 1/2 of frame",
+            f"sheet < {AREA_SPLIT:.0%} of frame area"
+            if synthetic.get("sheet_area", 1.0) < AREA_SPLIT else
+            f"sheet >= {AREA_SPLIT:.0%} of frame area",
         ]
         key = (spec.sheet, spec.variant)
         if key not in kinds_cache:
@@ -410,6 +425,9 @@ def table(tallies: dict[str, Tally]) -> str:
     row("players scored exactly, nothing to review",
         (count(t.papers_scored_right_no_review, t.papers) for t in ts))
     row("fields sent to review", (f"{_pct(t.reviewed, t.fields)} ({t.reviewed})" for t in ts))
+    for k in kinds:
+        row(f"- sent to review: {k}", (f"{_pct(t.review_by_kind[k], t.by_kind[k])} "
+                                        f"({t.review_by_kind[k]})" for t in ts))
     row("reviewed fields that were really wrong",
         (f"{t.reviewed_wrong} of {t.reviewed} ({_pct(t.reviewed_wrong, t.reviewed)})"
          for t in ts))
@@ -431,6 +449,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--photos", type=int, default=200, help="number of photos (default 200)")
     ap.add_argument("--tesseract-photos", type=int, default=30,
                     help="how many of them the slow tesseract reader also reads (default 30)")
+    ap.add_argument("--small", type=int, default=40,
+                    help="extra stress photos whose sheet covers less than a third of the "
+                         "frame, reported in their own column (default 40)")
     ap.add_argument("--jobs", type=int, default=1, help="processes making photos")
     ap.add_argument("--size", type=int, default=4000, help="photo long side, px (12 MP: 4000)")
     ap.add_argument("--out", type=Path, default=OUT_DIR, help="photo cache directory")
@@ -449,10 +470,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
 
     specs = plan(args.photos, args.size, args.seed)
+    small = plan(args.small, args.size, args.seed, small=True) if args.small else []
     start = time.perf_counter()
     out = args.out / layout_fingerprint()
-    paths = dict(zip((s.name for s in specs), make_photos(specs, out, args.jobs),
-                     strict=True))
+    paths = dict(zip((s.name for s in specs + small),
+                     make_photos(specs + small, out, args.jobs), strict=True))
     made_s = time.perf_counter() - start
     truths = {n: json.loads(p.with_suffix(".truth.json").read_text()) for n, p in paths.items()}
 
@@ -474,11 +496,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         tess = {s.name: tess_read(paths[s.name]) for s in subset}
         tallies[f"ours, same {n_tess}"] = tally(subset, truths, ours)
         tallies[f"tesseract, {n_tess}"] = tally(subset, truths, tess)
+    if small:
+        ours_small = {s.name: ours_read(paths[s.name]) for s in small}
+        tallies[f"ours, {len(small)} small sheets (stress)"] = tally(small, truths, ours_small)
     n_papers = len({s.paper_id for s in specs})
     print(f"{len(specs)} photos ({sum(s.sheet == 'delicious-combo' for s in specs)} combo, "
           f"{sum(s.sheet != 'delicious-combo' for s in specs)} garden/play) of {n_papers} "
           f"players, {args.size} px long side, held-out fonts, read on one thread; photos ready "
-          f"in {made_s:.0f} s\n")
+          f"in {made_s:.0f} s. Each sheet covers {AREA_LOW:.0%}-{AREA_HIGH:.0%} of the frame "
+          f"area (less when turned near 45 degrees); the stress photos cover "
+          f"{SMALL_SHEET_AREA[0]:.0%}-{SMALL_SHEET_AREA[1]:.0%}, below the promised third.\n")
     text = table(tallies)
     print(text)
     notes: list[str] = []

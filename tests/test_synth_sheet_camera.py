@@ -11,7 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.errors import InputError
-from companion.synth.camera import CameraOptions, Shot, page_quad, photograph, sample_shot, shoot
+from companion.synth.camera import (
+    CameraOptions,
+    Shot,
+    fill_for_area,
+    page_quad,
+    photograph,
+    quad_area_fraction,
+    sample_shot,
+    shoot,
+)
+from companion.synth.constants import FILL_MAX
 
 SMALL = CameraOptions().sized(1200)
 
@@ -124,3 +134,22 @@ def test_quad_fits_the_frame_with_the_sampled_fill(seed: int, tall: bool) -> Non
     cross = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(
         edges, -1, axis=0)[:, 0]
     assert (cross > 0).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), tall=st.booleans())
+def test_sheet_covers_the_sampled_share_of_the_frame(seed: int, tall: bool) -> None:
+    """The default camera draws the sheet's share of the frame area: the span it picks gives
+    that share, unless the sheet would have to leave the frame to get it."""
+    shot = sample_shot(np.random.default_rng(seed), CameraOptions())
+    assert 1 / 3 <= shot.sheet_area <= 0.75
+    pw, ph = (1700, 2200) if tall else (2200, 1700)
+    fill = fill_for_area(pw, ph, shot)
+    quad = page_quad(pw, ph, replace(shot, fill=fill))
+    share = quad_area_fraction(quad, shot.width_px, shot.height_px)
+    if fill < FILL_MAX:
+        assert share == pytest.approx(shot.sheet_area, rel=0.02)
+    else:
+        assert share < shot.sheet_area * 1.02
+    frame = np.array([shot.width_px, shot.height_px])
+    assert (quad >= -1e-6).all() and (quad <= frame + 1e-6).all()

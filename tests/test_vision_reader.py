@@ -105,3 +105,18 @@ def test_unreadable_qr_falls_back_to_the_layout() -> None:
     reg = register(photo)
     assert reg.identified_by == "layout"
     assert (reg.label.sheet, reg.label.variant, reg.label.code) == ("delicious-combo", "B", "")
+
+
+@pytest.mark.parametrize("seed", [5, 7])
+def test_half_erased_smudge_reads_empty(seed: int) -> None:
+    """A half-erased letter is far lighter than the player's other writing: its cell reads
+    empty (trusted, or in review when less clear), never as the letter it once was."""
+    game = simulate_game(seed, 2, "A")
+    shot = render_sheet_photo("delicious-combo", game.field_maps[0], seed, camera=CAMERA,
+                              code="AB12")
+    assert shot.smudged, "this seed is chosen for its smudge"
+    reading = read_image(shot.image(), "smudged.jpg")
+    for fid in shot.smudged:
+        assert reading.readings[fid].value is None
+        assert "erased" in reading.readings[fid].note
+    assert _silent_errors(reading, shot.truth) == []

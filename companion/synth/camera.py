@@ -38,6 +38,9 @@ class CameraOptions:
     portrait_chance: float = K.PORTRAIT_CHANCE
     tilt_deg: Range = K.TILT_DEG
     rotation_deg: Range = K.ROTATION_DEG
+    # When set, the sheet's share of the frame area is drawn from this range and decides the
+    # span; ``fill`` is used only when it is None.
+    sheet_area: Range | None = K.SHEET_AREA_FRACTION
     fill: Range = K.FILL_FRACTION
     focal_length: Range = K.FOCAL_LENGTH_FRAMES
     lens_blur_sigma_px: Range = K.LENS_BLUR_SIGMA_PX
@@ -63,6 +66,9 @@ class CameraOptions:
             raise InputError(f"photo size must be (long, short) >= 64 px, got {self.size_px}")
         if not 0.05 <= self.fill[0] <= self.fill[1] <= 1.0:
             raise InputError(f"fill must lie in (0.05, 1], got {self.fill}")
+        area = self.sheet_area
+        if area is not None and not 0.02 <= area[0] <= area[1] <= 0.9:
+            raise InputError(f"sheet_area must lie in [0.02, 0.9], got {self.sheet_area}")
         if not 0.0 <= self.tilt_deg[0] <= self.tilt_deg[1] < 80.0:
             raise InputError(f"tilt must lie in [0, 80) degrees, got {self.tilt_deg}")
         unknown = set(self.backgrounds) - set(K.BACKGROUNDS)
@@ -79,6 +85,7 @@ class CameraOptions:
         return cls(
             tilt_deg=(0.0, 8.0),
             rotation_deg=(-4.0, 4.0),
+            sheet_area=None,
             fill=(0.8, 0.9),
             lens_blur_sigma_px=(0.4, 0.8),
             motion_blur_chance=0.0,
@@ -120,6 +127,7 @@ class Shot:
     drop_shadow_mm: float
     background: str
     seed: int  # drives the textures, shadow shape and noise
+    sheet_area: float = 0.0  # wanted share of the frame's area; 0 when ``fill`` was drawn
 
 
 @dataclass(frozen=True)
@@ -186,6 +194,8 @@ def sample_shot(rng: np.random.Generator, options: CameraOptions) -> Shot:
         drop_shadow_mm=_uniform(rng, o.drop_shadow_mm),
         background=str(o.backgrounds[int(rng.integers(len(o.backgrounds)))]),
         seed=int(rng.integers(2**62)),
+        # Drawn last, so cameras that give ``fill`` directly keep their earlier photos.
+        sheet_area=0.0 if o.sheet_area is None else _uniform(rng, o.sheet_area),
     )
 
 
@@ -226,6 +236,27 @@ def page_quad(page_w: int, page_h: int, shot: Shot) -> np.ndarray:
     room = frame - span * zoom
     offset = room * np.array(shot.centre)
     return np.asarray(proj + offset, dtype=np.float64)
+
+
+def quad_area_fraction(quad: np.ndarray, width_px: int, height_px: int) -> float:
+    """Share of a ``width_px`` x ``height_px`` frame covered by a quadrilateral (4x2)."""
+    x, y = quad[:, 0], quad[:, 1]
+    area = 0.5 * abs(float(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))))
+    return area / float(width_px * height_px)
+
+
+def fill_for_area(page_w: int, page_h: int, shot: Shot) -> float:
+    """The span (``Shot.fill``) at which the page covers ``shot.sheet_area`` of the frame.
+
+    The area grows nearly with the span squared (only the perspective's strength changes
+    with distance), so one square-root step from span 1 and one correction suffice.
+    """
+    fill = 1.0
+    for _ in range(2):
+        got = quad_area_fraction(page_quad(page_w, page_h, replace(shot, fill=fill)),
+                                 shot.width_px, shot.height_px)
+        fill = min(K.FILL_MAX, fill * math.sqrt(shot.sheet_area / max(got, 1e-9)))
+    return fill
 
 
 # ---- textures and light ------------------------------------------------------------------
@@ -366,6 +397,8 @@ def shoot(page_bgr: np.ndarray, rng: np.random.Generator, options: CameraOptions
     shot = sample_shot(rng, options)
     sub = np.random.default_rng(shot.seed)
     ph, pw = page_bgr.shape[:2]
+    if shot.sheet_area > 0.0:
+        shot = replace(shot, fill=fill_for_area(pw, ph, shot))
     quad = page_quad(pw, ph, shot)
     W, H = shot.width_px, shot.height_px
 

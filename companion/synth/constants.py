@@ -11,9 +11,14 @@ PHOTO_SIZE_PX = (4000, 3000)  # (long side, short side): a 12 MP phone sensor
 PORTRAIT_CHANCE = 0.5  # probability the phone is held upright (frame taller than wide)
 TILT_DEG = (0.0, 35.0)  # angle between the sheet's normal and the camera axis
 ROTATION_DEG = (0.0, 360.0)  # in-plane rotation of the sheet in the frame
-# The sheet's outline spans this fraction of the frame, measured in the frame direction
-# where it is tightest (so 0.9 nearly touches two opposite edges).
+# Share of the frame's area the sheet itself covers: the reader's promise is "a sheet filling
+# a third of the frame or more". A sheet turned near 45 degrees cannot reach the top of the
+# range inside a 4:3 frame; its span is then capped at FILL_MAX.
+SHEET_AREA_FRACTION = (1.0 / 3.0, 0.75)
+# Alternatively (CameraOptions.sheet_area=None): the sheet's outline spans this fraction of the
+# frame, measured in the frame direction where it is tightest (0.9 nearly touches two edges).
 FILL_FRACTION = (1.0 / 3.0, 0.9)
+FILL_MAX = 0.95  # never span more of the frame than this, so the whole sheet is in the photo
 FOCAL_LENGTH_FRAMES = (0.7, 1.0)  # focal length in units of the long frame side (~26 mm eq.)
 LENS_BLUR_SIGMA_PX = (0.4, 1.8)  # Gaussian sigma at 4000 px wide; scaled with output size
 MOTION_BLUR_CHANCE = 0.15

@@ -25,7 +25,7 @@ from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS, 
 from companion.paper.model import Box, FieldKind, FieldSpec, SheetGeometry
 from companion.synth import constants as K
 from companion.synth import handwriting
-from companion.synth.camera import CameraOptions, Photo, shoot
+from companion.synth.camera import CameraOptions, Photo, quad_area_fraction, shoot
 
 PxBox = tuple[int, int, int, int]  # x, y, w, h in page pixels
 
@@ -91,6 +91,9 @@ class SheetPhoto:
                 "tilt_deg": round(self.photo.shot.tilt_deg, 1),
                 "rotation_deg": round(self.photo.shot.rotation_deg, 1),
                 "fill": round(self.photo.shot.fill, 2),
+                "sheet_area": round(quad_area_fraction(self.photo.corners_px,
+                                                       self.photo.shot.width_px,
+                                                       self.photo.shot.height_px), 3),
                 "shadow": self.photo.shot.shadow_depth > 0,
                 "size_px": [self.photo.shot.width_px, self.photo.shot.height_px],
             },

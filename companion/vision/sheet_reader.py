@@ -34,6 +34,9 @@ from companion.vision.constants import (
     CELL_INK_BELOW,
     CELL_STRONG_MIN,
     CELL_WRITTEN_ABOVE,
+    ERASED_BELOW,
+    ERASED_CONFIDENCE,
+    ERASED_SURE_BELOW,
     FAINT_CONFIDENCE,
     FIELD_SHIFT_MAX_MM,
     INK_SMOOTH_PX,
@@ -337,6 +340,15 @@ def _letter_crop(page: _Page, spec: FieldSpec, shift: Align) -> np.ndarray:
     return crop
 
 
+def _share_of_pen(dark: float, pen_darkness: Sequence[float]) -> float:
+    """How dark a cell's strokes are next to the player's sure letters on the same sheet
+    (1 = as dark as their median); 1 when the sheet has no sure letter to compare with."""
+    if not pen_darkness:
+        return 1.0
+    pen = 1.0 - float(np.median(pen_darkness))
+    return (1.0 - dark) / pen if pen > 0.0 else 1.0
+
+
 def _mark_threshold(pen_darkness: Sequence[float]) -> float:
     """The ink test for marks, fitted to the player's pen as their letters show it.
 
@@ -442,18 +454,24 @@ def read_fields(
     letter_kinds: list[FieldKind] = []
     p_written: dict[str, float] = {}
     shifts = _smooth_shifts(geometry.fields, {s.id: _shift(page, s) for s in geometry.fields})
-    pen: list[float] = []
+    cells = {spec.id: _cell(page, spec, shifts[spec.id])
+             for spec in geometry.fields if spec.kind in LETTER_VALUES}
+    pen = [dark for p, _, dark in cells.values() if p >= REVIEW_BELOW]
+    erased: set[str] = set()
     for spec in geometry.fields:
-        if spec.kind in LETTER_VALUES:
-            p, crop_grey, dark = _cell(page, spec, shifts[spec.id])
-            p_written[spec.id] = p
-            if p > 0.02:
-                letter_ids.append(spec.id)
-                letter_crops.append(crop_grey)
-                letter_kinds.append(spec.kind)
-            if p >= REVIEW_BELOW:
-                pen.append(dark)
-            cands[spec.id] = ((None, 1 - p),)
+        if spec.id not in cells:
+            continue
+        p, crop_grey, dark = cells[spec.id]
+        share = _share_of_pen(dark, pen)
+        if share < ERASED_BELOW and p > 0.0:
+            erased.add(spec.id)
+            p = 0.0 if share < ERASED_SURE_BELOW else min(p, 1.0 - ERASED_CONFIDENCE)
+        p_written[spec.id] = p
+        if p > 0.02:
+            letter_ids.append(spec.id)
+            letter_crops.append(crop_grey)
+            letter_kinds.append(spec.kind)
+        cands[spec.id] = ((None, 1 - p),)
     below = _mark_threshold(pen)
     for spec in geometry.fields:
         shift = shifts[spec.id]
@@ -475,12 +493,14 @@ def read_fields(
         spec = specs[fid]
         clear_cross = spec.kind is FieldKind.TOOL and value is not None and conf >= REVIEW_BELOW
         cap = 1.0 if clear_cross else _detail_cap(reg, spec, shifts[fid])
+        if fid in erased and value is None:
+            note = "faint ink, far lighter than this sheet's writing: read as erased"
         if fid in unread:  # ink but no letter from the reader: only as sure as "empty" is
             cap, note = min(cap, 1.0 - p_written[fid]), "written but no letter recognised"
         if value is not None and spec.kind in LETTER_VALUES and not note:
             letter_p = conf / max(p_written[fid], 1e-9)
-            if letter_p < LETTER_REVIEW_BELOW:
-                cap = min(cap, LETTER_DOUBT_CONFIDENCE)
+            if letter_p < LETTER_REVIEW_BELOW and LETTER_DOUBT_CONFIDENCE < min(cap, conf):
+                cap, note = LETTER_DOUBT_CONFIDENCE, "letter not clear enough to be sure"
         if conf > cap:
             conf, note = cap, note or "too little detail in the photo here to be sure"
         out[fid] = FieldReading(fid, spec.kind, value, conf, ordered, shifts[fid][:2], note)
