@@ -59,7 +59,7 @@ class PhotoSpec:
 
 
 # The stress set's share of the frame area: below the promised third.
-SMALL_SHEET_AREA = (0.1, 1.0 / 3.0)
+SMALL_SHEET_AREA = (0.05, 1.0 / 3.0)
 AREA_LOW, AREA_HIGH = SHEET_AREA_FRACTION
 AREA_SPLIT = 0.4  # letters are also counted apart for sheets covering less of the frame
 

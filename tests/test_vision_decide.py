@@ -79,3 +79,34 @@ def test_a_trusted_reading_keeps_its_value(e: float, a: float, b: float, c: floa
     if alone[1] >= REVIEW_BELOW:
         assert together[0] == alone[0]
     assert 0.0 <= together[1] <= 1.0 + 1e-9
+
+
+EMPTY: Candidates = ((None, 0.99), ("onion", 0.01))
+FULL_BOOTS = {f"garden.boots.{c}": SURE_ONION for c in ("r0.c0", "r0.c1", "r1.c0", "r1.c1",
+                                                         "r2.c0")}
+
+
+def test_unsure_check_on_an_unfinished_container_becomes_a_cross() -> None:
+    """A check needs a full container: a doubtful check over a surely empty cell is more
+    likely a cross, but the field stays in review."""
+    doubtful_check: Candidates = ((None, 0.0), ("check", 0.85), ("cross", 0.15))
+    cands = {**FULL_BOOTS, "garden.boots.r2.c0": EMPTY,
+             "garden.boots.first-potter": doubtful_check}
+    value, conf, note = decide(cands, "A")["garden.boots.first-potter"]
+    assert value == "cross" and conf < REVIEW_BELOW and "full container" in note
+
+
+def test_check_on_a_full_container_or_a_sure_check_is_kept() -> None:
+    doubtful_check: Candidates = ((None, 0.0), ("check", 0.85), ("cross", 0.15))
+    full = {**FULL_BOOTS, "garden.boots.first-potter": doubtful_check}
+    assert decide(full, "A")["garden.boots.first-potter"][0] == "check"
+    sure_check: Candidates = ((None, 0.0), ("check", 0.97), ("cross", 0.03))
+    unfinished = {**FULL_BOOTS, "garden.boots.r2.c0": EMPTY,
+                  "garden.boots.first-potter": sure_check}
+    assert decide(unfinished, "A")["garden.boots.first-potter"][0] == "check"  # reported
+
+
+def test_a_rule_never_turns_a_likely_blank_into_a_mark() -> None:
+    faint: Candidates = ((None, 0.4), ("check", 0.35), ("cross", 0.25))
+    cands = {**FULL_BOOTS, "garden.boots.r2.c0": EMPTY, "garden.boots.first-potter": faint}
+    assert decide(cands, "A")["garden.boots.first-potter"][0] is None

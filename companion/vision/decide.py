@@ -2,8 +2,9 @@
 
 The rules are a prior, not a verdict: a legal sheet is more likely than an illegal one, but
 a player may well have broken a rule, and that is exactly what validation must report.
-So a rule only reweighs the two leading letters of a field whose reading is uncertain and
-whose leaders are close; a confident reading is never changed.
+So a rule only reweighs the two leading values of a field whose reading is uncertain (and,
+for letters, whose leaders are close); a confident reading is never changed, and a settled
+one is never more confident than the reading was, so it stays in review.
 """
 
 from __future__ import annotations
@@ -12,7 +13,12 @@ from collections.abc import Mapping
 
 from companion.games.delicious.garden import garden
 from companion.games.delicious.symbols import ContainerKind
-from companion.vision.constants import REVIEW_BELOW, RULE_PRIOR_WEIGHT, TIE_MARGIN
+from companion.vision.constants import (
+    FIRST_POTTER_RULE_WEIGHT,
+    REVIEW_BELOW,
+    RULE_PRIOR_WEIGHT,
+    TIE_MARGIN,
+)
 
 Candidate = tuple[str | None, float]
 Candidates = tuple[Candidate, ...]
@@ -30,14 +36,24 @@ def _plain(cands: Candidates) -> Decision:
     return value, p, ""
 
 
+Hint = tuple[dict[str, float], str, float]  # weight per value, note, largest margin
+
+
 def _hints(cands: Mapping[str, Candidates], decided: Mapping[str, Decision],
-           variant: str) -> dict[str, tuple[dict[str, float], str]]:
-    """Per uncertain container cell: a weight per vegetable from its container's rule."""
-    out: dict[str, tuple[dict[str, float], str]] = {}
+           variant: str) -> dict[str, Hint]:
+    """Per uncertain field: a weight per value from its container's rule."""
+    out: dict[str, Hint] = {}
     sure = {
         fid: d[0] for fid, d in decided.items() if d[0] is not None and d[1] >= REVIEW_BELOW
     }
     for c in garden(variant).containers:
+        icon = c.first_potter
+        if icon in cands and decided[icon][1] < REVIEW_BELOW and any(
+                decided[cell][0] is None and decided[cell][1] >= REVIEW_BELOW
+                for cell in c.cells if cell in decided):
+            out[icon] = ({"check": 1.0 / FIRST_POTTER_RULE_WEIGHT},
+                         "check or cross settled by the rule: a check needs a full container",
+                         1.0)
         partner = {a: b for a, b in c.pairs} | {b: a for a, b in c.pairs}
         for cell in c.cells:
             if cell not in cands or cell in sure:
@@ -52,36 +68,36 @@ def _hints(cands: Mapping[str, Candidates], decided: Mapping[str, Decision],
                 for v in set(others):
                     weights[v] = 1.0 / RULE_PRIOR_WEIGHT
             if weights:
-                out[cell] = (weights, f"close call settled by the {c.kind.value} container rule")
+                out[cell] = (weights, f"close call settled by the {c.kind.value} container rule",
+                             TIE_MARGIN)
     return out
 
 
-def _reweigh(cands: Candidates, weights: Mapping[str, float], note: str) -> Decision | None:
-    """Apply a rule's weights to the two leading letters, if they are close."""
+def _reweigh(cands: Candidates, weights: Mapping[str, float], note: str,
+             margin: float) -> Decision | None:
+    """Apply a rule's weights (a blank keeps weight 1) if the two leading values are within
+    ``margin``; a new decision only when the rule changes the likeliest value."""
     ranked = _normalised(cands)
     empty = sum(p for v, p in ranked if v is None)
-    letters = [(v, p) for v, p in ranked if v is not None]
-    written = 1.0 - empty
-    if len(letters) < 2 or empty >= 0.5 or written <= 0.0:
+    written = [(v, p) for v, p in ranked if v is not None]
+    if len(written) < 2 or empty >= 0.5:
         return None
-    (v1, p1), (v2, p2) = letters[0], letters[1]
-    if (p1 - p2) / written >= TIE_MARGIN:
+    (v1, p1), (v2, p2) = written[0], written[1]
+    if (p1 - p2) / (1.0 - empty) >= margin or (v1 not in weights and v2 not in weights):
         return None
-    if v1 not in weights and v2 not in weights:
+    weighed = [(v, p * (weights.get(v, 1.0) if v is not None else 1.0)) for v, p in ranked]
+    total = sum(p for _, p in weighed)
+    value, p = max(weighed, key=lambda c: c[1])
+    if total <= 0.0 or value == ranked[0][0]:
         return None
-    w1, w2 = p1 * weights.get(v1, 1.0), p2 * weights.get(v2, 1.0)
-    if w1 + w2 <= 0.0:
-        return None
-    share = (w1 if w1 >= w2 else w2) / (w1 + w2)
-    value = v1 if w1 >= w2 else v2
-    return value, share * (p1 + p2), note
+    return value, min(p / total, ranked[0][1]), note
 
 
 def decide(cands: Mapping[str, Candidates], variant: str) -> dict[str, Decision]:
-    """One (value, confidence, note) per field; rules only reweigh close letter calls."""
+    """One (value, confidence, note) per field; rules only reweigh uncertain readings."""
     decided = {fid: _plain(c) for fid, c in cands.items()}
-    for fid, (weights, note) in _hints(cands, decided, variant).items():
-        better = _reweigh(cands[fid], weights, note)
+    for fid, (weights, note, margin) in _hints(cands, decided, variant).items():
+        better = _reweigh(cands[fid], weights, note, margin)
         if better is not None:
             decided[fid] = better
     return decided
