@@ -110,12 +110,13 @@ def plan(n_photos: int, size_px: int, base_seed: int = 0, small: bool = False
         return [replace(s, name=f"small-{s.name}", paper_id=f"small-{s.paper_id}", small=True)
                 for s in plan(n_photos, size_px, base_seed + 500)]
     specs: list[PhotoSpec] = []
+    tag = f"s{base_seed}-" if base_seed else ""  # photos are cached by name
     k = 0
     while len(specs) < n_photos:
         game_seed = base_seed + 1000 + k // PLAYERS_PER_GAME
         player = k % PLAYERS_PER_GAME
         variant = "AB"[(k // PLAYERS_PER_GAME) % 2]
-        paper_id = f"g{game_seed}p{player}"
+        paper_id = f"{tag}g{game_seed}p{player}"
         code = f"{(game_seed * 7 + player) % 10000:04d}"
         honey = k % HONEY_EVERY == 2
         if k % PAIR_EVERY == PAIR_EVERY - 1 and len(specs) + 2 <= n_photos:

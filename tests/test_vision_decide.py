@@ -110,3 +110,13 @@ def test_a_rule_never_turns_a_likely_blank_into_a_mark() -> None:
     faint: Candidates = ((None, 0.4), ("check", 0.35), ("cross", 0.25))
     cands = {**FULL_BOOTS, "garden.boots.r2.c0": EMPTY, "garden.boots.first-potter": faint}
     assert decide(cands, "A")["garden.boots.first-potter"][0] is None
+
+
+def test_unsure_honey_with_no_full_area_reads_not_circled() -> None:
+    unsure: Candidates = ((None, 0.4), ("circled", 0.6))
+    top_gap = {"garden.wheelbarrow.r0.c0": EMPTY, "garden.bathtub.r0.c0": EMPTY}
+    value, conf, note = decide({**top_gap, "garden.honey": unsure}, "A")["garden.honey"]
+    assert value is None and conf < REVIEW_BELOW and "full area" in note
+    # one area with no surely empty cell: the honey may well be circled
+    assert decide({"garden.bathtub.r0.c0": EMPTY, "garden.honey": unsure},
+                  "A")["garden.honey"][0] == "circled"

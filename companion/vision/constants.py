@@ -182,12 +182,14 @@ REVIEW_BELOW = 0.9
 TIE_MARGIN = 0.25
 # How much more likely a rule makes the letter it favours (odds factor) in a close call.
 RULE_PRIOR_WEIGHT = 4.0
-# A check on a First Potter icon whose container still has a surely empty cell breaks the
-# rules outright (the icon is checked only when the container is completed), so when the
-# reading of such an icon is uncertain (below REVIEW_BELOW) a check is made this many times
-# less likely, however far apart the candidates are. On 200 synthetic photos both crosses
-# read as checks (0.85 and 0.52) were on incomplete containers. The field stays in review.
-FIRST_POTTER_RULE_WEIGHT = 10.0
+# Some marks break the rules outright unless the garden around them is full: a First Potter
+# check needs its container completed, a circled honey jar one whole area. When such a
+# mark's reading is uncertain (below REVIEW_BELOW) and a cell it depends on is surely
+# empty, the mark is made this many times less likely, however far apart the candidates
+# are. On 200 synthetic photos both crosses read as checks (0.85 and 0.52) were on
+# incomplete containers; on 200 others a blurred honey jar read as circled with no area
+# full. The field stays in review.
+MARK_RULE_WEIGHT = 10.0
 
 # --- overlay ---------------------------------------------------------------------------------
 OVERLAY_GREEN_BGR = (40, 160, 40)

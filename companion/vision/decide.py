@@ -9,12 +9,12 @@ one is never more confident than the reading was, so it stays in review.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
-from companion.games.delicious.garden import garden
+from companion.games.delicious.garden import HONEY_FIELD, garden
 from companion.games.delicious.symbols import ContainerKind
 from companion.vision.constants import (
-    FIRST_POTTER_RULE_WEIGHT,
+    MARK_RULE_WEIGHT,
     REVIEW_BELOW,
     RULE_PRIOR_WEIGHT,
     TIE_MARGIN,
@@ -46,14 +46,25 @@ def _hints(cands: Mapping[str, Candidates], decided: Mapping[str, Decision],
     sure = {
         fid: d[0] for fid, d in decided.items() if d[0] is not None and d[1] >= REVIEW_BELOW
     }
-    for c in garden(variant).containers:
-        icon = c.first_potter
-        if icon in cands and decided[icon][1] < REVIEW_BELOW and any(
-                decided[cell][0] is None and decided[cell][1] >= REVIEW_BELOW
-                for cell in c.cells if cell in decided):
-            out[icon] = ({"check": 1.0 / FIRST_POTTER_RULE_WEIGHT},
-                         "check or cross settled by the rule: a check needs a full container",
-                         1.0)
+    def unfinished(cells: Iterable[str]) -> bool:
+        return any(decided[cell][0] is None and decided[cell][1] >= REVIEW_BELOW
+                   for cell in cells if cell in decided)
+
+    def uncertain(fid: str) -> bool:
+        return fid in cands and decided[fid][1] < REVIEW_BELOW
+
+    g = garden(variant)
+    for c in g.containers:
+        if uncertain(c.first_potter) and unfinished(c.cells):
+            out[c.first_potter] = ({"check": 1.0 / MARK_RULE_WEIGHT},
+                                   "settled by the rule: a check needs a full container", 1.0)
+    areas = {c.area for c in g.containers}
+    if uncertain(HONEY_FIELD) and all(
+            unfinished([cell for c in g.containers if c.area is a for cell in c.cells])
+            for a in areas):
+        out[HONEY_FIELD] = ({"circled": 1.0 / MARK_RULE_WEIGHT},
+                            "settled by the rule: the honey needs a full area", 1.0)
+    for c in g.containers:
         partner = {a: b for a, b in c.pairs} | {b: a for a, b in c.pairs}
         for cell in c.cells:
             if cell not in cands or cell in sure:
@@ -75,16 +86,18 @@ def _hints(cands: Mapping[str, Candidates], decided: Mapping[str, Decision],
 
 def _reweigh(cands: Candidates, weights: Mapping[str, float], note: str,
              margin: float) -> Decision | None:
-    """Apply a rule's weights (a blank keeps weight 1) if the two leading values are within
-    ``margin``; a new decision only when the rule changes the likeliest value."""
+    """Apply a rule's weights (a blank keeps weight 1); with ``margin`` below 1, only to a
+    written cell whose two leading letters are that close. A new decision only when the
+    rule changes the likeliest value."""
     ranked = _normalised(cands)
-    empty = sum(p for v, p in ranked if v is None)
-    written = [(v, p) for v, p in ranked if v is not None]
-    if len(written) < 2 or empty >= 0.5:
-        return None
-    (v1, p1), (v2, p2) = written[0], written[1]
-    if (p1 - p2) / (1.0 - empty) >= margin or (v1 not in weights and v2 not in weights):
-        return None
+    if margin < 1.0:  # a tie-break between the two leading letters of a written cell
+        empty = sum(p for v, p in ranked if v is None)
+        written = [(v, p) for v, p in ranked if v is not None]
+        if len(written) < 2 or empty >= 0.5:
+            return None
+        (v1, p1), (v2, p2) = written[0], written[1]
+        if (p1 - p2) / (1.0 - empty) >= margin or (v1 not in weights and v2 not in weights):
+            return None
     weighed = [(v, p * (weights.get(v, 1.0) if v is not None else 1.0)) for v, p in ranked]
     total = sum(p for _, p in weighed)
     value, p = max(weighed, key=lambda c: c[1])
