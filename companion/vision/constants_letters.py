@@ -43,9 +43,9 @@ SPECK_FRACTION = 0.08
 TESSERACT_LETTER_HEIGHT_PX = 48
 TESSERACT_PAD_FRACTION = 0.5
 
-# Below this top probability (after restriction to the field's letters) a reading goes to
-# review. Sweep of scripts/bench_letters.py on 2,000 held-out-font crops photographed at
-# 2.8-11 px/mm: 1 confident error (0.05%) with 15% sent to review; 0.9 and 0.95 both gave 2.
-# On 200 photos it leaves no silent letter error with 7.9% of all fields reviewed.
-# (the sheet reader uses this same value as constants.LETTER_REVIEW_BELOW.)
+# Below this top probability (after restriction to the field's letters) a letter crop counts
+# as doubtful in scripts/bench_letters.py. Sweep on 2,000 held-out-font crops photographed
+# at 2.8-11 px/mm: 1 confident error (0.05%) with 15% sent to review; 0.9 and 0.95 both gave
+# 2. (The sheet reader, whose letters come from sheets at least a third of the frame, uses
+# its own constants.LETTER_REVIEW_BELOW.)
 REVIEW_BELOW = 0.98
