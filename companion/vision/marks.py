@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.vision import mark_shape
 from companion.vision.constants import (
     BACKGROUND_KERNEL_MM,
     CROSS_SHARPEN,
@@ -29,6 +30,7 @@ from companion.vision.constants import (
     SHAPE_FAINT_DARK,
     SHAPE_HALFWAY,
 )
+from companion.vision.constants_marks import MIN_PATCH_PX, MIN_SHAPE_INK_PX
 
 # Downscale factor for the background estimate: the paper-white field is smooth.
 _BG_SHRINK = 4
@@ -205,6 +207,32 @@ def cross_probability(written: np.ndarray) -> float:
 def cross_probability_rel(rel: np.ndarray, below: float) -> float:
     """Probability a mark is a cross rather than a check, from its relative lightness.
 
+    The shipped CNN (``mark_shape``) judges the patch itself; without its model file the
+    logistic model on ink masks stands in. Either way a patch with too little ink under
+    both ink tests has no shape (0.5), and a mark whose darkest ink is faint is never
+    trusted on its shape alone.
+    """
+    model = mark_shape.shipped()
+    if model is None:
+        return logistic_cross_probability_rel(rel, below)
+    if min(rel.shape, default=0) < MIN_PATCH_PX:
+        return 0.5
+    darkest = float(np.percentile(rel, SHAPE_DARK_PERCENTILE))
+    halfway = 1.0 - SHAPE_HALFWAY * (1.0 - darkest)
+    if int((rel < max(below, halfway)).sum()) < MIN_SHAPE_INK_PX:
+        return 0.5
+    return _faint_capped(model.cross_probability(rel), darkest)
+
+
+def _faint_capped(p: float, darkest: float) -> float:
+    if darkest > SHAPE_FAINT_DARK:  # a faint mark: its shape is only half seen
+        return min(max(p, 1.0 - SHAPE_FAINT_CONFIDENCE), SHAPE_FAINT_CONFIDENCE)
+    return p
+
+
+def logistic_cross_probability_rel(rel: np.ndarray, below: float) -> float:
+    """The hand-made shape model: a logistic model judged on two ink masks.
+
     A single ink test keeps only the darkest bits of a faint or blurred pencil mark, and
     those fragments can look like either shape. So the shape is judged twice, with the
     player's ink test and with one halfway between paper and the mark's own darkest ink,
@@ -217,7 +245,4 @@ def cross_probability_rel(rel: np.ndarray, below: float) -> float:
               if z is not None]
     if not logits:
         return 0.5
-    p = _sigmoid(CROSS_SHARPEN * sum(logits) / len(logits))
-    if darkest > SHAPE_FAINT_DARK:  # a faint mark: its shape is only half seen
-        p = min(max(p, 1.0 - SHAPE_FAINT_CONFIDENCE), SHAPE_FAINT_CONFIDENCE)
-    return p
+    return _faint_capped(_sigmoid(CROSS_SHARPEN * sum(logits) / len(logits)), darkest)

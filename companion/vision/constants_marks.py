@@ -1,0 +1,26 @@
+"""Numbers of the check-or-cross shape classifier, with units in names or comments."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+# Network outputs, in this order.
+MARK_CLASSES: tuple[str, ...] = ("check", "cross")
+
+# Shipped model and its metadata (temperature, classes, input size).
+ASSETS_DIR = Path(__file__).resolve().parents[2] / "assets"
+MODEL_PATH = ASSETS_DIR / "marks.onnx"
+META_PATH = ASSETS_DIR / "marks.json"
+
+# Network input: the icon's relative-lightness patch resized to a square of this many pixels,
+# ink darkness stretched so 1.0 = the mark's darkest ink, 0.0 = paper.
+INPUT_PX = 32
+# The stretch divides by this percentile (%) of the patch's ink darkness (1 - relative
+# lightness), never by less than INK_FLOOR, so an empty patch's grain is not blown up.
+INK_PERCENTILE = 99.0
+INK_FLOOR = 0.1
+# Patches smaller than this (px, either side) cannot hold a mark's shape.
+MIN_PATCH_PX = 4
+# A patch with fewer ink pixels than this under both of the reader's ink tests has no shape
+# to judge (as for the logistic model's ink masks).
+MIN_SHAPE_INK_PX = 12
