@@ -5,7 +5,6 @@ One place, as in SDAPS: a reading decision that changes should be a one-line cha
 
 from __future__ import annotations
 
-
 # --- loading ---------------------------------------------------------------------------------
 # Largest photo we decode, in pixels (width x height). Phones give 12-50 MP; anything much
 # bigger is more likely a decompression bomb than a photo.
@@ -104,6 +103,13 @@ FAINT_CONFIDENCE = 0.6
 ERASED_BELOW = 0.33
 ERASED_SURE_BELOW = 0.2
 ERASED_CONFIDENCE = 0.75
+# The other way round, a cell held at FAINT_CONFIDENCE only for light strokes (it has firm
+# ones, CELL_STRONG_MIN) whose darkest strokes reach this share of the player's median is
+# their ordinary (light pencil) writing and keeps its plain ink probability, once the sheet
+# has PEN_LIKE_MIN_LETTERS sure letters to compare with. On seed 0's photos such faint
+# letters reached 0.41-0.77 of the pen, smudges with firm strokes at most 0.43.
+PEN_LIKE_SHARE = 0.5
+PEN_LIKE_MIN_LETTERS = 5
 
 # The letter classifier gets the writing area grown by this much (mm), so a letter that
 # touches the edge, or a field a pixel off, is never cut (it erases border lines itself).

@@ -54,6 +54,8 @@ from companion.vision.constants import (
     MIN_CELL_PX_PER_MM,
     MIN_MARK_PX_PER_MM,
     PEN_FRACTION,
+    PEN_LIKE_MIN_LETTERS,
+    PEN_LIKE_SHARE,
     PEN_PERCENTILE,
     PRINTED_GROW_PX,
     RECTIFIED_DPI,
@@ -306,9 +308,19 @@ def _written_patch(page: _Page, spec: FieldSpec, grow_mm: float, align: Align,
     return marks.ink_mask(_rel_patch(page, spec, grow_mm, align), below)
 
 
-def _cell(page: _Page, spec: FieldSpec, shift: Align) -> tuple[float, np.ndarray, float]:
+@dataclass(frozen=True)
+class _CellInk:
+    """What the ink test says of a letter cell, before the sheet's own pen is known."""
+
+    p_written: float  # probability something is written, held down when the ink is faint
+    p_plain: float  # the same without that hold when some strokes are firm
+    crop: np.ndarray  # grey writing area for the classifier
+    dark: float  # relative lightness of the darkest strokes (PEN_PERCENTILE)
+
+
+def _cell(page: _Page, spec: FieldSpec, shift: Align) -> _CellInk:
     """Probability something is written in a cell, its grey crop for the classifier, and
-    how dark its darkest strokes are (relative lightness, for judging the player's pen).
+    how dark its darkest strokes are (for judging it against the player's pen).
 
     Faint ink only (a half-erased smudge, or a very light pencil letter) is kept uncertain.
     """
@@ -316,10 +328,13 @@ def _cell(page: _Page, spec: FieldSpec, shift: Align) -> tuple[float, np.ndarray
     dark = float(np.percentile(rel, PEN_PERCENTILE))
     frac = marks.ink_fraction(marks.ink_mask(rel, CELL_INK_BELOW))
     p = marks.logistic(frac, CELL_EMPTY_BELOW, CELL_WRITTEN_ABOVE, REVIEW_BELOW)
+    plain = p
     strong = marks.ink_fraction(marks.ink_mask(rel, STRONG_INK_BELOW))
     if frac > CELL_EMPTY_BELOW and (strong < CELL_STRONG_MIN or dark > CELL_FAINT_DARK):
         p = min(p, FAINT_CONFIDENCE)
-    return p, _letter_crop(page, spec, shift), dark
+        if strong < CELL_STRONG_MIN:  # no firm stroke at all: faint whatever the pen
+            plain = p
+    return _CellInk(p, plain, _letter_crop(page, spec, shift), dark)
 
 
 def _letter_crop(page: _Page, spec: FieldSpec, shift: Align) -> np.ndarray:
@@ -456,20 +471,23 @@ def read_fields(
     shifts = _smooth_shifts(geometry.fields, {s.id: _shift(page, s) for s in geometry.fields})
     cells = {spec.id: _cell(page, spec, shifts[spec.id])
              for spec in geometry.fields if spec.kind in LETTER_VALUES}
-    pen = [dark for p, _, dark in cells.values() if p >= REVIEW_BELOW]
+    pen = [c.dark for c in cells.values() if c.p_written >= REVIEW_BELOW]
     erased: set[str] = set()
     for spec in geometry.fields:
         if spec.id not in cells:
             continue
-        p, crop_grey, dark = cells[spec.id]
-        share = _share_of_pen(dark, pen)
+        cell = cells[spec.id]
+        p = cell.p_written
+        share = _share_of_pen(cell.dark, pen)
         if share < ERASED_BELOW and p > 0.0:
             erased.add(spec.id)
             p = 0.0 if share < ERASED_SURE_BELOW else min(p, 1.0 - ERASED_CONFIDENCE)
+        elif share >= PEN_LIKE_SHARE and len(pen) >= PEN_LIKE_MIN_LETTERS:
+            p = cell.p_plain  # faint for a pen, but as dark as this player's own writing
         p_written[spec.id] = p
         if p > 0.02:
             letter_ids.append(spec.id)
-            letter_crops.append(crop_grey)
+            letter_crops.append(cell.crop)
             letter_kinds.append(spec.kind)
         cands[spec.id] = ((None, 1 - p),)
     below = _mark_threshold(pen)
