@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from companion.vision.assets import asset_path
 
 # The ten capitals a Delicious cell may hold (vegetables B C L M O P, fruits B F G S W).
 LETTER_CLASSES: tuple[str, ...] = ("B", "C", "F", "G", "L", "M", "O", "P", "S", "W")
 
 # Shipped model and its metadata (temperature, classes, input size).
-ASSETS_DIR = Path(__file__).resolve().parents[2] / "assets"
-MODEL_PATH = ASSETS_DIR / "letters.onnx"
-META_PATH = ASSETS_DIR / "letters.json"
+MODEL_PATH = asset_path("letters.onnx")
+META_PATH = asset_path("letters.json")
 
 # Network input: a square of this many pixels, ink = 1.0 on paper = 0.0.
 INPUT_PX = 32
