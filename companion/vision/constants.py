@@ -102,6 +102,11 @@ FAINT_CONFIDENCE = 0.6
 # ERASED_CONFIDENCE; below ERASED_SURE_BELOW it reads empty and is trusted.
 ERASED_BELOW = 0.33
 ERASED_SURE_BELOW = 0.2
+# ... and only when few of its strokes are firm (share of the writing area below
+# STRONG_INK_BELOW): a light pencil letter on a sheet otherwise written in felt pen can be
+# as light as an erasure next to that pen, but keeps firm strokes (faint letters: 0.04-0.34,
+# mostly above 0.08; smudges mostly below 0.04), so it goes to review instead.
+ERASED_SURE_MAX_STRONG = 0.05
 ERASED_CONFIDENCE = 0.75
 # The other way round, a cell held at FAINT_CONFIDENCE only for light strokes (it has firm
 # ones, CELL_STRONG_MIN) whose darkest strokes reach this share of the player's median is

@@ -37,6 +37,7 @@ from companion.vision.constants import (
     ERASED_BELOW,
     ERASED_CONFIDENCE,
     ERASED_SURE_BELOW,
+    ERASED_SURE_MAX_STRONG,
     FAINT_CONFIDENCE,
     FIELD_SHIFT_MAX_MM,
     INK_SMOOTH_PX,
@@ -316,6 +317,7 @@ class _CellInk:
     p_plain: float  # the same without that hold when some strokes are firm
     crop: np.ndarray  # grey writing area for the classifier
     dark: float  # relative lightness of the darkest strokes (PEN_PERCENTILE)
+    strong: float  # share of the writing area in firm strokes (STRONG_INK_BELOW)
 
 
 def _cell(page: _Page, spec: FieldSpec, shift: Align) -> _CellInk:
@@ -334,7 +336,7 @@ def _cell(page: _Page, spec: FieldSpec, shift: Align) -> _CellInk:
         p = min(p, FAINT_CONFIDENCE)
         if strong < CELL_STRONG_MIN:  # no firm stroke at all: faint whatever the pen
             plain = p
-    return _CellInk(p, plain, _letter_crop(page, spec, shift), dark)
+    return _CellInk(p, plain, _letter_crop(page, spec, shift), dark, strong)
 
 
 def _letter_crop(page: _Page, spec: FieldSpec, shift: Align) -> np.ndarray:
@@ -481,7 +483,8 @@ def read_fields(
         share = _share_of_pen(cell.dark, pen)
         if share < ERASED_BELOW and p > 0.0:
             erased.add(spec.id)
-            p = 0.0 if share < ERASED_SURE_BELOW else min(p, 1.0 - ERASED_CONFIDENCE)
+            sure = share < ERASED_SURE_BELOW and cell.strong < ERASED_SURE_MAX_STRONG
+            p = 0.0 if sure else min(p, 1.0 - ERASED_CONFIDENCE)
         elif share >= PEN_LIKE_SHARE and len(pen) >= PEN_LIKE_MIN_LETTERS:
             p = cell.p_plain  # faint for a pen, but as dark as this player's own writing
         p_written[spec.id] = p
