@@ -30,7 +30,12 @@ from companion.vision.constants import (
     SHAPE_FAINT_DARK,
     SHAPE_HALFWAY,
 )
-from companion.vision.constants_marks import MIN_PATCH_PX, MIN_SHAPE_INK_PX
+from companion.vision.constants_marks import (
+    BARE_INK_DARK,
+    BARE_SHAPE_CONFIDENCE,
+    MIN_PATCH_PX,
+    MIN_SHAPE_INK_PX,
+)
 
 # Downscale factor for the background estimate: the paper-white field is smooth.
 _BG_SHRINK = 4
@@ -210,7 +215,9 @@ def cross_probability_rel(rel: np.ndarray, below: float) -> float:
     The shipped CNN (``mark_shape``) judges the patch itself; without its model file the
     logistic model on ink masks stands in. Either way a patch with too little ink under
     both ink tests has no shape (0.5), and a mark whose darkest ink is faint is never
-    trusted on its shape alone.
+    trusted on its shape alone. The CNN only ever saw real marks, so on a patch with barely
+    any ink it is held near 0.5: there a sure shape would turn a blank icon with a faint
+    "any ink" reading into a mark.
     """
     model = mark_shape.shipped()
     if model is None:
@@ -221,7 +228,10 @@ def cross_probability_rel(rel: np.ndarray, below: float) -> float:
     halfway = 1.0 - SHAPE_HALFWAY * (1.0 - darkest)
     if int((rel < max(below, halfway)).sum()) < MIN_SHAPE_INK_PX:
         return 0.5
-    return _faint_capped(model.cross_probability(rel), darkest)
+    p = model.cross_probability(rel)
+    if darkest > BARE_INK_DARK:  # printed-edge residue or a ghost of ink: a guess at best
+        return min(max(p, 1.0 - BARE_SHAPE_CONFIDENCE), BARE_SHAPE_CONFIDENCE)
+    return _faint_capped(p, darkest)
 
 
 def _faint_capped(p: float, darkest: float) -> float:
