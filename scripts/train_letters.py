@@ -38,6 +38,7 @@ N_TRAIN = 96_000  # twice the clean-crop run: blurred small-sheet crops need mor
 N_VAL = 4_000
 N_HELDOUT = 2_000
 EPOCHS = 16
+WIDTH = 1.0  # channel multiplier of build_model
 BATCH = 128
 LR = 3e-3
 OPSET = 13
@@ -74,8 +75,11 @@ def make_set(seed: int, n: int, fonts: str, families: tuple[str, ...] | None,
     return x, y
 
 
-def build_model() -> Any:
+def build_model(width: float = 1.0) -> Any:
+    """The letter CNN; ``width`` scales every layer's channels (1.0 is the shipped size)."""
     import torch.nn as nn
+
+    c1, c2, c3, c4 = (max(4, round(c * width)) for c in (16, 32, 48, 64))
 
     def block(cin: int, cout: int, k: int = 3, stride: int = 1) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, k, stride=stride, padding=k // 2, bias=False),
@@ -83,11 +87,11 @@ def build_model() -> Any:
 
     # A strided 5x5 stem keeps the costly full-resolution layers out: CPU training time.
     return nn.Sequential(
-        *block(1, 16, 5, 2),                       # 16 x 16
-        *block(16, 32), nn.MaxPool2d(2),           # 8 x 8
-        *block(32, 48), nn.MaxPool2d(2),           # 4 x 4
-        *block(48, 64),
-        nn.Flatten(), nn.Dropout(0.2), nn.Linear(64 * 4 * 4, len(LETTER_CLASSES)),
+        *block(1, c1, 5, 2),                       # 16 x 16
+        *block(c1, c2), nn.MaxPool2d(2),           # 8 x 8
+        *block(c2, c3), nn.MaxPool2d(2),           # 4 x 4
+        *block(c3, c4),
+        nn.Flatten(), nn.Dropout(0.2), nn.Linear(c4 * 4 * 4, len(LETTER_CLASSES)),
     )
 
 
@@ -161,9 +165,12 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="tiny run to check the plumbing")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     ap.add_argument("--workers", type=int, default=WORKERS)
+    ap.add_argument("--width", type=float, default=WIDTH, help="channel multiplier")
+    ap.add_argument("--epochs", type=int, default=EPOCHS)
+    ap.add_argument("--n-train", type=int, default=N_TRAIN)
     args = ap.parse_args()
     n_train, n_val, n_held, epochs = ((2000, 500, 500, 2) if args.quick
-                                      else (N_TRAIN, N_VAL, N_HELDOUT, EPOCHS))
+                                      else (args.n_train, N_VAL, N_HELDOUT, args.epochs))
     torch.manual_seed(SEED)
     torch.set_num_threads(2)
     torch.use_deterministic_algorithms(True)
@@ -187,7 +194,7 @@ def main() -> None:
     t_data = time.perf_counter() - t0
     print(f"data: {len(xtr)} train, {len(xva)} val, {len(xho)} held-out in {t_data:.0f} s")
 
-    model = build_model()
+    model = build_model(args.width)
     params = sum(p.numel() for p in model.parameters())
     opt = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=1e-4)
     steps = epochs * math.ceil(len(xtr) / BATCH)
@@ -240,7 +247,7 @@ def main() -> None:
     _check_with_cv2(args.out, xho[:256], lh[:256])
     meta = {
         "classes": list(LETTER_CLASSES), "input_px": INPUT_PX, "temperature": temp,
-        "opset": OPSET, "params": params, "seed": SEED, "epochs": epochs,
+        "opset": OPSET, "params": params, "width": args.width, "seed": SEED, "epochs": epochs,
         "n_train": len(xtr), "stroke_share": STROKE_SHARE, "elastic": ELASTIC,
         "train_families": list(train_fams), "val_families": list(val_fams),
         "heldout_families": list(held_fams), **report,
