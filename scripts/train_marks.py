@@ -3,7 +3,7 @@
 Two steps, two interpreters. Harvesting runs the project's own reader, so it runs in the
 project's .venv; training needs PyTorch, so it runs in the training virtualenv:
 
-    .venv/bin/python -m scripts.train_marks --harvest [--photos 360]
+    .venv/bin/python -m scripts.train_marks --harvest [--photos 600]
     PYTHONPATH=. /work/trainenv/bin/python -m scripts.train_marks [--quick]
 
 Data are mark patches exactly as the sheet reader sees them: synthetic phone photos of
