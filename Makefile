@@ -36,11 +36,15 @@ fonts:
 bench: $(STAMP) fonts
 	$(BIN)/python -m scripts.bench $(BENCH)
 
-# Retrain the letter classifier (assets/letters.onnx) in its own venv with PyTorch (CPU).
-train: fonts
+# Retrain the letter classifier (assets/letters.onnx) and the check-or-cross classifier
+# (assets/marks.onnx, from mark patches the reader cuts from 600 synthetic photos) in their
+# own venv with PyTorch (CPU).
+train: $(STAMP) fonts
 	$(PY) -m venv .trainenv
 	.trainenv/bin/pip install -q torch==2.13.0 onnx numpy opencv-python-headless pillow
 	PYTHONPATH=. .trainenv/bin/python -m scripts.train_letters
+	$(BIN)/python -m scripts.train_marks --harvest
+	PYTHONPATH=. .trainenv/bin/python -m scripts.train_marks
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from companion.vision.assets import asset_path
 
 # Network outputs, in this order.
 MARK_CLASSES: tuple[str, ...] = ("check", "cross")
 
 # Shipped model and its metadata (temperature, classes, input size).
-ASSETS_DIR = Path(__file__).resolve().parents[2] / "assets"
-MODEL_PATH = ASSETS_DIR / "marks.onnx"
-META_PATH = ASSETS_DIR / "marks.json"
+MODEL_PATH = asset_path("marks.onnx")
+META_PATH = asset_path("marks.json")
 
 # Network input: the icon's relative-lightness patch resized to a square of this many pixels,
 # ink darkness stretched so 1.0 = the mark's darkest ink, 0.0 = paper.
