@@ -29,6 +29,7 @@ from companion.synth.fonts import FontSplit, font_families
 from companion.synth.handwriting import letter_cell_crop
 from companion.vision.constants_letters import INPUT_PX, LETTER_CLASSES, META_PATH, MODEL_PATH
 from companion.vision.letters import preprocess
+from scripts.train_common import export_onnx, fit_temperature, logits_of, nll
 
 SEED = 20261129
 VAL_FAMILIES = ("because-we-organize", "breip")  # train-split families kept for validation
@@ -109,38 +110,6 @@ def augment(x: Any, gen: Any) -> Any:
     theta[:, :, 2] = t
     grid = F.affine_grid(theta, list(x.shape), align_corners=False)
     return F.grid_sample(x, grid, align_corners=False, padding_mode="zeros")
-
-
-def logits_of(model: Any, x: np.ndarray) -> np.ndarray:
-    import torch
-
-    model.eval()
-    outs = []
-    with torch.no_grad():
-        for i in range(0, len(x), 1024):
-            outs.append(model(torch.from_numpy(x[i:i + 1024, None])).numpy())
-    return np.concatenate(outs)
-
-
-def nll(logits: np.ndarray, y: np.ndarray, temperature: float) -> float:
-    z = logits / temperature
-    z = z - z.max(axis=1, keepdims=True)
-    logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
-    return float(-logp[np.arange(len(y)), y].mean())
-
-
-def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
-    """Temperature minimising validation NLL, by golden-section search on log T."""
-    lo, hi = math.log(0.3), math.log(10.0)
-    g = (math.sqrt(5) - 1) / 2
-    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
-    for _ in range(60):
-        if nll(logits, y, math.exp(a)) < nll(logits, y, math.exp(b)):
-            hi = b
-        else:
-            lo = a
-        a, b = hi - g * (hi - lo), lo + g * (hi - lo)
-    return round(math.exp((lo + hi) / 2), 4)
 
 
 def ece(logits: np.ndarray, y: np.ndarray, temperature: float, bins: int = 15) -> float:
@@ -238,13 +207,7 @@ def main() -> None:
     }
     print(f"temperature {temp}; " + ", ".join(f"{k} {v}" for k, v in report.items()))
 
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    model.eval()
-    dummy = torch.zeros(1, 1, INPUT_PX, INPUT_PX)
-    torch.onnx.export(model, (dummy,), str(args.out), input_names=["input"],
-                      output_names=["logits"], opset_version=OPSET,
-                      dynamic_axes={"input": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
-    _check_with_cv2(args.out, xho[:256], lh[:256])
+    export_onnx(model, args.out, INPUT_PX, OPSET, xho[:256], lh[:256])
     meta = {
         "classes": list(LETTER_CLASSES), "input_px": INPUT_PX, "temperature": temp,
         "opset": OPSET, "params": params, "width": args.width, "seed": SEED, "epochs": epochs,
@@ -259,19 +222,6 @@ def main() -> None:
     size_kb = args.out.stat().st_size / 1024
     print(f"wrote {args.out} ({size_kb:.0f} KB, {params} parameters) and {meta_path} "
           f"in {time.perf_counter() - t0:.0f} s")
-
-
-def _check_with_cv2(path: Path, x: np.ndarray, expected: np.ndarray) -> None:
-    """The exported file must load in cv2.dnn and agree with PyTorch."""
-    import cv2
-
-    net = cv2.dnn.readNetFromONNX(str(path))
-    net.setInput(np.ascontiguousarray(x[:, None], np.float32))
-    got = np.asarray(net.forward()).reshape(expected.shape)
-    err = float(np.abs(got - expected).max())
-    if err > 1e-3:
-        raise SystemExit(f"cv2.dnn disagrees with PyTorch by {err}")
-    print(f"cv2.dnn {cv2.__version__} loads the model; max logit difference {err:.2e}")
 
 
 if __name__ == "__main__":

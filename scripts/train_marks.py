@@ -30,6 +30,7 @@ import numpy as np
 
 from companion.vision.constants_marks import INPUT_PX, MARK_CLASSES, META_PATH, MODEL_PATH
 from companion.vision.mark_shape import preprocess
+from scripts.train_common import export_onnx, fit_temperature, logits_of, nll
 
 SEED = 20261130
 HARVEST_SEED = 7_000_000  # photo and game seeds; the benchmark uses 0-199, 100000+, 50M+
@@ -46,6 +47,10 @@ OPSET = 13
 WORKERS = 2
 
 Patch = tuple[np.ndarray, int, str, float, float]  # rel, label, field kind, below, px/mm
+# The fitted temperature never goes below 1: a validation set the model gets all right would
+# otherwise sharpen it without bound, and a few hundred patches cannot vouch for certainty
+# beyond what training gave.
+TEMPERATURE_FLOOR = 1.0
 
 
 # ---- harvesting (project .venv) ----------------------------------------------------------
@@ -202,38 +207,6 @@ def augment(x: Any, gen: Any) -> Any:
     return (x * fade).clamp(0, 1)
 
 
-def logits_of(model: Any, x: np.ndarray) -> np.ndarray:
-    import torch
-
-    model.eval()
-    with torch.no_grad():
-        return np.concatenate([model(torch.from_numpy(x[i:i + 1024, None])).numpy()
-                               for i in range(0, len(x), 1024)])
-
-
-def nll(logits: np.ndarray, y: np.ndarray, temperature: float) -> float:
-    z = logits / temperature
-    z = z - z.max(axis=1, keepdims=True)
-    logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
-    return float(-logp[np.arange(len(y)), y].mean())
-
-
-def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
-    """Temperature minimising validation NLL, by golden-section search on log T, never
-    below 1: a validation set the model gets all right would otherwise sharpen it without
-    bound, and a few hundred patches cannot vouch for certainty beyond what training gave."""
-    lo, hi = math.log(1.0), math.log(10.0)
-    g = (math.sqrt(5) - 1) / 2
-    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
-    for _ in range(60):
-        if nll(logits, y, math.exp(a)) < nll(logits, y, math.exp(b)):
-            hi = b
-        else:
-            lo = a
-        a, b = hi - g * (hi - lo), lo + g * (hi - lo)
-    return round(math.exp((lo + hi) / 2), 4)
-
-
 def p_cross(logits: np.ndarray, temperature: float) -> np.ndarray:
     d = (logits[:, 1] - logits[:, 0]) / temperature
     return np.asarray(1.0 / (1.0 + np.exp(-np.clip(d, -50, 50))))
@@ -297,7 +270,7 @@ def train(args: argparse.Namespace) -> None:
             sched.step()
             total += loss.item() * len(idx)
         lv = logits_of(model, xva)
-        v_nll = nll(lv, yva, fit_temperature(lv, yva))
+        v_nll = nll(lv, yva, fit_temperature(lv, yva, lowest=TEMPERATURE_FLOOR))
         acc = float((lv.argmax(1) == yva).mean())
         print(f"epoch {ep + 1}/{epochs}: loss {total / len(xt):.4f}, val acc {acc:.4f}, "
               f"val nll {v_nll:.4f}, {time.perf_counter() - t0:.0f} s", flush=True)
@@ -305,20 +278,14 @@ def train(args: argparse.Namespace) -> None:
     # are nearly all right from the first epochs on, too few to choose between epochs.
 
     lv, lh = logits_of(model, xva), logits_of(model, xho)
-    temp = fit_temperature(lv, yva)
+    temp = fit_temperature(lv, yva, lowest=TEMPERATURE_FLOOR)
     report = {"val": scores(p_cross(lv, temp), yva), "heldout": scores(p_cross(lh, temp), yho),
               "heldout_t1": scores(p_cross(lh, 1.0), yho),
               "heldout_logistic_model": scores(old_model(sets["held"]), yho)}
     for k, v in report.items():
         print(f"{k}: " + ", ".join(f"{a} {b}" for a, b in v.items()))
 
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    model.eval()
-    dummy = torch.zeros(1, 1, INPUT_PX, INPUT_PX)
-    torch.onnx.export(model, (dummy,), str(args.out), input_names=["input"],
-                      output_names=["logits"], opset_version=OPSET,
-                      dynamic_axes={"input": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
-    _check_with_cv2(args.out, xho[:256], lh[:256])
+    export_onnx(model, args.out, INPUT_PX, OPSET, xho[:256], lh[:256])
     meta = {
         "classes": list(MARK_CLASSES), "input_px": INPUT_PX, "temperature": temp,
         "opset": OPSET, "params": params, "seed": SEED, "harvest_seed": HARVEST_SEED,
@@ -331,19 +298,6 @@ def train(args: argparse.Namespace) -> None:
     meta_path.write_text(json.dumps(meta, indent=2) + "\n")
     print(f"wrote {args.out} ({args.out.stat().st_size / 1024:.0f} KB, {params} parameters) "
           f"and {meta_path} in {time.perf_counter() - t0:.0f} s")
-
-
-def _check_with_cv2(path: Path, x: np.ndarray, expected: np.ndarray) -> None:
-    """The exported file must load in cv2.dnn and agree with PyTorch."""
-    import cv2
-
-    net = cv2.dnn.readNetFromONNX(str(path))
-    net.setInput(np.ascontiguousarray(x[:, None], np.float32))
-    got = np.asarray(net.forward()).reshape(expected.shape)
-    err = float(np.abs(got - expected).max())
-    if err > 1e-3:
-        raise SystemExit(f"cv2.dnn disagrees with PyTorch by {err}")
-    print(f"cv2.dnn {cv2.__version__} loads the model; max logit difference {err:.2e}")
 
 
 def main() -> None:

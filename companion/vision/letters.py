@@ -8,7 +8,6 @@ Whether a cell is empty is the pipeline's call (it measures ink), not the classi
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +35,7 @@ from companion.vision.constants_letters import (
     MODEL_PATH,
     SPECK_FRACTION,
 )
+from companion.vision.onnx_model import load_onnx_model
 
 Ranked = list[tuple[str, float]]
 
@@ -174,20 +174,9 @@ class LetterClassifier:
         """Load the ONNX model and its JSON metadata (same name, ``.json``)."""
         model = Path(path) if path is not None else MODEL_PATH
         meta_path = model.with_suffix(".json") if path is not None else META_PATH
-        if not model.is_file():
-            raise InputError(f"letter model not found: {model}")
-        meta: dict[str, object] = {}
-        if meta_path.is_file():
-            meta = json.loads(meta_path.read_text())
-        classes = tuple(str(c) for c in meta.get("classes", LETTER_CLASSES))  # type: ignore[attr-defined]
-        if classes != LETTER_CLASSES:
-            raise InputError(f"letter model {model} has classes {classes}, "
-                             f"expected {LETTER_CLASSES}")
-        if int(meta.get("input_px", INPUT_PX)) != INPUT_PX:  # type: ignore[call-overload]
-            raise InputError(f"letter model {model} wants another input size")
-        net = cv2.dnn.readNetFromONNX(str(model))
-        temperature = float(meta.get("temperature", 1.0))  # type: ignore[arg-type]
-        return cls(net=net, temperature=temperature, classes=classes, meta=meta)
+        loaded = load_onnx_model(model, meta_path, LETTER_CLASSES, INPUT_PX, "letter")
+        return cls(net=loaded.net, temperature=loaded.temperature, classes=LETTER_CLASSES,
+                   meta=loaded.meta)
 
     def logits(self, inputs: NDArray[np.float32]) -> NDArray[np.float32]:
         """Raw network scores (n, classes) for preprocessed inputs (n, INPUT_PX, INPUT_PX)."""

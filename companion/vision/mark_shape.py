@@ -9,7 +9,6 @@ icon is marked at all is the reader's call (it measures ink), not the classifier
 from __future__ import annotations
 
 import functools
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +26,7 @@ from companion.vision.constants_marks import (
     MIN_PATCH_PX,
     MODEL_PATH,
 )
+from companion.vision.onnx_model import load_onnx_model
 
 
 def preprocess(rel: np.ndarray) -> NDArray[np.float32]:
@@ -63,20 +63,8 @@ class MarkClassifier:
         """Load the ONNX model and its JSON metadata (same name, ``.json``)."""
         model = Path(path) if path is not None else MODEL_PATH
         meta_path = model.with_suffix(".json") if path is not None else META_PATH
-        if not model.is_file():
-            raise InputError(f"mark model not found: {model}")
-        meta: dict[str, object] = {}
-        if meta_path.is_file():
-            meta = json.loads(meta_path.read_text())
-        classes = tuple(str(c) for c in meta.get("classes", MARK_CLASSES))  # type: ignore[attr-defined]
-        if classes != MARK_CLASSES:
-            raise InputError(f"mark model {model} has classes {classes}, "
-                             f"expected {MARK_CLASSES}")
-        if int(meta.get("input_px", INPUT_PX)) != INPUT_PX:  # type: ignore[call-overload]
-            raise InputError(f"mark model {model} wants another input size")
-        net = cv2.dnn.readNetFromONNX(str(model))
-        temperature = float(meta.get("temperature", 1.0))  # type: ignore[arg-type]
-        return cls(net=net, temperature=temperature, meta=meta)
+        loaded = load_onnx_model(model, meta_path, MARK_CLASSES, INPUT_PX, "mark")
+        return cls(net=loaded.net, temperature=loaded.temperature, meta=loaded.meta)
 
     def logits(self, inputs: NDArray[np.float32]) -> NDArray[np.float32]:
         """Raw network scores (n, 2) for preprocessed inputs (n, INPUT_PX, INPUT_PX)."""

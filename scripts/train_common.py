@@ -1,0 +1,71 @@
+"""Pieces both classifier trainings share: evaluation, temperature fitting, ONNX check.
+
+PyTorch is imported inside the functions: this module is also imported where only numpy is.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+def logits_of(model: Any, x: np.ndarray) -> np.ndarray:
+    """The model's logits for (n, H, W) inputs, in batches, in eval mode."""
+    import torch
+
+    model.eval()
+    with torch.no_grad():
+        return np.concatenate([model(torch.from_numpy(x[i:i + 1024, None])).numpy()
+                               for i in range(0, len(x), 1024)])
+
+
+def nll(logits: np.ndarray, y: np.ndarray, temperature: float) -> float:
+    """Mean negative log-likelihood of labels ``y`` under softmax(logits / temperature)."""
+    z = logits / temperature
+    z = z - z.max(axis=1, keepdims=True)
+    logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    return float(-logp[np.arange(len(y)), y].mean())
+
+
+def fit_temperature(logits: np.ndarray, y: np.ndarray, lowest: float = 0.3) -> float:
+    """Temperature in [lowest, 10] minimising validation NLL (golden-section search on log T)."""
+    lo, hi = math.log(lowest), math.log(10.0)
+    g = (math.sqrt(5) - 1) / 2
+    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+    for _ in range(60):
+        if nll(logits, y, math.exp(a)) < nll(logits, y, math.exp(b)):
+            hi = b
+        else:
+            lo = a
+        a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+    return round(math.exp((lo + hi) / 2), 4)
+
+
+def check_with_cv2(path: Path, x: np.ndarray, expected: np.ndarray) -> None:
+    """The exported file must load in cv2.dnn and agree with PyTorch."""
+    import cv2
+
+    net = cv2.dnn.readNetFromONNX(str(path))
+    net.setInput(np.ascontiguousarray(x[:, None], np.float32))
+    got = np.asarray(net.forward()).reshape(expected.shape)
+    err = float(np.abs(got - expected).max())
+    if err > 1e-3:
+        raise SystemExit(f"cv2.dnn disagrees with PyTorch by {err}")
+    print(f"cv2.dnn {cv2.__version__} loads the model; max logit difference {err:.2e}")
+
+
+def export_onnx(model: Any, out: Path, input_px: int, opset: int, x_check: np.ndarray,
+                expected: np.ndarray) -> None:
+    """Write the model as ONNX (batch size free) and check cv2.dnn reads it the same."""
+    import torch
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    model.eval()
+    dummy = torch.zeros(1, 1, input_px, input_px)
+    torch.onnx.export(model, (dummy,), str(out), input_names=["input"],
+                      output_names=["logits"], opset_version=opset,
+                      dynamic_axes={"input": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
+    check_with_cv2(out, x_check, expected)
