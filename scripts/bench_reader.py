@@ -3,16 +3,18 @@
 Photos come from simulated games, filled in with handwriting fonts never used to train
 the letter classifier, and are photographed by the virtual camera at 12 MP. Most are
 combo sheets (garden and play on one page); the rest are a player's garden and play
-sheets photographed separately, their readings merged per player. Our reader reads every
-photo; the slow tesseract baseline reads the first few, and the table compares both on
-those same photos. Honey is circled on some papers although random play never earns it,
+sheets photographed separately, their readings merged per player. Each sheet covers a
+third of the frame's area or more, as the reader promises; a small stress set of sheets
+covering less is read and reported in its own column. Our reader reads every photo; the
+slow tesseract baseline reads the first few, and the table compares both on those same
+photos. Honey is circled on some papers although random play never earns it,
 so the honey reading is measured too.
 
 Photos are cached in ``bench-out/reader/<layout hash>/`` (gitignored): a second run only
 reads, and new sheet artwork gets fresh photos.
 
-    python -m scripts.bench_reader [--photos 200] [--tesseract-photos 30] [--jobs 2]
-        [--size 4000] [--details FILE.jsonl] [--findings FILE.md]
+    python -m scripts.bench_reader [--photos 200] [--small 40] [--tesseract-photos 30]
+        [--jobs 2] [--size 4000] [--seed 0] [--details FILE.jsonl] [--findings FILE.md]
     python -m scripts.bench_reader --examples   # remake examples/delicious/photos
 """
 
