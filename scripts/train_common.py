@@ -69,3 +69,13 @@ def export_onnx(model: Any, out: Path, input_px: int, opset: int, x_check: np.nd
                       output_names=["logits"], opset_version=opset,
                       dynamic_axes={"input": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
     check_with_cv2(out, x_check, expected)
+
+
+def one_cycle_adamw(model: Any, lr: float, epochs: int, n_train: int, batch: int
+                    ) -> tuple[Any, Any]:
+    """AdamW with a one-cycle learning rate over the whole run (one step per batch)."""
+    import torch
+
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    steps = epochs * math.ceil(n_train / batch)
+    return opt, torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -29,7 +28,13 @@ from companion.synth.fonts import FontSplit, font_families
 from companion.synth.handwriting import letter_cell_crop
 from companion.vision.constants_letters import INPUT_PX, LETTER_CLASSES, META_PATH, MODEL_PATH
 from companion.vision.letters import preprocess
-from scripts.train_common import export_onnx, fit_temperature, logits_of, nll
+from scripts.train_common import (
+    export_onnx,
+    fit_temperature,
+    logits_of,
+    nll,
+    one_cycle_adamw,
+)
 
 SEED = 20261129
 VAL_FAMILIES = ("because-we-organize", "breip")  # train-split families kept for validation
@@ -165,9 +170,7 @@ def main() -> None:
 
     model = build_model(args.width)
     params = sum(p.numel() for p in model.parameters())
-    opt = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=1e-4)
-    steps = epochs * math.ceil(len(xtr) / BATCH)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=LR, total_steps=steps)
+    opt, sched = one_cycle_adamw(model, LR, epochs, len(xtr), BATCH)
     gen = torch.Generator().manual_seed(SEED)
     xt, yt = torch.from_numpy(xtr[:, None]), torch.from_numpy(ytr)
     best: tuple[float, dict[str, Any]] = (-1.0, {})

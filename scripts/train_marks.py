@@ -30,7 +30,13 @@ import numpy as np
 
 from companion.vision.constants_marks import INPUT_PX, MARK_CLASSES, META_PATH, MODEL_PATH
 from companion.vision.mark_shape import preprocess
-from scripts.train_common import export_onnx, fit_temperature, logits_of, nll
+from scripts.train_common import (
+    export_onnx,
+    fit_temperature,
+    logits_of,
+    nll,
+    one_cycle_adamw,
+)
 
 SEED = 20261130
 HARVEST_SEED = 7_000_000  # photo and game seeds; the benchmark uses 0-199, 100000+, 50M+
@@ -252,9 +258,7 @@ def train(args: argparse.Namespace) -> None:
     epochs = 2 if args.quick else EPOCHS
     model = build_model()
     params = sum(p.numel() for p in model.parameters())
-    opt = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=1e-4)
-    steps = epochs * math.ceil(len(xtr) / BATCH)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=LR, total_steps=steps)
+    opt, sched = one_cycle_adamw(model, LR, epochs, len(xtr), BATCH)
     gen = torch.Generator().manual_seed(SEED)
     xt, yt = torch.from_numpy(xtr[:, None]), torch.from_numpy(ytr)
     for ep in range(epochs):
