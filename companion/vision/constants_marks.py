@@ -20,8 +20,8 @@ INK_PERCENTILE = 99.0
 INK_FLOOR = 0.1
 # Patches smaller than this (px, either side) cannot hold a mark's shape.
 MIN_PATCH_PX = 4
-# A patch with fewer ink pixels than this under both of the reader's ink tests has no shape
-# to judge (as for the logistic model's ink masks).
+# A mark with fewer ink pixels than this (under both of the reader's ink tests, for the CNN;
+# in its one ink mask, for the logistic model) has no shape to judge.
 MIN_SHAPE_INK_PX = 12
 # A patch whose darkest ink (the reader's SHAPE_DARK_PERCENTILE of relative lightness) is
 # lighter than BARE_INK_DARK holds barely any ink: printed-edge residue around a blank icon,

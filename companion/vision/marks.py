@@ -150,7 +150,7 @@ class StrokeShape:
 def stroke_shape(written: np.ndarray) -> StrokeShape | None:
     """Occupancy grid of the ink's robust extent; None when there is too little ink."""
     ys, xs = np.nonzero(written)
-    if len(xs) < 12:
+    if len(xs) < MIN_SHAPE_INK_PX:
         return None
     x0, x1 = np.percentile(xs, [2, 98])
     y0, y1 = np.percentile(ys, [2, 98])
@@ -170,7 +170,7 @@ def point_symmetry(written: np.ndarray) -> float:
     Survives any rotation of the mark, unlike the corner grid.
     """
     ys, xs = np.nonzero(written)
-    if len(xs) < 12:
+    if len(xs) < MIN_SHAPE_INK_PX:
         return 0.0
     x0, x1 = np.percentile(xs, [2, 98])
     y0, y1 = np.percentile(ys, [2, 98])

@@ -357,24 +357,22 @@ def _letter_crop(page: _Page, spec: FieldSpec, shift: Align) -> np.ndarray:
     return crop
 
 
-def _share_of_pen(dark: float, pen_darkness: Sequence[float]) -> float:
-    """How dark a cell's strokes are next to the player's sure letters on the same sheet
-    (1 = as dark as their median); 1 when the sheet has no sure letter to compare with."""
-    if not pen_darkness:
+def _share_of_pen(dark: float, pen: float | None) -> float:
+    """How dark a cell's strokes are next to the player's pen (``pen``: the median lightness
+    of the sheet's sure letters; 1 = as dark); 1 when there is no sure letter to go by."""
+    if pen is None or pen >= 1.0:
         return 1.0
-    pen = 1.0 - float(np.median(pen_darkness))
-    return (1.0 - dark) / pen if pen > 0.0 else 1.0
+    return (1.0 - dark) / (1.0 - pen)
 
 
-def _mark_threshold(pen_darkness: Sequence[float]) -> float:
+def _mark_threshold(pen: float | None) -> float:
     """The ink test for marks, fitted to the player's pen as their letters show it.
 
     A soft pencil's strokes are barely darker than paper; a felt pen's are near black and
     a strict test keeps printed edges out. With no letters to go by, the default holds.
     """
-    if not pen_darkness:
+    if pen is None:
         return MARK_INK_BELOW
-    pen = float(np.median(pen_darkness))
     below = 1.0 - PEN_FRACTION * (1.0 - pen)
     return float(min(MARK_INK_MAX, max(MARK_INK_MIN, below)))
 
@@ -473,7 +471,8 @@ def read_fields(
     shifts = _smooth_shifts(geometry.fields, {s.id: _shift(page, s) for s in geometry.fields})
     cells = {spec.id: _cell(page, spec, shifts[spec.id])
              for spec in geometry.fields if spec.kind in LETTER_VALUES}
-    pen = [c.dark for c in cells.values() if c.p_written >= REVIEW_BELOW]
+    sure_darks = [c.dark for c in cells.values() if c.p_written >= REVIEW_BELOW]
+    pen = float(np.median(sure_darks)) if sure_darks else None  # the player's pen, once
     erased: set[str] = set()
     for spec in geometry.fields:
         if spec.id not in cells:
@@ -485,7 +484,7 @@ def read_fields(
             erased.add(spec.id)
             sure = share < ERASED_SURE_BELOW and cell.strong < ERASED_SURE_MAX_STRONG
             p = 0.0 if sure else min(p, 1.0 - ERASED_CONFIDENCE)
-        elif share >= PEN_LIKE_SHARE and len(pen) >= PEN_LIKE_MIN_LETTERS:
+        elif share >= PEN_LIKE_SHARE and len(sure_darks) >= PEN_LIKE_MIN_LETTERS:
             p = cell.p_plain  # faint for a pen, but as dark as this player's own writing
         p_written[spec.id] = p
         if p > 0.02:
