@@ -164,7 +164,7 @@ def test_missing_file():
 
 @pytest.fixture
 def fake_vision(monkeypatch):
-    """Stand-ins for companion.vision.dice_reader / dice_overlay, recording their calls."""
+    """Stand-ins for companion.vision.dice.reader / .overlay, recording their calls."""
     calls: dict[str, object] = {}
 
     class Reading:
@@ -178,12 +178,12 @@ def fake_vision(monkeypatch):
     def draw_cuts(photo_path, reading, cuts_json, out_path):
         calls["draw"] = (photo_path, type(reading).__name__, len(cuts_json["cuts"]), out_path)
 
-    reader = types.ModuleType("companion.vision.dice_reader")
+    reader = types.ModuleType("companion.vision.dice.reader")
     reader.read_dice_photo = read_dice_photo  # type: ignore[attr-defined]
-    overlay = types.ModuleType("companion.vision.dice_overlay")
+    overlay = types.ModuleType("companion.vision.dice.overlay")
     overlay.draw_cuts = draw_cuts  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "companion.vision.dice_reader", reader)
-    monkeypatch.setitem(sys.modules, "companion.vision.dice_overlay", overlay)
+    monkeypatch.setitem(sys.modules, "companion.vision.dice.reader", reader)
+    monkeypatch.setitem(sys.modules, "companion.vision.dice.overlay", overlay)
     return calls
 
 

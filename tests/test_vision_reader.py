@@ -16,7 +16,7 @@ from companion.games.delicious.simulate import simulate_game
 from companion.synth.camera import CameraOptions
 from companion.synth.sheet_photo import render_sheet_photo
 from companion.vision.register import register
-from companion.vision.sheet_reader import SheetReading, group_players, read_image
+from companion.vision.sheet.reader import SheetReading, group_players, read_image
 
 CAMERA = CameraOptions.good_light().sized(3000)
 
