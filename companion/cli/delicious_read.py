@@ -9,16 +9,12 @@ from typing import Any
 import click
 
 from companion.errors import InputError
+from companion.games.delicious.players import PlayerReading, group_players
 from companion.games.delicious.report import ranking_text, score_text
 from companion.games.delicious.state import SheetState
+from companion.games.delicious.table import assess
 from companion.vision.sheet.overlay import draw_overlay, write_overlay
-from companion.vision.sheet.reader import (
-    PlayerReading,
-    Reader,
-    assess,
-    group_players,
-    read_photo,
-)
+from companion.vision.sheet.reader import Reader, SheetReading, read_photo
 
 
 def _parse_set(spec: str, players: int) -> tuple[int, str, str | None]:
@@ -48,7 +44,7 @@ def _write(path: Path, doc: dict[str, Any]) -> None:
         raise InputError(f"cannot write {path}: {exc.strerror}") from None
 
 
-def _reading_text(p: PlayerReading) -> str:
+def _reading_text(p: PlayerReading[SheetReading]) -> str:
     sheets = ", ".join(f"{s.photo} ({s.sheet}, garden {s.variant})" for s in p.sheets)
     lines = [f"Read {sheets} in {p.seconds:.2f} s; {len(p.fields)} fields filled"]
     readings = p.readings
@@ -137,7 +133,8 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
         ctx.exit(1)
 
 
-def _overlays(out_dir: Path, p: PlayerReading, score: Any, violating: set[str]) -> None:
+def _overlays(out_dir: Path, p: PlayerReading[SheetReading], score: Any,
+              violating: set[str]) -> None:
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

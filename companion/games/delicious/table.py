@@ -3,19 +3,22 @@
 Round-end marks are shared facts: when anyone first completes a container, every
 other player crosses its First Potter icon that same round, and the honey goes to
 whoever first fills an area. So a set of sheets can contradict itself even when each
-sheet alone is fine. ``table_check`` returns, per player, what their sheet cannot be.
+sheet alone is fine. ``table_check`` returns, per player, what their sheet cannot be;
+``score_table`` scores and ranks field maps, ``assess`` the players' photo readings.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from companion.games.delicious.garden import HONEY_FIELD
+from companion.games.delicious.players import PlayerReading
 from companion.games.delicious.scoring import Score, Standing, rank, score
 from companion.games.delicious.state import CHECK, CROSS, SheetState
 from companion.games.delicious.symbols import Area
-from companion.games.delicious.validate import Violation, check
+from companion.games.delicious.validate import CHOICE_COUNT, Violation, check
 
 FIRST_POTTER_NOT_CROSSED = "table-first-potter-not-crossed"
 FIRST_POTTER_UNCLAIMED = "table-first-potter-unclaimed"
@@ -120,3 +123,18 @@ def score_table(sheets: Sequence[SheetState], names: Sequence[str] | None = None
     cross = table_check(sheets, names)
     violations = [check(s) + cross[i] for i, s in enumerate(sheets)]
     return TableResult(names, scores, violations, rank(scores, names))
+
+
+def assess(players: Sequence[PlayerReading[Any]], names: Sequence[str]) -> TableResult:
+    """Check and score the players' readings together, as one table.
+
+    A garden photographed without its play sheet cannot show the twelve choice marks, so
+    that one check is left out for it rather than reported as a problem.
+    """
+    states = [SheetState.from_field_map(p.fields, p.variant) for p in players]
+    result = score_table(states, names)
+    violations = [
+        vs if p.has_play else [v for v in vs if v.code != CHOICE_COUNT]
+        for p, vs in zip(players, result.violations, strict=True)
+    ]
+    return TableResult(result.names, result.scores, violations, result.standings)

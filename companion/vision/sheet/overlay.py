@@ -13,6 +13,7 @@ import numpy as np
 
 from companion.errors import InputError
 from companion.games.delicious.garden import garden
+from companion.games.delicious.players import FieldLike
 from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS, Fruit, Vegetable
 from companion.paper.model import FieldKind
 from companion.vision.sheet.constants import (
@@ -22,7 +23,7 @@ from companion.vision.sheet.constants import (
     OVERLAY_SCORE_BGR,
 )
 from companion.vision.sheet.marks import box_px
-from companion.vision.sheet.reader import FieldReading, SheetReading
+from companion.vision.sheet.reader import SheetReading
 
 _SHORT = {"marked": "x", "cross": "X", "check": "V", "circled": "O"}
 _FONT = cv2.FONT_HERSHEY_SIMPLEX
@@ -51,7 +52,7 @@ def draw_overlay(
     container_points: Mapping[str, int] | None = None,
     summary: Mapping[str, int] | None = None,
     review: Collection[str] | None = None,
-    readings: Mapping[str, FieldReading] | None = None,
+    readings: Mapping[str, FieldLike] | None = None,
 ) -> np.ndarray:
     """The rectified sheet (grey, faded) with every reading drawn in colour (BGR).
 
@@ -74,7 +75,9 @@ def draw_overlay(
             else OVERLAY_GREEN_BGR
         )
         b = spec.box_mm
-        x0, y0, x1, y1 = box_px((b.x, b.y, b.w, b.h), ppm, 0.0, r.shift_px)
+        # Where the reader found the field on this photo (a correction keeps the place).
+        shift = reading.readings[fid].shift_px if fid in reading.readings else (0, 0)
+        x0, y0, x1, y1 = box_px((b.x, b.y, b.w, b.h), ppm, 0.0, shift)
         if r.value is None and fid not in review and fid not in violating:
             cv2.rectangle(img, (x0, y0), (x1, y1), colour, 1)
             continue

@@ -9,7 +9,7 @@ except ``decide``, which may only settle close calls.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
@@ -19,11 +19,9 @@ import cv2
 import numpy as np
 
 import layouts
-from companion.errors import InputError, UnknownNameError
-from companion.games.delicious.state import SheetState
+from companion.errors import UnknownNameError
+from companion.games.delicious.players import FieldSummary
 from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS
-from companion.games.delicious.table import TableResult, score_table
-from companion.games.delicious.validate import CHOICE_COUNT
 from companion.paper.model import FieldKind, FieldSpec, SheetGeometry
 from companion.vision.constants import (
     FIELD_SHIFT_MAX_MM,
@@ -106,24 +104,14 @@ class FieldReading:
     def review(self) -> bool:
         return self.confidence < REVIEW_BELOW
 
-
-def field_values(readings: Mapping[str, FieldReading]) -> dict[str, str]:
-    """Non-empty readings, as a field map holds them."""
-    return {k: r.value for k, r in sorted(readings.items()) if r.value is not None}
-
-
-def field_confidences(readings: Mapping[str, FieldReading]) -> dict[str, float]:
-    return {k: round(r.confidence, 4) for k, r in sorted(readings.items())}
-
-
-def fields_to_review(readings: Mapping[str, FieldReading]) -> list[str]:
-    """Fields not certain enough to trust, least certain first."""
-    doubtful = [r for r in readings.values() if r.review]
-    return [r.id for r in sorted(doubtful, key=lambda r: (r.confidence, r.id))]
+    def set_by_hand(self, value: str | None) -> FieldReading:
+        """The same field holding ``value`` for certain (a correction by hand)."""
+        return FieldReading(self.id, self.kind, value, 1.0, ((value, 1.0),), self.shift_px,
+                            "set by hand")
 
 
 @dataclass(frozen=True, eq=False)
-class SheetReading:
+class SheetReading(FieldSummary):
     """Everything read from one photo of one sheet."""
 
     photo: str
@@ -148,20 +136,6 @@ class SheetReading:
     @property
     def geometry(self) -> SheetGeometry:
         return self.registration.geometry
-
-    @property
-    def fields(self) -> dict[str, str]:
-        """Non-empty readings, as a field map holds them."""
-        return field_values(self.readings)
-
-    @property
-    def confidence(self) -> dict[str, float]:
-        return field_confidences(self.readings)
-
-    @property
-    def review(self) -> list[str]:
-        """Fields not certain enough to trust, least certain first."""
-        return fields_to_review(self.readings)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -573,109 +547,3 @@ def read_photo(
     reading = read_image(bgr, str(path), reader, sheets)
     return SheetReading(reading.photo, reading.registration, reading.readings,
                         reading.rectified, time.perf_counter() - start, reading.reader)
-
-
-# ---- players: photos merged, corrected, checked and scored ----------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class PlayerReading:
-    """One player's paper: a combo photo, or a garden and a play photo sharing a code."""
-
-    sheets: tuple[SheetReading, ...]
-    corrections: tuple[tuple[str, str | None], ...] = ()
-
-    @property
-    def photos(self) -> list[str]:
-        return [s.photo for s in self.sheets]
-
-    @property
-    def variant(self) -> str:
-        return self.sheets[0].variant
-
-    @property
-    def code(self) -> str:
-        return self.sheets[0].code
-
-    @property
-    def has_play(self) -> bool:
-        return any(s.sheet in ("delicious-play", "delicious-combo") for s in self.sheets)
-
-    @property
-    def readings(self) -> dict[str, FieldReading]:
-        merged: dict[str, FieldReading] = {}
-        for s in self.sheets:
-            merged.update(s.readings)
-        for fid, value in self.corrections:
-            old = merged[fid]
-            merged[fid] = FieldReading(fid, old.kind, value, 1.0, ((value, 1.0),),
-                                       old.shift_px, "set by hand")
-        return merged
-
-    @property
-    def fields(self) -> dict[str, str]:
-        """Non-empty readings, as a field map holds them."""
-        return field_values(self.readings)
-
-    @property
-    def confidence(self) -> dict[str, float]:
-        return field_confidences(self.readings)
-
-    @property
-    def review(self) -> list[str]:
-        """Fields not certain enough to trust, least certain first."""
-        return fields_to_review(self.readings)
-
-    @property
-    def seconds(self) -> float:
-        return sum(s.seconds for s in self.sheets)
-
-    def corrected(self, values: Sequence[tuple[str, str | None]]) -> PlayerReading:
-        """The same reading with fields set by hand (None empties a field)."""
-        known = self.readings
-        for fid, _ in values:
-            if fid not in known:
-                raise UnknownNameError(
-                    f"--set: {fid!r} is not a field of {', '.join(self.photos)}"
-                )
-        return PlayerReading(self.sheets, (*self.corrections, *values))
-
-
-def group_players(sheets: Sequence[SheetReading]) -> list[PlayerReading]:
-    """Pair garden and play photos that carry the same player code; the rest stand alone."""
-    players: list[PlayerReading] = []
-    waiting: dict[tuple[str, str], int] = {}  # (code, sheet) -> index of a lone half
-    for s in sheets:
-        other = {"delicious-garden": "delicious-play", "delicious-play": "delicious-garden"}
-        partner = other.get(s.sheet)
-        key = (s.code, partner) if partner and s.code else None
-        if key is not None and key in waiting:
-            k = waiting.pop(key)
-            first = players[k].sheets[0]
-            if first.variant != s.variant:
-                raise InputError(
-                    f"{first.photo} and {s.photo} share the player code {s.code} but show "
-                    f"gardens {first.variant} and {s.variant}"
-                )
-            pair = (first, s) if first.sheet == "delicious-garden" else (s, first)
-            players[k] = PlayerReading(pair)
-            continue
-        if partner and s.code:
-            waiting[(s.code, s.sheet)] = len(players)
-        players.append(PlayerReading((s,)))
-    return players
-
-
-def assess(players: Sequence[PlayerReading], names: Sequence[str]) -> TableResult:
-    """Check and score the players' readings together, as one table.
-
-    A garden photographed without its play sheet cannot show the twelve choice marks, so
-    that one check is left out for it rather than reported as a problem.
-    """
-    states = [SheetState.from_field_map(p.fields, p.variant) for p in players]
-    result = score_table(states, names)
-    violations = [
-        vs if p.has_play else [v for v in vs if v.code != CHOICE_COUNT]
-        for p, vs in zip(players, result.violations, strict=True)
-    ]
-    return TableResult(result.names, result.scores, violations, result.standings)
