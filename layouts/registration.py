@@ -10,6 +10,7 @@ import segno
 
 from companion.paper.model import Box, MarkerSpec
 from layouts.constants import (
+    HEADER_BOTTOM_MM,
     MARKER_INSET_MM,
     MARKER_MODULES,
     MARKER_QUIET_MM,
@@ -24,7 +25,10 @@ from layouts.constants import (
 from layouts.markers import marker_modules
 from layouts.sheet import SheetContext
 
-QR_TOP_MM = 6.0
+# The QR's quiet zone ends where the page content begins, so nothing printed below can
+# cut into it (the paper's bare top edge is part of the zone above).
+QR_QUIET_BOTTOM_MM = HEADER_BOTTOM_MM
+CODE_LABEL = "Player code "
 
 
 def marker_centres(page_mm: tuple[float, float]) -> list[tuple[int, tuple[float, float]]]:
@@ -53,8 +57,9 @@ def draw_markers(ctx: SheetContext) -> None:
         ctx.markers.append(MarkerSpec(marker_id, (cx, cy), s))
 
 
-def draw_qr(ctx: SheetContext, right_mm: float, top_mm: float = QR_TOP_MM) -> Box:
-    """The label QR with its right edge (quiet zone included) at ``right_mm``."""
+def draw_qr(ctx: SheetContext, right_mm: float, bottom_mm: float = QR_QUIET_BOTTOM_MM) -> Box:
+    """The label QR with its quiet zone (QR_QUIET_MODULES modules, the standard's four)
+    ending at ``right_mm`` and ``bottom_mm``."""
     payload = ctx.geometry().label(ctx.code).encode()
     qr = segno.make(payload, error=QR_ERROR, micro=False)
     rows = [list(r) for r in qr.matrix]
@@ -62,7 +67,7 @@ def draw_qr(ctx: SheetContext, right_mm: float, top_mm: float = QR_TOP_MM) -> Bo
     module = QR_SIZE_MM / n
     quiet = QR_QUIET_MODULES * module
     x0 = right_mm - quiet - QR_SIZE_MM
-    y0 = top_mm + quiet
+    y0 = bottom_mm - quiet - QR_SIZE_MM
     pen = ctx.pen
     pen.rect(x0 - quiet, y0 - quiet, QR_SIZE_MM + 2 * quiet, QR_SIZE_MM + 2 * quiet,
              fill="paper", stroke=None)
@@ -79,6 +84,7 @@ def draw_qr(ctx: SheetContext, right_mm: float, top_mm: float = QR_TOP_MM) -> Bo
                 c += 1
     box = Box(x0, y0, QR_SIZE_MM, QR_SIZE_MM)
     ctx.qr_box = box
+    ctx.qr_modules = n
     return box
 
 
@@ -88,9 +94,8 @@ def draw_header(ctx: SheetContext, x: float, title: str, subtitle: str) -> None:
     pen.text(x, 13.0, title, TITLE_FONT_MM, bold=True)
     pen.text(x, 18.6, subtitle, SUBTITLE_FONT_MM, color="soft-ink")
     if ctx.code:
-        label = "Player code "
-        pen.text(x, 24.6, label, SMALL_FONT_MM, color="soft-ink")
-        lx = x + pen.text_width(label, SMALL_FONT_MM)
+        pen.text(x, 24.6, CODE_LABEL, SMALL_FONT_MM, color="soft-ink")
+        lx = x + pen.text_width(CODE_LABEL, SMALL_FONT_MM)
         tw = pen.text_width(ctx.code, SUBTITLE_FONT_MM, bold=True)
         pen.rect(lx - 0.2, 21.2, tw + 2.4, 4.6, radius=1.0, fill="paper", stroke="ink",
                  width=0.3)
@@ -101,5 +106,12 @@ def registration(ctx: SheetContext, title: str, subtitle: str, *, title_x: float
     """Markers, QR (left of the top-right marker) and header text."""
     draw_markers(ctx)
     right = ctx.width - (MARKER_INSET_MM + MARKER_SIZE_MM / 2 + MARKER_QUIET_MM) + 1.0
-    draw_qr(ctx, right)
-    draw_header(ctx, title_x, title, subtitle)
+    box = draw_qr(ctx, right)
+    # the header ends a millimetre short of the QR's quiet zone
+    limit = box.x - QR_QUIET_MODULES * box.w / ctx.qr_modules - 1.0
+    pen = ctx.pen
+    code_w = (pen.text_width(CODE_LABEL, SMALL_FONT_MM)
+              + pen.text_width(ctx.code, SUBTITLE_FONT_MM, bold=True) + 2.2) if ctx.code else 0.0
+    widest = max(pen.text_width(title, TITLE_FONT_MM, bold=True),
+                 pen.text_width(subtitle, SUBTITLE_FONT_MM), code_w)
+    draw_header(ctx, min(title_x, limit - widest), title, subtitle)

@@ -38,6 +38,7 @@ class SheetContext:
     fields: list[FieldSpec] = field(default_factory=list)
     markers: list[MarkerSpec] = field(default_factory=list)
     qr_box: Box | None = None
+    qr_modules: int = 0  # modules across the QR symbol (its quiet zone is 4 of them)
     extra: dict[str, object] = field(default_factory=dict)
     page: int = 0
     pen: Pen = field(init=False)
