@@ -30,3 +30,7 @@ class IllegalMoveError(CompanionError, ValueError):
     """A move or cut the rules do not allow; the message says why."""
 
     exit_code = 1
+
+
+class MissingToolError(CompanionError):
+    """A program or optional package a chosen option needs is not installed."""

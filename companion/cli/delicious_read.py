@@ -1,26 +1,44 @@
-"""``companion delicious read``: photos in, fields, problems and scores out."""
+"""``companion delicious read``: photos in, fields, problems and scores out.
+
+A table hands in its photos together, so each is read on its own: one that cannot be read
+is named with its reason and the others are still read, paired, checked and scored.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 
-from companion.errors import InputError
-from companion.games.delicious.players import PlayerReading, group_players
+from companion.errors import CompanionError, InputError, UnknownNameError
+from companion.fileio import write_json
+from companion.games.delicious.fieldmap import check_value
+from companion.games.delicious.garden import garden
+from companion.games.delicious.players import (
+    Pairing,
+    PlayerReading,
+    field_values,
+    pair_sheets,
+)
 from companion.games.delicious.report import ranking_text, score_text
 from companion.games.delicious.state import SheetState
-from companion.games.delicious.table import assess
+from companion.games.delicious.table import TableResult, assess
+from companion.games.delicious.verdicts import Verdict, photo_verdicts
 from companion.vision.sheet.overlay import draw_overlay, write_overlay
 from companion.vision.sheet.reader import Reader, SheetReading, read_photo
+
+Player = PlayerReading[SheetReading]
 
 
 def _parse_set(spec: str, players: int) -> tuple[int, str, str | None]:
     """``[N:]FIELD=VALUE`` -> (player index, field, value or None to empty it)."""
     if "=" not in spec:
         raise InputError(f"--set {spec!r}: expected FIELD=VALUE (or N:FIELD=VALUE)")
+    if players == 0:
+        raise InputError(f"--set {spec!r}: no whole player was read to correct")
     target, value = spec.split("=", 1)
     index = 0
     if ":" in target:
@@ -33,31 +51,96 @@ def _parse_set(spec: str, players: int) -> tuple[int, str, str | None]:
     return index, target.strip(), (value.strip() or None)
 
 
+def _corrections(players: Sequence[Player], sets: Sequence[str]) -> list[Player]:
+    """The players with every ``--set`` applied, each value checked as a field map's is."""
+    fixes: dict[int, list[tuple[str, str | None]]] = {}
+    for spec in sets:
+        i, fid, value = _parse_set(spec, len(players))
+        if fid not in players[i].readings:
+            raise UnknownNameError(
+                f"--set {spec!r}: {fid!r} is not a field of {', '.join(players[i].photos)}"
+            )
+        if value is not None:
+            value = check_value(garden(players[i].variant).field_kinds(), fid, value,
+                                f"--set {spec!r}", letters=True)
+        fixes.setdefault(i, []).append((fid, value))
+    return [p.corrected(fixes.get(i, [])) for i, p in enumerate(players)]
+
+
 def _out_path(out: Path, index: int, players: int) -> Path:
     return out if players == 1 else out.with_name(f"{out.stem}-player{index + 1}{out.suffix}")
 
 
-def _write(path: Path, doc: dict[str, Any]) -> None:
-    try:
-        path.write_text(json.dumps(doc, indent=2) + "\n")
-    except OSError as exc:
-        raise InputError(f"cannot write {path}: {exc.strerror}") from None
+def _reason(photo: str, exc: Exception) -> str:
+    """The error's message without the photo's name in front (it is given beside it)."""
+    text = str(exc)
+    return text[len(photo) + 2:] if text.startswith(f"{photo}: ") else text
 
 
-def _reading_text(p: PlayerReading[SheetReading]) -> str:
-    sheets = ", ".join(f"{s.photo} ({s.sheet}, garden {s.variant})" for s in p.sheets)
-    lines = [f"Read {sheets} in {p.seconds:.2f} s; {len(p.fields)} fields filled"]
+def _read_all(photos: Sequence[str], reader: Reader
+              ) -> tuple[list[SheetReading], list[dict[str, str]]]:
+    sheets: list[SheetReading] = []
+    errors: list[dict[str, str]] = []
+    for photo in photos:
+        try:
+            sheets.append(read_photo(photo, reader))
+        except CompanionError as exc:
+            errors.append({"photo": photo, "error": _reason(photo, exc)})
+    return sheets, errors
+
+
+def _verdicts(p: Player) -> list[Verdict]:
+    """Photo-wide reasons, per photo, over the player's readings after corrections."""
     readings = p.readings
-    if p.review:
-        lines.append(f"Please check {len(p.review)} field(s) (least certain first):")
-        for fid in p.review:
+    return [v for s in p.sheets
+            for v in photo_verdicts(s.photo, {k: readings[k] for k in s.readings})]
+
+
+def _review_text(photos: str, readings: dict[str, Any], review: list[str],
+                 verdicts: Sequence[Verdict], seconds: float) -> list[str]:
+    lines = [f"Read {photos} in {seconds:.2f} s; {len(field_values(readings))} fields filled"]
+    covered = {f for v in verdicts for f in v.fields}
+    lines += [f"! {v.photo}: {v.message}" for v in verdicts]
+    rest = [fid for fid in review if fid not in covered]
+    if rest:
+        lines.append(f"Please check {len(rest)} field(s) (least certain first):")
+        for fid in rest:
             r = readings[fid]
             note = f"  ({r.note})" if r.note else ""
             lines.append(f"  ? {fid:<34} read {r.value or 'empty'!s:<17} "
                          f"confidence {r.confidence:.2f}{note}")
-    else:
+    elif not verdicts:
         lines.append("Every field was read with confidence.")
-    return "\n".join(lines)
+    return lines
+
+
+def _sheets_label(p: Player) -> str:
+    return ", ".join(f"{s.photo} ({s.sheet}, garden {s.variant})" for s in p.sheets)
+
+
+def _player_doc(p: Player, name: str, table: TableResult, i: int) -> dict[str, Any]:
+    return {
+        "photo": p.photos[0],
+        "photos": p.photos,
+        "sheet": "+".join(s.sheet for s in p.sheets),
+        "variant": p.variant,
+        "code": p.code,
+        "player": name,
+        "fields": p.fields,
+        "confidence": p.confidence,
+        "review": p.review,
+        "verdicts": [v.to_json() for v in _verdicts(p)],
+        "violations": [v.to_json() for v in table.violations[i]],
+        "score": table.scores[i].to_json(),
+        "seconds": round(p.seconds, 3),
+    }
+
+
+def _unpaired_doc(p: Player, pairing: Pairing[SheetReading]) -> dict[str, Any]:
+    problem = pairing.problem_for(p)
+    s = p.sheets[0]
+    return {**s.to_json(), "verdicts": [v.to_json() for v in _verdicts(p)],
+            "not_scored": problem.message if problem else ""}
 
 
 @click.command(name="read")
@@ -67,9 +150,11 @@ def _reading_text(p: PlayerReading[SheetReading]) -> str:
 @click.option("--overlay", "overlay_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write DIR/<photo>.overlay.png: each reading drawn on the flattened sheet.")
 @click.option("-o", "--out", "out_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the reading as a field map to correct and pass to `score`.")
+              help="Write the reading as a field map to correct and pass to `score`; with "
+                   "several players one map each: OUT-player1.json, OUT-player2.json ...")
 @click.option("--set", "sets", multiple=True, metavar="[N:]FIELD=VALUE",
-              help="Correct a field by hand (empty VALUE empties it); repeatable.")
+              help="Correct a field by hand (a value as in a field map, or a legend letter "
+                   "such as C for carrot; empty VALUE empties it); repeatable.")
 @click.option("--reader", type=click.Choice([r.value for r in Reader]), default="ours",
               show_default=True, help="Letter reader: our classifier or tesseract.")
 @click.pass_context
@@ -78,63 +163,90 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
              reader: str) -> None:
     """Read photographed Delicious sheets: every field, every rule problem, the score.
 
-    Garden and play sheets photographed separately are paired by their player code.
-    Exit 1 when a sheet breaks a rule, 2 when a photo cannot be read.
+    Garden and play sheets photographed separately are paired by their player code; a
+    sheet whose partner is missing, or a code on two gardens, is named and not scored.
+    Each photo is read on its own: one that cannot be read is named with its reason and
+    the rest are still scored. Exit 1 when a sheet breaks a rule or is left unpaired, 2
+    when a photo cannot be read.
     """
-    players = group_players([read_photo(p, reader) for p in photos])
-    fixes: dict[int, list[tuple[str, str | None]]] = {}
-    for spec in sets:
-        i, fid, value = _parse_set(spec, len(players))
-        fixes.setdefault(i, []).append((fid, value))
-    players = [p.corrected(fixes.get(i, [])) for i, p in enumerate(players)]
+    repeated = sorted({p for p in photos if photos.count(p) > 1})
+    if repeated:
+        raise InputError(f"{repeated[0]} is given more than once")
+    rd = Reader(reader)
+    if rd is Reader.TESSERACT:
+        from companion.vision.sheet.tesseract_letters import require_tesseract
+
+        require_tesseract()
+    sheets, errors = _read_all(photos, rd)
+    if len(photos) == 1 and errors:
+        raise InputError(f"{errors[0]['photo']}: {errors[0]['error']}")
+    pairing = pair_sheets(sheets)
+    players = _corrections(pairing.players, sets)
     names = [Path(p.photos[0]).stem for p in players]
     if len(set(names)) < len(names):
         names = [f"player{i + 1}" for i in range(len(players))]
-    table = assess(players, names)
+    table = assess(players, names, pairing.unpaired)
 
-    docs = []
     for i, p in enumerate(players):
-        score, violations = table.scores[i], table.violations[i]
-        docs.append({
-            "photo": p.photos[0],
-            "photos": p.photos,
-            "sheet": "+".join(s.sheet for s in p.sheets),
-            "variant": p.variant,
-            "code": p.code,
-            "player": names[i],
-            "fields": p.fields,
-            "confidence": p.confidence,
-            "review": p.review,
-            "violations": [v.to_json() for v in violations],
-            "score": score.to_json(),
-            "seconds": round(p.seconds, 3),
-        })
         if out_path is not None:
             path = _out_path(out_path, i, len(players))
-            _write(path, {"game": "delicious", "variant": p.variant, "player": names[i],
-                          "fields": p.fields, "review": p.review})
-            click.echo(f"wrote {path}", err=True)
+            write_json(path, {"game": "delicious", "variant": p.variant, "player": names[i],
+                              "fields": p.fields, "review": p.review})
+            click.echo(f"wrote {path} ({names[i]}: {', '.join(p.photos)})", err=True)
         if overlay_dir is not None:
-            _overlays(overlay_dir, p, score, {f for v in violations for f in v.fields})
+            violating = {f for v in table.violations[i] for f in v.fields}
+            _overlays(overlay_dir, p, table.scores[i], violating, _verdicts(p))
+    for p in pairing.unpaired:
+        if overlay_dir is not None:
+            problem = pairing.problem_for(p)
+            _overlays(overlay_dir, p, None, set(), _verdicts(p),
+                      [f"NOT SCORED: {problem.message}"] if problem else [])
 
+    problems = [pr.to_json() for pr in pairing.problems]
     if as_json:
-        doc: dict[str, Any] = docs[0] if len(docs) == 1 else {
-            "players": docs, "ranking": [s.to_json() for s in table.standings]}
+        docs = [_player_doc(p, names[i], table, i) for i, p in enumerate(players)]
+        doc: dict[str, Any]
+        if len(docs) == 1 and not pairing.unpaired and not errors:
+            doc = {**docs[0], "pairing": problems, "errors": errors}
+        else:
+            doc = {"players": docs, "ranking": [s.to_json() for s in table.standings],
+                   "unpaired": [_unpaired_doc(p, pairing) for p in pairing.unpaired],
+                   "pairing": problems, "errors": errors}
         click.echo(json.dumps(doc, indent=2))
     else:
-        for i, p in enumerate(players):
-            click.echo(_reading_text(p))
-            state = SheetState.from_field_map(p.fields, p.variant)
-            click.echo(score_text(names[i], state, table.scores[i], table.violations[i]))
-            click.echo()
-        if len(players) > 1:
-            click.echo(ranking_text(table.standings))
-    if not table.legal:
+        _print_text(players, names, table, pairing)
+    for e in errors:
+        click.echo(f"companion: error: {e['photo']}: {e['error']}", err=True)
+    if errors:
+        ctx.exit(2)
+    if pairing.problems or not table.legal:
         ctx.exit(1)
 
 
-def _overlays(out_dir: Path, p: PlayerReading[SheetReading], score: Any,
-              violating: set[str]) -> None:
+def _print_text(players: Sequence[Player], names: Sequence[str], table: TableResult,
+                pairing: Pairing[SheetReading]) -> None:
+    for i, p in enumerate(players):
+        click.echo("\n".join(_review_text(_sheets_label(p), p.readings, p.review,
+                                          _verdicts(p), p.seconds)))
+        state = SheetState.from_field_map(p.fields, p.variant)
+        click.echo(score_text(names[i], state, table.scores[i], table.violations[i]))
+        click.echo()
+    for p in pairing.unpaired:
+        click.echo("\n".join(_review_text(_sheets_label(p), p.readings, p.review,
+                                          _verdicts(p), p.seconds)))
+        code = f"player code {p.code}" if p.code else "no player code"
+        click.echo(f"Not scored ({code}): see below.")
+        click.echo()
+    if len(players) > 1:
+        click.echo(ranking_text(table.standings))
+    if pairing.problems:
+        click.echo(f"{len(pairing.unpaired)} sheet(s) not scored:")
+        for pr in pairing.problems:
+            click.echo(f"  ! [{pr.code}] {pr.message}")
+
+
+def _overlays(out_dir: Path, p: Player, score: Any, violating: set[str],
+              verdicts: Sequence[Verdict], notes: Sequence[str] = ()) -> None:
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -142,8 +254,11 @@ def _overlays(out_dir: Path, p: PlayerReading[SheetReading], score: Any,
     review = set(p.review)
     readings = p.readings
     for s in p.sheets:
-        summary = {"planter": score.planter, "total": score.total}
-        img = draw_overlay(s, violating, score.containers, summary, review, readings)
+        summary = None if score is None else {"planter": score.planter, "total": score.total}
+        points = None if score is None else score.containers
+        said = [*notes, *(v.message for v in verdicts if v.photo == s.photo)]
+        img = draw_overlay(s, violating, points, summary, review, readings, said)
         path = out_dir / f"{Path(s.photo).stem}.overlay.png"
         write_overlay(str(path), img)
         click.echo(f"wrote {path}", err=True)
+

@@ -14,6 +14,8 @@ from typing import Any
 
 from companion.errors import InputError, UnknownNameError
 from companion.games.delicious.garden import garden
+from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS
+from companion.paper.model import FieldKind
 
 GAME = "delicious"
 DEFAULT_VARIANT = "A"
@@ -74,11 +76,37 @@ def load_field_map(source: str | Mapping[str, Any], *, label: str | None = None)
             raise UnknownNameError(f"{label}: unknown field id {fid!r}")
         if value in (None, ""):
             continue
-        kind, allowed = kinds[fid]
-        if value not in allowed:
-            raise UnknownNameError(
-                f"{label}: {fid} is a {kind.value} field; {value!r} is not one of "
-                f"{', '.join(allowed)}"
-            )
-        fields[fid] = value
+        fields[fid] = check_value(kinds, fid, value, label)
     return FieldMap(variant, fields, player)
+
+
+def _legend(kind: FieldKind) -> dict[str, str]:
+    if kind is FieldKind.VEGETABLE:
+        return {letter: v.value for v, letter in VEGETABLE_LETTERS.items()}
+    if kind is FieldKind.FRUIT:
+        return {letter: f.value for f, letter in FRUIT_LETTERS.items()}
+    return {}
+
+
+def check_value(kinds: Mapping[str, tuple[FieldKind, tuple[str, ...]]], fid: str, value: Any,
+                label: str, *, letters: bool = False) -> str:
+    """``value`` if field ``fid`` can hold it, else one line listing what it can hold.
+
+    With ``letters``, a single letter of the play sheet's legend is taken for the one
+    plant it names in that kind of field (C is carrot in a garden cell); elsewhere a
+    letter is refused like any other wrong value.
+    """
+    kind, allowed = kinds[fid]
+    if value in allowed:
+        return str(value)
+    if letters and isinstance(value, str) and len(value) == 1:
+        named = _legend(kind).get(value.upper())
+        if named is not None:
+            return named
+    legend = _legend(kind)
+    hint = ("; or one letter: " + ", ".join(f"{k} {v}" for k, v in sorted(legend.items()))
+            if letters and legend else "")
+    raise UnknownNameError(
+        f"{label}: {fid} is a {kind.value} field; {value!r} is not one of "
+        f"{', '.join(allowed)}{hint}"
+    )

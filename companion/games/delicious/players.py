@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from enum import StrEnum
+from typing import Any, Generic, Protocol, TypeVar
 
 from companion.errors import InputError, UnknownNameError
 
@@ -147,25 +148,135 @@ class PlayerReading(FieldSummary, Generic[S]):
         return PlayerReading(self.sheets, (*self.corrections, *values))
 
 
-def group_players(sheets: Sequence[S]) -> list[PlayerReading[S]]:
-    """Pair garden and play photos that carry the same player code; the rest stand alone."""
-    players: list[PlayerReading[S]] = []
-    waiting: dict[tuple[str, str], int] = {}  # (code, sheet) -> index of a lone half
-    for s in sheets:
-        partner = PARTNER_SHEET.get(s.sheet)
-        key = (s.code, partner) if partner and s.code else None
-        if key is not None and key in waiting:
-            k = waiting.pop(key)
-            first = players[k].sheets[0]
-            if first.variant != s.variant:
-                raise InputError(
-                    f"{first.photo} and {s.photo} share the player code {s.code} but show "
-                    f"gardens {first.variant} and {s.variant}"
-                )
-            pair = (first, s) if first.sheet == GARDEN_SHEET else (s, first)
-            players[k] = PlayerReading(pair)
+class PairingCode(StrEnum):
+    """Why photos could not be made into a player (each a reason not to score them)."""
+
+    MISSING_PLAY = "missing-play-sheet"
+    MISSING_GARDEN = "missing-garden-sheet"
+    NO_CODE = "no-player-code"
+    SAME_CODE = "same-code-twice"
+    MIXED_SIDES = "code-on-both-sides"
+
+
+@dataclass(frozen=True)
+class PairingProblem:
+    """Photos left out of the table, the player code they carry and why, in words."""
+
+    code: PairingCode
+    player_code: str
+    photos: tuple[str, ...]
+    missing: str | None  # the sheet not photographed, for the two missing-sheet codes
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code.value, "player_code": self.player_code,
+                "photos": list(self.photos), "missing": self.missing, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Pairing(Generic[S]):
+    """Photos grouped into players: whole ones to score, halves and refused sheets apart."""
+
+    players: list[PlayerReading[S]]  # a combo sheet, or a garden and a play sheet
+    unpaired: list[PlayerReading[S]]  # sheets that make no whole player, in photo order
+    problems: list[PairingProblem]  # why, one per player code
+
+    def problem_for(self, player: PlayerReading[S]) -> PairingProblem | None:
+        """The problem that left this unpaired sheet out."""
+        photos = set(player.photos)
+        return next((p for p in self.problems if photos & set(p.photos)), None)
+
+
+_SHEET_WORD = {GARDEN_SHEET: "garden", PLAY_SHEET: "play"}
+_PRINT_HINT = ("print each player's sheets with their own code "
+               "(companion sheets print ... --players N)")
+
+
+def _names(photos: Sequence[str]) -> str:
+    return ", ".join(photos[:-1]) + f" and {photos[-1]}" if len(photos) > 1 else photos[0]
+
+
+def _half_problem(sheet: SheetLike) -> PairingProblem:
+    word, partner = _SHEET_WORD[sheet.sheet], PARTNER_SHEET[sheet.sheet]
+    other = _SHEET_WORD[partner]
+    if not sheet.code:
+        return PairingProblem(
+            PairingCode.NO_CODE, "", (sheet.photo,), partner,
+            f"{sheet.photo} is a {word} sheet without a player code, so its {other} sheet "
+            f"cannot be found; it is not scored",
+        )
+    code = PairingCode.MISSING_PLAY if partner == PLAY_SHEET else PairingCode.MISSING_GARDEN
+    return PairingProblem(
+        code, sheet.code, (sheet.photo,), partner,
+        f"player code {sheet.code}: the {other} sheet is missing ({sheet.photo} is the {word} "
+        f"sheet); photograph both sheets to score this player",
+    )
+
+
+def pair_sheets(sheets: Sequence[S]) -> Pairing[S]:
+    """Make players of photo readings: a combo sheet alone, a garden and a play sheet by
+    their player code, never by the order the photos came in.
+
+    A half without its partner, and a code on two gardens (or two play sheets), are
+    problems named with their photos; those sheets are left out rather than guessed.
+    """
+    halves: dict[str, list[int]] = {}  # player code -> indexes of its half sheets
+    whole: dict[int, PlayerReading[S]] = {}  # first photo index -> player
+    left: dict[int, PlayerReading[S]] = {}
+    problems: dict[int, PairingProblem] = {}
+    for i, s in enumerate(sheets):
+        if s.sheet not in PARTNER_SHEET:
+            whole[i] = PlayerReading((s,))
+        elif not s.code:
+            left[i], problems[i] = PlayerReading((s,)), _half_problem(s)
+        else:
+            halves.setdefault(s.code, []).append(i)
+    for code, idx in halves.items():
+        first = idx[0]
+        gardens = [sheets[i] for i in idx if sheets[i].sheet == GARDEN_SHEET]
+        plays = [sheets[i] for i in idx if sheets[i].sheet == PLAY_SHEET]
+        if len(idx) == 1:
+            left[first], problems[first] = PlayerReading((sheets[first],)), _half_problem(
+                sheets[first])
             continue
-        if partner and s.code:
-            waiting[(s.code, s.sheet)] = len(players)
-        players.append(PlayerReading((s,)))
-    return players
+        photos = tuple(sheets[i].photo for i in idx)
+        if len(gardens) > 1 or len(plays) > 1:
+            twice = gardens if len(gardens) > 1 else plays
+            word = _SHEET_WORD[twice[0].sheet]
+            problems[first] = PairingProblem(
+                PairingCode.SAME_CODE, code, photos, None,
+                f"player code {code} is on {len(twice)} {word} sheets "
+                f"({_names([t.photo for t in twice])}), so which sheets belong together "
+                f"cannot be told; none of {_names(list(photos))} is scored: {_PRINT_HINT}",
+            )
+        elif gardens[0].variant != plays[0].variant:
+            problems[first] = PairingProblem(
+                PairingCode.MIXED_SIDES, code, photos, None,
+                f"{gardens[0].photo} and {plays[0].photo} share the player code {code} but "
+                f"show gardens {gardens[0].variant} and {plays[0].variant}; neither is scored",
+            )
+        else:
+            whole[first] = PlayerReading((gardens[0], plays[0]))
+            continue
+        for i in idx:
+            left[i] = PlayerReading((sheets[i],))
+    return Pairing([whole[i] for i in sorted(whole)], [left[i] for i in sorted(left)],
+                   [problems[i] for i in sorted(problems)])
+
+
+def pairing_messages(pairing: Pairing[Any]) -> list[str]:
+    """One line per problem, in photo order, for any front end to show."""
+    return [p.message for p in pairing.problems]
+
+
+def group_players(sheets: Sequence[S]) -> list[PlayerReading[S]]:
+    """Whole players and lone halves alike, in photo order; a code on two gardens (or two
+    play sheets, or on both sides) raises, since pairing those by order would be a guess."""
+    pairing = pair_sheets(sheets)
+    refused = [p for p in pairing.problems
+               if p.code in (PairingCode.SAME_CODE, PairingCode.MIXED_SIDES)]
+    if refused:
+        raise InputError(refused[0].message)
+    order = {id(s): i for i, s in enumerate(sheets)}
+    return sorted([*pairing.players, *pairing.unpaired],
+                  key=lambda p: min(order[id(s)] for s in p.sheets))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.delicious.garden import HONEY_FIELD
-from companion.games.delicious.players import PlayerReading
+from companion.games.delicious.players import PLAY_SHEET, PlayerReading
 from companion.games.delicious.scoring import Score, Standing, rank, score
 from companion.games.delicious.state import CHECK, CROSS, SheetState
 from companion.games.delicious.symbols import Area
@@ -125,16 +125,26 @@ def score_table(sheets: Sequence[SheetState], names: Sequence[str] | None = None
     return TableResult(names, scores, violations, rank(scores, names))
 
 
-def assess(players: Sequence[PlayerReading[Any]], names: Sequence[str]) -> TableResult:
+def assess(
+    players: Sequence[PlayerReading[Any]],
+    names: Sequence[str],
+    unpaired: Sequence[PlayerReading[Any]] = (),
+) -> TableResult:
     """Check and score the players' readings together, as one table.
 
     A garden photographed without its play sheet cannot show the twelve choice marks, so
-    that one check is left out for it rather than reported as a problem.
+    that one check is left out for it rather than reported as a problem. Gardens left
+    out of the table (``unpaired``: their play sheet is missing) are not scored, but the
+    First Potter and honey marks they show still take part in the table's checks.
     """
     states = [SheetState.from_field_map(p.fields, p.variant) for p in players]
-    result = score_table(states, names)
+    gardens = [p for p in unpaired if any(s.sheet != PLAY_SHEET for s in p.sheets)]
+    extra = [SheetState.from_field_map(p.fields, p.variant) for p in gardens]
+    extra_names = [f"the player of {p.photos[0]}" for p in gardens]
+    scores = [score(s) for s in states]
+    cross = table_check([*states, *extra], [*names, *extra_names])
     violations = [
-        vs if p.has_play else [v for v in vs if v.code != CHOICE_COUNT]
-        for p, vs in zip(players, result.violations, strict=True)
+        [v for v in check(s) if p.has_play or v.code != CHOICE_COUNT] + cross[i]
+        for i, (p, s) in enumerate(zip(players, states, strict=True))
     ]
-    return TableResult(result.names, result.scores, violations, result.standings)
+    return TableResult(list(names), scores, violations, rank(scores, list(names)))

@@ -6,7 +6,7 @@ container gets its points, the planter and the total are written in the margin.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -53,11 +53,13 @@ def draw_overlay(
     summary: Mapping[str, int] | None = None,
     review: Collection[str] | None = None,
     readings: Mapping[str, FieldLike] | None = None,
+    notes: Sequence[str] = (),
 ) -> np.ndarray:
     """The rectified sheet (grey, faded) with every reading drawn in colour (BGR).
 
     ``review`` and ``readings`` default to the sheet's own (pass the player's, after
-    corrections by hand, to draw those).
+    corrections by hand, to draw those). ``notes`` are written in red across the top of
+    the sheet: what keeps it from being scored, or a verdict on the whole photo.
     """
     ppm = reading.registration.px_per_mm
     faded = (reading.rectified.astype(np.float32) * 0.55 + 255 * 0.45).astype(np.uint8)
@@ -102,7 +104,28 @@ def draw_overlay(
         line = "  ".join(f"{k} {v}" for k, v in summary.items())
         _text(img, line, (int(6 * ppm), int(reading.geometry.page_mm[1] * ppm - 2 * ppm)),
               0.9, OVERLAY_SCORE_BGR)
+    _notes(img, notes, ppm)
     return img
+
+
+def _notes(img: np.ndarray, notes: Sequence[str], ppm: float) -> None:
+    """Each note word-wrapped to the page width, one line under another from the top."""
+    scale, thick = 0.9, 2
+    width = img.shape[1] - int(12 * ppm)
+    y = int(30 * ppm)
+    for note in notes:
+        line = ""
+        for word in note.split():
+            trial = f"{line} {word}".strip()
+            if line and cv2.getTextSize(trial, _FONT, scale, thick)[0][0] > width:
+                _text(img, line, (int(6 * ppm), y), scale, OVERLAY_RED_BGR, thick)
+                y += int(12 * scale * ppm / 2.6) + 20
+                line = word
+            else:
+                line = trial
+        if line:
+            _text(img, line, (int(6 * ppm), y), scale, OVERLAY_RED_BGR, thick)
+            y += int(12 * scale * ppm / 2.6) + 20
 
 
 def write_overlay(path: str, image: np.ndarray) -> None:

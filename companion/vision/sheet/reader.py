@@ -22,6 +22,7 @@ import layouts
 from companion.errors import UnknownNameError
 from companion.games.delicious.players import FieldSummary
 from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS
+from companion.games.delicious.verdicts import LOW_DETAIL_NOTE
 from companion.paper.model import FieldKind, FieldSpec, SheetGeometry
 from companion.vision.constants import (
     FIELD_SHIFT_MAX_MM,
@@ -498,7 +499,7 @@ def read_fields(
             if letter_p < LETTER_REVIEW_BELOW and LETTER_DOUBT_CONFIDENCE < min(cap, conf):
                 cap, note = LETTER_DOUBT_CONFIDENCE, "letter not clear enough to be sure"
         if conf > cap:
-            conf, note = cap, note or "too little detail in the photo here to be sure"
+            conf, note = cap, note or LOW_DETAIL_NOTE
         out[fid] = FieldReading(fid, spec.kind, value, conf, ordered, shifts[fid][:2], note)
     return out
 

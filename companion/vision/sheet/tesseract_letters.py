@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from companion.errors import InputError
+from companion.errors import InputError, MissingToolError
 from companion.vision.sheet.constants_letters import (
     INK_LEVEL,
     TESSERACT_LETTER_HEIGHT_PX,
@@ -41,6 +41,23 @@ def tesseract_input(crop_gray: np.ndarray) -> np.ndarray:
     return cv2.copyMakeBorder(img, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
 
 
+_INSTALL = "install Debian's tesseract-ocr (and pip's pytesseract) or use --reader ours"
+
+
+def require_tesseract() -> None:
+    """Fail in one line, before any photo is read, when Tesseract cannot run here."""
+    try:
+        import pytesseract
+    except ModuleNotFoundError:
+        raise MissingToolError(f"the tesseract reader needs the pytesseract package: "
+                               f"{_INSTALL}") from None
+    try:
+        pytesseract.get_tesseract_version()
+    except (pytesseract.TesseractNotFoundError, OSError):
+        raise MissingToolError(f"the tesseract program is not installed or not on PATH: "
+                               f"{_INSTALL}") from None
+
+
 def read_letter_tesseract(crop_gray: np.ndarray, allowed: Sequence[str],
                           ) -> tuple[str | None, float]:
     """(letter, confidence in [0, 1]) from tesseract, or (None, 0.0) when it reads nothing
@@ -52,7 +69,11 @@ def read_letter_tesseract(crop_gray: np.ndarray, allowed: Sequence[str],
         raise InputError(f"allowed letters must be single letters, got {list(allowed)}")
     img = tesseract_input(crop_gray)
     config = f"--psm 10 -c tessedit_char_whitelist={''.join(letters)}"
-    data = pytesseract.image_to_data(img, config=config, output_type=pytesseract.Output.DICT)
+    try:
+        data = pytesseract.image_to_data(img, config=config,
+                                         output_type=pytesseract.Output.DICT)
+    except pytesseract.TesseractNotFoundError:
+        raise MissingToolError(f"the tesseract program is not installed: {_INSTALL}") from None
     best: tuple[str | None, float] = (None, 0.0)
     for text, conf in zip(data["text"], data["conf"], strict=True):
         t = str(text).strip().upper()

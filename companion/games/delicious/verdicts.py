@@ -1,0 +1,74 @@
+"""Photo-level verdicts: one reason that explains many doubtful fields, said once.
+
+A photo taken too far away leaves every small mark in doubt for the same reason; listing
+ninety fields with one note hides the one thing to do (retake it closer). Readers write
+the notes below on their fields; this module, free of image libraries, turns a shared
+note into one verdict for the photo, and the front ends show it instead of the fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from companion.games.delicious.players import FieldLike
+
+LOW_DETAIL_NOTE = "too little detail in the photo here to be sure"
+GLARE_NOTE = "glare: the photo is washed out here"
+VERDICT_MIN_FIELDS = 5  # fewer fields sharing a note are listed one by one
+
+
+class VerdictCode(StrEnum):
+    LOW_DETAIL = "low-detail"
+    GLARE = "glare"
+
+
+_PHOTO_WIDE: dict[str, VerdictCode] = {
+    LOW_DETAIL_NOTE: VerdictCode.LOW_DETAIL,
+    GLARE_NOTE: VerdictCode.GLARE,
+}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One reason covering many fields of one photo, and what to do about it."""
+
+    code: VerdictCode
+    photo: str
+    fields: tuple[str, ...]
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code.value, "photo": self.photo, "fields": list(self.fields),
+                "message": self.message}
+
+
+def _where(fields: tuple[str, ...]) -> str:
+    """"the planter", "the play sheet" or "the whole sheet": where most of the fields are."""
+    parts = {f.split(".")[1] if f.startswith("garden.") else f.split(".")[0] for f in fields}
+    if len(parts) == 1:
+        (part,) = parts
+        return "the play sheet" if part == "play" else f"the {part}"
+    return "much of the sheet"
+
+
+def _message(code: VerdictCode, fields: tuple[str, ...]) -> str:
+    n = len(fields)
+    if code is VerdictCode.LOW_DETAIL:
+        return (f"too little detail: retake the photo closer or at a higher resolution "
+                f"({n} fields could not be read with certainty)")
+    return (f"glare over {_where(fields)}: retake the photo without the reflection, tilting "
+            f"the phone or moving the light ({n} fields washed out)")
+
+
+def photo_verdicts(photo: str, readings: Mapping[str, FieldLike]) -> list[Verdict]:
+    """The photo-wide reasons behind this photo's fields in review (none when few)."""
+    shared: dict[VerdictCode, list[str]] = {}
+    for fid, r in sorted(readings.items()):
+        code = _PHOTO_WIDE.get(r.note)
+        if r.review and code is not None:
+            shared.setdefault(code, []).append(fid)
+    return [Verdict(code, photo, tuple(fids), _message(code, tuple(fids)))
+            for code, fids in shared.items() if len(fids) >= VERDICT_MIN_FIELDS]
