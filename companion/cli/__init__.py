@@ -7,6 +7,7 @@ the project's own exceptions into one line on stderr and an exit code.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -34,7 +35,26 @@ SUBCOMMANDS: dict[str, LazyCommand] = {
 
 
 class _Group(LazyGroup):
-    """Root group that reports project errors as one line instead of a traceback."""
+    """Root group that reports project errors, and click's own usage errors, as one line
+    instead of a traceback or click's three-line usage block."""
+
+    def main(self, args: Any = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            exc.show()  # a bare group: its help, as click prints it
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            click.echo(f"companion: error: {_usage_line(exc)}", err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("companion: error: aborted", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
 
     def invoke(self, ctx: click.Context) -> object:
         try:
@@ -45,6 +65,16 @@ class _Group(LazyGroup):
         except BrokenPipeError:
             sys.stderr.close()
             ctx.exit(1)
+
+
+def _usage_line(exc: click.ClickException) -> str:
+    """click's message on one line, naming the command and where its help is."""
+    message = " ".join(exc.format_message().split())
+    ctx = getattr(exc, "ctx", None)
+    if isinstance(exc, click.UsageError) and ctx is not None:
+        where = ctx.command_path.partition(" ")[2]  # the root's name already leads the line
+        return f"{where + ': ' if where else ''}{message} (see {ctx.command_path} --help)"
+    return message
 
 
 @click.group(cls=_Group, lazy=SUBCOMMANDS,

@@ -103,7 +103,9 @@ def winner_cmd(state: str, as_json: bool) -> None:
         "problems": list(out.problems),
     }
     lines = [f"Orders to win at this table: {out.target}."]
-    if out.winner:
+    if out.problems and not out.winner:
+        lines.append("No winner can be named: this table cannot happen (problems below).")
+    elif out.winner:
         how = "the Fairy Bread combo" if out.reason == "fairy-bread" else f"{out.target} orders"
         lines.append(f"Winner: {out.winner} ({how}).")
     else:

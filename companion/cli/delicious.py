@@ -9,7 +9,7 @@ import click
 from companion.cli.lazy import LazyCommand, LazyGroup
 from companion.cli.output import echo_json, json_option
 from companion.errors import InputError
-from companion.fileio import read_json_object, source_label, write_json
+from companion.fileio import STDIN, STDIN_LABEL, read_json_object, source_label, write_json
 from companion.games.delicious.fieldmap import load_field_map
 from companion.games.delicious.garden import VARIANTS, garden
 from companion.games.delicious.report import garden_text, ranking_text, score_text
@@ -85,7 +85,8 @@ def score_cmd(ctx: click.Context, fieldmaps: tuple[str, ...], as_json: bool) -> 
     """
     maps = [load_field_map(read_json_object(p), label=source_label(p)) for p in fieldmaps]
     states = [SheetState.from_field_map(m.fields, m.variant) for m in maps]
-    names = [m.player or Path(p).stem for m, p in zip(maps, fieldmaps, strict=True)]
+    names = [m.player or (STDIN_LABEL if p == STDIN else Path(p).stem)
+             for m, p in zip(maps, fieldmaps, strict=True)]
     if len(set(names)) < len(names):
         names = [f"{n} ({p})" for n, p in zip(names, fieldmaps, strict=True)]
     result = score_table(states, names)

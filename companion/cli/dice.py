@@ -110,6 +110,7 @@ def cuts(source: str, as_json: bool, overlay: str | None, full_only: bool, kids:
         from companion.vision.dice.overlay import draw_cuts
 
         draw_cuts(source, reading, doc, overlay)
+        click.echo(f"wrote {overlay}", err=True)
     if as_json:
         echo_json(doc, indent=None)
         return

@@ -24,6 +24,7 @@ def read(photo: str, as_json: bool, overlay: str | None) -> None:
         from companion.vision.dice.overlay import draw_reading
 
         draw_reading(photo, reading, overlay)
+        click.echo(f"wrote {overlay}", err=True)
     if as_json:
         click.echo(json.dumps({"photo": photo, **reading.to_json()}))
         return

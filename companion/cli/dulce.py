@@ -71,10 +71,11 @@ def plant_cmd(
             assert fields is not None
             grid = parse.fields(fields.split(","), "--fields")
             result = plant(st, grid, row, col, rotate)
-    except IllegalMoveError as exc:
-        if not as_json:
-            raise
-        echo_json({"legal": False, "reasons": [str(exc)]})
+    except IllegalMoveError as exc:  # a verdict on the move, not an error: exit 1
+        if as_json:
+            echo_json({"legal": False, "reasons": [str(exc)]})
+        else:
+            click.echo(f"illegal: {exc}")
         sys.exit(exc.exit_code)
     emit(report.plant_json(result), report.plant_text(result), as_json)
 

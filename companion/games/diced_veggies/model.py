@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from companion.games.diced_veggies.cut import Cut
     from companion.games.diced_veggies.cutting import CutCheck, CutOptions
 
+ODDITIES_LISTED = 3  # dice named in one warning before "and N more"
+
 __all__ = ["FACES", "Block", "Die", "Ingredient"]
 
 
@@ -177,13 +179,20 @@ class Block:
     def oddities(self) -> list[str]:
         """Things a real set of dice cannot show: a face outside FACES, too many dice of
         one ingredient. Not errors (a photo may be misread); worth a warning."""
-        notes = [f"{d}: {d.value} is not a face of these dice" for d in self.dice
-                 if not d.standard_face]
-        for ingredient, count in sorted(Counter(d.ingredient for d in self.dice).items()):
-            if count > DICE_PER_INGREDIENT:
-                notes.append(
-                    f"{count} {ingredient.value} dice, but the game has {DICE_PER_INGREDIENT}"
-                )
+        odd = [d for d in self.dice if not d.standard_face]
+        notes = [f"{d}: {d.value} is not a face of these dice" for d in odd]
+        if len(odd) > ODDITIES_LISTED:  # one line for many, naming the first few
+            shown = "; ".join(str(d) for d in odd[:ODDITIES_LISTED])
+            notes = [f"{len(odd)} dice show a face these dice do not carry: {shown}; "
+                     f"and {len(odd) - ODDITIES_LISTED} more"]
+        over = [(i, n) for i, n in sorted(Counter(d.ingredient for d in self.dice).items())
+                if n > DICE_PER_INGREDIENT]
+        if len(over) == 1:
+            notes.append(f"{over[0][1]} {over[0][0].value} dice, but the game has "
+                         f"{DICE_PER_INGREDIENT}")
+        elif over:
+            counts = ", ".join(f"{n} {i.value}" for i, n in over)
+            notes.append(f"{counts} dice, but the game has {DICE_PER_INGREDIENT} of each")
         return notes
 
     def without(self, cells: Iterable[Cell]) -> Block:
