@@ -6,13 +6,14 @@ Public API: ``SHEET_NAMES``, ``READABLE_SHEETS``, ``geometry``, ``render_pdf``,
 """
 
 from layouts.registry import READABLE_SHEETS, SHEET_NAMES, sheet_spec
-from layouts.render import geometry, new_code, render_image, render_pdf
+from layouts.render import geometry, new_code, new_codes, render_image, render_pdf
 
 __all__ = [
     "READABLE_SHEETS",
     "SHEET_NAMES",
     "geometry",
     "new_code",
+    "new_codes",
     "render_image",
     "render_pdf",
     "sheet_spec",

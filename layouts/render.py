@@ -29,6 +29,18 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
+def new_codes(players: int) -> list[str]:
+    """``players`` different fresh codes: one per player, so their photos pair safely."""
+    if players < 1:
+        raise InputError(f"--players must be at least 1, not {players}")
+    codes: list[str] = []
+    while len(codes) < players:
+        code = new_code()
+        if code not in codes:
+            codes.append(code)
+    return codes
+
+
 def _check(name: str, paper: str, variant: str, code: str) -> None:
     sheet_spec(name)
     paper_size_mm(paper)
@@ -61,20 +73,28 @@ def render_pdf(
     variant: str = "A",
     bw: bool = False,
     code: str | None = None,
+    codes: Sequence[str] | None = None,
 ) -> None:
     """Write the sheets, in order, into one PDF. ``code=None`` draws a fresh player code
-    shared by every sheet in the file."""
+    shared by every sheet in the file; ``codes`` prints the sheets once per code, one
+    set for each player (see ``new_codes``)."""
     if not names:
         raise InputError("name at least one sheet to print")
-    code = new_code() if code is None else code.upper()
-    for name in names:
-        _check(name, paper, variant, code)
+    if codes is not None and code is not None:
+        raise InputError("give one player code or one per player, not both")
+    sets = [c.upper() for c in codes] if codes is not None else [
+        new_code() if code is None else code.upper()]
+    if not sets:
+        raise InputError("print the sheets for at least one player")
+    for code in sets:
+        for name in names:
+            _check(name, paper, variant, code)
     buf = io.BytesIO()
     canvas = Canvas(buf, pagesize=(PAPER_SIZES_MM[paper][0] * mm, PAPER_SIZES_MM[paper][1] * mm))
     canvas.setTitle(", ".join(names))
     canvas.setAuthor("companion")
     canvas.setCreator("companion layouts")
-    for name in names:
+    for code, name in ((c, n) for c in sets for n in names):
         spec = sheet_spec(name)
         w, h = paper_size_mm(paper, spec.landscape)
         canvas.setPageSize((w * mm, h * mm))

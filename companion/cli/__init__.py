@@ -73,7 +73,8 @@ def _usage_line(exc: click.ClickException) -> str:
     ctx = getattr(exc, "ctx", None)
     if isinstance(exc, click.UsageError) and ctx is not None:
         where = ctx.command_path.partition(" ")[2]  # the root's name already leads the line
-        return f"{where + ': ' if where else ''}{message} (see {ctx.command_path} --help)"
+        full = " ".join(("companion", where)).strip()
+        return f"{where + ': ' if where else ''}{message} (see {full} --help)"
     return message
 
 

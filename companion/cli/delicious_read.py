@@ -100,7 +100,8 @@ def _review_text(photos: str, readings: dict[str, Any], review: list[str],
                  verdicts: Sequence[Verdict], seconds: float) -> list[str]:
     lines = [f"Read {photos} in {seconds:.2f} s; {len(field_values(readings))} fields filled"]
     covered = {f for v in verdicts for f in v.fields}
-    lines += [f"! {v.photo}: {v.message}" for v in verdicts]
+    lines += [f"! {v.photo}: {v.message}; each field is in --json's review list and "
+              f"orange on --overlay" for v in verdicts]
     rest = [fid for fid in review if fid not in covered]
     if rest:
         lines.append(f"Please check {len(rest)} field(s) (least certain first):")

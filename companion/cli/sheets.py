@@ -44,14 +44,27 @@ def list_sheets(as_json: bool) -> None:
 @click.option("--bw", is_flag=True, help="Black and white, for laser printers.")
 @click.option("--variant", default="A", show_default=True, help="Garden side: A or B.")
 @click.option("--code", default=None, help="Player code (default: a fresh random one).")
+@click.option("--players", type=click.IntRange(min=1), default=None,
+              help="Print the sheets once per player, each set with its own player code "
+                   "(so garden and play photos pair by code, never by order).")
 def print_sheets(
-    names: tuple[str, ...], out: str, paper: str, bw: bool, variant: str, code: str | None
+    names: tuple[str, ...], out: str, paper: str, bw: bool, variant: str, code: str | None,
+    players: int | None,
 ) -> None:
     """Write the named sheets into one PDF."""
-    code = layouts.new_code() if code is None else code
-    layouts.render_pdf(list(names), out, paper=paper, variant=variant, bw=bw, code=code)
-    click.echo(f"wrote {out}: {len(names)} sheet(s), {paper}, side {variant}, "
-               f"player code {code.upper()}")
+    if players is not None and code is not None and players > 1:
+        raise click.UsageError("--code names one player; with --players N each player gets "
+                               "a fresh code")
+    codes = layouts.new_codes(players) if players is not None and code is None else None
+    if codes is None:
+        code = layouts.new_code() if code is None else code
+    layouts.render_pdf(list(names), out, paper=paper, variant=variant, bw=bw, code=code,
+                       codes=codes)
+    shown = ", ".join(c.upper() for c in (codes or [code or ""]))
+    who = f"{len(codes)} players x " if codes else ""
+    word = "codes" if codes and len(codes) > 1 else "code"
+    click.echo(f"wrote {out}: {who}{len(names)} sheet(s), {paper}, side {variant}, "
+               f"player {word} {shown}")
 
 
 @sheets.command(name="geometry")

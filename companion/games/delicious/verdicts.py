@@ -58,7 +58,7 @@ def _message(code: VerdictCode, fields: tuple[str, ...]) -> str:
     n = len(fields)
     if code is VerdictCode.LOW_DETAIL:
         return (f"too little detail: retake the photo closer or at a higher resolution "
-                f"({n} fields could not be read with certainty)")
+                f"({n} fields in doubt)")
     return (f"glare over {_where(fields)}: retake the photo without the reflection, tilting "
             f"the phone or moving the light ({n} fields washed out)")
 
@@ -66,9 +66,15 @@ def _message(code: VerdictCode, fields: tuple[str, ...]) -> str:
 def photo_verdicts(photo: str, readings: Mapping[str, FieldLike]) -> list[Verdict]:
     """The photo-wide reasons behind this photo's fields in review (none when few)."""
     shared: dict[VerdictCode, list[str]] = {}
-    for fid, r in sorted(readings.items()):
-        code = _PHOTO_WIDE.get(r.note)
-        if r.review and code is not None:
+    doubtful = [fid for fid, r in sorted(readings.items()) if r.review]
+    for fid in doubtful:
+        code = _PHOTO_WIDE.get(readings[fid].note)
+        if code is not None:
             shared.setdefault(code, []).append(fid)
+    shared = {c: f for c, f in shared.items() if len(f) >= VERDICT_MIN_FIELDS}
+    if VerdictCode.LOW_DETAIL in shared:
+        # On a photo this coarse every doubt has the same cure (faint strokes blur away),
+        # so the one verdict covers all of them.
+        shared = {VerdictCode.LOW_DETAIL: doubtful}
     return [Verdict(code, photo, tuple(fids), _message(code, tuple(fids)))
-            for code, fids in shared.items() if len(fids) >= VERDICT_MIN_FIELDS]
+            for code, fids in shared.items()]
