@@ -198,7 +198,9 @@ def make_photos(specs: Sequence[PhotoSpec], out: Path, jobs: int) -> list[Path]:
 EXAMPLES_DIR = Path("examples/delicious/photos")
 EXAMPLE_SIZE_PX = 2400  # long side; keeps each JPEG under 600 KB
 EXAMPLE_GAMES = {"A": (4242, 3), "B": (4243, 2)}  # variant -> (game seed, players)
-EXAMPLE_CODE = "K7Q2"
+# One player code per player, as `sheets print --players N` prints them: a player's garden
+# and play photos pair by it, and two players' sheets never share one.
+EXAMPLE_CODES = {("A", 0): "K7Q2", ("A", 1): "M4TX", ("A", 2): "R8WN", ("B", 0): "H3PD"}
 
 
 def _example_cameras() -> dict[str, tuple[str, str, int, dict[str, Any]]]:
@@ -235,7 +237,8 @@ def write_examples(out: Path = EXAMPLES_DIR, seed: int = 7) -> list[Path]:
         base = CameraOptions.good_light() if name == "combo-good-light" else CameraOptions()
         camera = replace(base, **overrides).sized(EXAMPLE_SIZE_PX)
         made = render_sheet_photo(sheet, maps[player], seed * 100 + i, variant=variant,
-                                  fonts="heldout", camera=camera, code=EXAMPLE_CODE)
+                                  fonts="heldout", camera=camera,
+                                  code=EXAMPLE_CODES[(variant, player)])
         path = out / f"{name}.jpg"
         path.write_bytes(made.photo.jpeg)
         truth = made.truth_json()

@@ -28,7 +28,7 @@ def _decode_qr(gray: np.ndarray, geo: SheetGeometry) -> tuple[str, np.ndarray]:
     detector is used because the plain one misses 1 in 8 of these clean version-1 crops."""
     assert geo.qr_box_mm is not None
     b, margin = geo.qr_box_mm, 6.0
-    x0, y0 = int((b.x - margin) * PX_PER_MM), int((b.y - margin) * PX_PER_MM)
+    x0, y0 = max(0, int((b.x - margin) * PX_PER_MM)), max(0, int((b.y - margin) * PX_PER_MM))
     x1, y1 = int((b.x + b.w + margin) * PX_PER_MM), int((b.y + b.h + margin) * PX_PER_MM)
     text, points, _ = cv2.QRCodeDetectorAruco().detectAndDecode(gray[y0:y1, x0:x1])
     assert points is not None, "no QR code where the geometry puts it"

@@ -27,7 +27,7 @@ from tests.conftest import Invoke, one_line_error
 
 ROOT = Path(__file__).resolve().parents[1]
 PHOTOS = ROOT / "examples" / "delicious" / "photos"
-GARDEN = str(PHOTOS / "garden-player3.jpg")  # player code K7Q2, like every example photo
+GARDEN = str(PHOTOS / "garden-player3.jpg")  # player code R8WN
 PLAY = str(PHOTOS / "play-player3.jpg")
 COMBO = str(PHOTOS / "combo-good-light.jpg")
 DICE_MAT = str(ROOT / "examples" / "dice" / "photos" / "mat-full.jpg")
@@ -78,12 +78,12 @@ def test_lone_play_sheet_is_not_scored(cli: Invoke) -> None:
     r = cli("delicious", "read", PLAY)
     assert r.exit_code == 1, r.output
     assert "TOTAL" not in r.stdout and "all good" not in r.stdout
-    assert "player code K7Q2: the garden sheet is missing" in r.stdout
+    assert "player code R8WN: the garden sheet is missing" in r.stdout
     doc = _doc(cli("delicious", "read", PLAY, "--json"))
     assert doc["players"] == [] and doc["errors"] == []
     (problem,) = doc["pairing"]
     assert problem["code"] == "missing-garden-sheet" and problem["missing"] == "delicious-garden"
-    assert problem["player_code"] == "K7Q2" and problem["photos"] == [PLAY]
+    assert problem["player_code"] == "R8WN" and problem["photos"] == [PLAY]
 
 
 def test_lone_garden_says_the_play_sheet_is_missing_and_the_overlay_too(
@@ -91,7 +91,7 @@ def test_lone_garden_says_the_play_sheet_is_missing_and_the_overlay_too(
     r = cli("delicious", "read", GARDEN, "--overlay", str(tmp_path))
     assert r.exit_code == 1
     assert "too-many-vegetables" not in r.stdout and "0 cards used" not in r.stdout
-    assert "player code K7Q2: the play sheet is missing" in r.stdout
+    assert "player code R8WN: the play sheet is missing" in r.stdout
     overlay = cv2.imread(str(tmp_path / "garden-player3.overlay.png"))
     red = np.all(overlay == np.array(OVERLAY_RED_BGR, np.uint8), axis=2)
     ys = np.nonzero(red)[0]
