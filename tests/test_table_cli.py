@@ -230,6 +230,26 @@ def test_low_resolution_photo_gets_one_verdict(cli: Invoke, tmp_path: Path) -> N
     assert verdict["fields"] == sorted(doc["review"])
 
 
+def test_glare_is_one_verdict_and_no_silent_error(cli: Invoke, tmp_path: Path) -> None:
+    """A reflection clipped to white over the planter: its letters are gone, so every field
+    there goes to review under one verdict instead of reading empty with confidence."""
+    img = cv2.imread(COMBO).astype(np.float32)
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    spot = np.exp(-(((xx - 0.3 * w) / (0.12 * w)) ** 2 + ((yy - 0.75 * h) / (0.09 * h)) ** 2) ** 2)
+    glared = tmp_path / "glare.jpg"
+    cv2.imwrite(str(glared), np.clip(img + 1.2 * 255 * spot[..., None], 0, 255).astype(np.uint8))
+    r = cli("delicious", "read", str(glared), "--json")
+    doc = _doc(r)
+    (verdict,) = doc["verdicts"]
+    assert verdict["code"] == "glare" and "the planter" in verdict["message"]
+    truth = json.loads(Path(COMBO).with_suffix(".truth.json").read_text())["fields"]
+    wrong = {f for f in doc["confidence"] if doc["fields"].get(f) != truth.get(f)}
+    assert wrong and wrong <= set(doc["review"])
+    text = cli("delicious", "read", str(glared)).stdout
+    assert text.count("glare over the planter") == 1
+
+
 # ---- 7. the smaller ones ----------------------------------------------------------------
 
 

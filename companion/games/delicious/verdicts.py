@@ -18,6 +18,7 @@ from companion.games.delicious.players import FieldLike
 LOW_DETAIL_NOTE = "too little detail in the photo here to be sure"
 GLARE_NOTE = "glare: the photo is washed out here"
 VERDICT_MIN_FIELDS = 5  # fewer fields sharing a note are listed one by one
+GLARE_PARTS_NAMED = 3  # a reflection over more parts of the sheet is "much of the sheet"
 
 
 class VerdictCode(StrEnum):
@@ -47,11 +48,11 @@ class Verdict:
 
 def _where(fields: tuple[str, ...]) -> str:
     """"the planter", "the play sheet" or "the whole sheet": where most of the fields are."""
-    parts = {f.split(".")[1] if f.startswith("garden.") else f.split(".")[0] for f in fields}
-    if len(parts) == 1:
-        (part,) = parts
-        return "the play sheet" if part == "play" else f"the {part}"
-    return "much of the sheet"
+    parts = sorted({f"the {f.split('.')[1]}" if f.startswith("garden.") else "the play sheet"
+                    for f in fields})
+    if len(parts) > GLARE_PARTS_NAMED:
+        return "much of the sheet"
+    return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
 
 
 def _message(code: VerdictCode, fields: tuple[str, ...]) -> str:

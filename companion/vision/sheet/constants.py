@@ -164,3 +164,12 @@ OVERLAY_GREEN_BGR = (40, 160, 40)
 OVERLAY_ORANGE_BGR = (0, 140, 255)
 OVERLAY_RED_BGR = (30, 30, 220)
 OVERLAY_SCORE_BGR = (150, 40, 0)
+
+# --- glare -----------------------------------------------------------------------------------
+# A rectified pixel at GLARE_LEVEL or above is clipped white. A field whose box is at least
+# GLARE_FIELD_SHARE clipped is under a reflection (its confidence is capped at
+# LOW_DETAIL_CONFIDENCE), unless more than GLARE_PAGE_SHARE_MAX of the whole page is
+# clipped (an overexposed photo: bright everywhere, the ink still dark).
+GLARE_LEVEL = 250
+GLARE_FIELD_SHARE = 0.5
+GLARE_PAGE_SHARE_MAX = 0.5

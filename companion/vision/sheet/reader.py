@@ -22,7 +22,7 @@ import layouts
 from companion.errors import UnknownNameError
 from companion.games.delicious.players import FieldSummary
 from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS
-from companion.games.delicious.verdicts import LOW_DETAIL_NOTE
+from companion.games.delicious.verdicts import GLARE_NOTE, LOW_DETAIL_NOTE
 from companion.paper.model import FieldKind, FieldSpec, SheetGeometry
 from companion.vision.constants import (
     FIELD_SHIFT_MAX_MM,
@@ -72,6 +72,7 @@ from companion.vision.sheet.constants import (
     STRONG_INK_BELOW,
 )
 from companion.vision.sheet.decide import Candidates, decide
+from companion.vision.sheet.glare import glared_fields
 
 LETTER_VALUES: dict[FieldKind, dict[str, str]] = {
     FieldKind.VEGETABLE: {letter: v.value for v, letter in VEGETABLE_LETTERS.items()},
@@ -483,6 +484,7 @@ def read_fields(
         p = p_written[fid]
         cands[fid] = ((None, 1 - p), *((v, p * q) for v, q in lst))
     decided = decide(cands, reg.label.variant)
+    glared = glared_fields(grey, geometry.fields, reg.px_per_mm)
     out: dict[str, FieldReading] = {}
     specs = {s.id: s for s in geometry.fields}
     for fid, (value, conf, note) in decided.items():
@@ -500,6 +502,8 @@ def read_fields(
                 cap, note = LETTER_DOUBT_CONFIDENCE, "letter not clear enough to be sure"
         if conf > cap:
             conf, note = cap, note or LOW_DETAIL_NOTE
+        if fid in glared and not clear_cross:  # glare hides ink, never adds it
+            conf, note = min(conf, LOW_DETAIL_CONFIDENCE), GLARE_NOTE
         out[fid] = FieldReading(fid, spec.kind, value, conf, ordered, shifts[fid][:2], note)
     return out
 
