@@ -197,6 +197,9 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
         if overlay_dir is not None:
             violating = {f for v in table.violations[i] for f in v.fields}
             _overlays(overlay_dir, p, table.scores[i], violating, _verdicts(p))
+    if out_path is not None and not players:
+        click.echo(f"companion: warning: nothing written to {out_path}: no whole player was "
+                   "read", err=True)
     for p in pairing.unpaired:
         if overlay_dir is not None:
             problem = pairing.problem_for(p)
