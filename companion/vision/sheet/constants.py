@@ -166,10 +166,15 @@ OVERLAY_RED_BGR = (30, 30, 220)
 OVERLAY_SCORE_BGR = (150, 40, 0)
 
 # --- glare -----------------------------------------------------------------------------------
-# A rectified pixel at GLARE_LEVEL or above is clipped white. A field whose box is at least
-# GLARE_FIELD_SHARE clipped is under a reflection (its confidence is capped at
-# LOW_DETAIL_CONFIDENCE), unless more than GLARE_PAGE_SHARE_MAX of the whole page is
-# clipped (an overexposed photo: bright everywhere, the ink still dark).
-GLARE_LEVEL = 250
-GLARE_FIELD_SHARE = 0.5
-GLARE_PAGE_SHARE_MAX = 0.5
+# A rectified pixel at GLARE_LEVEL or above is clipped white. Around each field (its box
+# grown by GLARE_WINDOW_MM) the blank sheet's printing (darker than GLARE_PRINTED_BELOW) is
+# looked for in the photo: if at least GLARE_FIELD_SHARE of it has no dark pixel within
+# GLARE_REACH_MM (slack for alignment), a reflection has washed it out and the field's
+# confidence is capped at LOW_DETAIL_CONFIDENCE. Fewer than GLARE_MIN_PRINTED_PX printed
+# pixels nearby leave nothing to judge by.
+GLARE_LEVEL = 240
+GLARE_PRINTED_BELOW = 128
+GLARE_WINDOW_MM = 2.5
+GLARE_REACH_MM = 0.8
+GLARE_FIELD_SHARE = 0.2
+GLARE_MIN_PRINTED_PX = 40

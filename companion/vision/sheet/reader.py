@@ -484,7 +484,7 @@ def read_fields(
         p = p_written[fid]
         cands[fid] = ((None, 1 - p), *((v, p * q) for v, q in lst))
     decided = decide(cands, reg.label.variant)
-    glared = glared_fields(grey, geometry.fields, reg.px_per_mm)
+    glared = glared_fields(grey, page.blank, geometry.fields, reg.px_per_mm)
     out: dict[str, FieldReading] = {}
     specs = {s.id: s for s in geometry.fields}
     for fid, (value, conf, note) in decided.items():
