@@ -17,6 +17,7 @@ BENCHES = (
     ("Delicious engine", "scripts.bench_delicious_engine"),
     ("Letters: ours vs tesseract", "scripts.bench_letters"),
     ("Delicious photo reader", "scripts.bench_reader"),
+    ("Delicious photos with glare", "scripts.bench_glare"),
     ("Diced Veggies: cuts", "scripts.bench_dice_cuts"),
     ("Diced Veggies: dice photos", "scripts.bench_dice_vision"),
     ("Dulce: best harvest", "scripts.bench_dulce"),
