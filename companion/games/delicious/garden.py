@@ -18,6 +18,7 @@ from companion.games.delicious.symbols import (
     VEGETABLE_NAMES,
     Area,
     ContainerKind,
+    Mark,
     PlantChoice,
     Shape,
     Tool,
@@ -162,12 +163,12 @@ class Garden:
             for r in c.rows:
                 for cell in r.cells:
                     out[cell] = (FieldKind.VEGETABLE, VEGETABLE_NAMES)
-            out[c.first_potter] = (FieldKind.FIRST_POTTER, ("check", "cross"))
+            out[c.first_potter] = (FieldKind.FIRST_POTTER, (Mark.CHECK, Mark.CROSS))
         for p in self.planter:
             out[p.id] = (FieldKind.FRUIT, FRUIT_NAMES)
         for icon in self.tool_icons:
-            out[icon.field] = (FieldKind.TOOL, ("cross",))
-        out[HONEY_FIELD] = (FieldKind.HONEY, ("circled",))
+            out[icon.field] = (FieldKind.TOOL, (Mark.CROSS,))
+        out[HONEY_FIELD] = (FieldKind.HONEY, (Mark.CIRCLED,))
         out.update(play_field_kinds())
         return out
 
@@ -238,7 +239,7 @@ def play_field_kinds() -> dict[str, tuple[FieldKind, tuple[str, ...]]]:
     out: dict[str, tuple[FieldKind, tuple[str, ...]]] = {}
     for ch in PlantChoice:
         for i in range(CHOICE_CIRCLES_PER_OPTION):
-            out[choice_id(ch, i)] = (FieldKind.CHOICE, ("marked",))
+            out[choice_id(ch, i)] = (FieldKind.CHOICE, (Mark.MARKED,))
     out[VEG_WILD] = out[VEG_BONUS] = (FieldKind.VEGETABLE, VEGETABLE_NAMES)
     out[FRUIT_WILD] = out[FRUIT_BONUS] = (FieldKind.FRUIT, FRUIT_NAMES)
     return out

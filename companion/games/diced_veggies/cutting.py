@@ -81,14 +81,14 @@ class CutCheck:
 
 
 @dataclass(frozen=True)
-class _Box:
+class _Bounds:
     top: int
     left: int
     bottom: int
     right: int
 
     @classmethod
-    def around(cls, values: Values) -> _Box:
+    def around(cls, values: Values) -> _Bounds:
         rows = [r for r, _ in values]
         cols = [c for _, c in values]
         return cls(min(rows), min(cols), max(rows), max(cols))
@@ -121,14 +121,14 @@ def _run(values: Values, seam: Seam, index: int, line: int, push: Push) -> list[
         pos += step
 
 
-def covered_lines(values: Values, cut: Cut, box: _Box | None = None) -> list[int]:
+def covered_lines(values: Values, cut: Cut, box: _Bounds | None = None) -> list[int]:
     if not values:
         return []
-    lines = (box or _Box.around(values)).lines(cut.seam, cut.end)
+    lines = (box or _Bounds.around(values)).lines(cut.seam, cut.end)
     return lines if cut.depth is None else lines[: cut.depth]
 
 
-def pushed(values: Values, cut: Cut, box: _Box | None = None) -> list[Cell]:
+def pushed(values: Values, cut: Cut, box: _Bounds | None = None) -> list[Cell]:
     """The dice ``cut`` pushes, whether or not the cut is legal."""
     out: list[Cell] = []
     for line in covered_lines(values, cut, box):
@@ -185,7 +185,7 @@ def check_cut(values: Values, cut: Cut, options: CutOptions) -> CutCheck:
     """Judge ``cut`` on the block, collecting every rule it breaks."""
     if not values:
         return CutCheck(False, ["the block is empty: restock"], (), 0, cut)
-    box = _Box.around(values)
+    box = _Bounds.around(values)
     reasons: list[str] = []
     inside = box.seams(cut.seam)
     if cut.index not in inside:
@@ -231,7 +231,7 @@ def _take_all_reason(values: Values, options: CutOptions) -> str:
 
 def _all_cuts(values: Values, full_only: bool) -> Iterator[tuple[Cut, int]]:
     """Every geometric cut (legal or not) with its rank: full-length first, then shallower."""
-    box = _Box.around(values)
+    box = _Bounds.around(values)
     for seam in Seam:
         for index in box.seams(seam):
             for push in PUSHES[seam]:
@@ -267,7 +267,7 @@ def explain_taken(values: Values, taken: frozenset[Cell], options: CutOptions) -
         )
     if small and not options.cut_when_take_all:
         reasons.append(_take_all_reason(values, options))
-    box = _Box.around(values)
+    box = _Bounds.around(values)
     matches = [(rank, cut) for cut, rank in _all_cuts(values, False)
                if frozenset(pushed(values, cut, box)) == taken]
     allowed = [m for m in matches if m[1].is_full or not options.full_length_only]
@@ -318,7 +318,7 @@ def legal_cut_checks(values: Values, options: CutOptions) -> list[CutCheck]:
         return []
     grid = BitGrid.around(values)
     occupied = grid.mask(values)
-    box = _Box.around(values)
+    box = _Bounds.around(values)
     best: dict[int, tuple[tuple[int, int], Cut, int]] = {}
     order = 0
 

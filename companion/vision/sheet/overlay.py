@@ -13,7 +13,13 @@ import numpy as np
 
 from companion.games.delicious.garden import garden
 from companion.games.delicious.players import FieldLike
-from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS, Fruit, Vegetable
+from companion.games.delicious.symbols import (
+    FRUIT_LETTERS,
+    VEGETABLE_LETTERS,
+    Fruit,
+    Mark,
+    Vegetable,
+)
 from companion.paper.model import FieldKind
 from companion.vision.overlay import halo_text
 from companion.vision.sheet.constants import (
@@ -25,7 +31,7 @@ from companion.vision.sheet.constants import (
 from companion.vision.sheet.marks import box_px
 from companion.vision.sheet.reader import SheetReading
 
-_SHORT = {"marked": "x", "cross": "X", "check": "V", "circled": "O"}
+_SHORT: dict[str, str] = {Mark.MARKED: "x", Mark.CROSS: "X", Mark.CHECK: "V", Mark.CIRCLED: "O"}
 
 
 def _label(kind: FieldKind, value: str | None) -> str:

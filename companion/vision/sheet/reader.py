@@ -21,7 +21,7 @@ import numpy as np
 import layouts
 from companion.errors import UnknownNameError
 from companion.games.delicious.players import FieldSummary
-from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS
+from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS, Mark
 from companion.paper.model import FieldKind, FieldSpec, SheetGeometry
 from companion.vision.constants import (
     FIELD_SHIFT_MAX_MM,
@@ -77,9 +77,9 @@ LETTER_VALUES: dict[FieldKind, dict[str, str]] = {
     FieldKind.FRUIT: {letter: f.value for f, letter in FRUIT_LETTERS.items()},
 }
 MARK_VALUES: dict[FieldKind, str] = {
-    FieldKind.CHOICE: "marked",
-    FieldKind.TOOL: "cross",
-    FieldKind.HONEY: "circled",
+    FieldKind.CHOICE: Mark.MARKED,
+    FieldKind.TOOL: Mark.CROSS,
+    FieldKind.HONEY: Mark.CIRCLED,
 }
 
 
@@ -380,8 +380,8 @@ def _first_potter(page: _Page, spec: FieldSpec, shift: Align,
     p_cross = marks.cross_probability_rel(rel, below) if p_marked > 0.05 else 0.5
     return (
         (None, 1 - p_marked),
-        ("cross", p_marked * p_cross),
-        ("check", p_marked * (1 - p_cross)),
+        (Mark.CROSS, p_marked * p_cross),
+        (Mark.CHECK, p_marked * (1 - p_cross)),
     )
 
 
