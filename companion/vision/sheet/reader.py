@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 import cv2
@@ -20,8 +20,11 @@ import numpy as np
 
 import layouts
 from companion.errors import UnknownNameError
-from companion.games.delicious.players import FieldSummary
+from companion.games.delicious.players import FieldSummary, PlayerReading
+from companion.games.delicious.scoring import Score
 from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS, Mark
+from companion.games.delicious.table import TableResult, assess
+from companion.games.problems import Problem
 from companion.paper.model import FieldKind, FieldSpec, SheetGeometry
 from companion.vision.constants import (
     FIELD_SHIFT_MAX_MM,
@@ -137,7 +140,23 @@ class SheetReading(FieldSummary):
     def geometry(self) -> SheetGeometry:
         return self.registration.geometry
 
+    @cached_property
+    def _alone(self) -> TableResult:
+        """This photo checked and scored on its own, as a one-player table (a garden
+        without its play sheet is not blamed for the choice marks it cannot show)."""
+        return assess([PlayerReading((self,))], ["player1"])
+
+    @property
+    def violations(self) -> list[Problem]:
+        """The rules the fields as read break (a misread field can be the cause)."""
+        return self._alone.violations[0]
+
+    @property
+    def score(self) -> Score:
+        return self._alone.scores[0]
+
     def to_json(self) -> dict[str, Any]:
+        """The per-photo document of ``delicious read --json`` (docs/contracts.md)."""
         return {
             "photo": self.photo,
             "sheet": self.sheet,
@@ -146,6 +165,8 @@ class SheetReading(FieldSummary):
             "fields": self.fields,
             "confidence": self.confidence,
             "review": self.review,
+            "violations": [v.to_json() for v in self.violations],
+            "score": self.score.to_json(),
             "seconds": round(self.seconds, 3),
         }
 
