@@ -73,7 +73,7 @@ class SheetPhoto:
         return self.photo.image()
 
     def truth_json(self) -> dict[str, object]:
-        """The truth as a CONTRACTS.md field map, plus how the photo was made."""
+        """The truth as a docs/contracts.md field map, plus how the photo was made."""
         return {
             "game": "delicious",
             "variant": self.variant,

@@ -2,7 +2,7 @@
 
 This is the one place where field ids are defined: layouts draw these fields, the
 reader reads them, the engine turns them into state. Variant A is the reference garden
-of RULES.md; variant B is the other side of a double-sided sheet.
+of docs/rules-readings.md; variant B is the other side of a double-sided sheet.
 """
 
 from __future__ import annotations
@@ -173,7 +173,7 @@ class Garden:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        """The ``companion delicious garden --json`` document (CONTRACTS.md)."""
+        """The ``companion delicious garden --json`` document (docs/contracts.md)."""
         return {
             "variant": self.variant,
             "containers": [

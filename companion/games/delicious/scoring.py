@@ -1,4 +1,4 @@
-"""Final scoring of one sheet and the ranking of a table (RULES.md "Scoring")."""
+"""Final scoring of one sheet and the ranking of a table (docs/rules-readings.md "Scoring")."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ class Score:
         )
 
     def to_json(self) -> dict[str, Any]:
-        """Exactly the score object of CONTRACTS.md."""
+        """Exactly the score object of docs/contracts.md."""
         return {
             "total": self.total,
             "breakdown": {

@@ -78,7 +78,7 @@ class PlantChoice(StrEnum):
     TWO_ANYWHERE = "2-anywhere"
 
 
-# Letters printed on the Play sheet legend for players who don't sketch (RULES.md).
+# Letters printed on the Play sheet legend for players who don't sketch (docs/rules-readings.md).
 VEGETABLE_LETTERS: dict[Vegetable, str] = {
     Vegetable.BROCCOLI: "B",
     Vegetable.CARROT: "C",

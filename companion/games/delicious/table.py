@@ -1,4 +1,4 @@
-"""Checks across the final sheets of one table (RULES.md "End of round").
+"""Checks across the final sheets of one table (docs/rules-readings.md "End of round").
 
 Round-end marks are shared facts: when anyone first completes a container, every
 other player crosses its First Potter icon that same round, and the honey goes to

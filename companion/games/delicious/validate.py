@@ -1,4 +1,4 @@
-"""What a final sheet can show to be wrong, all problems at once (RULES.md).
+"""What a final sheet can show to be wrong, all problems at once (docs/rules-readings.md).
 
 A sheet carries no history, so these checks are the ones paper alone can prove: the
 shape and kind of each container, marks that need a full container or area, the Plant

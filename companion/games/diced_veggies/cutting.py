@@ -1,7 +1,8 @@
 """The cleaver: which dice a cut pushes, whether it is legal, and every legal cut.
 
-Our reading of the rulebook (RULES.md "Diced Veggies"): a cut runs along a seam between two
-columns (vertical) or two rows (horizontal) strictly inside the block's bounding box. The
+Our reading of the rulebook (docs/rules-readings.md "Diced Veggies"): a cut runs along a seam
+between two columns (vertical) or two rows (horizontal) strictly inside the block's bounding
+box. The
 blade enters from one end of the seam and covers the first ``depth`` rows (columns) from
 that end, or the whole seam, then pushes to one side. In each covered row the pushed dice
 are the unbroken run starting right beside the seam on the push side; a gap stops the run.
@@ -39,8 +40,8 @@ class CutOptions:
 
     full_length_only: bool = False  # house rule: the blade always runs the whole seam
     kids: bool = False  # kids' variant: any three dice instead of the 10-pip limit
-    # RULES.md: a block that totals at most the limit is taken whole, not cut. Set True to
-    # also allow ordinary cuts on such a block.
+    # docs/rules-readings.md: a block that totals at most the limit is taken whole, not cut.
+    # Set True to also allow ordinary cuts on such a block.
     cut_when_take_all: bool = False
 
     def over_limit(self, count: int, pips: int) -> str | None:

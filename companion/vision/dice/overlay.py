@@ -75,7 +75,7 @@ def _seam_line(
     reading: DiceReading, cut: Mapping[str, Any], rows: range, cols: range
 ) -> tuple[np.ndarray, np.ndarray, tuple[float, float]] | None:
     """Blade line (start at the entry edge, end) in pixels and the push direction in grid
-    units, for a cut object of CONTRACTS.md."""
+    units, for a cut object of docs/contracts.md."""
     try:
         seam, k, end = cut["seam"], int(cut["index"]), cut.get("from")
         depth, push = cut.get("depth"), cut["push"]
