@@ -13,7 +13,8 @@ from companion.games.delicious.players import PlayerReading, group_players
 from companion.games.delicious.report import ranking_text, score_text
 from companion.games.delicious.state import SheetState
 from companion.games.delicious.table import assess
-from companion.vision.sheet.overlay import draw_overlay, write_overlay
+from companion.vision.overlay import write_overlay
+from companion.vision.sheet.overlay import draw_overlay
 from companion.vision.sheet.reader import Reader, SheetReading, read_photo
 
 

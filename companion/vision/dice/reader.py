@@ -191,8 +191,8 @@ def _locate(det: np.ndarray) -> tuple[MatView | None, np.ndarray, np.ndarray, Di
     if not mask.any():
         raise ImageError("no dice found in the photo")
     prior = None
-    if mat is not None and mat.px_per_mm is not None:
-        prior = mat.px_per_mm * C.DIE_SIZE_MM * C.TOP_FACE_SCALE
+    if mat is not None and mat.px_per_mm is not None and mat.die_mm is not None:
+        prior = mat.px_per_mm * mat.die_mm * C.TOP_FACE_SCALE
     grey = cv2.cvtColor(det, cv2.COLOR_BGR2GRAY).astype(np.float32)
     grid = fit_lattice(grey, mask, prior)
     if grid is None:
