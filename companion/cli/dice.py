@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from companion.cli.lazy import LazyCommand, LazyGroup
 from companion.cli.output import echo_json, json_option
 from companion.errors import InputError
 from companion.fileio import STDIN, errors_naming, read_json_object
@@ -21,7 +22,10 @@ from companion.games.diced_veggies.model import Block
 from companion.games.diced_veggies.scoring import from_json, score
 
 
-@click.group(name="dice")
+@click.group(name="dice", cls=LazyGroup, lazy={
+    "read": LazyCommand("companion.cli.dice_read:read",
+                        "Read the dice in PHOTO: each die's cell, ingredient and pips."),
+})
 def dice() -> None:
     """Diced Veggies: read a block photo, list and check cleaver cuts, final scores."""
 
