@@ -15,6 +15,7 @@ from companion.games.delicious.symbols import (
     FRUIT_NAMES,
     Area,
     ContainerKind,
+    Mark,
     Shape,
     Tool,
 )
@@ -130,7 +131,7 @@ def draw_container_block(ctx: SheetContext, c: Container, x: float, base_y: floa
         if r.tool is not None and r.tool_field is not None:
             tx, ty = x + CONTAINER_PAD_MM, cy - BADGE_MM / 2
             tool_badge(pen, r.tool, tx, ty, BADGE_MM, marked=True)
-            ctx.add_field(r.tool_field, FieldKind.TOOL, tx, ty, BADGE_MM, BADGE_MM, ("cross",))
+            ctx.add_field(r.tool_field, FieldKind.TOOL, tx, ty, BADGE_MM, BADGE_MM, (Mark.CROSS,))
         points_badge(pen, x + box.body_w - CONTAINER_PAD_MM - BADGE_MM / 2, cy, POINTS_D_MM,
                      r.points)
     # the kind banner under the body, the First Potter pot at its right
@@ -146,7 +147,7 @@ def draw_container_block(ctx: SheetContext, c: Container, x: float, base_y: floa
     fy = bny + BANNER_H_MM / 2 + 0.4
     first_potter(pen, fx, fy, POTTER_D_MM)
     ctx.add_field(c.first_potter, FieldKind.FIRST_POTTER, fx - POTTER_D_MM / 2,
-                  fy - POTTER_D_MM / 2, POTTER_D_MM, POTTER_D_MM, ("check", "cross"))
+                  fy - POTTER_D_MM / 2, POTTER_D_MM, POTTER_D_MM, (Mark.CHECK, Mark.CROSS))
     # the container's name above its body, left-aligned
     name = c.id.replace("-", " ").title()
     pen.text(x + box.body_w / 2, base_y + BANNER_H_MM + 4.8, name, 2.6,
@@ -223,7 +224,7 @@ def draw_planter(ctx: SheetContext, g: Garden, y: float) -> float:
             bx = gx + (idx + 0.5) * px - (BADGE_MM + 0.6 + LINE_BUBBLE_MM) / 2
             by = gy + rows * py + 1.8
         tool_badge(pen, line.tool, bx, by, BADGE_MM, marked=True)
-        ctx.add_field(line.tool_field, FieldKind.TOOL, bx, by, BADGE_MM, BADGE_MM, ("cross",))
+        ctx.add_field(line.tool_field, FieldKind.TOOL, bx, by, BADGE_MM, BADGE_MM, (Mark.CROSS,))
         score_bubble(pen, bx + BADGE_MM + 0.6 + LINE_BUBBLE_MM / 2, by + BADGE_MM / 2,
                      LINE_BUBBLE_MM)
     return panel_w
@@ -242,7 +243,7 @@ def draw_honey(ctx: SheetContext, x: float, y: float) -> None:
     ring_y = y + 11.0
     pen.text_mid(cx, ring_y, "3", 8.5, bold=True, color="honey-dark")
     d = HONEY_RING_MM
-    ctx.add_field(HONEY_FIELD, FieldKind.HONEY, cx - d / 2, ring_y - d / 2, d, d, ("circled",))
+    ctx.add_field(HONEY_FIELD, FieldKind.HONEY, cx - d / 2, ring_y - d / 2, d, d, (Mark.CIRCLED,))
     honey_jar(pen, cx, ring_y + 19.0, 22.0)
     tx = x + AREA_TAB_MM + 30.0
     notes = [

@@ -23,6 +23,7 @@ from companion.games.delicious.symbols import (
     CHOICE_CIRCLES_PER_OPTION,
     Area,
     Fruit,
+    Mark,
     PlantChoice,
     Vegetable,
 )
@@ -117,7 +118,7 @@ def draw_choices(ctx: SheetContext) -> None:
             cx = 48.0 + i * 11.0
             pen.circle(cx, cy, d / 2, fill="choice", width=LINE_MM * 1.4)
             ctx.add_field(choice_id(choice, i), FieldKind.CHOICE, cx - d / 2, cy - d / 2, d, d,
-                          ("marked",))
+                          (Mark.MARKED,))
 
 
 def _spot(ctx: SheetContext, field_id: str, kind: FieldKind, x: float, y: float,

@@ -112,7 +112,7 @@ def test_fruit_bonus_one_per_fruit_and_honey():
 def test_total_is_sum_of_breakdown_in_json():
     st = sheet({**FULL_A, VEG_BONUS: "carrot", "garden.boots.first-potter": "check"})
     doc = score(st).to_json()
-    assert set(doc) == {"total", "breakdown"}  # exactly the CONTRACTS.md shape
+    assert set(doc) == {"total", "breakdown"}  # exactly the docs/contracts.md shape
     b = doc["breakdown"]
     assert doc["total"] == sum(b["containers"].values()) + sum(
         b[k] for k in ("planter", "veg_bonus", "fruit_bonus", "honey", "first_potter")

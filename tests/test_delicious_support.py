@@ -6,10 +6,11 @@ from collections.abc import Iterable, Mapping
 
 from companion.games.delicious.garden import cell_id, choice_id, planter_cell_id
 from companion.games.delicious.moves import Card, Round
-from companion.games.delicious.state import MARKED, SheetState
+from companion.games.delicious.state import SheetState
 from companion.games.delicious.symbols import (
     CHOICE_CIRCLES_PER_OPTION,
     Fruit,
+    Mark,
     PlantChoice,
     Shape,
     Tool,
@@ -36,7 +37,7 @@ def planter(row: int, values: Iterable[str | None]) -> dict[str, str]:
 
 def all_choices() -> dict[str, str]:
     return {
-        choice_id(ch, i): MARKED
+        choice_id(ch, i): Mark.MARKED
         for ch in PlantChoice
         for i in range(CHOICE_CIRCLES_PER_OPTION)
     }

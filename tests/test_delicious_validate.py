@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from companion.games.delicious import table as tbl
-from companion.games.delicious import validate as val
 from companion.games.delicious.garden import (
     FRUIT_WILD,
     HONEY_FIELD,
@@ -13,8 +11,8 @@ from companion.games.delicious.garden import (
 )
 from companion.games.delicious.state import SheetState
 from companion.games.delicious.symbols import PlantChoice
-from companion.games.delicious.table import table_check
-from companion.games.delicious.validate import CODES, check
+from companion.games.delicious.table import TableCode, table_check
+from companion.games.delicious.validate import CODES, SheetCode, check
 from tests.test_delicious_support import FULL_A, all_choices, planter, rows, sheet
 
 TOP_FULL = {k: v for k, v in FULL_A.items()
@@ -38,25 +36,25 @@ def test_wrong_value_in_a_field():
         {**legal_base(), "garden.planter.r0.c0": "carrot", VEG_WILD: "fig",
          "garden.honey": "check"}, "A"
     )
-    found = [v for v in check(st) if v.code == val.WRONG_VALUE]
+    found = [v for v in check(st) if v.code == SheetCode.WRONG_VALUE]
     assert {v.fields[0] for v in found} == {"garden.planter.r0.c0", VEG_WILD, "garden.honey"}
 
 
 def test_same_mixed():
     st = sheet({**all_choices(), **rows("crate", ["pepper", "onion", None])})
-    assert codes(st) == [val.SAME_MIXED]
+    assert codes(st) == [SheetCode.SAME_MIXED]
 
 
 def test_different_repeat():
     st = sheet({**all_choices(), **rows("teapot", ["onion", "onion"])})
     (v,) = check(st)
-    assert v.code == val.DIFFERENT_REPEAT
+    assert v.code == SheetCode.DIFFERENT_REPEAT
     assert set(v.fields) == {"garden.teapot.r0.c0", "garden.teapot.r0.c1"}
 
 
 def test_pair_split_and_pairs_repeat():
     st = sheet({**all_choices(), **rows("bathtub", ["onion", "carrot", "onion", "onion"])})
-    assert sorted(codes(st)) == [val.PAIR_SPLIT, val.PAIRS_REPEAT]
+    assert sorted(codes(st)) == [SheetCode.PAIR_SPLIT, SheetCode.PAIRS_REPEAT]
     half = sheet({**all_choices(), **rows("bathtub", ["onion", None, None, "carrot"])})
     assert check(half) == []  # half-filled pairs are fine
 
@@ -64,33 +62,33 @@ def test_pair_split_and_pairs_repeat():
 def test_bottom_up():
     st = sheet({**all_choices(), **rows("wheelbarrow", ["onion", None, "pepper"], ["carrot"])})
     (v,) = check(st)
-    assert v.code == val.BOTTOM_UP
+    assert v.code == SheetCode.BOTTOM_UP
     assert v.fields == ("garden.wheelbarrow.r1.c0",)
 
 
 def test_first_potter_checked_on_a_container_not_full():
     st = sheet({**legal_base(), "garden.boots.first-potter": "check",
                 "garden.crate.first-potter": "cross"})
-    assert codes(st) == [val.FIRST_POTTER_NOT_FULL]
+    assert codes(st) == [SheetCode.FIRST_POTTER_NOT_FULL]
 
 
 def test_honey_needs_a_full_area():
-    assert codes(sheet({**legal_base(), HONEY_FIELD: "circled"})) == [val.HONEY_NOT_EARNED]
+    assert codes(sheet({**legal_base(), HONEY_FIELD: "circled"})) == [SheetCode.HONEY_NOT_EARNED]
     ok = sheet({**all_choices(), **TOP_FULL, HONEY_FIELD: "circled",
                 "garden.wheelbarrow.tool.r1": "cross"})
-    assert val.HONEY_NOT_EARNED not in codes(ok)
+    assert SheetCode.HONEY_NOT_EARNED not in codes(ok)
 
 
 def test_choice_count_exactly_12():
     st = sheet({**legal_base(), choice_id(PlantChoice.TWO_AS_IS, 2): ""})
-    assert codes(st) == [val.CHOICE_COUNT]
+    assert codes(st) == [SheetCode.CHOICE_COUNT]
     assert codes(st, final=False) == []
 
 
 def test_tool_crossed_but_its_row_or_line_is_empty():
     st = sheet({**legal_base(), "garden.crate.tool.r1": "cross",
                 "garden.planter.tool.col2": "cross", "garden.boots.tool.r0": "cross"})
-    found = [v.fields[0] for v in check(st) if v.code == val.TOOL_LINE_EMPTY]
+    found = [v.fields[0] for v in check(st) if v.code == SheetCode.TOOL_LINE_EMPTY]
     assert found == ["garden.crate.tool.r1", "garden.planter.tool.col2"]
 
 
@@ -98,7 +96,7 @@ def test_too_many_vegetables():
     # 18 cards + 1 wild spot, no tool crossed: 19 vegetables at most; garden A top is 17.
     st = sheet({**all_choices(), **TOP_FULL, VEG_BONUS: "onion", VEG_WILD: "pepper",
                 **rows("crate", ["onion"])})
-    assert codes(st) == [val.TOO_MANY_VEGETABLES]
+    assert codes(st) == [SheetCode.TOO_MANY_VEGETABLES]
     st = sheet({**all_choices(), **TOP_FULL, VEG_BONUS: "onion", VEG_WILD: "pepper",
                 **rows("crate", ["onion"]), "garden.wheelbarrow.tool.r1": "cross"})
     assert codes(st) == []
@@ -111,10 +109,10 @@ def test_too_many_fruits():
     assert codes(st) == []
     st = sheet({**all_choices(), **fruit_rows, "garden.boots.tool.r0": "cross",
                 **rows("boots", ["carrot"])})  # that tool was a token not showing a fruit
-    assert codes(st) == [val.TOO_MANY_FRUITS]
+    assert codes(st) == [SheetCode.TOO_MANY_FRUITS]
     st = sheet({**all_choices(), **fruit_rows, FRUIT_WILD: "fig",
                 "garden.planter.r3.c3": "fig"})  # the wild spot paid for the 19th... and 20th
-    assert codes(st) == [val.TOO_MANY_FRUITS]
+    assert codes(st) == [SheetCode.TOO_MANY_FRUITS]
 
 
 def test_every_problem_at_once_and_every_code_covered():
@@ -126,9 +124,9 @@ def test_every_problem_at_once_and_every_code_covered():
         "garden.planter.tool.row0": "cross",
     })
     got = set(codes(st))
-    assert {val.SAME_MIXED, val.DIFFERENT_REPEAT, val.FIRST_POTTER_NOT_FULL,
-            val.HONEY_NOT_EARNED, val.CHOICE_COUNT, val.TOOL_LINE_EMPTY,
-            val.TOO_MANY_VEGETABLES} <= got
+    assert {SheetCode.SAME_MIXED, SheetCode.DIFFERENT_REPEAT, SheetCode.FIRST_POTTER_NOT_FULL,
+            SheetCode.HONEY_NOT_EARNED, SheetCode.CHOICE_COUNT, SheetCode.TOOL_LINE_EMPTY,
+            SheetCode.TOO_MANY_VEGETABLES} <= got
     assert len(CODES) == len(set(CODES)) == 12
     for v in check(st):
         assert v.to_json() == {"code": v.code, "fields": list(v.fields), "message": v.message}
@@ -149,7 +147,7 @@ def test_table_first_potter_checked_by_one_not_crossed_by_other():
     b = sheet({**BOOTS_FULL})  # also full, but neither checked nor crossed
     c = sheet({"garden.boots.first-potter": "cross"})
     got = table_check([a, b, c])
-    assert [[v.code for v in vs] for vs in got] == [[], [tbl.FIRST_POTTER_NOT_CROSSED], []]
+    assert [[v.code for v in vs] for vs in got] == [[], [TableCode.FIRST_POTTER_NOT_CROSSED], []]
     assert "full" in got[1][0].message
 
 
@@ -159,12 +157,12 @@ def test_table_shared_first_potter_is_fine():
 
 
 def test_table_full_container_nobody_checked():
-    assert tcodes(sheet(BOOTS_FULL), sheet({})) == [[tbl.FIRST_POTTER_UNCLAIMED], []]
+    assert tcodes(sheet(BOOTS_FULL), sheet({})) == [[TableCode.FIRST_POTTER_UNCLAIMED], []]
 
 
 def test_table_cross_nobody_explains():
     assert tcodes(sheet({"garden.crate.first-potter": "cross"}), sheet({})) == [
-        [tbl.FIRST_POTTER_CROSS_UNEXPLAINED], []
+        [TableCode.FIRST_POTTER_CROSS_UNEXPLAINED], []
     ]
 
 
@@ -173,14 +171,14 @@ def test_table_honey_unclaimed_and_claimed():
                                                            "watering-can")}
     crosses = {k: "cross" for k in marks}
     full = sheet({**TOP_FULL, **marks})
-    assert tcodes(full, sheet(crosses)) == [[tbl.HONEY_UNCLAIMED], []]
+    assert tcodes(full, sheet(crosses)) == [[TableCode.HONEY_UNCLAIMED], []]
     claimed = sheet({**TOP_FULL, **marks, HONEY_FIELD: "circled"})
     assert tcodes(claimed, sheet(crosses)) == [[], []]
 
 
 def test_table_mixed_variants_are_flagged():
     got = tcodes(sheet({}, "A"), sheet({}, "B"))
-    assert got == [[tbl.MIXED_VARIANTS], [tbl.MIXED_VARIANTS]]
+    assert got == [[TableCode.MIXED_VARIANTS], [TableCode.MIXED_VARIANTS]]
 
 
 def test_one_sheet_has_no_table_checks():

@@ -1,4 +1,4 @@
-"""Diced Veggies cuts on small hand-drawn blocks: every case RULES.md names."""
+"""Diced Veggies cuts on small hand-drawn blocks: every case docs/rules-readings.md names."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Property tests: the cut engine against a brute-force oracle written from RULES.md.
+"""Property tests: the cut engine against a brute-force oracle written from docs/rules-readings.md.
 
 The oracle shares no code with the engine: it walks every seam, entry end, depth and push
 side with plain loops over ``(row, col)`` sets and checks connectivity by its own flood

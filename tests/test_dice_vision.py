@@ -11,14 +11,18 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import layouts
 from companion.cli import main
 from companion.errors import ImageError
 from companion.synth.dice_photo import DicePhoto, random_block, render_dice_photo
 from companion.synth.dice_truth import score_reading
 from companion.vision.dice.colour import CENTROIDS, INGREDIENT_NAMES, classify, log_chroma
 from companion.vision.dice.constants import DIE_COLOURS_RGB
+from companion.vision.dice.mat import find_mat
 from companion.vision.dice.overlay import draw_cuts, draw_reading
 from companion.vision.dice.reader import DiceReading, read_dice_image, read_dice_photo
+from companion.vision.register import find_markers
+from layouts.constants import DIE_MM
 
 pytestmark = pytest.mark.slow
 
@@ -277,3 +281,25 @@ def test_a_close_up_filling_the_frame_reads_dice_in_view_and_nothing_wrong(monke
         s = score_reading(photo, read_dice_image(photo.image).dice)
         assert s.dice - s.missed >= len(in_view)
         assert s.silent == 0 and s.phantom == 0
+
+
+def test_the_mat_gives_the_die_size_it_was_printed_for():
+    """One definition of the die: the layout prints the grid at die_mm and the reader takes
+    its pitch prior from the same number, through the mat's geometry."""
+    photo = _photo("mat-full")
+    mat = find_mat(photo.image)
+    assert mat is not None and mat.px_per_mm is not None
+    assert mat.die_mm == layouts.geometry("diced-veggies-mat").extra["die_mm"] == DIE_MM
+    # the photo's die pitch (top faces stand above the paper) is near the printed size
+    assert photo.pitch_px == pytest.approx(mat.px_per_mm * mat.die_mm, rel=0.15)
+
+
+def test_a_mat_with_two_markers_covered_is_still_found():
+    img = _photo("mat-full").image.copy()
+    found = find_markers(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))
+    for i in (2, 3):
+        x0, y0 = found[i].min(axis=0).astype(int) - 10
+        x1, y1 = found[i].max(axis=0).astype(int) + 10
+        img[max(0, y0):y1, max(0, x0):x1] = 128
+    mat = find_mat(img)
+    assert mat is not None and mat.px_per_mm is not None and mat.die_mm == DIE_MM

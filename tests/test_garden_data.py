@@ -1,4 +1,4 @@
-"""The garden data matches RULES.md's reference garden and its invariants."""
+"""The garden data matches docs/rules-readings.md's reference garden and its invariants."""
 
 from collections import Counter
 

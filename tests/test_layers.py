@@ -1,4 +1,4 @@
-"""The layers of ARCHITECTURE.md, checked on the source rather than trusted.
+"""The layers of docs/architecture.md, checked on the source rather than trusted.
 
 Rules engines import nothing that draws, reads photos or parses command lines, and touch
 no files; vision never draws PDFs or parses command lines; layouts never read photos.
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 IO_MODULES = {"sys", "io", "pathlib", "shutil", "tempfile", "subprocess", "socket", "urllib",
               "http", "pickle", "sqlite3"}
-# folder -> module prefixes its files must not import (ARCHITECTURE.md, "never imports")
+# folder -> module prefixes its files must not import (docs/architecture.md, "never imports")
 BANNED: dict[str, set[str]] = {
     "companion/games": {"cv2", "reportlab", "click", "PIL", "pypdfium2", "numpy", "segno",
                         "pytesseract", "layouts", "companion.vision", "companion.synth",

@@ -81,7 +81,7 @@ def test_reader_is_right_or_says_so(truth_path: Path, readings: dict[str, Any]) 
 
 
 def _check_contract(doc: dict[str, Any]) -> None:
-    """The shape CONTRACTS.md promises for one photo read with --json."""
+    """The shape docs/contracts.md promises for one photo read with --json."""
     for key in ("photo", "sheet", "variant", "fields", "confidence", "review", "violations",
                 "score", "seconds"):
         assert key in doc, f"missing {key!r}"

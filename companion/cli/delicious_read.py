@@ -27,7 +27,8 @@ from companion.games.delicious.report import ranking_text, score_text
 from companion.games.delicious.state import SheetState
 from companion.games.delicious.table import TableResult, assess
 from companion.games.delicious.verdicts import Verdict, photo_verdicts
-from companion.vision.sheet.overlay import draw_overlay, write_overlay
+from companion.vision.overlay import write_overlay
+from companion.vision.sheet.overlay import draw_overlay
 from companion.vision.sheet.reader import Reader, SheetReading, read_photo
 
 Player = PlayerReading[SheetReading]

@@ -1,5 +1,5 @@
 """Value types for printed sheets. Units: millimetres, x right and y down from the
-page's top-left corner (CONTRACTS.md)."""
+page's top-left corner (docs/contracts.md)."""
 
 from __future__ import annotations
 

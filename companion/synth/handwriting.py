@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from companion.synth.fonts import FontSplit, font_families
 
-Box = tuple[int, int, int, int]  # x, y, w, h in pixels
+PxBox = tuple[int, int, int, int]  # x, y, w, h in pixels (paper.model.PxBox is in mm)
 Points = NDArray[np.float64]  # (n, 2) x, y
 Mask = NDArray[np.float32]  # alpha in [0, 1]
 
@@ -291,7 +291,7 @@ def _pressure_field(h: int, w: int, rng: np.random.Generator, low: float) -> Mas
     return cv2.resize(grid, (w, h), interpolation=cv2.INTER_CUBIC).clip(0, 1)
 
 
-def _ink(img: NDArray[np.uint8], box: Box, alpha: Mask, rng: np.random.Generator,
+def _ink(img: NDArray[np.uint8], box: PxBox, alpha: Mask, rng: np.random.Generator,
          kind: str | None = None) -> None:
     """Composite ink of a random pen or pencil through ``alpha`` into the box, in place."""
     x, y, w, h = box
@@ -330,7 +330,7 @@ def _ink(img: NDArray[np.uint8], box: Box, alpha: Mask, rng: np.random.Generator
     img[y0:y1, x0:x1] = np.clip(out + 0.5, 0, 255).astype(np.uint8)
 
 
-def _check_args(img: np.ndarray, box_px: Box) -> None:
+def _check_args(img: np.ndarray, box_px: PxBox) -> None:
     if img.dtype != np.uint8 or img.ndim not in (2, 3):
         raise ValueError("image must be uint8 grayscale (h, w) or BGR (h, w, 3)")
     if box_px[2] < 4 or box_px[3] < 4:
@@ -417,7 +417,7 @@ def _letter_alpha(box_w: int, box_h: int, letter: str, rng: np.random.Generator,
     return np.asarray(out.clip(0, 1), np.float32)
 
 
-def draw_letter(img: np.ndarray, box_px: Box, letter: str, rng: np.random.Generator,
+def draw_letter(img: np.ndarray, box_px: PxBox, letter: str, rng: np.random.Generator,
                 fonts: str = "heldout", *, families: Sequence[str] | None = None,
                 warp: float = 0.0) -> None:
     """Write one handwritten capital into ``box_px`` (x, y, w, h) of ``img``, in place.
@@ -464,7 +464,7 @@ def _mark_strokes(kind: MarkKind, rng: np.random.Generator) -> tuple[list[Points
     return [_wobble(pts, rng, j)], False
 
 
-def draw_mark(img: np.ndarray, box_px: Box, kind: str, rng: np.random.Generator) -> None:
+def draw_mark(img: np.ndarray, box_px: PxBox, kind: str, rng: np.random.Generator) -> None:
     """Draw a pen mark into ``box_px`` of ``img`` in place.
 
     Kinds: check, cross, circle (around the box's content), fill (a filled-in dot),

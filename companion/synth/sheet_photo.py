@@ -26,15 +26,14 @@ from companion.paper.model import Box, FieldKind, FieldSpec, SheetGeometry
 from companion.synth import constants as K
 from companion.synth import handwriting
 from companion.synth.camera import CameraOptions, Photo, quad_area_fraction, shoot
-
-PxBox = tuple[int, int, int, int]  # x, y, w, h in page pixels
+from companion.synth.handwriting import PxBox
 
 DELICIOUS_SHEETS = ("delicious-garden", "delicious-play", "delicious-combo")
 _MARK_KINDS = {FieldKind.CHOICE, FieldKind.FIRST_POTTER, FieldKind.TOOL, FieldKind.HONEY}
 
 
 @dataclass(frozen=True)
-class Pen:
+class WritingPen:
     """What one player writes with; ``strength`` is ink opacity from 0 to 1."""
 
     name: str
@@ -48,7 +47,7 @@ class FilledSheet:
 
     page_bgr: np.ndarray = field(repr=False)
     truth: dict[str, str]
-    pen: Pen
+    pen: WritingPen
     smudged: tuple[str, ...]  # empty fields holding a half-erased smudge
     stray_marks: int
     marks: dict[str, str] = field(default_factory=dict)  # field id -> mark drawn there
@@ -65,7 +64,7 @@ class SheetPhoto:
     paper: str
     code: str
     seed: int
-    pen: Pen
+    pen: WritingPen
     smudged: tuple[str, ...]
     stray_marks: int
     marks: dict[str, str] = field(default_factory=dict)
@@ -74,7 +73,7 @@ class SheetPhoto:
         return self.photo.image()
 
     def truth_json(self) -> dict[str, object]:
-        """The truth as a CONTRACTS.md field map, plus how the photo was made."""
+        """The truth as a docs/contracts.md field map, plus how the photo was made."""
         return {
             "game": "delicious",
             "variant": self.variant,
@@ -165,9 +164,9 @@ def _grow(box: PxBox, factor: float, shape: tuple[int, ...]) -> PxBox:
     return x0, y0, max(4, x1 - x0), max(4, y1 - y0)
 
 
-def choose_pen(rng: np.random.Generator) -> Pen:
+def choose_pen(rng: np.random.Generator) -> WritingPen:
     name, colour, (lo, hi) = K.PENS[int(rng.integers(len(K.PENS)))]
-    return Pen(name, colour, float(rng.uniform(lo, hi)))
+    return WritingPen(name, colour, float(rng.uniform(lo, hi)))
 
 
 def _widen(coverage: np.ndarray, min_px: float) -> np.ndarray:
@@ -186,7 +185,7 @@ def _widen(coverage: np.ndarray, min_px: float) -> np.ndarray:
     return np.asarray(cv2.dilate(coverage, disc), dtype=np.float32)
 
 
-def _with_pen(page: np.ndarray, box: PxBox, pen: Pen, rng: np.random.Generator,
+def _with_pen(page: np.ndarray, box: PxBox, pen: WritingPen, rng: np.random.Generator,
               draw: str, what: str, fonts: str, dpi: int) -> None:
     """Draw a letter or mark on a white layer, then lay it on the page in this pen's ink.
 

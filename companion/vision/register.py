@@ -121,8 +121,13 @@ def _collect(
             found[mid] = pts
 
 
-def find_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
-    """Corner markers by id -> their 4 corners (photo px, ArUco order), at most one each."""
+def find_markers(gray: np.ndarray, search_blind: bool = True) -> dict[int, np.ndarray]:
+    """Corner markers by id -> their 4 corners (photo px, ArUco order), at most one each.
+
+    When the first, plain search misses some markers, harder ones follow (shadows, small
+    markers). ``search_blind=False`` skips those when it found none at all: for photos that
+    need not show a sheet (dice on a table), where they would cost time for nothing.
+    """
     h, w = gray.shape[:2]
     scale = min(1.0, DETECT_LONG_SIDE_PX / max(h, w))
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
@@ -130,6 +135,8 @@ def find_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
     found: dict[int, np.ndarray] = {}
     corners, ids, _ = _detector(False).detectMarkers(small)
     _collect(corners, ids, scale, found)
+    if not found and not search_blind:
+        return found
     if len(found) < 4:
         clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8)).apply(small)
         for img in (clahe, small):
@@ -177,7 +184,7 @@ def _recover_missing(
         ref = marker_corners_mm(geo)
         if mid not in ref:
             return
-        hom, _ = _homography(found, geo, 1.0)  # photo px -> mm
+        hom, _ = marker_homography(found, geo, 1.0)  # photo px -> mm
         inv = np.linalg.inv(hom)
         quad = cv2.perspectiveTransform(ref[mid].reshape(-1, 1, 2), inv).reshape(4, 2)
         side = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
@@ -270,15 +277,23 @@ def _label(text: str) -> SheetLabel | None:
         return None
 
 
-def _homography(
+def marker_homography(
     found: dict[int, np.ndarray], geometry: SheetGeometry, px_per_mm: float
 ) -> tuple[np.ndarray, float]:
-    """Photo px -> rectified px from all visible marker corners; mean residual in mm."""
+    """Photo px -> sheet px (at ``px_per_mm``) from all visible marker corners, and the mean
+    residual in mm. Two markers (eight corners) only fix an affine map, which is fitted
+    then; fewer, or corners that fit no sheet, raise ImageError."""
     ref = marker_corners_mm(geometry)
     ids = [i for i in sorted(found) if i in ref]
+    if len(ids) < 2:
+        raise ImageError(f"found {len(ids)} of 4 corner markers; at least 2 are needed")
     src = np.concatenate([found[i] for i in ids]).astype(np.float32)
     dst = np.concatenate([ref[i] for i in ids]).astype(np.float32) * px_per_mm
-    hom, _ = cv2.findHomography(src, dst, 0)
+    if len(ids) >= 3:
+        hom, _ = cv2.findHomography(src, dst, 0)
+    else:
+        affine, _ = cv2.estimateAffine2D(src, dst)
+        hom = None if affine is None else np.vstack([affine, [0.0, 0.0, 1.0]])
     if hom is None:
         raise ImageError("the corner markers do not form a sheet; retake the photo")
     proj = cv2.perspectiveTransform(src.reshape(-1, 1, 2), hom).reshape(-1, 2)
@@ -300,7 +315,7 @@ def _qr_from_candidates(
     for ppm in QR_PX_PER_MM:
         for geo in spots.values():
             assert geo.qr_box_mm is not None
-            hom, _ = _homography(found, geo, ppm)
+            hom, _ = marker_homography(found, geo, ppm)
             b = geo.qr_box_mm
             x0, y0 = (b.x - QR_MARGIN_MM) * ppm, (b.y - QR_MARGIN_MM) * ppm
             shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
@@ -335,7 +350,7 @@ def _identify_by_layout(
     again only where their blanks differ. Only a clear winner is accepted.
     """
     ppm = IDENTIFY_PX_PER_MM
-    fits = [(_homography(found, geo, ppm), geo) for geo in candidates]
+    fits = [(marker_homography(found, geo, ppm), geo) for geo in candidates]
     best_res = min(res for (_, res), _ in fits)
     flats: list[tuple[np.ndarray, np.ndarray, SheetGeometry]] = []
     for (hom, res), geo in fits:
@@ -430,7 +445,7 @@ def register(
             f"this sheet was printed from layout version {label.version}; this reader knows "
             f"version {geometry.version}; reprint the sheet"
         )
-    hom, residual = _homography(found, geometry, px_per_mm)
+    hom, residual = marker_homography(found, geometry, px_per_mm)
     if residual > MAX_MARKER_RESIDUAL_MM:
         raise ImageError(
             "the corner markers do not line up with a flat sheet; flatten the paper and retake"

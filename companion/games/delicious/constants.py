@@ -1,4 +1,4 @@
-"""Numbers and rule decisions of Delicious (RULES.md), each named so a different
+"""Numbers and rule decisions of Delicious (docs/rules-readings.md), each named so a different
 reading is a one-line change. Points are game points; counts are items."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ FRUIT_RUN_POINTS: dict[int, int] = {3: 3, 4: 4, 5: 5}
 class Rules:
     """Readings of the rulebook where it can be read more than one way.
 
-    The defaults are the decisions of RULES.md; tests flip each one.
+    The defaults are the decisions of docs/rules-readings.md; tests flip each one.
     """
 
     # A card's vegetable (fruit) may be lost only if it has no legal spot at all.

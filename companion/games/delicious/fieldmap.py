@@ -1,4 +1,4 @@
-"""Field maps: one player's finished paper as JSON (CONTRACTS.md), checked strictly.
+"""Field maps: one player's finished paper as JSON (docs/contracts.md), checked strictly.
 
 Every problem a user can cause is one line naming the map and the field, so a typo in a
 hand-written map never turns into a traceback or a silently wrong score. Files are read

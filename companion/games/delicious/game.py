@@ -13,8 +13,8 @@ from companion.errors import IllegalMoveError, InputError
 from companion.games.delicious.constants import DEFAULT_RULES, Rules
 from companion.games.delicious.garden import HONEY_FIELD
 from companion.games.delicious.moves import Move, Round, apply
-from companion.games.delicious.state import CHECK, CIRCLED, CROSS, SheetState
-from companion.games.delicious.symbols import ROUNDS, Area
+from companion.games.delicious.state import SheetState
+from companion.games.delicious.symbols import ROUNDS, Area, Mark
 
 
 def end_round(
@@ -42,11 +42,11 @@ def end_round(
         if not rules.shared_first_potter:
             finishers = finishers[:1]
         for i, s in enumerate(out):
-            out[i] = s.with_values({c.first_potter: CHECK if i in finishers else CROSS})
+            out[i] = s.with_values({c.first_potter: Mark.CHECK if i in finishers else Mark.CROSS})
     if not any(s.honey for s in before):
         for i, s in enumerate(out):
             if any(s.area_full(a) for a in Area):
-                out[i] = s.with_values({HONEY_FIELD: CIRCLED})
+                out[i] = s.with_values({HONEY_FIELD: Mark.CIRCLED})
     return out
 
 

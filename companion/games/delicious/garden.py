@@ -2,7 +2,7 @@
 
 This is the one place where field ids are defined: layouts draw these fields, the
 reader reads them, the engine turns them into state. Variant A is the reference garden
-of RULES.md; variant B is the other side of a double-sided sheet.
+of docs/rules-readings.md; variant B is the other side of a double-sided sheet.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from companion.games.delicious.symbols import (
     VEGETABLE_NAMES,
     Area,
     ContainerKind,
+    Mark,
     PlantChoice,
     Shape,
     Tool,
@@ -162,17 +163,17 @@ class Garden:
             for r in c.rows:
                 for cell in r.cells:
                     out[cell] = (FieldKind.VEGETABLE, VEGETABLE_NAMES)
-            out[c.first_potter] = (FieldKind.FIRST_POTTER, ("check", "cross"))
+            out[c.first_potter] = (FieldKind.FIRST_POTTER, (Mark.CHECK, Mark.CROSS))
         for p in self.planter:
             out[p.id] = (FieldKind.FRUIT, FRUIT_NAMES)
         for icon in self.tool_icons:
-            out[icon.field] = (FieldKind.TOOL, ("cross",))
-        out[HONEY_FIELD] = (FieldKind.HONEY, ("circled",))
+            out[icon.field] = (FieldKind.TOOL, (Mark.CROSS,))
+        out[HONEY_FIELD] = (FieldKind.HONEY, (Mark.CIRCLED,))
         out.update(play_field_kinds())
         return out
 
     def to_json(self) -> dict[str, Any]:
-        """The ``companion delicious garden --json`` document (CONTRACTS.md)."""
+        """The ``companion delicious garden --json`` document (docs/contracts.md)."""
         return {
             "variant": self.variant,
             "containers": [
@@ -238,7 +239,7 @@ def play_field_kinds() -> dict[str, tuple[FieldKind, tuple[str, ...]]]:
     out: dict[str, tuple[FieldKind, tuple[str, ...]]] = {}
     for ch in PlantChoice:
         for i in range(CHOICE_CIRCLES_PER_OPTION):
-            out[choice_id(ch, i)] = (FieldKind.CHOICE, ("marked",))
+            out[choice_id(ch, i)] = (FieldKind.CHOICE, (Mark.MARKED,))
     out[VEG_WILD] = out[VEG_BONUS] = (FieldKind.VEGETABLE, VEGETABLE_NAMES)
     out[FRUIT_WILD] = out[FRUIT_BONUS] = (FieldKind.FRUIT, FRUIT_NAMES)
     return out

@@ -26,8 +26,8 @@ from companion.games.delicious.garden import (
     Garden,
     ToolIcon,
 )
-from companion.games.delicious.state import CROSS, MARKED, SheetState
-from companion.games.delicious.symbols import Area, Fruit, PlantChoice, Shape, Tool, Vegetable
+from companion.games.delicious.state import SheetState
+from companion.games.delicious.symbols import Area, Fruit, Mark, PlantChoice, Shape, Tool, Vegetable
 
 Plant = Vegetable | Fruit
 
@@ -262,7 +262,7 @@ def sketch_reason(
     icon = _icon(g, sketch.tool_field)
     if icon is None or icon.tool is not tool:
         return f"{sketch.tool_field} is not a {tool} icon"
-    if state.get(icon.field) == CROSS:
+    if state.get(icon.field) == Mark.CROSS:
         return f"the {tool} icon {icon.field} is already crossed out"
     if icon.container is not None and icon.row is not None:
         c = g.container(icon.container)
@@ -287,7 +287,7 @@ def sketch_reason(
 def put_sketch(state: SheetState, sketch: Sketch) -> SheetState:
     updates = {sketch.field: str(sketch.plant)}
     if sketch.tool_field:
-        updates[sketch.tool_field] = CROSS
+        updates[sketch.tool_field] = Mark.CROSS
     return state.with_values(updates)
 
 
@@ -321,7 +321,7 @@ def _candidates(state: SheetState, move: Move, position: Area, source: Source) -
             yield Sketch(position, source, f, card.token)
     else:
         for icon in g.tool_icons:
-            if icon.tool is not card.token or state.get(icon.field) == CROSS:
+            if icon.tool is not card.token or state.get(icon.field) == Mark.CROSS:
                 continue
             if icon.container is not None and icon.row is not None:
                 for cell in g.container(icon.container).rows[icon.row].cells:
@@ -428,7 +428,7 @@ def move_reason(
         after = put_sketch(after, s)
     circle = state.next_circle(move.choice)
     assert circle is not None
-    after = after.with_values({circle: MARKED})
+    after = after.with_values({circle: Mark.MARKED})
     lost = _lost_reason(state, after, move, rules)
     if lost:
         return None, lost

@@ -10,9 +10,9 @@ from companion.games.delicious.garden import (
     Garden,
 )
 from companion.games.delicious.scoring import Score, Standing
-from companion.games.delicious.state import CHECK, CROSS, SheetState
-from companion.games.delicious.symbols import Area
-from companion.games.delicious.validate import Violation
+from companion.games.delicious.state import SheetState
+from companion.games.delicious.symbols import Area, Mark
+from companion.games.problems import Problem
 
 WIDTH = 58  # characters of a report line
 
@@ -51,7 +51,7 @@ def _pairs_note(n_cells: int, pairs: bool) -> str:
 
 
 def score_text(
-    name: str, state: SheetState, sc: Score, violations: Sequence[Violation]
+    name: str, state: SheetState, sc: Score, violations: Sequence[Problem]
 ) -> str:
     g = state.garden
     lines = [f"{name} - garden {g.variant}", "-" * WIDTH]
@@ -60,9 +60,8 @@ def score_text(
         for c in g.area(area):
             full = sc.container_rows[c.id]
             mark = state.first_potter(c)
-            fp = {CHECK: "  First Potter +1", CROSS: "  (First Potter crossed)"}.get(
-                mark or "", ""
-            )
+            fp = {Mark.CHECK.value: "  First Potter +1",
+                  Mark.CROSS.value: "  (First Potter crossed)"}.get(mark or "", "")
             lines.append(
                 f"  {c.id:<13}{c.kind:<10} {full}/{len(c.rows)} rows"
                 f"{sc.containers[c.id]:>8}{fp}"

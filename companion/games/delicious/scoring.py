@@ -1,4 +1,4 @@
-"""Final scoring of one sheet and the ranking of a table (RULES.md "Scoring")."""
+"""Final scoring of one sheet and the ranking of a table (docs/rules-readings.md "Scoring")."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from companion.games.delicious.garden import (
     VEG_BONUS_POINTS_PER_CONTAINER,
     PlanterLine,
 )
-from companion.games.delicious.state import CHECK, SheetState
-from companion.games.delicious.symbols import Fruit
+from companion.games.delicious.state import SheetState
+from companion.games.delicious.symbols import Fruit, Mark
 from companion.games.ranking import ranked
 
 
@@ -69,7 +69,7 @@ class Score:
         )
 
     def to_json(self) -> dict[str, Any]:
-        """Exactly the score object of CONTRACTS.md."""
+        """Exactly the score object of docs/contracts.md."""
         return {
             "total": self.total,
             "breakdown": {
@@ -101,7 +101,7 @@ def score(state: SheetState) -> Score:
         full = state.full_rows(c)
         rows[c.id] = full
         containers[c.id] = c.rows[full - 1].points if full else 0
-        if state.first_potter(c) == CHECK:
+        if state.first_potter(c) == Mark.CHECK:
             checks.append(c.id)
     lines = {ln.id: _line(state, ln) for ln in g.lines}
     bonus_veg = state.vegetable(VEG_BONUS)

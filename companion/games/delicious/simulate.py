@@ -126,7 +126,7 @@ class GameRecord:
         return [s.to_field_map() for s in self.sheets]
 
     def player_document(self, i: int) -> dict[str, Any]:
-        """Player ``i``'s field map file (CONTRACTS.md), named player<i+1>."""
+        """Player ``i``'s field map file (docs/contracts.md), named player<i+1>."""
         return {
             "game": GAME,
             "variant": self.variant,

@@ -18,14 +18,10 @@ from companion.games.delicious.symbols import (
     Area,
     ContainerKind,
     Fruit,
+    Mark,
     PlantChoice,
     Vegetable,
 )
-
-CHECK = "check"
-CROSS = "cross"
-MARKED = "marked"
-CIRCLED = "circled"
 
 _VEGETABLES = {v.value: v for v in Vegetable}
 _FRUITS = {f.value: f for f in Fruit}
@@ -144,7 +140,7 @@ class SheetState:
 
     @property
     def honey(self) -> bool:
-        return self._values.get(HONEY_FIELD) == CIRCLED
+        return self._values.get(HONEY_FIELD) == Mark.CIRCLED
 
     def first_potter(self, container: Container) -> str | None:
         return self._values.get(container.first_potter)

@@ -62,6 +62,15 @@ class ContainerKind(StrEnum):
     PAIRS = "pairs"
 
 
+class Mark(StrEnum):
+    """What a player puts on a mark field (a field map's value there)."""
+
+    CHECK = "check"  # First Potter: first to complete the container
+    CROSS = "cross"  # First Potter crossed out; a tool used
+    MARKED = "marked"  # a Plant Choice circle used
+    CIRCLED = "circled"  # the Jar of Honey claimed
+
+
 class PlantChoice(StrEnum):
     ONE_AS_IS = "1-as-is"
     ONE_REVERSE = "1-reverse"
@@ -69,7 +78,7 @@ class PlantChoice(StrEnum):
     TWO_ANYWHERE = "2-anywhere"
 
 
-# Letters printed on the Play sheet legend for players who don't sketch (RULES.md).
+# Letters printed on the Play sheet legend for players who don't sketch (docs/rules-readings.md).
 VEGETABLE_LETTERS: dict[Vegetable, str] = {
     Vegetable.BROCCOLI: "B",
     Vegetable.CARROT: "C",

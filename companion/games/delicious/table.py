@@ -1,4 +1,4 @@
-"""Checks across the final sheets of one table (RULES.md "End of round").
+"""Checks across the final sheets of one table (docs/rules-readings.md "End of round").
 
 Round-end marks are shared facts: when anyone first completes a container, every
 other player crosses its First Potter icon that same round, and the honey goes to
@@ -16,46 +16,46 @@ from typing import Any
 from companion.games.delicious.garden import HONEY_FIELD
 from companion.games.delicious.players import PLAY_SHEET, PlayerReading
 from companion.games.delicious.scoring import Score, Standing, rank, score
-from companion.games.delicious.state import CHECK, CROSS, SheetState
-from companion.games.delicious.symbols import Area
-from companion.games.delicious.validate import CHOICE_COUNT, Violation, check
+from companion.games.delicious.state import SheetState
+from companion.games.delicious.symbols import Area, Mark
+from companion.games.delicious.validate import SheetCode, check
+from companion.games.problems import Problem, ProblemCode
 
-FIRST_POTTER_NOT_CROSSED = "table-first-potter-not-crossed"
-FIRST_POTTER_UNCLAIMED = "table-first-potter-unclaimed"
-FIRST_POTTER_CROSS_UNEXPLAINED = "table-first-potter-cross-unexplained"
-HONEY_UNCLAIMED = "table-honey-unclaimed"
-MIXED_VARIANTS = "table-mixed-variants"
 
-TABLE_CODES = (
-    FIRST_POTTER_NOT_CROSSED,
-    FIRST_POTTER_UNCLAIMED,
-    FIRST_POTTER_CROSS_UNEXPLAINED,
-    HONEY_UNCLAIMED,
-    MIXED_VARIANTS,
-)
+class TableCode(ProblemCode):
+    """What only the whole table's sheets together can show to be wrong."""
+
+    FIRST_POTTER_NOT_CROSSED = "table-first-potter-not-crossed"
+    FIRST_POTTER_UNCLAIMED = "table-first-potter-unclaimed"
+    FIRST_POTTER_CROSS_UNEXPLAINED = "table-first-potter-cross-unexplained"
+    HONEY_UNCLAIMED = "table-honey-unclaimed"
+    MIXED_VARIANTS = "table-mixed-variants"
+
+
+TABLE_CODES = tuple(TableCode)
 
 
 def table_check(
     sheets: Sequence[SheetState], names: Sequence[str] | None = None
-) -> list[list[Violation]]:
+) -> list[list[Problem]]:
     """Per player, the violations only the whole table reveals (one list per sheet)."""
     names = list(names) if names is not None else [f"player{i + 1}" for i in range(len(sheets))]
-    out: list[list[Violation]] = [[] for _ in sheets]
+    out: list[list[Problem]] = [[] for _ in sheets]
     if len(sheets) < 2:
         return out
     variants = sorted({s.variant for s in sheets})
     if len(variants) > 1:
         for i in range(len(sheets)):
             out[i].append(
-                Violation(
-                    MIXED_VARIANTS,
+                Problem(
+                    TableCode.MIXED_VARIANTS,
                     (),
                     f"this table mixes gardens {', '.join(variants)}; "
                     "the cross-sheet checks compare containers by name only",
                 )
             )
     for c in sheets[0].garden.containers:
-        checked = [i for i, s in enumerate(sheets) if s.get(c.first_potter) == CHECK]
+        checked = [i for i, s in enumerate(sheets) if s.get(c.first_potter) == Mark.CHECK]
         who = ", ".join(names[i] for i in checked)
         for i, s in enumerate(sheets):
             cont = s.garden.container(c.id)
@@ -63,8 +63,8 @@ def table_check(
             if checked and mark is None:
                 full = " although the container is full" if s.is_full(cont) else ""
                 out[i].append(
-                    Violation(
-                        FIRST_POTTER_NOT_CROSSED,
+                    Problem(
+                        TableCode.FIRST_POTTER_NOT_CROSSED,
                         (cont.first_potter,),
                         f"{who} checked First Potter on the {c.id}, so {names[i]} should "
                         f"have crossed theirs out{full}",
@@ -72,17 +72,17 @@ def table_check(
                 )
             if not checked and s.is_full(cont):
                 out[i].append(
-                    Violation(
-                        FIRST_POTTER_UNCLAIMED,
+                    Problem(
+                        TableCode.FIRST_POTTER_UNCLAIMED,
                         (cont.first_potter,),
                         f"{names[i]} filled the {c.id} but nobody at the table checked its "
                         "First Potter; the first to fill it checks it",
                     )
                 )
-            if not checked and mark == CROSS:
+            if not checked and mark == Mark.CROSS:
                 out[i].append(
-                    Violation(
-                        FIRST_POTTER_CROSS_UNEXPLAINED,
+                    Problem(
+                        TableCode.FIRST_POTTER_CROSS_UNEXPLAINED,
                         (cont.first_potter,),
                         f"{names[i]} crossed First Potter on the {c.id} but nobody checked it",
                     )
@@ -92,8 +92,8 @@ def table_check(
             areas = [a for a in Area if s.area_full(a)]
             if areas:
                 out[i].append(
-                    Violation(
-                        HONEY_UNCLAIMED,
+                    Problem(
+                        TableCode.HONEY_UNCLAIMED,
                         (HONEY_FIELD,),
                         f"{names[i]} filled the whole {areas[0]} area but nobody circled the "
                         "Jar of Honey; the first to fill an area claims it",
@@ -108,7 +108,7 @@ class TableResult:
 
     names: list[str]
     scores: list[Score]
-    violations: list[list[Violation]]  # per player: sheet checks, then table checks
+    violations: list[list[Problem]]  # per player: sheet checks, then table checks
     standings: list[Standing]
 
     @property
@@ -144,7 +144,7 @@ def assess(
     scores = [score(s) for s in states]
     cross = table_check([*states, *extra], [*names, *extra_names])
     violations = [
-        [v for v in check(s) if p.has_play or v.code != CHOICE_COUNT] + cross[i]
+        [v for v in check(s) if p.has_play or v.code != SheetCode.CHOICE_COUNT] + cross[i]
         for i, (p, s) in enumerate(zip(players, states, strict=True))
     ]
     return TableResult(list(names), scores, violations, rank(scores, list(names)))

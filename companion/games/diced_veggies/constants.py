@@ -1,4 +1,4 @@
-"""Every number of Diced Veggies in one place (RULES.md "Diced Veggies")."""
+"""Every number of Diced Veggies in one place (docs/rules-readings.md "Diced Veggies")."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """The cleaver: which dice a cut pushes, whether it is legal, and every legal cut.
 
-Our reading of the rulebook (RULES.md "Diced Veggies"): a cut runs along a seam between two
-columns (vertical) or two rows (horizontal) strictly inside the block's bounding box. The
+Our reading of the rulebook (docs/rules-readings.md "Diced Veggies"): a cut runs along a seam
+between two columns (vertical) or two rows (horizontal) strictly inside the block's bounding
+box. The
 blade enters from one end of the seam and covers the first ``depth`` rows (columns) from
 that end, or the whole seam, then pushes to one side. In each covered row the pushed dice
 are the unbroken run starting right beside the seam on the push side; a gap stops the run.
@@ -39,8 +40,8 @@ class CutOptions:
 
     full_length_only: bool = False  # house rule: the blade always runs the whole seam
     kids: bool = False  # kids' variant: any three dice instead of the 10-pip limit
-    # RULES.md: a block that totals at most the limit is taken whole, not cut. Set True to
-    # also allow ordinary cuts on such a block.
+    # docs/rules-readings.md: a block that totals at most the limit is taken whole, not cut.
+    # Set True to also allow ordinary cuts on such a block.
     cut_when_take_all: bool = False
 
     def over_limit(self, count: int, pips: int) -> str | None:
@@ -81,14 +82,14 @@ class CutCheck:
 
 
 @dataclass(frozen=True)
-class _Box:
+class _Bounds:
     top: int
     left: int
     bottom: int
     right: int
 
     @classmethod
-    def around(cls, values: Values) -> _Box:
+    def around(cls, values: Values) -> _Bounds:
         rows = [r for r, _ in values]
         cols = [c for _, c in values]
         return cls(min(rows), min(cols), max(rows), max(cols))
@@ -121,14 +122,14 @@ def _run(values: Values, seam: Seam, index: int, line: int, push: Push) -> list[
         pos += step
 
 
-def covered_lines(values: Values, cut: Cut, box: _Box | None = None) -> list[int]:
+def covered_lines(values: Values, cut: Cut, box: _Bounds | None = None) -> list[int]:
     if not values:
         return []
-    lines = (box or _Box.around(values)).lines(cut.seam, cut.end)
+    lines = (box or _Bounds.around(values)).lines(cut.seam, cut.end)
     return lines if cut.depth is None else lines[: cut.depth]
 
 
-def pushed(values: Values, cut: Cut, box: _Box | None = None) -> list[Cell]:
+def pushed(values: Values, cut: Cut, box: _Bounds | None = None) -> list[Cell]:
     """The dice ``cut`` pushes, whether or not the cut is legal."""
     out: list[Cell] = []
     for line in covered_lines(values, cut, box):
@@ -185,7 +186,7 @@ def check_cut(values: Values, cut: Cut, options: CutOptions) -> CutCheck:
     """Judge ``cut`` on the block, collecting every rule it breaks."""
     if not values:
         return CutCheck(False, ["the block is empty: restock"], (), 0, cut)
-    box = _Box.around(values)
+    box = _Bounds.around(values)
     reasons: list[str] = []
     inside = box.seams(cut.seam)
     if cut.index not in inside:
@@ -231,7 +232,7 @@ def _take_all_reason(values: Values, options: CutOptions) -> str:
 
 def _all_cuts(values: Values, full_only: bool) -> Iterator[tuple[Cut, int]]:
     """Every geometric cut (legal or not) with its rank: full-length first, then shallower."""
-    box = _Box.around(values)
+    box = _Bounds.around(values)
     for seam in Seam:
         for index in box.seams(seam):
             for push in PUSHES[seam]:
@@ -267,7 +268,7 @@ def explain_taken(values: Values, taken: frozenset[Cell], options: CutOptions) -
         )
     if small and not options.cut_when_take_all:
         reasons.append(_take_all_reason(values, options))
-    box = _Box.around(values)
+    box = _Bounds.around(values)
     matches = [(rank, cut) for cut, rank in _all_cuts(values, False)
                if frozenset(pushed(values, cut, box)) == taken]
     allowed = [m for m in matches if m[1].is_full or not options.full_length_only]
@@ -318,7 +319,7 @@ def legal_cut_checks(values: Values, options: CutOptions) -> list[CutCheck]:
         return []
     grid = BitGrid.around(values)
     occupied = grid.mask(values)
-    box = _Box.around(values)
+    box = _Bounds.around(values)
     best: dict[int, tuple[tuple[int, int], Cut, int]] = {}
     order = 0
 

@@ -1,4 +1,4 @@
-"""Dice, ingredients and the block on the table, with the block JSON of CONTRACTS.md.
+"""Dice, ingredients and the block on the table, with the block JSON of docs/contracts.md.
 
 A ``Block`` is what the cut engine, the photo reader and the command line share: dice on
 integer cells, row 0 at the top of the picture as displayed and col 0 at its left.
@@ -109,7 +109,7 @@ class Block:
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any], *, require_connected: bool = True) -> Block:
-        """Parse the CONTRACTS.md block shape ``{"dice": [{row, col, ingredient, value}]}``.
+        """Parse the docs/contracts.md block shape ``{"dice": [{row, col, ingredient, value}]}``.
         Extra keys (a reader's confidences, say) are ignored."""
         if not isinstance(doc, Mapping):
             raise InputError('a block must be a JSON object with a "dice" list')

@@ -24,6 +24,7 @@ from typing import Any
 from companion.errors import InputError
 from companion.games.diced_veggies.constants import KIDS_RECIPES_TO_END, RECIPES_TO_END
 from companion.games.diced_veggies.turn import GameOptions
+from companion.games.problems import PlayerProblemCode, Problem
 from companion.games.ranking import ranked
 
 GAME_NAME = "diced-veggies"
@@ -59,21 +60,18 @@ class PlayerTally:
         return self.stars + self.hype_points
 
 
-@dataclass(frozen=True)
-class Violation:
-    code: str
-    player: str | None
-    message: str
+class ScoreCode(PlayerProblemCode):
+    """What a final tally can show to be wrong (scored all the same)."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "player": self.player, "message": self.message}
+    HYPE_WITHOUT_CARDS = "hype-without-cards"
+    GAME_NOT_OVER = "game-not-over"
 
 
 @dataclass(frozen=True)
 class FinalScore:
     players: tuple[PlayerTally, ...]
     ranking: tuple[tuple[int, PlayerTally], ...]  # (rank, player), ties share a rank
-    violations: tuple[Violation, ...]
+    violations: tuple[Problem, ...]
 
     @property
     def winners(self) -> tuple[str, ...]:
@@ -106,16 +104,17 @@ class FinalScore:
 def score(players: Sequence[PlayerTally], options: GameOptions | None = None) -> FinalScore:
     """Rank the players and list what the final state breaks (scored all the same)."""
     opts = options if options is not None else GameOptions()
-    violations: list[Violation] = []
+    violations: list[Problem] = []
     if not opts.hype_cards:
         for p in players:
             if any(r.hype_played for r in p.recipes):
-                violations.append(Violation(
-                    "hype-without-cards", p.name,
-                    f"{p.name} scored a hype, but this game is played without hype cards"))
+                violations.append(Problem(
+                    ScoreCode.HYPE_WITHOUT_CARDS, (),
+                    f"{p.name} scored a hype, but this game is played without hype cards",
+                    p.name))
     if players and not any(len(p.recipes) >= opts.recipes_to_end for p in players):
-        violations.append(Violation(
-            "game-not-over", None,
+        violations.append(Problem(
+            ScoreCode.GAME_NOT_OVER, (),
             f"nobody has cooked {opts.recipes_to_end} recipes, so the game has not ended"))
     ranking = tuple(ranked(players, key=lambda p: p.total))
     return FinalScore(tuple(players), ranking, tuple(violations))

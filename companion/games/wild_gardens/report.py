@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.wild_gardens.scoring import Standing, Violation
+from companion.games.problems import Problem
+from companion.games.wild_gardens.scoring import Standing
 
 LABELS = {
     "guests": "served guests",
@@ -16,7 +17,7 @@ LABELS = {
 }
 
 
-def standings_json(standings: list[Standing], violations: list[Violation]) -> dict[str, Any]:
+def standings_json(standings: list[Standing], violations: list[Problem]) -> dict[str, Any]:
     return {
         "standings": [
             {
@@ -43,12 +44,12 @@ def standings_json(standings: list[Standing], violations: list[Violation]) -> di
         ],
         "winners": [s.player.name for s in standings if s.place == 1],
         "violations": [
-            {"code": v.code, "player": v.player, "message": v.message} for v in violations
+            v.to_json() for v in violations
         ],
     }
 
 
-def standings_text(standings: list[Standing], violations: list[Violation]) -> list[str]:
+def standings_text(standings: list[Standing], violations: list[Problem]) -> list[str]:
     lines = []
     for i, s in enumerate(standings):
         b = s.score

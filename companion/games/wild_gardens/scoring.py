@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.errors import InputError
+from companion.games.problems import PlayerProblemCode, Problem
 from companion.games.ranking import ranked
 from companion.games.wild_gardens.constants import (
     INGREDIENTS_PER_VP,
@@ -66,11 +67,13 @@ class Breakdown:
         return self.pollinator + self.jar + self.guests + self.ingredients
 
 
-@dataclass(frozen=True)
-class Violation:
-    code: str
-    player: str
-    message: str
+class StateCode(PlayerProblemCode):
+    """What a finished player state cannot show (scored all the same)."""
+
+    POLLINATOR_RANGE = "pollinator-range"
+    JAR_RANGE = "jar-range"
+    RESERVE_LIMIT = "reserve-limit"
+    SKILL_SLOTS = "skill-slots"
 
 
 @dataclass(frozen=True)
@@ -107,37 +110,23 @@ def rank_key(p: Player) -> tuple[int, ...]:
     )
 
 
-def check(p: Player) -> list[Violation]:
+def check(p: Player) -> list[Problem]:
     """What a finished player state cannot show; scoring still goes ahead."""
-    out: list[Violation] = []
+    found: list[tuple[StateCode, str]] = []
     if p.pollinator > POLLINATOR_LAST_SPACE:
-        out.append(
-            Violation(
-                "pollinator-range",
-                p.name,
-                f"the pollinator track ends at {POLLINATOR_LAST_SPACE}; "
-                "past it the token flips: count a wrap instead",
-            )
-        )
+        found.append((StateCode.POLLINATOR_RANGE,
+                      f"the pollinator track ends at {POLLINATOR_LAST_SPACE}; "
+                      "past it the token flips: count a wrap instead"))
     if p.jar > JAR_LAST_SPACE:
-        out.append(
-            Violation(
-                "jar-range", p.name, f"the jar track ends at {JAR_LAST_SPACE}; count a wrap instead"
-            )
-        )
+        found.append((StateCode.JAR_RANGE,
+                      f"the jar track ends at {JAR_LAST_SPACE}; count a wrap instead"))
     if p.reserved_recipes + p.reserved_guests > MAX_RESERVED_CARDS:
-        out.append(
-            Violation(
-                "reserve-limit", p.name, f"at most {MAX_RESERVED_CARDS} reserved cards at a time"
-            )
-        )
+        found.append((StateCode.RESERVE_LIMIT,
+                      f"at most {MAX_RESERVED_CARDS} reserved cards at a time"))
     if p.skill_tokens > SKILL_SLOTS:
-        out.append(
-            Violation(
-                "skill-slots", p.name, f"a player board has only {SKILL_SLOTS} skill token slots"
-            )
-        )
-    return out
+        found.append((StateCode.SKILL_SLOTS,
+                      f"a player board has only {SKILL_SLOTS} skill token slots"))
+    return [Problem(code, (), message, p.name) for code, message in found]
 
 
 def rank(players: Sequence[Player]) -> list[Standing]:

@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 # --- the dice -----------------------------------------------------------------------------------
-DIE_SIZE_MM = 16.0  # edge of one die
 # Nominal die colours in sRGB (R, G, B), as seen under white light on a flat top face.
 DIE_COLOURS_RGB: Mapping[str, tuple[int, int, int]] = MappingProxyType({
     "carrot": (236, 118, 28),
@@ -58,9 +57,8 @@ REFIT_MAX_TURN_DEG = 10.0  # and turn a grid axis by this much at most
 REFINE_SETTLED_PITCH = 0.05  # pitch units: a refit moving cells less than this is final
 
 # --- the mat --------------------------------------------------------------------------------------
+# The mat's markers, papers and die size come from its layout (``layouts.dice_mat``).
 MAT_SHEET = "diced-veggies-mat"
-MAT_PAPERS = ("letter", "a4")
-MAT_MARKER_IDS = (0, 1, 2, 3)
 MAT_MAX_RESIDUAL_MM = 3.0  # marker corners farther than this from the fit: not our mat
 # Dice tops may appear this far outside the printed block area (mm): less on the corner
 # guide's sides (the frame stood there), more on the open sides (parallax, a loose block).

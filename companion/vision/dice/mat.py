@@ -1,17 +1,19 @@
 """Find our printed dice mat in a photo: its four corner markers give the paper plane
-(scale in mm, so the dice pitch is known in advance), the region the block lies in, and
-a white reference (the paper) for white balance."""
+(scale in mm, and the die size it is printed for, so the dice pitch is known in advance),
+the region the block lies in, and a white reference (the paper) for white balance."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import cv2
 import numpy as np
 
+from companion.errors import ImageError
+from companion.paper.model import CORNER_MARKER_IDS, SheetGeometry
 from companion.vision.dice import constants as C
+from companion.vision.register import PAPERS, find_markers, marker_corners_mm, marker_homography
 
 
 @dataclass(frozen=True)
@@ -21,6 +23,7 @@ class MatView:
     mm_to_px: np.ndarray | None  # homography page mm -> image px, when the layout is known
     px_per_mm: float | None  # near the page centre
     area_mm: tuple[float, float, float, float] | None = None  # printed block area x, y, w, h
+    die_mm: float | None = None  # the die the mat is printed for (its grid pitch), mm
 
     def region(self, shape: tuple[int, ...]) -> np.ndarray:
         """Pixels between the markers, markers excluded."""
@@ -67,27 +70,22 @@ def _grow(poly: np.ndarray, factor: float) -> np.ndarray:
 def find_mat(bgr: np.ndarray) -> MatView | None:
     """The mat in ``bgr`` from its corner markers, or None when it is not in the photo.
 
+    The markers are found by the code that finds every sheet's (``register.find_markers``),
+    without its harder searches when a first look finds none (most photos of dice on a
+    table).
     With the mat's printed geometry two markers are enough (one may be cut off or covered);
     without it all four are needed.
     """
     grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-    det = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
-    corners, ids, _ = det.detectMarkers(grey)
-    if ids is None:
-        return None
-    found: dict[int, np.ndarray] = {}
-    for c, i in zip(corners, ids.ravel(), strict=True):
-        if int(i) in C.MAT_MARKER_IDS and int(i) not in found:
-            found[int(i)] = c.reshape(4, 2).astype(np.float64)
+    found = {i: c.astype(np.float64) for i, c in find_markers(grey, search_blind=False).items()}
     fit = _page_fit(found) if len(found) >= 2 else None
     if fit is not None:
         h, geo = fit
         w, hh = geo.page_mm
         mid = np.array([w / 2, hh / 2])
         polys, inner = [], []
-        for m in geo.markers:
-            sq = _square_mm(m.center_mm, m.size_mm)
-            px = cv2.perspectiveTransform(sq[None], h)[0]
+        for sq in marker_corners_mm(geo).values():
+            px = cv2.perspectiveTransform(sq[None].astype(np.float64), h)[0]
             polys.append(px)
             inner.append(px[np.argmin(np.linalg.norm(sq - mid, axis=1))])
         a = h @ np.array([w / 2, hh / 2, 1.0])
@@ -95,10 +93,12 @@ def find_mat(bgr: np.ndarray) -> MatView | None:
         ppm = math.dist(a[:2] / a[2], b[:2] / b[2]) / 10
         box = geo.extra.get("block_area_mm")
         area = None if box is None else tuple(float(v) for v in box)
-        return MatView(np.array(inner), tuple(polys), h, ppm, area)  # type: ignore[arg-type]
+        die = geo.extra.get("die_mm")
+        return MatView(np.array(inner), tuple(polys), h, ppm, area,  # type: ignore[arg-type]
+                       None if die is None else float(die))
     if len(found) < 4:
         return None
-    polys_found = tuple(found[i] for i in C.MAT_MARKER_IDS)
+    polys_found = tuple(found[i] for i in CORNER_MARKER_IDS)
     centre = np.mean([p.mean(axis=0) for p in polys_found], axis=0)
     inner_found = np.array(
         [p[np.argmin(np.linalg.norm(p - centre, axis=1))] for p in polys_found]
@@ -106,40 +106,21 @@ def find_mat(bgr: np.ndarray) -> MatView | None:
     return MatView(inner_found, polys_found, None, None)
 
 
-def _square_mm(center: tuple[float, float], size: float) -> np.ndarray:
-    (x, y), s = center, size / 2
-    return np.array([[x - s, y - s], [x + s, y - s], [x + s, y + s], [x - s, y + s]], np.float64)
-
-
-def _page_fit(found: dict[int, np.ndarray]) -> tuple[np.ndarray, Any] | None:
+def _page_fit(found: dict[int, np.ndarray]) -> tuple[np.ndarray, SheetGeometry] | None:
     """Page mm -> image px from the markers found, using the mat's printed geometry and
     trying each paper size; None without the layout or when nothing fits."""
     try:
         import layouts
 
-        geos = [layouts.geometry(C.MAT_SHEET, paper, "A") for paper in C.MAT_PAPERS]
+        geos = [layouts.geometry(C.MAT_SHEET, paper, "A") for paper in PAPERS]
     except Exception:  # the layout is optional here: without it the mat only gives colour
         return None
-    best: tuple[float, np.ndarray, Any] | None = None
+    best: tuple[float, np.ndarray, SheetGeometry] | None = None
     for geo in geos:
-        src: list[np.ndarray] = []
-        dst: list[np.ndarray] = []
-        for m in geo.markers:
-            if m.id in found:
-                src.extend(_square_mm(m.center_mm, m.size_mm))
-                dst.extend(found[m.id])
-        if len(src) < 8:
+        try:
+            to_mm, res = marker_homography(found, geo, 1.0)
+        except ImageError:
             continue
-        s_arr, d_arr = np.array(src), np.array(dst)
-        if len(src) >= 12:
-            h, _ = cv2.findHomography(s_arr, d_arr, 0)
-        else:
-            a, _ = cv2.estimateAffine2D(s_arr, d_arr)
-            h = None if a is None else np.vstack([a, [0, 0, 1.0]])
-        if h is None:
-            continue
-        back = cv2.perspectiveTransform(d_arr[None], np.linalg.inv(h))[0]
-        res = float(np.mean(np.linalg.norm(back - s_arr, axis=1)))
         if res <= C.MAT_MAX_RESIDUAL_MM and (best is None or res < best[0]):
-            best = (res, h, geo)
+            best = (res, np.linalg.inv(to_mm), geo)
     return (best[1], best[2]) if best else None

@@ -18,6 +18,7 @@ from companion.errors import InputError
 from companion.vision.dice import constants as C
 from companion.vision.dice.reader import DiceReading
 from companion.vision.load import load_image
+from companion.vision.overlay import BLACK_BGR, FONT, halo_text, write_overlay
 
 _LETTER: Mapping[str, str] = MappingProxyType(
     {"carrot": "C", "mushroom": "M", "onion": "O", "pepper": "P", "tomato": "T"}
@@ -43,12 +44,9 @@ def _sizes(reading: DiceReading) -> tuple[float, int]:
 
 def _label(img: np.ndarray, text: str, at: tuple[int, int], scale: float,
            colour: tuple[int, int, int]) -> None:
-    font = cv2.FONT_HERSHEY_SIMPLEX
     thick = max(1, int(round(scale * 2)))
-    (w, h), _ = cv2.getTextSize(text, font, scale, thick)
-    org = (at[0] - w // 2, at[1] + h // 2)
-    cv2.putText(img, text, org, font, scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
-    cv2.putText(img, text, org, font, scale, colour, thick, cv2.LINE_AA)
+    (w, h), _ = cv2.getTextSize(text, FONT, scale, thick)
+    halo_text(img, text, (at[0] - w // 2, at[1] + h // 2), scale, colour, thick, BLACK_BGR, 2)
 
 
 def render_reading(photo: str | Path | np.ndarray, reading: DiceReading) -> np.ndarray:
@@ -70,14 +68,14 @@ def render_reading(photo: str | Path | np.ndarray, reading: DiceReading) -> np.n
 def draw_reading(photo: str | Path | np.ndarray, reading: DiceReading,
                  out_path: str | Path) -> None:
     """Save the reading overlay (``dice read --overlay``)."""
-    _save(render_reading(photo, reading), out_path)
+    write_overlay(out_path, render_reading(photo, reading))
 
 
 def _seam_line(
     reading: DiceReading, cut: Mapping[str, Any], rows: range, cols: range
 ) -> tuple[np.ndarray, np.ndarray, tuple[float, float]] | None:
     """Blade line (start at the entry edge, end) in pixels and the push direction in grid
-    units, for a cut object of CONTRACTS.md."""
+    units, for a cut object of docs/contracts.md."""
     try:
         seam, k, end = cut["seam"], int(cut["index"]), cut.get("from")
         depth, push = cut.get("depth"), cut["push"]
@@ -171,15 +169,5 @@ def draw_cuts(photo_path: str | Path | np.ndarray, reading: DiceReading | None,
     """Save the photo with the fitted grid, each die's reading and the cuts."""
     if reading is None:
         raise InputError("an overlay needs a photo reading")
-    _save(render_cuts(photo_path, reading, cuts_json), out_path)
+    write_overlay(out_path, render_cuts(photo_path, reading, cuts_json))
 
-
-def _save(img: np.ndarray, out_path: str | Path) -> None:
-    out = Path(out_path)
-    ok = False
-    try:
-        ok = bool(cv2.imwrite(str(out), img))
-    except cv2.error:
-        ok = False
-    if not ok:
-        raise InputError(f"{out}: cannot write the overlay image (use .png or .jpg)")

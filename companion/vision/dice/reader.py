@@ -21,7 +21,7 @@ import numpy as np
 
 from companion.errors import ImageError
 from companion.games.diced_veggies.constants import FACES
-from companion.games.diced_veggies.model import Die, Ingredient
+from companion.games.diced_veggies.model import Block, Die, Ingredient
 from companion.vision.dice import constants as C
 from companion.vision.dice.cell import CellRead, read_cell
 from companion.vision.dice.colour import classify, log_chroma, self_balance
@@ -72,6 +72,12 @@ class DiceReading:
 
     def block_json(self) -> dict[str, Any]:
         return {"dice": [d.to_json() for d in self.dice]}
+
+    @property
+    def block(self) -> Block:
+        """The dice as the rules engine's block (``block.legal_cuts()``). It holds what was
+        read, even a block in two pieces: ``block.connection_problem()`` says so."""
+        return Block.of((d.die for d in self.dice), require_connected=False)
 
     @property
     def review(self) -> list[DieReading]:
@@ -191,8 +197,8 @@ def _locate(det: np.ndarray) -> tuple[MatView | None, np.ndarray, np.ndarray, Di
     if not mask.any():
         raise ImageError("no dice found in the photo")
     prior = None
-    if mat is not None and mat.px_per_mm is not None:
-        prior = mat.px_per_mm * C.DIE_SIZE_MM * C.TOP_FACE_SCALE
+    if mat is not None and mat.px_per_mm is not None and mat.die_mm is not None:
+        prior = mat.px_per_mm * mat.die_mm * C.TOP_FACE_SCALE
     grey = cv2.cvtColor(det, cv2.COLOR_BGR2GRAY).astype(np.float32)
     grid = fit_lattice(grey, mask, prior)
     if grid is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from companion.games.delicious.garden import HONEY_FIELD, garden
-from companion.games.delicious.symbols import ContainerKind
+from companion.games.delicious.symbols import ContainerKind, Mark
 from companion.vision.sheet.constants import (
     MARK_RULE_WEIGHT,
     REVIEW_BELOW,
@@ -56,13 +56,13 @@ def _hints(cands: Mapping[str, Candidates], decided: Mapping[str, Decision],
     g = garden(variant)
     for c in g.containers:
         if uncertain(c.first_potter) and unfinished(c.cells):
-            out[c.first_potter] = ({"check": 1.0 / MARK_RULE_WEIGHT},
+            out[c.first_potter] = ({Mark.CHECK: 1.0 / MARK_RULE_WEIGHT},
                                    "settled by the rule: a check needs a full container", 1.0)
     areas = {c.area for c in g.containers}
     if uncertain(HONEY_FIELD) and all(
             unfinished([cell for c in g.containers if c.area is a for cell in c.cells])
             for a in areas):
-        out[HONEY_FIELD] = ({"circled": 1.0 / MARK_RULE_WEIGHT},
+        out[HONEY_FIELD] = ({Mark.CIRCLED: 1.0 / MARK_RULE_WEIGHT},
                             "settled by the rule: the honey needs a full area", 1.0)
     for c in g.containers:
         partner = {a: b for a, b in c.pairs} | {b: a for a, b in c.pairs}

@@ -11,11 +11,17 @@ from collections.abc import Collection, Mapping, Sequence
 import cv2
 import numpy as np
 
-from companion.errors import InputError
 from companion.games.delicious.garden import garden
 from companion.games.delicious.players import FieldLike
-from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS, Fruit, Vegetable
+from companion.games.delicious.symbols import (
+    FRUIT_LETTERS,
+    VEGETABLE_LETTERS,
+    Fruit,
+    Mark,
+    Vegetable,
+)
 from companion.paper.model import FieldKind
+from companion.vision.overlay import FONT, halo_text
 from companion.vision.sheet.constants import (
     OVERLAY_GREEN_BGR,
     OVERLAY_ORANGE_BGR,
@@ -25,8 +31,7 @@ from companion.vision.sheet.constants import (
 from companion.vision.sheet.marks import box_px
 from companion.vision.sheet.reader import SheetReading
 
-_SHORT = {"marked": "x", "cross": "X", "check": "V", "circled": "O"}
-_FONT = cv2.FONT_HERSHEY_SIMPLEX
+_SHORT: dict[str, str] = {Mark.MARKED: "x", Mark.CROSS: "X", Mark.CHECK: "V", Mark.CIRCLED: "O"}
 
 
 def _label(kind: FieldKind, value: str | None) -> str:
@@ -37,13 +42,6 @@ def _label(kind: FieldKind, value: str | None) -> str:
     if kind is FieldKind.FRUIT and value in Fruit._value2member_map_:
         return FRUIT_LETTERS[Fruit(value)]
     return _SHORT.get(value, value[:2])
-
-
-def _text(img: np.ndarray, text: str, org: tuple[int, int], scale: float,
-          colour: tuple[int, int, int], thick: int = 2) -> None:
-    """Text with a white halo so it reads on any background."""
-    cv2.putText(img, text, org, _FONT, scale, (255, 255, 255), thick + 3, cv2.LINE_AA)
-    cv2.putText(img, text, org, _FONT, scale, colour, thick, cv2.LINE_AA)
 
 
 def draw_overlay(
@@ -89,7 +87,7 @@ def draw_overlay(
             label = f"{label or '-'}?"
         # A small label in the box's top-left corner leaves the handwriting visible.
         size = max(0.45, (y1 - y0) / 75)
-        _text(img, label, (x0 + 3, y0 + int(24 * size)), size, colour)
+        halo_text(img, label, (x0 + 3, y0 + int(24 * size)), size, colour, 2)
     if container_points is not None:
         g = garden(reading.variant)
         for c in g.containers:
@@ -98,12 +96,12 @@ def draw_overlay(
                 continue
             x = min(bx.x for bx in boxes) * ppm
             y = min(bx.y for bx in boxes) * ppm
-            _text(img, f"{container_points.get(c.id, 0)} pts", (int(x), int(y - 1.5 * ppm)),
-                  0.9, OVERLAY_SCORE_BGR)
+            halo_text(img, f"{container_points.get(c.id, 0)} pts",
+                      (int(x), int(y - 1.5 * ppm)), 0.9, OVERLAY_SCORE_BGR, 2)
     if summary:
         line = "  ".join(f"{k} {v}" for k, v in summary.items())
-        _text(img, line, (int(6 * ppm), int(reading.geometry.page_mm[1] * ppm - 2 * ppm)),
-              0.9, OVERLAY_SCORE_BGR)
+        halo_text(img, line, (int(6 * ppm), int(reading.geometry.page_mm[1] * ppm - 2 * ppm)),
+                  0.9, OVERLAY_SCORE_BGR, 2)
     _notes(img, notes, ppm)
     return img
 
@@ -117,21 +115,13 @@ def _notes(img: np.ndarray, notes: Sequence[str], ppm: float) -> None:
         line = ""
         for word in note.split():
             trial = f"{line} {word}".strip()
-            if line and cv2.getTextSize(trial, _FONT, scale, thick)[0][0] > width:
-                _text(img, line, (int(6 * ppm), y), scale, OVERLAY_RED_BGR, thick)
+            if line and cv2.getTextSize(trial, FONT, scale, thick)[0][0] > width:
+                halo_text(img, line, (int(6 * ppm), y), scale, OVERLAY_RED_BGR, thick)
                 y += int(12 * scale * ppm / 2.6) + 20
                 line = word
             else:
                 line = trial
         if line:
-            _text(img, line, (int(6 * ppm), y), scale, OVERLAY_RED_BGR, thick)
+            halo_text(img, line, (int(6 * ppm), y), scale, OVERLAY_RED_BGR, thick)
             y += int(12 * scale * ppm / 2.6) + 20
 
-
-def write_overlay(path: str, image: np.ndarray) -> None:
-    try:
-        ok = cv2.imwrite(path, image)
-    except cv2.error:
-        ok = False
-    if not ok:
-        raise InputError(f"cannot write the overlay {path}")

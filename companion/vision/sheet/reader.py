@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 import cv2
@@ -20,9 +20,12 @@ import numpy as np
 
 import layouts
 from companion.errors import UnknownNameError
-from companion.games.delicious.players import FieldSummary
-from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS
+from companion.games.delicious.players import FieldSummary, PlayerReading
+from companion.games.delicious.scoring import Score
+from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS, Mark
+from companion.games.delicious.table import TableResult, assess
 from companion.games.delicious.verdicts import GLARE_NOTE, LOW_DETAIL_NOTE
+from companion.games.problems import Problem
 from companion.paper.model import FieldKind, FieldSpec, SheetGeometry
 from companion.vision.constants import (
     FIELD_SHIFT_MAX_MM,
@@ -79,9 +82,9 @@ LETTER_VALUES: dict[FieldKind, dict[str, str]] = {
     FieldKind.FRUIT: {letter: f.value for f, letter in FRUIT_LETTERS.items()},
 }
 MARK_VALUES: dict[FieldKind, str] = {
-    FieldKind.CHOICE: "marked",
-    FieldKind.TOOL: "cross",
-    FieldKind.HONEY: "circled",
+    FieldKind.CHOICE: Mark.MARKED,
+    FieldKind.TOOL: Mark.CROSS,
+    FieldKind.HONEY: Mark.CIRCLED,
 }
 
 
@@ -139,7 +142,23 @@ class SheetReading(FieldSummary):
     def geometry(self) -> SheetGeometry:
         return self.registration.geometry
 
+    @cached_property
+    def _alone(self) -> TableResult:
+        """This photo checked and scored on its own, as a one-player table (a garden
+        without its play sheet is not blamed for the choice marks it cannot show)."""
+        return assess([PlayerReading((self,))], ["player1"])
+
+    @property
+    def violations(self) -> list[Problem]:
+        """The rules the fields as read break (a misread field can be the cause)."""
+        return self._alone.violations[0]
+
+    @property
+    def score(self) -> Score:
+        return self._alone.scores[0]
+
     def to_json(self) -> dict[str, Any]:
+        """The per-photo document of ``delicious read --json`` (docs/contracts.md)."""
         return {
             "photo": self.photo,
             "sheet": self.sheet,
@@ -148,6 +167,8 @@ class SheetReading(FieldSummary):
             "fields": self.fields,
             "confidence": self.confidence,
             "review": self.review,
+            "violations": [v.to_json() for v in self.violations],
+            "score": self.score.to_json(),
             "seconds": round(self.seconds, 3),
         }
 
@@ -382,8 +403,8 @@ def _first_potter(page: _Page, spec: FieldSpec, shift: Align,
     p_cross = marks.cross_probability_rel(rel, below) if p_marked > 0.05 else 0.5
     return (
         (None, 1 - p_marked),
-        ("cross", p_marked * p_cross),
-        ("check", p_marked * (1 - p_cross)),
+        (Mark.CROSS, p_marked * p_cross),
+        (Mark.CHECK, p_marked * (1 - p_cross)),
     )
 
 
