@@ -432,10 +432,17 @@ async def pad(request: Request) -> Response:
     st = _state(request)
     game = _pad_game(request)
     names = [p.name for p in st.store.night_players(st.store.current_night().id)]
-    rows = max(len(names), 2)
+    rows = min(pads.MAX_PAD_PLAYERS, max(len(names), 2))
+    return _pad_page(request, game, rows, {}, None, None)
+
+
+def _pad_page(request: Request, game: str, rows: int, values: dict[str, str],
+              result: services.PadResult | None, advice: list[str] | None) -> Response:
+    st = _state(request)
+    names = [p.name for p in st.store.night_players(st.store.current_night().id)]
     return _page(request, "pad.html", game=game, title=GAME_TITLES[game],
-                 columns=pads.PADS[game], rows=rows, values={
-                     f"name{i}": n for i, n in enumerate(names)}, result=None, advice=None)
+                 columns=pads.PADS[game], rows=rows, values=values, result=result,
+                 advice=advice, suggestions=names)
 
 
 async def pad_post(request: Request) -> Response:
@@ -446,25 +453,20 @@ async def pad_post(request: Request) -> Response:
     rows = min(pads.MAX_PAD_PLAYERS, max(2, _int(form.get("rows", "2"), "rows")))
     if form.get("action") == "more":
         rows = min(pads.MAX_PAD_PLAYERS, rows + 1)
-        return _page(request, "pad.html", game=game, title=GAME_TITLES[game],
-                     columns=pads.PADS[game], rows=rows, values=values, result=None,
-                     advice=None)
+        return _pad_page(request, game, rows, values, None, None)
     if form.get("action") in ("score-order", "best-harvest"):
         try:
             doc = json.loads(str(form.get("state", "")))
         except json.JSONDecodeError as exc:
             raise InputError(f"the Dulce state is not JSON: {exc.msg} at line {exc.lineno}")
         lines, _ = services.dulce_advice(str(form.get("action")), doc)
-        return _page(request, "pad.html", game=game, title=GAME_TITLES[game],
-                     columns=pads.PADS[game], rows=rows, values=values, result=None,
-                     advice=lines)
+        return _pad_page(request, game, rows, values, None, lines)
     result = services.score_pad(game, pads.state_from_form(game, values))
     if form.get("action") == "save":
         st.store.save_play(game, result.seats, night_id=st.store.current_night().id,
                            tiebreak=result.tiebreak, detail=result.doc)
         return _go(request, "/")
-    return _page(request, "pad.html", game=game, title=GAME_TITLES[game],
-                 columns=pads.PADS[game], rows=rows, values=values, result=result, advice=None)
+    return _pad_page(request, game, rows, values, result, None)
 
 
 # ---- print --------------------------------------------------------------------------------
@@ -553,7 +555,8 @@ def create_app(store: Store, token: str | None = None, join_url: str | None = No
         import segno
 
         qr_svg = segno.make(join_url, error="m").svg_inline(scale=5, dark="#111",
-                                                            light="#fff", border=2)
+                                                            light="#fff", border=2,
+                                                            omitsize=True)
     Handler = Callable[[Request], Awaitable[Response]]
     post: list[tuple[str, Handler]] = [
         ("/night/new", new_night), ("/players/add", add_player),
@@ -585,4 +588,5 @@ def create_app(store: Store, token: str | None = None, join_url: str | None = No
     app.state.web = WebState(store, services.SheetCache(SHEET_CACHE_ENTRIES), env, token,
                              join_url, qr_svg)
     env.globals["static"] = lambda name: f"/static/{name}"
+    env.filters["cut_words"] = services.cut_words
     return Guard(app, token)

@@ -383,11 +383,29 @@ def dice_check_json(before: Any, after: Any, full_only: bool = False,
 
 
 def dice_overlay(photo: Path, reading: Any, doc: Mapping[str, Any] | None = None) -> bytes:
-    """The photo with the grid, each die and the cuts (or one judged cut), as a JPEG."""
+    """The photo with the grid, each die and the cuts (or one judged cut), cropped to the
+    block with a margin so it fills a phone's width, as a JPEG."""
+    import numpy as np
+
     from companion.vision.dice_overlay import render_cuts, render_reading
 
     img = render_reading(photo, reading) if doc is None else render_cuts(photo, reading, doc)
+    if reading.dice:
+        pts = np.concatenate([reading.grid.corners(d.row, d.col) for d in reading.dice])
+        pitch = float(np.median([reading.grid.pitch_px(d.row, d.col) for d in reading.dice]))
+        (x0, y0), (x1, y1) = pts.min(axis=0) - 1.6 * pitch, pts.max(axis=0) + 1.6 * pitch
+        h, w = img.shape[:2]
+        img = img[max(0, int(y0)):min(h, int(y1)), max(0, int(x0)):min(w, int(x1))]
     return _encode_jpeg(img)
+
+
+def cut_words(cut: Mapping[str, Any]) -> str:
+    """A cut of ``dice cuts --json`` in words, for people at the table."""
+    seam = "column" if cut.get("seam") == "vertical" else "row"
+    depth = cut.get("depth")
+    deep = f"{depth} {'die' if depth == 1 else 'dice'} deep" if depth else "all the way"
+    return (f"blade between {seam}s {cut.get('index')} and {int(cut.get('index', 0)) + 1}, "
+            f"from the {cut.get('from')}, {deep}, push {cut.get('push')}")
 
 
 # ---- score pads ---------------------------------------------------------------------------
