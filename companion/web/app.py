@@ -39,7 +39,7 @@ STATIC_DIR = Path(__file__).parent / "static"
 @dataclass
 class WebState:
     store: Store
-    sheets: services.SheetCache
+    cache: services.ReadingCache
     env: Environment
     token: str | None
     join_url: str | None
@@ -158,6 +158,16 @@ async def delete_play(request: Request) -> Response:
 # ---- Delicious ----------------------------------------------------------------------------
 
 
+def _sheet(st: WebState, photo: Any, label: str) -> Any:
+    path = st.store.photo_path(photo)
+    return st.cache.get(SHEET, photo.id, lambda: services.read_sheet(path, label))
+
+
+def _dice_reading(st: WebState, photo: Any, label: str) -> Any:
+    path = st.store.photo_path(photo)
+    return st.cache.get(DICE, photo.id, lambda: services.read_dice(path, label))
+
+
 def _sheet_items(st: WebState, scoring_id: int) -> list[services.SheetItem]:
     names = {p.id: p.name for p in st.store.players()}
     items = []
@@ -165,7 +175,7 @@ def _sheet_items(st: WebState, scoring_id: int) -> list[services.SheetItem]:
         if r.kind != SHEET:
             continue
         photo = st.store.photo(r.photo_id)
-        reading = st.sheets.get(photo.id, st.store.photo_path(photo), str(r.doc["photo"]))
+        reading = _sheet(st, photo, str(r.doc["photo"]))
         fixes = tuple((c.field, c.value) for c in st.store.corrections(r.id))
         items.append(services.SheetItem(r.id, reading, fixes,
                                         names.get(r.player_id) if r.player_id else None))
@@ -212,7 +222,7 @@ async def delicious_upload(request: Request) -> Response:
         photo, _ = st.store.add_photo(up.data, up.info.media_type, up.info.width,
                                       up.info.height, scoring_id=scoring.id,
                                       reading=(SHEET, services.sheet_json(reading)))
-        st.sheets.put(photo.id, reading)
+        st.cache.put(SHEET, photo.id, reading)
     return _go(request, f"/delicious?s={scoring.id}")
 
 
@@ -227,8 +237,7 @@ async def delicious_correct(request: Request) -> Response:
         raise NotFoundError(f"no reading {rid} in scoring {sid}")
     field = str(form.get("field", ""))
     value = str(form.get("value", ""))
-    sheet = await run_in_threadpool(st.sheets.get, photo.id, st.store.photo_path(photo),
-                                    str(reading.doc["photo"]))
+    sheet = await run_in_threadpool(_sheet, st, photo, str(reading.doc["photo"]))
     allowed = services.field_allowed(sheet, field)
     if value != "" and value not in allowed:
         raise InputError(f"{value!r} is not allowed in {field}; choose {', '.join(allowed)}")
@@ -289,8 +298,7 @@ async def delicious_overlay(request: Request) -> Response:
 async def delicious_crop(request: Request) -> Response:
     st = _state(request)
     reading, photo = _owned_reading(st, request, SHEET)
-    sheet = await run_in_threadpool(st.sheets.get, photo.id, st.store.photo_path(photo),
-                                    str(reading.doc["photo"]))
+    sheet = await run_in_threadpool(_sheet, st, photo, str(reading.doc["photo"]))
     data = services.field_crop(sheet, request.query_params.get("field", ""))
     return Response(data, media_type="image/png", headers={"Cache-Control": "max-age=3600"})
 
@@ -316,7 +324,7 @@ def _dice_views(st: WebState, scoring_id: int) -> list[DiceView]:
         if r.kind != DICE:
             continue
         photo = st.store.photo(r.photo_id)
-        raw = services.read_dice(st.store.photo_path(photo), str(r.doc["photo"]))
+        raw = _dice_reading(st, photo, str(r.doc["photo"]))
         fixes = st.store.corrections(r.id)
         reading = services.corrected_dice(raw, [(c.field, c.value) for c in fixes])
         cuts, err = None, None
@@ -375,9 +383,10 @@ async def dice_upload(request: Request) -> Response:
     scoring = (st.store.scoring(_int(sid, "scoring")) if role == "after"
                else st.store.new_scoring("diced-veggies", st.store.current_night().id))
     up = ups[0]
-    st.store.add_photo(up.data, up.info.media_type, up.info.width, up.info.height,
-                       scoring_id=scoring.id, role=role,
-                       reading=(DICE, services.dice_read_json(reading, up.label)))
+    photo, _ = st.store.add_photo(up.data, up.info.media_type, up.info.width, up.info.height,
+                                  scoring_id=scoring.id, role=role,
+                                  reading=(DICE, services.dice_read_json(reading, up.label)))
+    st.cache.put(DICE, photo.id, reading)
     return _go(request, f"/dice?s={scoring.id}")
 
 
@@ -585,7 +594,7 @@ def create_app(store: Store, token: str | None = None, join_url: str | None = No
     app = Starlette(routes=routes, exception_handlers={
         CompanionError: _on_companion_error, HTTPException: _on_http_error,
         Exception: _on_crash})
-    app.state.web = WebState(store, services.SheetCache(SHEET_CACHE_ENTRIES), env, token,
+    app.state.web = WebState(store, services.ReadingCache(SHEET_CACHE_ENTRIES), env, token,
                              join_url, qr_svg)
     env.globals["static"] = lambda name: f"/static/{name}"
     env.filters["cut_words"] = services.cut_words

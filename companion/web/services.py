@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import threading
 import warnings
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,26 +91,30 @@ def _encode_jpeg(img: Any) -> bytes:
 # ---- Delicious sheets ---------------------------------------------------------------------
 
 
-class SheetCache:
-    """Recent sheet readings by photo id, so a correction rescores without reading again."""
+class ReadingCache:
+    """Recent photo readings by (kind, photo id), so a correction or a page view does not
+    read the photo again. Bounded; a reading that fell out is read again from its file."""
 
     def __init__(self, entries: int) -> None:
         self._entries = entries
-        self._items: OrderedDict[int, Any] = OrderedDict()
+        self._items: OrderedDict[tuple[str, int], Any] = OrderedDict()
+        self._lock = threading.Lock()
 
-    def get(self, photo_id: int, path: Path, label: str) -> Any:
-        hit = self._items.get(photo_id)
+    def get(self, kind: str, photo_id: int, load: Callable[[], Any]) -> Any:
+        key = (kind, photo_id)
+        with self._lock:
+            hit = self._items.get(key)
         if hit is None:
-            hit = read_sheet(path, label)
-            self.put(photo_id, hit)
-        self._items.move_to_end(photo_id)
+            hit = load()
+        self.put(kind, photo_id, hit)
         return hit
 
-    def put(self, photo_id: int, reading: Any) -> None:
-        self._items[photo_id] = reading
-        self._items.move_to_end(photo_id)
-        while len(self._items) > self._entries:
-            self._items.popitem(last=False)
+    def put(self, kind: str, photo_id: int, reading: Any) -> None:
+        with self._lock:
+            self._items[(kind, photo_id)] = reading
+            self._items.move_to_end((kind, photo_id))
+            while len(self._items) > self._entries:
+                self._items.popitem(last=False)
 
 
 def read_sheet(path: Path, label: str) -> Any:
