@@ -16,6 +16,10 @@ from companion.errors import CompanionError
 DEFAULT_PORT = 8000
 
 
+class _ListenError(click.ClickException):
+    exit_code = 2  # the documented code for unusable input, here the address
+
+
 def _lan_address() -> str:
     """This machine's address on the local network (no packet is sent)."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
@@ -34,7 +38,7 @@ def _bind(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError as exc:
         sock.close()
-        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+        raise _ListenError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     sock.listen(128)
     sock.set_inheritable(True)
     return sock

@@ -266,7 +266,8 @@ class Store:
               player: str | None = None, since: str | None = None,
               ids: Sequence[int] | None = None) -> list[Play]:
         """Plays oldest first, filtered by night, game, player name or ISO date."""
-        where, args = [], []
+        where: list[str] = []
+        args: list[Any] = []
         if night_id is not None:
             where.append("pl.night_id = ?")
             args.append(night_id)
@@ -342,7 +343,8 @@ class Store:
 
     def add_photo(self, data: bytes, media_type: str, width: int, height: int, *,
                   scoring_id: int | None = None, role: str = "",
-                  reading: tuple[str, dict[str, Any]] | None = None) -> tuple[Photo, Reading | None]:
+                  reading: tuple[str, dict[str, Any]] | None = None,
+                  ) -> tuple[Photo, Reading | None]:
         """Keep an uploaded photo under a server-chosen name, with its reading if given.
 
         The caller has already checked the content (``media_type`` is what it sniffed);

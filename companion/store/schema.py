@@ -34,7 +34,7 @@ CREATE TABLE night_players (
 CREATE TABLE plays (
     id          INTEGER PRIMARY KEY,
     night_id    INTEGER REFERENCES nights(id) ON DELETE SET NULL,
-    game        TEXT NOT NULL,            -- delicious, diced-veggies, dulce, wild-gardens, deli-duel
+    game        TEXT NOT NULL,            -- delicious, diced-veggies, dulce, ...
     date        TEXT NOT NULL,            -- ISO date of the play
     tiebreak    TEXT,                     -- how a tie for first was broken, in words
     source      TEXT NOT NULL,            -- web, cli, import

@@ -467,7 +467,8 @@ async def pad_post(request: Request) -> Response:
         try:
             doc = json.loads(str(form.get("state", "")))
         except json.JSONDecodeError as exc:
-            raise InputError(f"the Dulce state is not JSON: {exc.msg} at line {exc.lineno}")
+            raise InputError(
+                f"the Dulce state is not JSON: {exc.msg} at line {exc.lineno}") from None
         lines, _ = services.dulce_advice(str(form.get("action")), doc)
         return _pad_page(request, game, rows, values, None, lines)
     result = services.score_pad(game, pads.state_from_form(game, values))
