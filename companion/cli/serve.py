@@ -60,7 +60,9 @@ def serve(host: str | None, port: int, data: str | None, lan: bool) -> None:
 
     from companion.store import Store
     from companion.web.app import create_app, join_link
+    from companion.web.constants import READER_PROCESSES
     from companion.web.security import new_token
+    from companion.web.services import ReaderPool
 
     try:
         store = Store.open(data)
@@ -75,7 +77,8 @@ def serve(host: str | None, port: int, data: str | None, lan: bool) -> None:
         shown = f"[{shown}]"
     token = new_token() if lan else None
     url = join_link(f"http://{shown}:{actual}", token)
-    app = create_app(store, token=token, join_url=url if lan else None)
+    readers = ReaderPool(READER_PROCESSES)
+    app = create_app(store, token=token, join_url=url if lan else None, readers=readers)
     click.echo(f"serving at {url}")
     if lan:
         import segno
@@ -88,8 +91,10 @@ def serve(host: str | None, port: int, data: str | None, lan: bool) -> None:
                             timeout_graceful_shutdown=3)
     server = uvicorn.Server(config)
     try:
+        readers.warm()  # the first phone should not wait for models to load
         server.run(sockets=[sock])
     finally:
+        readers.close()
         store.close()
 
 

@@ -27,7 +27,7 @@ from starlette.staticfiles import StaticFiles
 from companion.errors import CompanionError, InputError
 from companion.store import NotFoundError, Store
 from companion.web import pads, services
-from companion.web.constants import GAME_TITLES, SHEET_CACHE_ENTRIES
+from companion.web.constants import GAME_TITLES, READER_PROCESSES, SHEET_CACHE_ENTRIES
 from companion.web.security import Guard
 from companion.web.uploads import Upload, photos, read_form
 
@@ -40,6 +40,7 @@ STATIC_DIR = Path(__file__).parent / "static"
 class WebState:
     store: Store
     cache: services.ReadingCache
+    readers: services.ReaderPool
     env: Environment
     token: str | None
     join_url: str | None
@@ -160,12 +161,12 @@ async def delete_play(request: Request) -> Response:
 
 def _sheet(st: WebState, photo: Any, label: str) -> Any:
     path = st.store.photo_path(photo)
-    return st.cache.get(SHEET, photo.id, lambda: services.read_sheet(path, label))
+    return st.cache.get(SHEET, photo.id, lambda: st.readers.sheet(path, label))
 
 
 def _dice_reading(st: WebState, photo: Any, label: str) -> Any:
     path = st.store.photo_path(photo)
-    return st.cache.get(DICE, photo.id, lambda: services.read_dice(path, label))
+    return st.cache.get(DICE, photo.id, lambda: st.readers.dice(path, label))
 
 
 def _sheet_items(st: WebState, scoring_id: int) -> list[services.SheetItem]:
@@ -205,7 +206,7 @@ def _read_sheets(st: WebState, ups: list[Upload]) -> list[Any]:
     out = []
     for up in ups:
         with _temp_photo(st.store, up) as path:
-            out.append(services.read_sheet(path, up.label))
+            out.append(st.readers.sheet(path, up.label))
     return out
 
 
@@ -365,7 +366,7 @@ def _read_dice_uploads(st: WebState, ups: list[Upload]) -> list[Any]:
     out = []
     for up in ups:
         with _temp_photo(st.store, up) as path:
-            out.append(services.read_dice(path, up.label))
+            out.append(st.readers.dice(path, up.label))
     return out
 
 
@@ -555,8 +556,12 @@ def join_link(base: str, token: str | None) -> str:
 # ---- the application ----------------------------------------------------------------------
 
 
-def create_app(store: Store, token: str | None = None, join_url: str | None = None) -> Any:
-    """The ASGI app over ``store``; with ``token`` every request must carry it."""
+def create_app(store: Store, token: str | None = None, join_url: str | None = None,
+               readers: services.ReaderPool | None = None) -> Any:
+    """The ASGI app over ``store``; with ``token`` every request must carry it.
+
+    ``readers`` reads photos (worker processes); the caller closes the pool it passes.
+    """
     env = Environment(loader=PackageLoader("companion.web", "templates"),
                       autoescape=select_autoescape(["html"]), trim_blocks=True,
                       lstrip_blocks=True)
@@ -595,8 +600,9 @@ def create_app(store: Store, token: str | None = None, join_url: str | None = No
     app = Starlette(routes=routes, exception_handlers={
         CompanionError: _on_companion_error, HTTPException: _on_http_error,
         Exception: _on_crash})
-    app.state.web = WebState(store, services.ReadingCache(SHEET_CACHE_ENTRIES), env, token,
-                             join_url, qr_svg)
+    pool = readers or services.ReaderPool(READER_PROCESSES)
+    app.state.web = WebState(store, services.ReadingCache(SHEET_CACHE_ENTRIES), pool, env,
+                             token, join_url, qr_svg)
     env.globals["static"] = lambda name: f"/static/{name}"
     env.filters["cut_words"] = services.cut_words
     return Guard(app, token)

@@ -9,6 +9,8 @@ MAX_PHOTOS_PER_UPLOAD = 8
 # Image types the readers decode (Pillow format name -> media type).
 IMAGE_FORMATS = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp",
                  "HEIF": "image/heif", "HEIC": "image/heic", "MPO": "image/jpeg"}
+# Worker processes reading photos: one per core on the 2-core machines game night runs on.
+READER_PROCESSES = 2
 SHEET_CACHE_ENTRIES = 24  # readings kept in memory (each holds a ~9 MP rectified page)
 OVERLAY_JPEG_QUALITY = 82
 OVERLAY_MAX_SIDE_PX = 1600  # overlays are scaled down to this for phones

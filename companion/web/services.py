@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import multiprocessing
 import threading
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -116,6 +119,57 @@ class ReadingCache:
             self._items.move_to_end((kind, photo_id))
             while len(self._items) > self._entries:
                 self._items.popitem(last=False)
+
+
+class ReaderPool:
+    """Photos are read in worker processes: the readers' models are not safe to share
+    between threads, and on a machine with two cores two phones are served at once."""
+
+    def __init__(self, workers: int) -> None:
+        self._workers = max(1, workers)
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def _executor(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(
+                    self._workers, mp_context=multiprocessing.get_context("spawn"))
+            return self._pool
+
+    def _run(self, fn: Callable[[Path, str], Any], path: Path, label: str) -> Any:
+        try:
+            return self._executor().submit(fn, path, label).result()
+        except BrokenProcessPool:
+            with self._lock:
+                self._pool = None
+            raise InputError(f"{label}: the reader stopped while reading it; "
+                             "send it again") from None
+
+    def sheet(self, path: Path, label: str) -> Any:
+        return self._run(read_sheet, path, label)
+
+    def dice(self, path: Path, label: str) -> Any:
+        return self._run(read_dice, path, label)
+
+    def warm(self) -> None:
+        """Start the workers loading the readers' models now, not at the first photo."""
+        pool = self._executor()
+        for _ in range(self._workers):
+            pool.submit(_warm)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True, cancel_futures=True)
+                self._pool = None
+
+
+def _warm() -> None:
+    import companion.vision.dice_reader
+    import companion.vision.sheet_reader as sr
+
+    sr._classifier()  # the letter model, loaded once a worker
 
 
 def read_sheet(path: Path, label: str) -> Any:
