@@ -33,9 +33,16 @@ def store(tmp_path: Path) -> Iterator[Store]:
         yield s
 
 
+@pytest.fixture(scope="module")
+def readers() -> Iterator[services.ReaderPool]:
+    pool = services.ReaderPool(1)
+    yield pool
+    pool.close()
+
+
 @pytest.fixture
-def client(store: Store) -> Iterator[TestClient]:
-    with TestClient(create_app(store), raise_server_exceptions=False) as c:
+def client(store: Store, readers: services.ReaderPool) -> Iterator[TestClient]:
+    with TestClient(create_app(store, readers=readers), raise_server_exceptions=False) as c:
         yield c
 
 
@@ -74,7 +81,7 @@ def test_dice_api_prints_what_the_cli_prints(client: TestClient,
     read.pop("seconds")
     cli.pop("seconds")
     assert read == cli
-    for query, flags in (("", []), ("?full_only=1", ["--full-only"]), ("?kids=1", ["--kids"])):
+    for query, flags in (("?full_only=1", ["--full-only"]), ("?kids=true", ["--kids"])):
         cuts = client.post("/api/dice/cuts" + query, files=_files(BLOCK)).json()
         assert cuts == _cli_json(dice_group, ["cuts", BLOCK.name, "--json", *flags], BLOCK.parent)
 
@@ -154,8 +161,9 @@ def test_cross_site_post_refused(client: TestClient, store: Store) -> None:
     assert ok.status_code == 303 and [p.name for p in store.players()] == ["Ann"]
 
 
-def test_token_required_in_lan_mode(store: Store) -> None:
-    app = create_app(store, token="s3cret-token", join_url="http://x/?t=s3cret-token")
+def test_token_required_in_lan_mode(store: Store, readers: services.ReaderPool) -> None:
+    app = create_app(store, token="s3cret-token", join_url="http://x/?t=s3cret-token",
+                     readers=readers)
     with TestClient(app) as c:
         assert c.get("/").status_code == 403
         assert c.get("/static/app.css").status_code == 403

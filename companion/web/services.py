@@ -166,7 +166,6 @@ class ReaderPool:
 
 
 def _warm() -> None:
-    import companion.vision.dice_reader
     import companion.vision.sheet_reader as sr
 
     sr._classifier()  # the letter model, loaded once a worker
