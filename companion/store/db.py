@@ -19,6 +19,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from companion.store import schema
@@ -39,8 +40,9 @@ from companion.store.paths import DB_NAME, PHOTO_DIR, data_dir
 
 BUSY_TIMEOUT_S = 15.0
 MAX_NAME_CHARS = 60
-PHOTO_SUFFIX = {"image/jpeg": ".jpg", "image/png": ".png", "image/webp": ".webp",
-                "image/heic": ".heic", "image/heif": ".heif"}
+PHOTO_SUFFIX = MappingProxyType({"image/jpeg": ".jpg", "image/png": ".png",
+                                 "image/webp": ".webp", "image/heic": ".heic",
+                                 "image/heif": ".heif"})
 
 
 def _now() -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from companion.errors import InputError
@@ -18,7 +19,7 @@ class Column:
     hint: str = ""
 
 
-PADS: Mapping[str, tuple[Column, ...]] = {
+PADS: Mapping[str, tuple[Column, ...]] = MappingProxyType({
     "dulce": (Column("points", "Points"), Column("chicken", "Chicken"),
               Column("field_cubes", "Cubes on fields")),
     "wild-gardens": (Column("pollinator", "Pollinator VP"), Column("jar", "Jar VP"),
@@ -31,7 +32,7 @@ PADS: Mapping[str, tuple[Column, ...]] = {
                   Column("fairy_bread", "Fairy Bread", "bool")),
     "diced-veggies": (Column("recipes", "Recipes", "text",
                              "stars+hype, comma between recipes: 9+6, 8, 7+3+3"),),
-}
+})
 
 MAX_PAD_PLAYERS = 8
 
