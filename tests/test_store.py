@@ -143,3 +143,35 @@ def test_killed_process_loses_nothing_committed(tmp_path: Path) -> None:
     assert proc.returncode == 9
     with Store.open(tmp_path) as s:
         assert [p.winners for p in s.plays()] == [["Ann"]]
+
+
+def _save_many(args: tuple[str, str]) -> int:
+    root, who = args
+    with Store.open(root) as s:
+        night = s.current_night()
+        for i in range(20):
+            s.save_play("deli-duel", [SeatInput(who, i, 1, True), SeatInput("Both", 0, 2)],
+                        night_id=night.id)
+    return 20
+
+
+def test_two_processes_saving_at_once_both_land(tmp_path: Path) -> None:
+    import multiprocessing
+
+    Store.open(tmp_path).close()
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(2) as pool:
+        assert pool.map(_save_many, [(str(tmp_path), "Ann"), (str(tmp_path), "Bo")]) == [20, 20]
+    with Store.open(tmp_path) as s:
+        plays = s.plays()
+        assert len(plays) == 40
+        assert sorted(p.winners[0] for p in plays) == ["Ann"] * 20 + ["Bo"] * 20
+        assert len(s.nights()) == 1 and len(s.players()) == 3
+
+
+def test_backup_is_a_whole_store(store: Store, tmp_path: Path) -> None:
+    store.save_play("dulce", [SeatInput("Ann", 3, 1, True)], night_id=store.current_night().id)
+    (tmp_path / "copy").mkdir()
+    out = store.backup(tmp_path / "copy" / DB_NAME)
+    with Store.open(out.parent) as copy:
+        assert [p.winners for p in copy.plays()] == [["Ann"]]

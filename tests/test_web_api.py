@@ -251,3 +251,24 @@ def test_delicious_page_corrections_and_save(client: TestClient, store: Store) -
     assert play.game == "delicious" and store.scoring(sid).play_id == play.id
     client.post(f"/delicious/{sid}/save")  # saving again replaces, never doubles
     assert len(store.plays()) == 1
+
+
+def test_a_bug_is_one_line_not_a_trace(client: TestClient, monkeypatch: pytest.MonkeyPatch,
+                                      store: Store) -> None:
+    def broken(*_: object) -> None:
+        raise RuntimeError("a secret detail\nTraceback (most recent call last)")
+
+    monkeypatch.setattr(services, "print_pdf", broken)
+    r = client.post("/print", data={"sheet": "delicious-combo"},
+                    headers={"accept": "application/json"})
+    assert r.status_code == 500
+    assert r.json() == {"error": "internal error (RuntimeError); nothing was changed"}
+
+
+def test_upload_without_length_refused(client: TestClient) -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b"--x\r\n"
+
+    r = client.post("/api/dice/read", content=chunks(),
+                    headers={"content-type": "multipart/form-data; boundary=x"})
+    assert r.status_code == 400 and "Content-Length" in r.json()["error"]

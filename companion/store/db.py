@@ -118,6 +118,20 @@ class Store:
     def version(self) -> int:
         return current_version(self._conn)
 
+    def backup(self, target: str | os.PathLike[str]) -> Path:
+        """A consistent copy of the database (SQLite's online backup), photos not included."""
+        out = Path(target)
+        try:
+            dst = sqlite3.connect(out)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write {out}: {exc}") from None
+        try:
+            with self._lock:
+                self._conn.backup(dst)
+        finally:
+            dst.close()
+        return out
+
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: all of it lands or none of it does."""
@@ -171,7 +185,16 @@ class Store:
     def current_night(self) -> Night:
         """The latest night, started now if the store has none."""
         rows = self._query("SELECT * FROM nights ORDER BY id DESC LIMIT 1")
-        return _night(rows[0]) if rows else self.new_night()
+        if rows:
+            return _night(rows[0])
+        day = _today()
+        with self.transaction() as c:  # two processes starting at once make one night
+            row = c.execute("SELECT id FROM nights ORDER BY id DESC LIMIT 1").fetchone()
+            if row is None:
+                row = (c.execute("INSERT INTO nights (name, date, location, created_at) "
+                                 "VALUES (?, ?, NULL, ?)",
+                                 (f"Game night {day}", day, _now())).lastrowid,)
+        return self.night(int(row[0]))
 
     # ---- players ----------------------------------------------------------------------
 

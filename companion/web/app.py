@@ -198,7 +198,10 @@ async def delicious(request: Request) -> Response:
                 context["table_error"] = str(exc)
         context["readings"] = {it.key: it for it in items}
         context["saved"] = st.store.play(scoring.play_id) if scoring.play_id else None
-    context["players"] = st.store.night_players(st.store.current_night().id)
+    night = st.store.current_night()
+    context["players"] = st.store.night_players(night.id)
+    context["earlier"] = [(sc, len(st.store.photos(sc.id)))
+                          for sc in reversed(st.store.scorings(night.id, "delicious"))]
     return _page(request, "delicious.html", **context)
 
 

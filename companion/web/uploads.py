@@ -32,7 +32,9 @@ async def read_form(request: Request) -> FormData:
     """The request's form, refused early when its declared size is over the caps."""
     size = request.headers.get("content-length")
     cap = MAX_UPLOAD_BYTES * MAX_PHOTOS_PER_UPLOAD + 64 * 1024
-    if size is not None and size.isdigit() and int(size) > cap:
+    if size is None or not size.isdigit():
+        raise InputError("send the photo with its length (Content-Length), not chunked")
+    if int(size) > cap:
         raise ImageError(f"the upload is {int(size) / 1e6:.0f} MB, more than "
                          f"{MAX_PHOTOS_PER_UPLOAD} photos of {MAX_UPLOAD_BYTES / 1e6:.0f} MB")
     try:
