@@ -107,6 +107,13 @@ def test_every_dice_photo_reads_and_shows_cuts(page: Any, server: Server, photo:
     truth = __import__("json").loads(photo.with_suffix(".json").read_text())
     summary = page.locator("section.card p.muted.small").first.inner_text()
     assert f"{len(truth['dice'])} dice" in summary
+    hits = page.locator(".diemap .hit")
+    assert hits.count() == len(truth["dice"])
+    first = page.locator(".diemap").first.bounding_box()
+    for box in (hits.nth(i).bounding_box() for i in range(hits.count())):
+        assert box is not None and first is not None
+        assert first["x"] - 1 <= box["x"] and box["x"] + box["width"] <= first["x"] + first[
+            "width"] + 1
     if page.locator(".cut").count():
         page.locator(".cut").first.click()
         takes = page.locator("#takes")
@@ -127,15 +134,25 @@ def test_dice_before_after_verdict_and_correction(page: Any, server: Server) -> 
     verdict.wait_for()
     assert re.match(r"(Legal|Illegal) cut", verdict.locator("h2").inner_text())
     # the after photo has one die in review (examples/dice/photos): tap its right pips
-    fix = page.locator("form.die-fix")
-    assert fix.count() == 1
+    fix = page.locator("form.die-fix:not(.on-tap)")
+    assert fix.count() == 1 and fix.is_visible()
+    assert page.locator("form.die-fix.on-tap").first.is_hidden()
     fix.locator("button.choice.chosen").click()  # confirm what was read
     page.wait_for_selector("button:has-text('Undo last correction')")
-    assert page.locator("form.die-fix").count() == 0
+    assert page.locator("form.die-fix:not(.on-tap)").count() == 0
     assert "1 die set by hand" in page.content()
     page.locator("#verdict").wait_for()
     page.locator("button:has-text('Undo last correction')").click()
-    page.wait_for_selector("form.die-fix")
+    page.wait_for_selector("form.die-fix:not(.on-tap)")
+    # any die can be corrected by tapping it on the photo
+    hit = page.locator("#verdict ~ section .diemap .hit:not(.doubt)").first
+    target = hit.get_attribute("href")
+    assert target
+    hit.tap()
+    form = page.locator(target)
+    form.wait_for(state="visible")
+    form.locator("button.choice:not(.chosen)").first.click()
+    page.wait_for_selector("text=1 die set by hand")
 
 
 def test_restart_finds_the_night_intact(browser: Any, tmp_path: Path) -> None:

@@ -320,6 +320,8 @@ class DiceView:
     corrections: list[Any]
     cuts: dict[str, Any] | None
     cuts_error: str | None
+    spots: list[services.DieSpot]
+    aspect: float  # height / width of the overlay picture
 
 
 def _dice_views(st: WebState, scoring_id: int) -> list[DiceView]:
@@ -336,9 +338,10 @@ def _dice_views(st: WebState, scoring_id: int) -> list[DiceView]:
             cuts = services.dice_cuts_json(reading)
         except CompanionError as exc:
             err = str(exc)
+        spots, aspect = services.dice_spots(reading, (photo.width, photo.height))
         out.append(DiceView(r.id, photo.role, str(r.doc["photo"]), reading,
                             services.dice_read_json(reading, str(r.doc["photo"])), fixes,
-                            cuts, err))
+                            cuts, err, spots, aspect))
     return out
 
 

@@ -34,8 +34,13 @@ from companion.web.constants import (
 # ---- uploads ------------------------------------------------------------------------------
 
 
+EXIF_ORIENTATION = 0x0112
+
+
 @dataclass(frozen=True)
 class ImageInfo:
+    """What an upload is; width and height of the photo upright (EXIF rotation applied)."""
+
     media_type: str
     width: int
     height: int
@@ -68,6 +73,8 @@ def sniff_image(data: bytes, label: str) -> ImageInfo:
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(data)) as img:
                 fmt, (w, h) = str(img.format), img.size
+                if img.getexif().get(EXIF_ORIENTATION, 1) in (5, 6, 7, 8):
+                    w, h = h, w  # kept upright, as the readers see it
     except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError,
             ValueError):
         raise ImageError(f"{label}: not a photo (expected JPEG, PNG, WebP or HEIC)") from None
@@ -447,21 +454,56 @@ def dice_check_json(before: Any, after: Any, full_only: bool = False,
     return dict(change.to_json())
 
 
+@dataclass(frozen=True)
+class DieSpot:
+    """Where a die sits on the dice overlay, in percent of the picture (for tap targets)."""
+
+    row: int
+    col: int
+    ingredient: str
+    value: int
+    review: bool
+    left: float
+    top: float
+    size: float  # width and height, percent of the picture's width
+
+
+def _block_box(reading: Any, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The block with a margin of 1.6 dice: what the phone is shown of the photo."""
+    import numpy as np
+
+    h, w = shape[:2]
+    if not reading.dice:
+        return 0, 0, w, h
+    pts = np.concatenate([reading.grid.corners(d.row, d.col) for d in reading.dice])
+    pitch = float(np.median([reading.grid.pitch_px(d.row, d.col) for d in reading.dice]))
+    (x0, y0), (x1, y1) = pts.min(axis=0) - 1.6 * pitch, pts.max(axis=0) + 1.6 * pitch
+    return max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1))
+
+
+def dice_spots(reading: Any, photo_size: tuple[int, int]) -> tuple[list[DieSpot], float]:
+    """Each die's tap target on the overlay ``dice_overlay`` draws, and the overlay's
+    height / width (``photo_size``: the upright photo's width and height)."""
+    x0, y0, x1, y1 = _block_box(reading, (photo_size[1], photo_size[0]))
+    bw, bh = max(1, x1 - x0), max(1, y1 - y0)
+    out = []
+    for d in reading.dice:
+        cx, cy = reading.grid.center(d.row, d.col)
+        size = reading.grid.pitch_px(d.row, d.col) / bw * 100
+        out.append(DieSpot(d.row, d.col, d.ingredient.value, d.value, d.review,
+                           round((cx - x0) / bw * 100 - size / 2, 2),
+                           round((cy - y0) / bh * 100 - size * bw / bh / 2, 2), round(size, 2)))
+    return out, bh / bw
+
+
 def dice_overlay(photo: Path, reading: Any, doc: Mapping[str, Any] | None = None) -> bytes:
     """The photo with the grid, each die and the cuts (or one judged cut), cropped to the
     block with a margin so it fills a phone's width, as a JPEG."""
-    import numpy as np
-
     from companion.vision.dice_overlay import render_cuts, render_reading
 
     img = render_reading(photo, reading) if doc is None else render_cuts(photo, reading, doc)
-    if reading.dice:
-        pts = np.concatenate([reading.grid.corners(d.row, d.col) for d in reading.dice])
-        pitch = float(np.median([reading.grid.pitch_px(d.row, d.col) for d in reading.dice]))
-        (x0, y0), (x1, y1) = pts.min(axis=0) - 1.6 * pitch, pts.max(axis=0) + 1.6 * pitch
-        h, w = img.shape[:2]
-        img = img[max(0, int(y0)):min(h, int(y1)), max(0, int(x0)):min(w, int(x1))]
-    return _encode_jpeg(img)
+    x0, y0, x1, y1 = _block_box(reading, img.shape)
+    return _encode_jpeg(img[y0:y1, x0:x1])
 
 
 def cut_words(cut: Mapping[str, Any]) -> str:
