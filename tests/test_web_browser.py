@@ -71,6 +71,9 @@ def test_correct_a_review_field_rescores_and_undo_restores(page: Any, server: Se
     page.goto(server.url + "delicious")
     page.locator("input[type=file]").set_input_files(EXAMPLES / "delicious/photos/"
                                                      "combo-tilted-shadow.jpg")
+    progress = page.locator(".progress")
+    progress.wait_for(state="visible")  # shown while the photo uploads and is read
+    assert "Uploading" in progress.inner_text() or "Reading" in progress.inner_text()
     page.wait_for_selector(".field")
     before = _totals(page)[0]
     field = page.locator(".field").first
