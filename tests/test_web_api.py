@@ -272,3 +272,26 @@ def test_upload_without_length_refused(client: TestClient) -> None:
     r = client.post("/api/dice/read", content=chunks(),
                     headers={"content-type": "multipart/form-data; boundary=x"})
     assert r.status_code == 400 and "Content-Length" in r.json()["error"]
+
+
+def test_sizes_are_upright() -> None:
+    buf = io.BytesIO()
+    exif = Image.Exif()
+    exif[0x0112] = 6  # a phone held upright: stored landscape, shown portrait
+    Image.new("RGB", (40, 30)).save(buf, "JPEG", exif=exif)
+    info = services.sniff_image(buf.getvalue(), "phone.jpg")
+    assert (info.media_type, info.width, info.height) == ("image/jpeg", 30, 40)
+
+
+@pytest.mark.slow
+def test_heic_from_a_phone(client: TestClient, store: Store) -> None:
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+    buf = io.BytesIO()
+    Image.open(BLOCK).save(buf, format="HEIF", quality=90)
+    r = client.post("/api/dice/read", files=[("photo", ("IMG_0001.HEIC", buf.getvalue(),
+                                                          "application/octet-stream"))])
+    assert r.status_code == 200 and r.json()["photo"] == "IMG_0001.HEIC"
+    truth = json.loads(BLOCK.with_suffix(".json").read_text())
+    assert len(r.json()["dice"]) == len(truth["dice"])
