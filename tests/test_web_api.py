@@ -295,3 +295,22 @@ def test_heic_from_a_phone(client: TestClient, store: Store) -> None:
     assert r.status_code == 200 and r.json()["photo"] == "IMG_0001.HEIC"
     truth = json.loads(BLOCK.with_suffix(".json").read_text())
     assert len(r.json()["dice"]) == len(truth["dice"])
+
+
+def test_forms_cannot_reach_other_scorings(client: TestClient, store: Store) -> None:
+    night = store.current_night()
+    dice_scoring = store.new_scoring("diced-veggies", night.id)
+    other = store.new_scoring("delicious", night.id)
+    _, reading = store.add_photo(BLOCK.read_bytes(), "image/jpeg", 1200, 1600,
+                                 scoring_id=dice_scoring.id, role="block",
+                                 reading=("dice-block", {"photo": "b.jpg", "dice": []}))
+    assert reading is not None
+    for path, data in ((f"/delicious/{other.id}/undo", {"reading": reading.id}),
+                       (f"/delicious/{dice_scoring.id}/undo", {"reading": reading.id}),
+                       (f"/dice/{other.id}/correct", {"reading": reading.id, "undo": "1"}),
+                       ("/dice/upload", {"role": "after", "s": dice_scoring.id})):
+        files = [("photo", ("b.jpg", BLOCK.read_bytes(), "image/jpeg"))] if "upload" in path \
+            else None
+        r = client.post(path, data=data, files=files)
+        assert r.status_code in (400, 404), path
+    assert len(store.photos(dice_scoring.id)) == 1

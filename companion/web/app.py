@@ -220,7 +220,7 @@ async def delicious_upload(request: Request) -> Response:
     readings = await run_in_threadpool(_read_sheets, st, ups)  # all read before any is kept
     sid = form.get("s")
     night = st.store.current_night()
-    scoring = (st.store.scoring(_int(sid, "scoring")) if sid
+    scoring = (_scoring_of(st, sid, "delicious") if sid
                else st.store.new_scoring("delicious", night.id))
     for up, reading in zip(ups, readings, strict=True):
         photo, _ = st.store.add_photo(up.data, up.info.media_type, up.info.width,
@@ -234,11 +234,8 @@ async def delicious_correct(request: Request) -> Response:
     st = _state(request)
     sid = _int(request.path_params["sid"], "scoring")
     form = await request.form()
-    rid = _int(form.get("reading"), "reading")
-    reading = st.store.reading(rid)
-    photo = st.store.photo(reading.photo_id)
-    if photo.scoring_id != sid:
-        raise NotFoundError(f"no reading {rid} in scoring {sid}")
+    reading, photo = _form_reading(st, sid, form, SHEET)
+    rid = reading.id
     field = str(form.get("field", ""))
     value = str(form.get("value", ""))
     sheet = await run_in_threadpool(_sheet, st, photo, str(reading.doc["photo"]))
@@ -253,7 +250,7 @@ async def delicious_undo(request: Request) -> Response:
     st = _state(request)
     sid = _int(request.path_params["sid"], "scoring")
     form = await request.form()
-    rid = _int(form.get("reading"), "reading")
+    rid = _form_reading(st, sid, form, SHEET)[0].id
     st.store.undo_correction(rid)
     return _go(request, f"/delicious?s={sid}#r{rid}")
 
@@ -262,7 +259,7 @@ async def delicious_player(request: Request) -> Response:
     st = _state(request)
     sid = _int(request.path_params["sid"], "scoring")
     form = await request.form()
-    rid = _int(form.get("reading"), "reading")
+    rid = _form_reading(st, sid, form, SHEET)[0].id
     pid = form.get("player")
     st.store.set_reading_player(rid, _int(pid, "player") if pid else None)
     return _go(request, f"/delicious?s={sid}")
@@ -279,6 +276,22 @@ async def delicious_save(request: Request) -> Response:
     st.store.save_play("delicious", table.seats(), night_id=scoring.night_id,
                        tiebreak=table.tiebreak(), detail=table.json(), scoring_id=sid)
     return _go(request, "/")
+
+
+def _form_reading(st: WebState, sid: int, form: Any, kind: str) -> tuple[Any, Any]:
+    """The reading a form names, refused unless it belongs to the scoring in the URL."""
+    reading = st.store.reading(_int(form.get("reading"), "reading"))
+    photo = st.store.photo(reading.photo_id)
+    if photo.scoring_id != sid or reading.kind != kind:
+        raise NotFoundError(f"no reading {reading.id} in scoring {sid}")
+    return reading, photo
+
+
+def _scoring_of(st: WebState, sid: Any, game: str) -> Any:
+    scoring = st.store.scoring(_int(sid, "scoring"))
+    if scoring.game != game:
+        raise NotFoundError(f"no {game} scoring {scoring.id}")
+    return scoring
 
 
 def _owned_reading(st: WebState, request: Request, kind: str) -> tuple[Any, Any]:
@@ -384,11 +397,16 @@ async def dice_upload(request: Request) -> Response:
     if role not in ("block", "before", "after"):
         raise InputError("role must be block, before or after")
     sid = form.get("s")
-    if role == "after" and not sid:
-        raise InputError("snap the block before the cut first")
+    scoring = None
+    if role == "after":
+        if not sid:
+            raise InputError("snap the block before the cut first")
+        scoring = _scoring_of(st, sid, "diced-veggies")
+        if [p.role for p in st.store.photos(scoring.id)] != ["before"]:
+            raise InputError("an after photo goes with one before photo; snap before first")
     (reading,) = await run_in_threadpool(_read_dice_uploads, st, ups)
-    scoring = (st.store.scoring(_int(sid, "scoring")) if role == "after"
-               else st.store.new_scoring("diced-veggies", st.store.current_night().id))
+    if scoring is None:
+        scoring = st.store.new_scoring("diced-veggies", st.store.current_night().id)
     up = ups[0]
     photo, _ = st.store.add_photo(up.data, up.info.media_type, up.info.width, up.info.height,
                                   scoring_id=scoring.id, role=role,
@@ -401,10 +419,7 @@ async def dice_correct(request: Request) -> Response:
     st = _state(request)
     sid = _int(request.path_params["sid"], "scoring")
     form = await request.form()
-    rid = _int(form.get("reading"), "reading")
-    reading = st.store.reading(rid)
-    if st.store.photo(reading.photo_id).scoring_id != sid:
-        raise NotFoundError(f"no reading {rid} in scoring {sid}")
+    rid = _form_reading(st, sid, form, DICE)[0].id
     if form.get("undo"):
         st.store.undo_correction(rid)
         return _go(request, f"/dice?s={sid}")
