@@ -4,6 +4,7 @@ driven by Playwright, against ``companion serve`` running in a subprocess."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,14 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web_support import CHROMIUM_ARGS, EXAMPLES, Server, chromium_or_skip
+from tests.web_support import (
+    CHROMIUM_ARGS,
+    EXAMPLES,
+    Server,
+    alive,
+    children,
+    chromium_or_skip,
+)
 
 pytestmark = pytest.mark.slow
 DELICIOUS = sorted((EXAMPLES / "delicious" / "photos").glob("*.jpg"))
@@ -176,10 +184,15 @@ def test_restart_finds_the_night_intact(browser: Any, tmp_path: Path) -> None:
         page.click("button[value=save]")
         page.wait_for_selector("li.play")
     finally:
+        workers = children(first.proc.pid) if first.proc is not None else []
         if first.proc is not None:
             first.proc.kill()  # no clean shutdown: what the page said was saved must stay
             first.proc.wait()
             first.proc = None
+    deadline = time.monotonic() + 20
+    while any(alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert workers and not any(alive(w) for w in workers)  # readers leave with the server
     second = Server(tmp_path).start()
     try:
         page.goto(second.url)

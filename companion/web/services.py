@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import multiprocessing
+import os
 import threading
 import warnings
 from collections import OrderedDict
@@ -141,7 +142,8 @@ class ReaderPool:
         with self._lock:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(
-                    self._workers, mp_context=multiprocessing.get_context("spawn"))
+                    self._workers, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_leave_with_parent)
             return self._pool
 
     def _run(self, fn: Callable[[Path, str], Any], path: Path, label: str) -> Any:
@@ -170,6 +172,19 @@ class ReaderPool:
             if self._pool is not None:
                 self._pool.shutdown(wait=True, cancel_futures=True)
                 self._pool = None
+
+
+def _leave_with_parent() -> None:
+    """A worker ends as soon as the server process is gone, even when it was killed."""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # pragma: no cover - always set in a spawned worker
+        return
+
+    def watch() -> None:
+        parent.join()
+        os._exit(0)
+
+    threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()
 
 
 def _warm() -> None:
