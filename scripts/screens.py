@@ -71,11 +71,18 @@ def main(argv: list[str]) -> int:
                 page.set_input_files("input[type=file]", [
                     PHOTOS / "delicious/photos/combo-tilted-shadow.jpg",
                     PHOTOS / "delicious/photos/combo-good-light.jpg"])
+                page.wait_for_selector(".progress:not([hidden])")
+                page.screenshot(path=out / f"delicious-reading{suffix}.png")
                 page.wait_for_selector("#ranking", timeout=60_000)
                 for i, name in enumerate(("Ana", "Ben")):
                     page.select_option(f"form.autosubmit select >> nth={i}", label=name)
                     page.wait_for_selector(f"#ranking td:text-is('{name}')")
                 shoot(page, out / f"delicious{suffix}.png")
+                page.locator(".field button:text-is('carrot')").first.click()
+                page.wait_for_selector(".field.corrected")
+                page.wait_for_function(IMAGES_LOADED, timeout=60_000)
+                page.locator(".field.corrected").first.scroll_into_view_if_needed()
+                page.screenshot(path=out / f"delicious-corrected{suffix}.png")
                 page.click("button:has-text('Save to tonight')")
                 page.wait_for_url("**/")
                 root = url.split("?")[0]
