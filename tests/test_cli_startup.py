@@ -49,6 +49,7 @@ LIGHT_COMMANDS = [
     ["dice", "check", _ex("dice", "before.json"), _ex("dice", "after.json")],
     ["delicious", "score", _ex("delicious", "seed7-player1.json")],
     ["delicious", "garden", "--json"],
+    ["serve", "--help"],
 ]
 
 

@@ -31,6 +31,8 @@ SUBCOMMANDS: dict[str, LazyCommand] = {
                                 "Wild Gardens: final scoring and tiebreaks."),
     "deli-duel": LazyCommand("companion.cli.deli_duel:deli_duel",
                              "Deli Duel: order checks and the winning count."),
+    "serve": LazyCommand("companion.cli.serve:serve", "Serve the game-night pages and the JSON "
+                         "API."),
 }
 
 

@@ -1,0 +1,571 @@
+"""The SQLite store behind ``companion serve`` and the CLI's saved plays.
+
+One database file and a ``photos/`` folder under the data directory. WAL mode, every
+change in one ``BEGIN IMMEDIATE`` transaction (so two processes saving at once queue
+rather than fail), ``synchronous=FULL`` so a change the caller was told about survives a
+killed process. Photo files are written and fsynced before the row that names them is
+committed; a crash in between leaves at most an unreferenced file, never a dangling row.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import hashlib
+import json
+import os
+import secrets
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from companion.store import schema
+from companion.store.errors import NotFoundError, StoreError, StoreVersionError
+from companion.store.models import (
+    Correction,
+    Night,
+    Photo,
+    Play,
+    Player,
+    Reading,
+    Scoring,
+    Seat,
+    SeatInput,
+    Standing,
+)
+from companion.store.paths import DB_NAME, PHOTO_DIR, data_dir
+
+BUSY_TIMEOUT_S = 15.0
+MAX_NAME_CHARS = 60
+PHOTO_SUFFIX = MappingProxyType({"image/jpeg": ".jpg", "image/png": ".png",
+                                 "image/webp": ".webp", "image/heic": ".heic",
+                                 "image/heif": ".heif"})
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def _today() -> str:
+    return dt.date.today().isoformat()
+
+
+def clean_name(name: str, what: str = "name") -> str:
+    """A player or night name with spaces tidied; empty or over-long names are refused."""
+    text = " ".join(str(name).split())
+    if not text:
+        raise StoreError(f"the {what} is empty")
+    if len(text) > MAX_NAME_CHARS:
+        raise StoreError(f"the {what} is longer than {MAX_NAME_CHARS} characters")
+    return text
+
+
+class Store:
+    """A connection to one data directory; safe to share between threads of one process."""
+
+    def __init__(self, root: Path, conn: sqlite3.Connection) -> None:
+        self.root = root
+        self._conn = conn
+        self._lock = threading.RLock()
+
+    # ---- opening ----------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, data: str | os.PathLike[str] | None = None) -> Store:
+        """Open (creating and migrating as needed) the store in the chosen data dir."""
+        root = data_dir(data)
+        try:
+            (root / PHOTO_DIR).mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(root / DB_NAME, timeout=BUSY_TIMEOUT_S,
+                                   isolation_level=None, check_same_thread=False)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot open the data directory {root}: {exc}") from None
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            migrate(conn)
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise StoreError(f"{root / DB_NAME}: not a companion database ({exc})") from None
+        except BaseException:
+            conn.close()
+            raise
+        return cls(root, conn)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def db_path(self) -> Path:
+        return self.root / DB_NAME
+
+    @property
+    def photo_dir(self) -> Path:
+        return self.root / PHOTO_DIR
+
+    @property
+    def version(self) -> int:
+        return current_version(self._conn)
+
+    def backup(self, target: str | os.PathLike[str]) -> Path:
+        """A consistent copy of the database (SQLite's online backup), photos not included."""
+        out = Path(target)
+        try:
+            dst = sqlite3.connect(out)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write {out}: {exc}") from None
+        try:
+            with self._lock:
+                self._conn.backup(dst)
+        finally:
+            dst.close()
+        return out
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: all of it lands or none of it does."""
+        with self._lock:
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise StoreError(f"the database is busy or read-only: {exc}") from None
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            else:
+                self._conn.execute("COMMIT")
+
+    def _query(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            cur = self._conn.execute(sql, args)
+            cur.row_factory = sqlite3.Row
+            return list(cur.fetchall())
+
+    # ---- nights -----------------------------------------------------------------------
+
+    def new_night(self, name: str | None = None, date: str | None = None,
+                  location: str | None = None, carry_players: bool = False) -> Night:
+        """Start a night; with ``carry_players`` the last night's players sit down again."""
+        day = date or _today()
+        title = clean_name(name, "night name") if name else f"Game night {day}"
+        with self.transaction() as c:
+            last = c.execute("SELECT id FROM nights ORDER BY id DESC LIMIT 1").fetchone()
+            cur = c.execute(
+                "INSERT INTO nights (name, date, location, created_at) VALUES (?, ?, ?, ?)",
+                (title, day, location, _now()))
+            nid = int(cur.lastrowid or 0)
+            if carry_players and last is not None:
+                c.execute("INSERT INTO night_players (night_id, player_id, seat) "
+                          "SELECT ?, player_id, seat FROM night_players WHERE night_id = ?",
+                          (nid, last[0]))
+        return self.night(nid)
+
+    def night(self, night_id: int) -> Night:
+        rows = self._query("SELECT * FROM nights WHERE id = ?", (night_id,))
+        if not rows:
+            raise NotFoundError(f"no night {night_id}")
+        return _night(rows[0])
+
+    def nights(self) -> list[Night]:
+        return [_night(r) for r in self._query("SELECT * FROM nights ORDER BY id")]
+
+    def current_night(self) -> Night:
+        """The latest night, started now if the store has none."""
+        rows = self._query("SELECT * FROM nights ORDER BY id DESC LIMIT 1")
+        if rows:
+            return _night(rows[0])
+        day = _today()
+        with self.transaction() as c:  # two processes starting at once make one night
+            row = c.execute("SELECT id FROM nights ORDER BY id DESC LIMIT 1").fetchone()
+            if row is None:
+                row = (c.execute("INSERT INTO nights (name, date, location, created_at) "
+                                 "VALUES (?, ?, NULL, ?)",
+                                 (f"Game night {day}", day, _now())).lastrowid,)
+        return self.night(int(row[0]))
+
+    # ---- players ----------------------------------------------------------------------
+
+    def player(self, name_or_id: str | int, create: bool = False) -> Player:
+        if isinstance(name_or_id, int):
+            rows = self._query("SELECT id, name FROM players WHERE id = ?", (name_or_id,))
+        else:
+            rows = self._query("SELECT id, name FROM players WHERE name = ?",
+                               (clean_name(name_or_id, "player name"),))
+        if rows:
+            return Player(int(rows[0]["id"]), str(rows[0]["name"]))
+        if create and isinstance(name_or_id, str):
+            with self.transaction() as c:
+                pid = _player_id(c, name_or_id)
+            return self.player(pid)
+        raise NotFoundError(f"no player {name_or_id!r}")
+
+    def players(self) -> list[Player]:
+        return [Player(int(r["id"]), str(r["name"]))
+                for r in self._query("SELECT id, name FROM players ORDER BY name")]
+
+    def add_player(self, night_id: int, name: str) -> Player:
+        """Seat a player at the night (known players are matched without case)."""
+        self.night(night_id)
+        with self.transaction() as c:
+            pid = _player_id(c, name)
+            seat = c.execute("SELECT COALESCE(MAX(seat) + 1, 0) FROM night_players "
+                             "WHERE night_id = ?", (night_id,)).fetchone()[0]
+            c.execute("INSERT OR IGNORE INTO night_players (night_id, player_id, seat) "
+                      "VALUES (?, ?, ?)", (night_id, pid, seat))
+        return self.player(pid)
+
+    def rename_player(self, player_id: int, new_name: str) -> Player:
+        """Rename everywhere; a name another player already has is refused."""
+        name = clean_name(new_name, "player name")
+        self.player(player_id)
+        with self.transaction() as c:
+            other = c.execute("SELECT id FROM players WHERE name = ? AND id != ?",
+                              (name, player_id)).fetchone()
+            if other is not None:
+                raise StoreError(f"there is already a player called {name!r}")
+            c.execute("UPDATE players SET name = ? WHERE id = ?", (name, player_id))
+        return self.player(player_id)
+
+    def night_players(self, night_id: int) -> list[Player]:
+        rows = self._query("SELECT p.id, p.name FROM night_players np JOIN players p "
+                           "ON p.id = np.player_id WHERE np.night_id = ? ORDER BY np.seat",
+                           (night_id,))
+        return [Player(int(r["id"]), str(r["name"])) for r in rows]
+
+    # ---- plays ------------------------------------------------------------------------
+
+    def save_play(self, game: str, seats: Sequence[SeatInput], *, night_id: int | None = None,
+                  date: str | None = None, tiebreak: str | None = None,
+                  detail: dict[str, Any] | None = None, source: str = "web",
+                  duration_min: int | None = None, scoring_id: int | None = None) -> Play:
+        """Save one play with every player's score and place in one transaction.
+
+        Players are created as needed and seated at the night; a scoring given is linked
+        to the play (so its photos and corrections open from the play).
+        """
+        if not seats:
+            raise StoreError("a play needs at least one player")
+        day = date
+        if day is None and night_id is not None:
+            day = self.night(night_id).date
+        with self.transaction() as c:
+            cur = c.execute(
+                "INSERT INTO plays (night_id, game, date, tiebreak, source, detail, "
+                "duration_min, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (night_id, game, day or _today(), tiebreak, source,
+                 json.dumps(detail or {}, sort_keys=True), duration_min, _now()))
+            play_id = int(cur.lastrowid or 0)
+            for i, s in enumerate(seats):
+                pid = _player_id(c, s.name)
+                c.execute("INSERT INTO play_players (play_id, seat, player_id, score, place, "
+                          "winner) VALUES (?, ?, ?, ?, ?, ?)",
+                          (play_id, i, pid, s.score, s.place, int(s.winner)))
+                if night_id is not None:
+                    c.execute("INSERT OR IGNORE INTO night_players (night_id, player_id, seat) "
+                              "SELECT ?, ?, COALESCE(MAX(seat) + 1, 0) FROM night_players "
+                              "WHERE night_id = ?", (night_id, pid, night_id))
+            if scoring_id is not None:
+                c.execute("UPDATE scorings SET play_id = ? WHERE id = ?", (play_id, scoring_id))
+        return self.play(play_id)
+
+    def play(self, play_id: int) -> Play:
+        plays = self.plays(ids=[play_id])
+        if not plays:
+            raise NotFoundError(f"no play {play_id}")
+        return plays[0]
+
+    def plays(self, *, night_id: int | None = None, game: str | None = None,
+              player: str | None = None, since: str | None = None,
+              ids: Sequence[int] | None = None) -> list[Play]:
+        """Plays oldest first, filtered by night, game, player name or ISO date."""
+        where: list[str] = []
+        args: list[Any] = []
+        if night_id is not None:
+            where.append("pl.night_id = ?")
+            args.append(night_id)
+        if game is not None:
+            where.append("pl.game = ?")
+            args.append(game)
+        if since is not None:
+            where.append("pl.date >= ?")
+            args.append(since)
+        if ids is not None:
+            where.append(f"pl.id IN ({','.join('?' * len(ids))})")
+            args.extend(ids)
+        if player is not None:
+            where.append("pl.id IN (SELECT pp.play_id FROM play_players pp JOIN players p "
+                         "ON p.id = pp.player_id WHERE p.name = ?)")
+            args.append(clean_name(player, "player name"))
+        sql = "SELECT * FROM plays pl" + (f" WHERE {' AND '.join(where)}" if where else "")
+        rows = self._query(sql + " ORDER BY pl.date, pl.id", args)
+        if not rows:
+            return []
+        seats: dict[int, list[Seat]] = {}
+        marks = ",".join("?" * len(rows))
+        for r in self._query(
+                "SELECT pp.*, p.name FROM play_players pp JOIN players p ON p.id = pp.player_id "
+                f"WHERE pp.play_id IN ({marks}) ORDER BY pp.play_id, pp.seat",
+                [r["id"] for r in rows]):
+            seats.setdefault(int(r["play_id"]), []).append(Seat(
+                int(r["seat"]), Player(int(r["player_id"]), str(r["name"])),
+                r["score"], r["place"], bool(r["winner"])))
+        return [Play(int(r["id"]), r["night_id"], str(r["game"]), str(r["date"]),
+                     tuple(seats.get(int(r["id"]), [])), r["tiebreak"], str(r["source"]),
+                     json.loads(r["detail"]), r["duration_min"], str(r["created_at"]))
+                for r in rows]
+
+    def delete_play(self, play_id: int) -> None:
+        self.play(play_id)
+        with self.transaction() as c:
+            c.execute("DELETE FROM plays WHERE id = ?", (play_id,))
+
+    def night_standings(self, night_id: int) -> list[Standing]:
+        """Tonight's players by wins, then plays; players who have not played yet show 0."""
+        rows = self._query(
+            "SELECT p.id, p.name, COUNT(pp.play_id) AS plays, COALESCE(SUM(pp.winner), 0) AS wins "
+            "FROM night_players np JOIN players p ON p.id = np.player_id "
+            "LEFT JOIN play_players pp ON pp.player_id = p.id "
+            "AND pp.play_id IN (SELECT id FROM plays WHERE night_id = ?) "
+            "WHERE np.night_id = ? GROUP BY p.id ORDER BY wins DESC, plays DESC, np.seat",
+            (night_id, night_id))
+        return [Standing(Player(int(r["id"]), str(r["name"])), int(r["plays"]), int(r["wins"]))
+                for r in rows]
+
+    # ---- scorings, photos, readings, corrections --------------------------------------
+
+    def new_scoring(self, game: str, night_id: int | None) -> Scoring:
+        with self.transaction() as c:
+            cur = c.execute("INSERT INTO scorings (night_id, game, created_at) VALUES (?, ?, ?)",
+                            (night_id, game, _now()))
+        return self.scoring(int(cur.lastrowid or 0))
+
+    def scoring(self, scoring_id: int) -> Scoring:
+        rows = self._query("SELECT * FROM scorings WHERE id = ?", (scoring_id,))
+        if not rows:
+            raise NotFoundError(f"no scoring {scoring_id}")
+        r = rows[0]
+        return Scoring(int(r["id"]), r["night_id"], str(r["game"]), r["play_id"],
+                       str(r["created_at"]))
+
+    def scorings(self, night_id: int, game: str | None = None) -> list[Scoring]:
+        rows = self._query("SELECT id FROM scorings WHERE night_id = ?"
+                           + (" AND game = ?" if game else "") + " ORDER BY id",
+                           (night_id, game) if game else (night_id,))
+        return [self.scoring(int(r["id"])) for r in rows]
+
+    def add_photo(self, data: bytes, media_type: str, width: int, height: int, *,
+                  scoring_id: int | None = None, role: str = "",
+                  reading: tuple[str, dict[str, Any]] | None = None,
+                  ) -> tuple[Photo, Reading | None]:
+        """Keep an uploaded photo under a server-chosen name, with its reading if given.
+
+        The caller has already checked the content (``media_type`` is what it sniffed);
+        nothing the client sent becomes part of the path.
+        """
+        suffix = PHOTO_SUFFIX.get(media_type)
+        if suffix is None:
+            raise StoreError(f"cannot keep a photo of type {media_type}")
+        name = f"{dt.datetime.now(dt.UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(8)}{suffix}"
+        final = self.photo_dir / name
+        tmp = self.photo_dir / f".{name}.part"
+        try:
+            with open(tmp, "xb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, final)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise StoreError(f"cannot keep the photo: {exc.strerror}") from None
+        try:
+            with self.transaction() as c:
+                cur = c.execute(
+                    "INSERT INTO photos (scoring_id, role, file, media_type, bytes, width, height,"
+                    " sha256, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (scoring_id, role, name, media_type, len(data), width, height,
+                     hashlib.sha256(data).hexdigest(), _now()))
+                photo_id = int(cur.lastrowid or 0)
+                reading_id = None
+                if reading is not None:
+                    reading_id = _insert_reading(c, photo_id, *reading)
+        except BaseException:
+            final.unlink(missing_ok=True)
+            raise
+        return self.photo(photo_id), (self.reading(reading_id) if reading_id else None)
+
+    def photo(self, photo_id: int) -> Photo:
+        rows = self._query("SELECT * FROM photos WHERE id = ?", (photo_id,))
+        if not rows:
+            raise NotFoundError(f"no photo {photo_id}")
+        return _photo(rows[0])
+
+    def photos(self, scoring_id: int) -> list[Photo]:
+        return [_photo(r) for r in self._query(
+            "SELECT * FROM photos WHERE scoring_id = ? ORDER BY id", (scoring_id,))]
+
+    def photo_path(self, photo: Photo) -> Path:
+        return self.photo_dir / photo.file
+
+    def add_reading(self, photo_id: int, kind: str, doc: dict[str, Any]) -> Reading:
+        with self.transaction() as c:
+            rid = _insert_reading(c, photo_id, kind, doc)
+        return self.reading(rid)
+
+    def reading(self, reading_id: int) -> Reading:
+        rows = self._query("SELECT * FROM readings WHERE id = ?", (reading_id,))
+        if not rows:
+            raise NotFoundError(f"no reading {reading_id}")
+        return _reading(rows[0])
+
+    def readings(self, scoring_id: int) -> list[Reading]:
+        """The readings of a scoring's photos, in upload order."""
+        return [_reading(r) for r in self._query(
+            "SELECT r.* FROM readings r JOIN photos ph ON ph.id = r.photo_id "
+            "WHERE ph.scoring_id = ? ORDER BY ph.id, r.id", (scoring_id,))]
+
+    def set_reading_player(self, reading_id: int, player_id: int | None) -> Reading:
+        self.reading(reading_id)
+        if player_id is not None:
+            self.player(player_id)
+        with self.transaction() as c:
+            c.execute("UPDATE readings SET player_id = ? WHERE id = ?", (player_id, reading_id))
+        return self.reading(reading_id)
+
+    def correct(self, reading_id: int, field: str, value: str | None) -> Correction:
+        """Record a correction by hand (None empties the field); undo keeps it as history."""
+        self.reading(reading_id)
+        with self.transaction() as c:
+            cur = c.execute("INSERT INTO corrections (reading_id, field, value, created_at) "
+                            "VALUES (?, ?, ?, ?)", (reading_id, field, value, _now()))
+        return self._correction(int(cur.lastrowid or 0))
+
+    def undo_correction(self, reading_id: int) -> Correction | None:
+        """Undo the latest correction still in force; None when there is none."""
+        with self.transaction() as c:
+            row = c.execute("SELECT id FROM corrections WHERE reading_id = ? AND undone_at IS "
+                            "NULL ORDER BY id DESC LIMIT 1", (reading_id,)).fetchone()
+            if row is None:
+                return None
+            c.execute("UPDATE corrections SET undone_at = ? WHERE id = ?", (_now(), row[0]))
+        return self._correction(int(row[0]))
+
+    def corrections(self, reading_id: int, include_undone: bool = False) -> list[Correction]:
+        """Corrections oldest first (later ones win for the same field)."""
+        extra = "" if include_undone else " AND undone_at IS NULL"
+        rows = self._query("SELECT * FROM corrections WHERE reading_id = ?" + extra
+                           + " ORDER BY id", (reading_id,))
+        return [_correction(r) for r in rows]
+
+    def _correction(self, cid: int) -> Correction:
+        return _correction(self._query("SELECT * FROM corrections WHERE id = ?", (cid,))[0])
+
+
+# ---- migrations ---------------------------------------------------------------------------
+
+
+def current_version(conn: sqlite3.Connection) -> int:
+    exists = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                          "name = 'schema_version'").fetchone()
+    if exists is None:
+        return 0
+    row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    return int(row[0] or 0)
+
+
+def migrate(conn: sqlite3.Connection, steps: Sequence[schema.Step] = schema.MIGRATIONS) -> int:
+    """Bring the database to ``len(steps)``, one transaction per step; return the version.
+
+    A database newer than ``steps`` is refused untouched.
+    """
+    conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
+                 "applied_at TEXT NOT NULL)")
+    have = current_version(conn)
+    if have > len(steps):
+        raise StoreVersionError(
+            f"the database is schema version {have}, newer than this companion knows "
+            f"({len(steps)}); upgrade companion")
+    for version in range(have + 1, len(steps) + 1):
+        step = steps[version - 1]
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if isinstance(step, str):
+                for statement in _statements(step):
+                    conn.execute(statement)
+            else:
+                step(conn)
+            conn.execute("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
+                         (version, _now()))
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+    return len(steps)
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration script into statements (executescript would commit on its own).
+
+    Steps are our own SQL: ``--`` starts a comment and ``;`` ends a statement unless it
+    sits inside a string literal (sqlite3.complete_statement tells which).
+    """
+    text = "\n".join(line.split("--", 1)[0] for line in script.splitlines())
+    out, buf = [], ""
+    for piece in text.split(";"):
+        buf += piece + ";"
+        if sqlite3.complete_statement(buf):
+            if buf.strip(" \n;"):
+                out.append(buf.strip())
+            buf = ""
+    return out
+
+
+# ---- rows -> values -----------------------------------------------------------------------
+
+
+def _player_id(c: sqlite3.Connection, name: str) -> int:
+    text = clean_name(name, "player name")
+    row = c.execute("SELECT id FROM players WHERE name = ?", (text,)).fetchone()
+    if row is not None:
+        return int(row[0])
+    cur = c.execute("INSERT INTO players (name, created_at) VALUES (?, ?)", (text, _now()))
+    return int(cur.lastrowid or 0)
+
+
+def _insert_reading(c: sqlite3.Connection, photo_id: int, kind: str, doc: dict[str, Any]) -> int:
+    cur = c.execute("INSERT INTO readings (photo_id, kind, doc, created_at) VALUES (?, ?, ?, ?)",
+                    (photo_id, kind, json.dumps(doc, sort_keys=True), _now()))
+    return int(cur.lastrowid or 0)
+
+
+def _night(r: sqlite3.Row) -> Night:
+    return Night(int(r["id"]), str(r["name"]), str(r["date"]), r["location"],
+                 str(r["created_at"]))
+
+
+def _photo(r: sqlite3.Row) -> Photo:
+    return Photo(int(r["id"]), r["scoring_id"], str(r["role"]), str(r["file"]),
+                 str(r["media_type"]), int(r["bytes"]), int(r["width"]), int(r["height"]),
+                 str(r["sha256"]), str(r["created_at"]))
+
+
+def _reading(r: sqlite3.Row) -> Reading:
+    return Reading(int(r["id"]), int(r["photo_id"]), str(r["kind"]), r["player_id"],
+                   json.loads(r["doc"]), str(r["created_at"]))
+
+
+def _correction(r: sqlite3.Row) -> Correction:
+    return Correction(int(r["id"]), int(r["reading_id"]), str(r["field"]), r["value"],
+                      str(r["created_at"]), r["undone_at"])

@@ -1,0 +1,97 @@
+"""The database schema as forward migrations.
+
+``MIGRATIONS[i]`` takes a store from version ``i`` to ``i + 1``; a later version appends a
+step and never edits an earlier one, so every older store upgrades by replaying the tail.
+Each step runs inside the same transaction as its ``schema_version`` row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from sqlite3 import Connection
+
+Step = str | Callable[[Connection], None]
+
+_V1 = """
+CREATE TABLE nights (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL,
+    date        TEXT NOT NULL,            -- ISO date the night started (local time)
+    location    TEXT,
+    created_at  TEXT NOT NULL             -- ISO timestamp, UTC
+);
+CREATE TABLE players (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    created_at  TEXT NOT NULL
+);
+CREATE TABLE night_players (
+    night_id    INTEGER NOT NULL REFERENCES nights(id) ON DELETE CASCADE,
+    player_id   INTEGER NOT NULL REFERENCES players(id),
+    seat        INTEGER NOT NULL,
+    PRIMARY KEY (night_id, player_id)
+);
+CREATE TABLE plays (
+    id          INTEGER PRIMARY KEY,
+    night_id    INTEGER REFERENCES nights(id) ON DELETE SET NULL,
+    game        TEXT NOT NULL,            -- delicious, diced-veggies, dulce, ...
+    date        TEXT NOT NULL,            -- ISO date of the play
+    tiebreak    TEXT,                     -- how a tie for first was broken, in words
+    source      TEXT NOT NULL,            -- web, cli, import
+    detail      TEXT NOT NULL DEFAULT '{}', -- the engine's JSON result
+    duration_min INTEGER,
+    created_at  TEXT NOT NULL
+);
+CREATE INDEX plays_game_date ON plays (game, date);
+CREATE INDEX plays_night ON plays (night_id);
+CREATE TABLE play_players (
+    play_id     INTEGER NOT NULL REFERENCES plays(id) ON DELETE CASCADE,
+    seat        INTEGER NOT NULL,         -- 0-based order as entered
+    player_id   INTEGER NOT NULL REFERENCES players(id),
+    score       REAL,
+    place       INTEGER,                  -- 1 = first; shared places repeat
+    winner      INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (play_id, seat)
+);
+CREATE INDEX play_players_player ON play_players (player_id);
+CREATE TABLE scorings (
+    id          INTEGER PRIMARY KEY,      -- photos of one table scored together
+    night_id    INTEGER REFERENCES nights(id) ON DELETE SET NULL,
+    game        TEXT NOT NULL,
+    play_id     INTEGER REFERENCES plays(id) ON DELETE SET NULL,
+    created_at  TEXT NOT NULL
+);
+CREATE TABLE photos (
+    id          INTEGER PRIMARY KEY,
+    scoring_id  INTEGER REFERENCES scorings(id) ON DELETE CASCADE,
+    role        TEXT NOT NULL DEFAULT '', -- e.g. before / after for a dice check
+    file        TEXT NOT NULL UNIQUE,     -- server-chosen name under <data>/photos/
+    media_type  TEXT NOT NULL,
+    bytes       INTEGER NOT NULL,
+    width       INTEGER NOT NULL,
+    height      INTEGER NOT NULL,
+    sha256      TEXT NOT NULL,
+    created_at  TEXT NOT NULL
+);
+CREATE TABLE readings (
+    id          INTEGER PRIMARY KEY,
+    photo_id    INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+    kind        TEXT NOT NULL,            -- delicious-sheet, dice-block
+    player_id   INTEGER REFERENCES players(id),
+    doc         TEXT NOT NULL,            -- the reader's JSON for this photo
+    created_at  TEXT NOT NULL
+);
+CREATE TABLE corrections (
+    id          INTEGER PRIMARY KEY,
+    reading_id  INTEGER NOT NULL REFERENCES readings(id) ON DELETE CASCADE,
+    field       TEXT NOT NULL,            -- field id, or "row,col" of a die
+    value       TEXT,                     -- NULL empties the field
+    created_at  TEXT NOT NULL,
+    undone_at   TEXT                      -- set by undo; the row is kept as history
+);
+CREATE INDEX corrections_reading ON corrections (reading_id);
+"""
+
+MIGRATIONS: Sequence[Step] = (_V1,)
+
+SCHEMA_VERSION = len(MIGRATIONS)

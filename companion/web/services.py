@@ -1,0 +1,681 @@
+"""The web app's one door to the readers and the rules engines.
+
+Every import of ``companion.vision`` and of the game engines the web pages use sits in
+this module, so the readers can move without touching the pages. Each function returns
+plain values or exactly the JSON documents the command line prints.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import multiprocessing
+import os
+import threading
+import warnings
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from companion.errors import ImageError, InputError
+from companion.store import SeatInput
+from companion.web.constants import (
+    CROP_GROW_MM,
+    IMAGE_FORMATS,
+    MAX_UPLOAD_BYTES,
+    OVERLAY_JPEG_QUALITY,
+    OVERLAY_MAX_SIDE_PX,
+)
+
+# ---- uploads ------------------------------------------------------------------------------
+
+
+EXIF_ORIENTATION = 0x0112
+
+
+@dataclass(frozen=True)
+class ImageInfo:
+    """What an upload is; width and height of the photo upright (EXIF rotation applied)."""
+
+    media_type: str
+    width: int
+    height: int
+
+
+def max_pixels() -> int:
+    from companion.vision.constants import MAX_IMAGE_PIXELS
+
+    return MAX_IMAGE_PIXELS
+
+
+def sniff_image(data: bytes, label: str) -> ImageInfo:
+    """What the bytes are (never what the name says); refused over the byte or pixel cap."""
+    from PIL import Image, UnidentifiedImageError
+
+    if not data:
+        raise ImageError(f"{label}: the file is empty")
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise ImageError(f"{label}: {len(data) / 1e6:.1f} MB is more than the "
+                         f"{MAX_UPLOAD_BYTES / 1e6:.0f} MB limit")
+    try:
+        import pillow_heif
+
+        pillow_heif.register_heif_opener()
+    except ImportError:  # pragma: no cover - a declared dependency
+        pass
+    limit = max_pixels()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as img:
+                fmt, (w, h) = str(img.format), img.size
+                if img.getexif().get(EXIF_ORIENTATION, 1) in (5, 6, 7, 8):
+                    w, h = h, w  # kept upright, as the readers see it
+    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError,
+            ValueError):
+        raise ImageError(f"{label}: not a photo (expected JPEG, PNG, WebP or HEIC)") from None
+    media = IMAGE_FORMATS.get(fmt)
+    if media is None:
+        raise ImageError(f"{label}: a {fmt} image; send a JPEG, PNG, WebP or HEIC photo")
+    if w * h > limit:
+        raise ImageError(f"{label}: {w}x{h} is more than the {limit / 1e6:.0f} MP limit")
+    return ImageInfo(media, w, h)
+
+
+def _encode_jpeg(img: Any) -> bytes:
+    import cv2
+
+    h, w = img.shape[:2]
+    scale = min(1.0, OVERLAY_MAX_SIDE_PX / max(h, w))
+    if scale < 1.0:
+        img = cv2.resize(img, (int(w * scale), int(h * scale)), interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, OVERLAY_JPEG_QUALITY])
+    if not ok:  # pragma: no cover - OpenCV always encodes a uint8 image
+        raise InputError("cannot encode the overlay")
+    return bytes(buf)
+
+
+# ---- Delicious sheets ---------------------------------------------------------------------
+
+
+class ReadingCache:
+    """Recent photo readings by (kind, photo id), so a correction or a page view does not
+    read the photo again. Bounded; a reading that fell out is read again from its file."""
+
+    def __init__(self, entries: int) -> None:
+        self._entries = entries
+        self._items: OrderedDict[tuple[str, int], Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, kind: str, photo_id: int, load: Callable[[], Any]) -> Any:
+        key = (kind, photo_id)
+        with self._lock:
+            hit = self._items.get(key)
+        if hit is None:
+            hit = load()
+        self.put(kind, photo_id, hit)
+        return hit
+
+    def put(self, kind: str, photo_id: int, reading: Any) -> None:
+        with self._lock:
+            self._items[(kind, photo_id)] = reading
+            self._items.move_to_end((kind, photo_id))
+            while len(self._items) > self._entries:
+                self._items.popitem(last=False)
+
+
+class ReaderPool:
+    """Photos are read in worker processes: the readers' models are not safe to share
+    between threads, and on a machine with two cores two phones are served at once."""
+
+    def __init__(self, workers: int) -> None:
+        self._workers = max(1, workers)
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def _executor(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(
+                    self._workers, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_leave_with_parent)
+            return self._pool
+
+    def _run(self, fn: Callable[[Path, str], Any], path: Path, label: str) -> Any:
+        try:
+            return self._executor().submit(fn, path, label).result()
+        except BrokenProcessPool:
+            with self._lock:
+                self._pool = None
+            raise InputError(f"{label}: the reader stopped while reading it; "
+                             "send it again") from None
+
+    def sheet(self, path: Path, label: str) -> Any:
+        return self._run(read_sheet, path, label)
+
+    def dice(self, path: Path, label: str) -> Any:
+        return self._run(read_dice, path, label)
+
+    def warm(self) -> None:
+        """Start the workers loading the readers' models now, not at the first photo."""
+        pool = self._executor()
+        for _ in range(self._workers):
+            pool.submit(_warm)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True, cancel_futures=True)
+                self._pool = None
+
+
+def _leave_with_parent() -> None:
+    """A worker ends as soon as the server process is gone, even when it was killed."""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # pragma: no cover - always set in a spawned worker
+        return
+
+    def watch() -> None:
+        parent.join()
+        os._exit(0)
+
+    threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()
+
+
+def _warm() -> None:
+    import companion.vision.sheet.reader as sr
+
+    sr._classifier()  # the letter model, loaded once a worker
+
+
+def read_sheet(path: Path, label: str) -> Any:
+    """One photographed Delicious sheet read; ``label`` replaces the path in its JSON."""
+    from companion.vision.sheet.reader import read_photo
+
+    try:
+        reading = read_photo(str(path))
+    except ImageError as exc:
+        raise ImageError(_naming(exc, path, label)) from None
+    return dataclasses.replace(reading, photo=label)
+
+
+def _naming(exc: Exception, path: Path, label: str) -> str:
+    """The reader's message with the upload's name where the server's file name was."""
+    msg = str(exc).replace(str(path), label)
+    return msg if msg.startswith(label) else f"{label}: {msg}"
+
+
+def sheet_json(reading: Any) -> dict[str, Any]:
+    """The reading as stored: what the photo showed, without the sheet's own score and
+    problems, which a correction or the table's other sheets change (they are recomputed)."""
+    doc = dict(reading.to_json())
+    doc.pop("score", None)
+    doc.pop("violations", None)
+    return doc
+
+
+@dataclass(frozen=True)
+class SheetItem:
+    """A sheet in a table being scored: its reading, hand corrections and player name."""
+
+    key: int  # the caller's id for the sheet (the stored reading id)
+    reading: Any  # SheetReading
+    corrections: tuple[tuple[str, str | None], ...] = ()
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class ReviewField:
+    key: int  # the sheet item holding the field
+    field: str
+    kind: str
+    value: str | None
+    confidence: float
+    allowed: tuple[str, ...]
+    corrected: bool
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    name: str
+    keys: tuple[int, ...]  # the sheet items that make this player
+    doc: dict[str, Any]  # exactly one player's ``delicious read --json`` document
+    review: tuple[ReviewField, ...]
+    corrected: tuple[ReviewField, ...]
+
+
+@dataclass(frozen=True)
+class TableScore:
+    players: tuple[PlayerResult, ...]
+    ranking: list[dict[str, Any]]
+    legal: bool
+    _internal: Any = dataclasses.field(repr=False, compare=False)
+
+    def json(self) -> dict[str, Any]:
+        """What ``companion delicious read --json`` prints for these photos."""
+        docs = [p.doc for p in self.players]
+        return docs[0] if len(docs) == 1 else {"players": docs, "ranking": self.ranking}
+
+    def seats(self) -> list[SeatInput]:
+        by_name = {r["player"]: r for r in self.ranking}
+        if not self.ranking:
+            p = self.players[0]
+            return [SeatInput(p.name, p.doc["score"]["total"], 1, True)]
+        return [SeatInput(p.name, by_name[p.name]["total"], by_name[p.name]["place"],
+                          by_name[p.name]["place"] == 1) for p in self.players]
+
+    def tiebreak(self) -> str | None:
+        firsts = [r for r in self.ranking if r["place"] == 1]
+        if not firsts or firsts[0]["decided_by"] == "points":
+            return None
+        return {"planter": "tie on points, decided by the planter",
+                "first potter": "tie on points and planter, decided by First Potter checks",
+                "shared": "tied after both tiebreaks: shared"}.get(firsts[0]["decided_by"])
+
+
+def _field_view(key: int, reading: Any, spec: Any, corrected: bool) -> ReviewField:
+    return ReviewField(key, spec.id, spec.kind.value, reading.value, round(reading.confidence, 3),
+                       tuple(spec.allowed), corrected)
+
+
+def score_table(items: Sequence[SheetItem]) -> TableScore:
+    """Group sheets into players, apply corrections, check and score them as one table.
+
+    The per-player documents are built exactly as ``companion delicious read --json``
+    builds them, so the API and the command line print the same thing.
+    """
+    from companion.games.delicious.players import group_players
+    from companion.games.delicious.table import assess
+
+    if not items:
+        raise InputError("no sheets to score")
+    by_obj = {id(it.reading): it for it in items}
+    players = group_players([it.reading for it in items])
+    fixed, owners = [], []
+    for p in players:
+        its = [by_obj[id(s)] for s in p.sheets]
+        owners.append(its)
+        known = p.readings
+        fixes = [c for it in its for c in it.corrections if c[0] in known]
+        fixed.append(p.corrected(fixes))
+    names = [next((it.name for it in its if it.name), None) or Path(p.photos[0]).stem
+             for p, its in zip(fixed, owners, strict=True)]
+    if len(set(names)) < len(names):
+        names = [n if names.count(n) == 1 else f"{n} ({i + 1})" for i, n in enumerate(names)]
+    table = assess(fixed, names)
+    results = []
+    for i, p in enumerate(fixed):
+        score, violations = table.scores[i], table.violations[i]
+        doc = {
+            "photo": p.photos[0],
+            "photos": p.photos,
+            "sheet": "+".join(s.sheet for s in p.sheets),
+            "variant": p.variant,
+            "code": p.code,
+            "player": names[i],
+            "fields": p.fields,
+            "confidence": p.confidence,
+            "review": p.review,
+            "violations": [v.to_json() for v in violations],
+            "score": score.to_json(),
+            "seconds": round(p.seconds, 3),
+        }
+        readings = p.readings
+        hand = {fid for it in owners[i] for fid, _ in it.corrections}
+        review, corrected = [], []
+        for it in owners[i]:
+            specs = {s.id: s for s in it.reading.geometry.fields}
+            for fid in p.review:
+                if fid in specs and fid in it.reading.readings:
+                    review.append(_field_view(it.key, readings[fid], specs[fid], False))
+            for fid in sorted(hand & set(it.reading.readings)):
+                corrected.append(_field_view(it.key, readings[fid], specs[fid], True))
+        results.append(PlayerResult(names[i], tuple(it.key for it in owners[i]), doc,
+                                    tuple(review), tuple(corrected)))
+    ranking = [s.to_json() for s in table.standings] if len(fixed) > 1 else []
+    return TableScore(tuple(results), ranking, table.legal, (fixed, table, owners))
+
+
+def sheet_overlay(table: TableScore, key: int) -> bytes:
+    """The flattened sheet with every reading drawn (after corrections), as a JPEG."""
+    from companion.vision.sheet.overlay import draw_overlay
+
+    fixed, result, owners = table._internal
+    for i, p in enumerate(fixed):
+        for it in owners[i]:
+            if it.key != key:
+                continue
+            score, violations = result.scores[i], result.violations[i]
+            bad = {f for v in violations for f in v.fields}
+            summary = {"planter": score.planter, "total": score.total}
+            img = draw_overlay(it.reading, bad, score.containers, summary, set(p.review),
+                               p.readings)
+            return _encode_jpeg(img)
+    raise InputError(f"no sheet {key} in this table")
+
+
+def field_crop(reading: Any, field: str) -> bytes:
+    """A field's box (with a margin) from the flattened sheet, as a PNG."""
+    import cv2
+
+    from companion.vision.sheet.marks import box_px, crop
+
+    specs = {s.id: s for s in reading.geometry.fields}
+    if field not in specs or field not in reading.readings:
+        raise InputError(f"{field!r} is not a field of this sheet")
+    b = specs[field].box_mm
+    rect = box_px((b.x, b.y, b.w, b.h), reading.registration.px_per_mm, CROP_GROW_MM,
+                  reading.readings[field].shift_px)
+    patch = crop(reading.rectified, rect)
+    ok, buf = cv2.imencode(".png", patch)
+    if not ok:  # pragma: no cover
+        raise InputError("cannot encode the crop")
+    return bytes(buf)
+
+
+def field_allowed(reading: Any, field: str) -> tuple[str, ...]:
+    for s in reading.geometry.fields:
+        if s.id == field:
+            return tuple(s.allowed)
+    raise InputError(f"{field!r} is not a field of this sheet")
+
+
+# ---- Diced Veggies ------------------------------------------------------------------------
+
+INGREDIENTS = ("carrot", "mushroom", "onion", "pepper", "tomato")
+
+
+def read_dice(path: Path, label: str) -> Any:
+    from companion.vision.dice.reader import read_dice_photo
+
+    try:
+        return read_dice_photo(path)
+    except ImageError as exc:
+        raise ImageError(_naming(exc, path, label)) from None
+
+
+def dice_read_json(reading: Any, label: str) -> dict[str, Any]:
+    """Exactly what ``companion dice read --json`` prints."""
+    return {"photo": label, **reading.to_json()}
+
+
+def parse_die(value: str) -> tuple[str, int] | None:
+    """``carrot:3`` -> (ingredient, pips); ``none`` -> None (no die there)."""
+    if value == "none":
+        return None
+    name, _, pips = value.partition(":")
+    if name not in INGREDIENTS or pips not in tuple("123456"):
+        raise InputError(f"a die is INGREDIENT:PIPS (pips 1-6) or none, not {value!r}")
+    return name, int(pips)
+
+
+def parse_cell(text: str) -> tuple[int, int]:
+    try:
+        r, c = (int(x) for x in text.split(","))
+    except ValueError:
+        raise InputError(f"a die's cell is ROW,COL, not {text!r}") from None
+    return r, c
+
+
+def corrected_dice(reading: Any, corrections: Sequence[tuple[str, str | None]]) -> Any:
+    """The reading with dice set by hand (certain, out of review) or removed."""
+    from companion.games.diced_veggies.model import Ingredient
+
+    dice = {d.cell: d for d in reading.dice}
+    for cell_text, value in corrections:
+        cell = parse_cell(cell_text)
+        if cell not in dice:
+            raise InputError(f"no die was read at {cell_text}")
+        die = parse_die(value or "none")
+        if die is None:
+            del dice[cell]
+            continue
+        dice[cell] = dataclasses.replace(dice[cell], ingredient=Ingredient(die[0]), value=die[1],
+                                         confidence=1.0, review=False, flags=())
+    kept = [dice[d.cell] for d in reading.dice if d.cell in dice]
+    return dataclasses.replace(reading, dice=kept)
+
+
+def _options(full_only: bool = False, kids: bool = False) -> Any:
+    from companion.games.diced_veggies.cutting import CutOptions
+
+    return CutOptions(full_length_only=full_only, kids=kids)
+
+
+def _block(reading: Any, require_connected: bool = True) -> Any:
+    from companion.games.diced_veggies.model import Block
+
+    return Block.from_json(reading.block_json(), require_connected=require_connected)
+
+
+def dice_cuts_json(reading: Any, full_only: bool = False, kids: bool = False) -> dict[str, Any]:
+    """Exactly what ``companion dice cuts --json`` prints for the block read."""
+    block = _block(reading)
+    options = _options(full_only, kids)
+    cuts = []
+    for check in block.legal_cut_checks(options):
+        cuts.append({**check.cut.to_json(), "spec": str(check.cut),
+                     "taken": [list(c) for c in check.taken], "sum": check.sum})
+    return {"take_all": block.take_all(options), "cuts": cuts, "dice": len(block),
+            "total": block.total}
+
+
+def dice_check_json(before: Any, after: Any, full_only: bool = False,
+                    kids: bool = False) -> dict[str, Any]:
+    """Exactly what ``companion dice check BEFORE AFTER --json`` prints."""
+    from companion.games.diced_veggies.compare import judge_change
+
+    change = judge_change(_block(before), _block(after, require_connected=False),
+                          _options(full_only, kids))
+    return dict(change.to_json())
+
+
+@dataclass(frozen=True)
+class DieSpot:
+    """Where a die sits on the dice overlay, in percent of the picture (for tap targets)."""
+
+    row: int
+    col: int
+    ingredient: str
+    value: int
+    review: bool
+    left: float
+    top: float
+    size: float  # width and height, percent of the picture's width
+
+
+def _block_box(reading: Any, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The block with a margin of 1.6 dice: what the phone is shown of the photo."""
+    import numpy as np
+
+    h, w = shape[:2]
+    if not reading.dice:
+        return 0, 0, w, h
+    pts = np.concatenate([reading.grid.corners(d.row, d.col) for d in reading.dice])
+    pitch = float(np.median([reading.grid.pitch_px(d.row, d.col) for d in reading.dice]))
+    (x0, y0), (x1, y1) = pts.min(axis=0) - 1.6 * pitch, pts.max(axis=0) + 1.6 * pitch
+    return max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1))
+
+
+def dice_spots(reading: Any, photo_size: tuple[int, int]) -> tuple[list[DieSpot], float]:
+    """Each die's tap target on the overlay ``dice_overlay`` draws, and the overlay's
+    height / width (``photo_size``: the upright photo's width and height)."""
+    x0, y0, x1, y1 = _block_box(reading, (photo_size[1], photo_size[0]))
+    bw, bh = max(1, x1 - x0), max(1, y1 - y0)
+    out = []
+    for d in reading.dice:
+        cx, cy = reading.grid.center(d.row, d.col)
+        size = reading.grid.pitch_px(d.row, d.col) / bw * 100
+        out.append(DieSpot(d.row, d.col, d.ingredient.value, d.value, d.review,
+                           round((cx - x0) / bw * 100 - size / 2, 2),
+                           round((cy - y0) / bh * 100 - size * bw / bh / 2, 2), round(size, 2)))
+    return out, bh / bw
+
+
+def dice_overlay(photo: Path, reading: Any, doc: Mapping[str, Any] | None = None) -> bytes:
+    """The photo with the grid, each die and the cuts (or one judged cut), cropped to the
+    block with a margin so it fills a phone's width, as a JPEG."""
+    from companion.vision.dice.overlay import render_cuts, render_reading
+
+    img = render_reading(photo, reading) if doc is None else render_cuts(photo, reading, doc)
+    x0, y0, x1, y1 = _block_box(reading, img.shape)
+    return _encode_jpeg(img[y0:y1, x0:x1])
+
+
+def cut_words(cut: Mapping[str, Any]) -> str:
+    """A cut of ``dice cuts --json`` in words, for people at the table."""
+    seam = "column" if cut.get("seam") == "vertical" else "row"
+    depth = cut.get("depth")
+    deep = f"{depth} {'die' if depth == 1 else 'dice'} deep" if depth else "all the way"
+    return (f"blade between {seam}s {cut.get('index')} and {int(cut.get('index', 0)) + 1}, "
+            f"from the {cut.get('from')}, {deep}, push {cut.get('push')}")
+
+
+# ---- score pads ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PadResult:
+    game: str
+    lines: list[str]
+    doc: dict[str, Any]
+    seats: list[SeatInput]
+    tiebreak: str | None
+    problems: list[str]
+
+
+def _places_seats(rows: Sequence[Mapping[str, Any]], score_key: str) -> list[SeatInput]:
+    return [SeatInput(str(r["name"]), r.get(score_key), r.get("place"), r.get("place") == 1)
+            for r in rows]
+
+
+def _dulce(doc: dict[str, Any]) -> PadResult:
+    from companion.games.dulce import parse, report
+    from companion.games.dulce.final import rank
+
+    standings = rank(parse.final_players(doc))
+    out = report.standings_json(standings)
+    rows = out["standings"]
+    tie = None
+    if len(rows) > 1 and rows[0]["points"] == rows[1]["points"]:
+        tie = "tie on points, decided by eggs and field cubes"
+    return PadResult("dulce", report.standings_text(standings), out,
+                     _places_seats(rows, "points"), tie, [])
+
+
+def _wild_gardens(doc: dict[str, Any]) -> PadResult:
+    from companion.games.wild_gardens import check, rank
+    from companion.games.wild_gardens.parse import players
+    from companion.games.wild_gardens.report import standings_json, standings_text
+
+    ps = players(doc)
+    standings = rank(ps)
+    violations = [v for p in ps for v in check(p)]
+    out = standings_json(standings, violations)
+    rows = out["standings"]
+    tie = None
+    if len(rows) > 1 and rows[0]["total"] == rows[1]["total"]:
+        tie = f"tie on VP, decided by {rows[1]['decided_by'] or 'nothing: shared'}"
+    return PadResult("wild-gardens", standings_text(standings, violations), out,
+                     _places_seats(rows, "total"), tie, [v.message for v in violations])
+
+
+def _deli_duel(doc: dict[str, Any]) -> PadResult:
+    from companion.games.deli_duel import parse, winner
+
+    o = winner(parse.seats(doc))
+    out = {"orders_to_win": o.target, "winner": o.winner, "reason": o.reason,
+           "needed": {n: k for n, k in o.needed}, "problems": list(o.problems)}
+    lines = [f"Orders to win at this table: {o.target}."]
+    lines.append(f"Winner: {o.winner}." if o.winner else "No winner yet.")
+    need = dict(o.needed)
+    places = {n: 1 + sum(need[m] < need[n] for m in need) for n in need}
+    seats = [SeatInput(n, float(o.target - k), places[n], n == o.winner) for n, k in o.needed]
+    return PadResult("deli-duel", lines + [f"problem: {p}" for p in o.problems], out, seats,
+                     None, list(o.problems))
+
+
+def _diced_veggies(doc: dict[str, Any]) -> PadResult:
+    from companion.games.diced_veggies.scoring import from_json, score
+
+    players, options = from_json(doc)
+    result = score(players, options)
+    lines = [f"{rank}. {p.name}: {p.total} ({p.stars} stars + {p.hype_points} hype)"
+             for rank, p in result.ranking]
+    winners = set(result.winners)
+    seats = [SeatInput(p.name, float(p.total), rank, p.name in winners)
+             for rank, p in result.ranking]
+    return PadResult("diced-veggies", lines, result.to_json(), seats,
+                     "shared victory" if len(winners) > 1 else None,
+                     [v.message for v in result.violations])
+
+
+_PADS: Mapping[str, Callable[[dict[str, Any]], PadResult]] = MappingProxyType({
+    "dulce": _dulce, "wild-gardens": _wild_gardens, "deli-duel": _deli_duel,
+    "diced-veggies": _diced_veggies})
+
+
+def score_pad(game: str, doc: dict[str, Any]) -> PadResult:
+    """Score a finished game from the pad's state document with the game's engine."""
+    if game not in _PADS:
+        raise InputError(f"no score pad for {game!r}")
+    return _PADS[game](doc)
+
+
+def dulce_advice(kind: str, doc: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
+    """Dulce's best scoring order or best harvest for a player state, as text and JSON."""
+    from companion.games.dulce import parse, report
+    from companion.games.dulce.harvest import best_harvest
+    from companion.games.dulce.scoring import Kitchen, best_scoring
+
+    st = parse.player_state(doc)
+    if kind == "score-order":
+        kitchen = Kitchen.of(st.cafes)
+        plan = best_scoring(kitchen, kitchen.fill_of(st.cafes))
+        return report.scoring_text(plan), report.scoring_json(plan)
+    if kind == "best-harvest":
+        advice = best_harvest(st)
+        return report.harvest_text(advice), report.harvest_json(advice)
+    raise InputError(f"unknown Dulce advice {kind!r}")
+
+
+# ---- printing -----------------------------------------------------------------------------
+
+
+def sheet_choices() -> list[tuple[str, str]]:
+    import layouts
+
+    return [(n, layouts.sheet_spec(n).title) for n in layouts.SHEET_NAMES]
+
+
+def print_pdf(names: Sequence[str], paper: str, bw: bool, variant: str, copies: int) -> bytes:
+    """The chosen sheets, one set a player, each set with its own player code."""
+    import pypdfium2 as pdfium
+
+    import layouts
+
+    known = set(layouts.SHEET_NAMES)
+    bad = [n for n in names if n not in known]
+    if bad or not names:
+        raise InputError(f"choose sheets from the list (unknown: {', '.join(bad) or 'none'})")
+    if not 1 <= copies <= 8:
+        raise InputError("players must be 1 to 8")
+    sets = []
+    for _ in range(copies):
+        buf = io.BytesIO()
+        layouts.render_pdf(list(names), buf, paper=paper, variant=variant, bw=bw,
+                           code=layouts.new_code())
+        sets.append(buf.getvalue())
+    if len(sets) == 1:
+        return sets[0]
+    out = pdfium.PdfDocument.new()
+    for data in sets:
+        out.import_pages(pdfium.PdfDocument(data))
+    buf = io.BytesIO()
+    out.save(buf)
+    return buf.getvalue()

@@ -1,0 +1,43 @@
+"""``companion serve`` on the command line: bad data dir, busy port, the first line."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from companion.cli.serve import serve
+from tests.web_support import Server
+
+
+def test_data_dir_that_is_a_file(tmp_path: Path) -> None:
+    f = tmp_path / "file"
+    f.write_text("x")
+    result = CliRunner().invoke(serve, ["--data", str(f / "sub"), "--port", "0"])
+    assert result.exit_code == 2
+    assert "cannot open the data directory" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_busy_port(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        port = s.getsockname()[1]
+        result = CliRunner().invoke(serve, ["--data", str(tmp_path), "--port", str(port)])
+    assert result.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in result.output
+
+
+def test_first_line_and_lan_qr(tmp_path: Path) -> None:
+    plain = Server(tmp_path / "a").start()
+    plain.stop()
+    assert plain.url.startswith("http://127.0.0.1:") and plain.url.endswith("/")
+    lan = Server(tmp_path / "b", "--lan", "--host", "127.0.0.1").start()
+    try:
+        assert lan.proc is not None and lan.proc.stdout is not None
+        assert "?t=" in lan.url and len(lan.url.split("?t=")[1]) >= 32
+        assert "Scan this" in lan.proc.stdout.readline()
+        assert "\u2588" in lan.proc.stdout.readline() + lan.proc.stdout.readline()
+    finally:
+        lan.stop()

@@ -1,0 +1,223 @@
+"""The game-night pages in a real browser: headless Debian chromium at a phone viewport,
+driven by Playwright, against ``companion serve`` running in a subprocess."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.web_support import (
+    CHROMIUM_ARGS,
+    EXAMPLES,
+    Server,
+    alive,
+    children,
+    chromium_or_skip,
+)
+
+pytestmark = pytest.mark.slow
+DELICIOUS = sorted((EXAMPLES / "delicious" / "photos").glob("*.jpg"))
+DICE = sorted((EXAMPLES / "dice" / "photos").glob("*.jpg"))
+READ_TIMEOUT_MS = 90_000
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    exe = chromium_or_skip()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = Server(tmp_path_factory.mktemp("serve")).start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                              is_mobile=True)
+    p = ctx.new_page()
+    p.set_default_timeout(READ_TIMEOUT_MS)
+    yield p
+    ctx.close()
+
+
+def _totals(page: Any) -> list[int]:
+    return [int(t) for t in page.locator("[data-testid=total]").all_inner_texts()]
+
+
+def test_every_delicious_photo_through_the_file_input(page: Any, server: Server) -> None:
+    page.goto(server.url + "delicious")
+    file_input = page.locator("input[type=file]")
+    assert file_input.get_attribute("accept") == "image/*"
+    assert file_input.get_attribute("capture") == "environment"
+    file_input.set_input_files(DELICIOUS)
+    page.wait_for_selector("#ranking")
+    # garden-player3 and play-player3 carry one code: five photos, four players
+    assert len(_totals(page)) == 4
+    api = httpx.post(server.root + "/api/delicious/read", timeout=120, files=[
+        ("photo", (p.name, p.read_bytes(), "image/jpeg")) for p in DELICIOUS]).json()
+    assert sorted(_totals(page)) == sorted(d["score"]["total"] for d in api["players"])
+    for img in page.locator("img.overlay").all():
+        assert img.evaluate("i => i.complete && i.naturalWidth > 0")
+
+
+def test_correct_a_review_field_rescores_and_undo_restores(page: Any, server: Server) -> None:
+    page.goto(server.url + "delicious")
+    page.locator("input[type=file]").set_input_files(EXAMPLES / "delicious/photos/"
+                                                     "combo-tilted-shadow.jpg")
+    progress = page.locator(".progress")
+    progress.wait_for(state="visible")  # shown while the photo uploads and is read
+    assert "Uploading" in progress.inner_text() or "Reading" in progress.inner_text()
+    page.wait_for_selector(".field")
+    before = _totals(page)[0]
+    field = page.locator(".field").first
+    fid = field.get_attribute("data-field")
+    assert field.locator("img.crop").evaluate("i => i.complete && i.naturalWidth > 0")
+    field.locator("button:text-is('empty')").click()
+    page.wait_for_selector(f".field.corrected[data-field='{fid}']")
+    after = _totals(page)[0]
+    assert after != before
+    page.locator("button:has-text('Undo last correction')").click()
+    page.wait_for_selector(f".field:not(.corrected)[data-field='{fid}']")
+    assert _totals(page)[0] == before
+
+
+def test_bad_upload_gets_one_line_and_changes_nothing(page: Any, server: Server,
+                                                      tmp_path: Path) -> None:
+    fake = tmp_path / "sheet.jpg"
+    fake.write_text("not a photo at all")
+    page.goto(server.url + "delicious")
+    page.locator("input[type=file]").set_input_files(fake)
+    error = page.locator("#error")
+    error.wait_for(state="visible")
+    text = error.inner_text()
+    assert "not a photo" in text and "\n" not in text.strip()
+    assert "Traceback" not in page.content()
+    assert page.url.endswith("/delicious")
+
+
+@pytest.mark.parametrize("photo", DICE, ids=[p.stem for p in DICE])
+def test_every_dice_photo_reads_and_shows_cuts(page: Any, server: Server, photo: Path) -> None:
+    page.goto(server.url + "dice")
+    page.locator("form:has(input[value=block]) input[type=file]").set_input_files(photo)
+    page.wait_for_selector("section.card h2:text-is('The block')")
+    truth = __import__("json").loads(photo.with_suffix(".json").read_text())
+    summary = page.locator("section.card p.muted.small").first.inner_text()
+    assert f"{len(truth['dice'])} dice" in summary
+    hits = page.locator(".diemap .hit")
+    assert hits.count() == len(truth["dice"])
+    first = page.locator(".diemap").first.bounding_box()
+    for box in (hits.nth(i).bounding_box() for i in range(hits.count())):
+        assert box is not None and first is not None
+        assert first["x"] - 1 <= box["x"] and box["x"] + box["width"] <= first["x"] + first[
+            "width"] + 1
+    if page.locator(".cut").count():
+        page.locator(".cut").first.click()
+        takes = page.locator("#takes")
+        takes.wait_for()
+        assert re.search(r"= \d+ pips", takes.inner_text())
+    else:  # a block with no legal cut or one that is not connected says so
+        assert page.locator(".error, .ok, h3").count()
+
+
+def test_dice_before_after_verdict_and_correction(page: Any, server: Server) -> None:
+    page.goto(server.url + "dice")
+    page.locator("form:has(input[value=before]) input[type=file]").set_input_files(
+        EXAMPLES / "dice/photos/table-full.jpg")
+    page.wait_for_selector("h2:text-is('Before the cut')")
+    page.locator("form:has(input[value=after]) input[type=file]").set_input_files(
+        EXAMPLES / "dice/photos/table-after-cuts.jpg")
+    verdict = page.locator("#verdict")
+    verdict.wait_for()
+    assert re.match(r"(Legal|Illegal) cut", verdict.locator("h2").inner_text())
+    # the after photo has one die in review (examples/dice/photos): tap its right pips
+    fix = page.locator("form.die-fix:not(.on-tap)")
+    assert fix.count() == 1 and fix.is_visible()
+    assert page.locator("form.die-fix.on-tap").first.is_hidden()
+    fix.locator("button.choice.chosen").click()  # confirm what was read
+    page.wait_for_selector("button:has-text('Undo last correction')")
+    assert page.locator("form.die-fix:not(.on-tap)").count() == 0
+    assert "1 die set by hand" in page.content()
+    page.locator("#verdict").wait_for()
+    page.locator("button:has-text('Undo last correction')").click()
+    page.wait_for_selector("form.die-fix:not(.on-tap)")
+    # any die can be corrected by tapping it on the photo
+    hit = page.locator("#verdict ~ section .diemap .hit:not(.doubt)").first
+    target = hit.get_attribute("href")
+    assert target
+    hit.tap()
+    form = page.locator(target)
+    form.wait_for(state="visible")
+    form.locator("button.choice:not(.chosen)").first.click()
+    page.wait_for_selector("text=1 die set by hand")
+
+
+def test_restart_finds_the_night_intact(browser: Any, tmp_path: Path) -> None:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    page = ctx.new_page()
+    first = Server(tmp_path).start()
+    try:
+        page.goto(first.url)
+        for name in ("Ana", "Ben"):
+            page.fill("input[placeholder='Add a player']", name)
+            page.click("form[action='/players/add'] button")
+            page.wait_for_selector(f"input[value='{name}']")
+        page.goto(first.root + "/pads/deli-duel")
+        page.fill("input[name=name0]", "Ana")
+        page.fill("input[name=completed_orders0]", "5")
+        page.fill("input[name=name1]", "Ben")
+        page.fill("input[name=completed_orders1]", "1")
+        page.click("button[value=save]")
+        page.wait_for_selector("li.play")
+    finally:
+        workers = children(first.proc.pid) if first.proc is not None else []
+        if first.proc is not None:
+            first.proc.kill()  # no clean shutdown: what the page said was saved must stay
+            first.proc.wait()
+            first.proc = None
+    deadline = time.monotonic() + 20
+    while any(alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert workers and not any(alive(w) for w in workers)  # readers leave with the server
+    second = Server(tmp_path).start()
+    try:
+        page.goto(second.url)
+        assert page.locator("input[value='Ana']").count() == 1
+        assert page.locator("input[value='Ben']").count() == 1
+        play = page.locator("li.play")
+        assert play.count() == 1 and "won by Ana" in play.inner_text()
+    finally:
+        second.stop()
+        ctx.close()
+
+
+def test_lan_mode_needs_the_token(browser: Any, tmp_path: Path) -> None:
+    lan = Server(tmp_path, "--lan", "--host", "127.0.0.1").start()
+    try:
+        assert "?t=" in lan.url
+        assert httpx.get(lan.root + "/").status_code == 403
+        assert httpx.get(lan.root + "/?t=wrong").status_code == 403
+        assert httpx.post(lan.root + "/api/dice/read").json()["error"]
+        ctx = browser.new_context(viewport={"width": 390, "height": 844})
+        page = ctx.new_page()
+        assert page.goto(lan.root + "/").status == 403
+        assert page.goto(lan.url).status == 200
+        assert page.locator(".join .qr svg").count() == 1
+        assert page.goto(lan.root + "/print").status == 200  # the cookie carries the token
+        ctx.close()
+    finally:
+        lan.stop()

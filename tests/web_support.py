@@ -1,0 +1,93 @@
+"""Starting ``companion serve`` in a subprocess and finding Debian's chromium for the
+browser tests."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-dev-shm-usage"]
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def chromium_or_skip() -> str:
+    """The chromium binary; missing it skips the test, except in CI, where it fails."""
+    exe = shutil.which("chromium")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        exe = None
+    if exe is None:
+        message = "browser tests need Debian's chromium and playwright (pip) installed"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return exe
+
+
+class Server:
+    """``companion serve --data DIR --port 0`` running until stopped."""
+
+    def __init__(self, data: Path, *extra: str) -> None:
+        self.data = data
+        self.extra = extra
+        self.proc: subprocess.Popen[str] | None = None
+        self.url = ""
+        self.lines: list[str] = []
+
+    def start(self) -> Server:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "companion.cli.serve", "--data", str(self.data),
+             "--port", "0", *self.extra],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        first = self.proc.stdout.readline().strip()
+        if not first.startswith("serving at "):
+            err = self.proc.stderr.read() if self.proc.stderr else ""
+            self.proc.kill()
+            raise AssertionError(f"server did not start: {first!r} {err}")
+        self.lines = [first]
+        self.url = first.removeprefix("serving at ")
+        return self
+
+    @property
+    def root(self) -> str:
+        return self.url.split("?", 1)[0].rstrip("/")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+
+def children(pid: int) -> list[int]:
+    """Process ids whose parent is ``pid`` (Linux /proc)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
