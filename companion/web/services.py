@@ -256,10 +256,15 @@ class TableScore:
     legal: bool
     _internal: Any = dataclasses.field(repr=False, compare=False)
 
+    pairing: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+
     def json(self) -> dict[str, Any]:
         """What ``companion delicious read --json`` prints for these photos."""
         docs = [p.doc for p in self.players]
-        return docs[0] if len(docs) == 1 else {"players": docs, "ranking": self.ranking}
+        if len(docs) == 1:
+            return {**docs[0], "pairing": self.pairing, "errors": []}
+        return {"players": docs, "ranking": self.ranking, "unpaired": [],
+                "pairing": self.pairing, "errors": []}
 
     def seats(self) -> list[SeatInput]:
         by_name = {r["player"]: r for r in self.ranking}
@@ -289,13 +294,15 @@ def score_table(items: Sequence[SheetItem]) -> TableScore:
     The per-player documents are built exactly as ``companion delicious read --json``
     builds them, so the API and the command line print the same thing.
     """
-    from companion.games.delicious.players import group_players
+    from companion.games.delicious.players import group_players, pair_sheets
     from companion.games.delicious.table import assess
+    from companion.games.delicious.verdicts import photo_verdicts
 
     if not items:
         raise InputError("no sheets to score")
     by_obj = {id(it.reading): it for it in items}
     players = group_players([it.reading for it in items])
+    pairing = [pr.to_json() for pr in pair_sheets([it.reading for it in items]).problems]
     fixed, owners = [], []
     for p in players:
         its = [by_obj[id(s)] for s in p.sheets]
@@ -321,6 +328,8 @@ def score_table(items: Sequence[SheetItem]) -> TableScore:
             "fields": p.fields,
             "confidence": p.confidence,
             "review": p.review,
+            "verdicts": [v.to_json() for sh in p.sheets for v in photo_verdicts(
+                sh.photo, {k: p.readings[k] for k in sh.readings})],
             "violations": [v.to_json() for v in violations],
             "score": score.to_json(),
             "seconds": round(p.seconds, 3),
@@ -338,7 +347,7 @@ def score_table(items: Sequence[SheetItem]) -> TableScore:
         results.append(PlayerResult(names[i], tuple(it.key for it in owners[i]), doc,
                                     tuple(review), tuple(corrected)))
     ranking = [s.to_json() for s in table.standings] if len(fixed) > 1 else []
-    return TableScore(tuple(results), ranking, table.legal, (fixed, table, owners))
+    return TableScore(tuple(results), ranking, table.legal, (fixed, table, owners), pairing)
 
 
 def sheet_overlay(table: TableScore, key: int) -> bytes:
