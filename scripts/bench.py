@@ -12,6 +12,7 @@ import sys
 import time
 
 BENCHES = (
+    ("Command start-up", "scripts.bench_startup"),
     ("Sheets: building PDFs", "scripts.bench_sheets"),
     ("Delicious engine", "scripts.bench_delicious_engine"),
     ("Letters: ours vs tesseract", "scripts.bench_letters"),

@@ -20,7 +20,7 @@ import numpy as np
 from companion.errors import ImageError
 from companion.synth.dice_photo import DicePhoto, random_block, render_dice_photo
 from companion.synth.dice_truth import ZERO, DiceScore, score_reading
-from companion.vision.dice_reader import read_dice_image
+from companion.vision.dice.reader import read_dice_image
 
 PHOTOS = 200
 FIRST_SEED = 10_000

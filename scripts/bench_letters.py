@@ -14,8 +14,8 @@ import time
 import numpy as np
 
 from companion.synth.handwriting import letter_cell_crop
-from companion.vision.constants_letters import REVIEW_BELOW
-from companion.vision.letters import LetterClassifier
+from companion.vision.sheet.constants_letters import REVIEW_BELOW
+from companion.vision.sheet.letters import LetterClassifier
 
 SEED = 4_2026
 N_CROPS = 2000
@@ -70,7 +70,7 @@ def run(n: int, with_tesseract: bool) -> str:
     lines.append(f"| ours (CNN, cv2.dnn) | {ok.mean():.2%} | 0.00% | {silent} ({silent / n:.3%}) | "
                  f"{(~trusted).mean():.2%} | {ours_ms:.3f} batched, {ours_single_ms:.2f} single |")
     if with_tesseract:
-        from companion.vision.tesseract_letters import read_letter_tesseract
+        from companion.vision.sheet.tesseract_letters import read_letter_tesseract
 
         t0 = time.perf_counter()
         tess = [read_letter_tesseract(c, a) for c, a in zip(crops, alloweds, strict=True)]

@@ -251,7 +251,7 @@ def write_examples(out: Path = EXAMPLES_DIR, seed: int = 7) -> list[Path]:
 
 def reader_function(name: str) -> Callable[[Path], ReaderResult]:
     """Read one photo with ``ours`` or ``tesseract``; failures become empty readings."""
-    from companion.vision import sheet_reader
+    from companion.vision.sheet import reader as sheet_reader
 
     def read(path: Path) -> ReaderResult:
         start = time.perf_counter()

@@ -26,8 +26,8 @@ import numpy as np
 
 from companion.synth.fonts import FontSplit, font_families
 from companion.synth.handwriting import letter_cell_crop
-from companion.vision.constants_letters import INPUT_PX, LETTER_CLASSES, META_PATH, MODEL_PATH
-from companion.vision.letters import preprocess
+from companion.vision.sheet.constants_letters import INPUT_PX, LETTER_CLASSES, META_PATH, MODEL_PATH
+from companion.vision.sheet.letters import preprocess
 from scripts.train_common import (
     export_onnx,
     fit_temperature,

@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from companion.vision.constants_marks import INPUT_PX, MARK_CLASSES, META_PATH, MODEL_PATH
-from companion.vision.mark_shape import preprocess
+from companion.vision.sheet.constants_marks import INPUT_PX, MARK_CLASSES, META_PATH, MODEL_PATH
+from companion.vision.sheet.mark_shape import preprocess
 from scripts.train_common import (
     export_onnx,
     fit_temperature,
@@ -71,8 +71,8 @@ def _harvest_one(i: int) -> str:
     from companion.paper.model import FieldKind
     from companion.synth.camera import CameraOptions
     from companion.synth.sheet_photo import render_sheet_photo
-    from companion.vision import sheet_reader
-    from companion.vision.constants import MARK_INK_BELOW, SHAPE_GROW
+    from companion.vision.sheet import reader as sheet_reader
+    from companion.vision.sheet.constants import MARK_INK_BELOW, SHAPE_GROW
 
     path = CACHE_DIR / f"{HARVEST_SEED + i}.pkl"
     if path.exists():
@@ -236,7 +236,7 @@ def scores(p: np.ndarray, y: np.ndarray, bins: int = 10) -> dict[str, float]:
 
 
 def old_model(patches: list[Patch]) -> np.ndarray:
-    from companion.vision import marks
+    from companion.vision.sheet import marks
 
     return np.array([marks.logistic_cross_probability_rel(p[0], p[3]) for p in patches])
 

@@ -6,20 +6,17 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from companion.cli import main
+from tests.conftest import invoke, write_doc
 from tests.test_delicious_support import all_choices, rows
 
 
 def run(*args: str):
-    return CliRunner().invoke(main, ["delicious", *args])
+    return invoke("delicious", *args)
 
 
 def write(tmp_path: Path, name: str, doc) -> str:
-    path = tmp_path / name
-    path.write_text(doc if isinstance(doc, str) else json.dumps(doc))
-    return str(path)
+    return write_doc(tmp_path, name, doc)
 
 
 @pytest.mark.parametrize("variant", ["A", "B"])

@@ -8,34 +8,22 @@ import types
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from companion.cli import main
 from companion.fileio import read_json_object
 from companion.games.diced_veggies.model import Block
+from tests.conftest import invoke, one_line_error, write_doc
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "dice"
 FULL = str(EXAMPLES / "block-full.json")
 
 
 def run(*args: str):
-    return CliRunner().invoke(main, ["dice", *args])
+    return invoke("dice", *args)
 
 
 def write(tmp_path: Path, name: str, doc) -> str:
-    path = tmp_path / name
-    path.write_text(doc if isinstance(doc, str) else json.dumps(doc))
-    return str(path)
+    return write_doc(tmp_path, name, doc)
 
-
-def one_line_error(result, code: int = 2) -> str:
-    assert result.exit_code == code, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.output
-    assert lines[0].startswith("companion: error: ")
-    assert "Traceback" not in result.output
-    return lines[0]
 
 
 # ---- cuts -------------------------------------------------------------------------------
@@ -176,7 +164,7 @@ def test_missing_file():
 
 @pytest.fixture
 def fake_vision(monkeypatch):
-    """Stand-ins for companion.vision.dice_reader / dice_overlay, recording their calls."""
+    """Stand-ins for companion.vision.dice.reader / .overlay, recording their calls."""
     calls: dict[str, object] = {}
 
     class Reading:
@@ -190,12 +178,12 @@ def fake_vision(monkeypatch):
     def draw_cuts(photo_path, reading, cuts_json, out_path):
         calls["draw"] = (photo_path, type(reading).__name__, len(cuts_json["cuts"]), out_path)
 
-    reader = types.ModuleType("companion.vision.dice_reader")
+    reader = types.ModuleType("companion.vision.dice.reader")
     reader.read_dice_photo = read_dice_photo  # type: ignore[attr-defined]
-    overlay = types.ModuleType("companion.vision.dice_overlay")
+    overlay = types.ModuleType("companion.vision.dice.overlay")
     overlay.draw_cuts = draw_cuts  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "companion.vision.dice_reader", reader)
-    monkeypatch.setitem(sys.modules, "companion.vision.dice_overlay", overlay)
+    monkeypatch.setitem(sys.modules, "companion.vision.dice.reader", reader)
+    monkeypatch.setitem(sys.modules, "companion.vision.dice.overlay", overlay)
     return calls
 
 

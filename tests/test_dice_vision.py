@@ -15,10 +15,10 @@ from companion.cli import main
 from companion.errors import ImageError
 from companion.synth.dice_photo import DicePhoto, random_block, render_dice_photo
 from companion.synth.dice_truth import score_reading
-from companion.vision.constants_dice import DIE_COLOURS_RGB
-from companion.vision.dice_colour import CENTROIDS, INGREDIENT_NAMES, classify, log_chroma
-from companion.vision.dice_overlay import draw_cuts, draw_reading
-from companion.vision.dice_reader import DiceReading, read_dice_image, read_dice_photo
+from companion.vision.dice.colour import CENTROIDS, INGREDIENT_NAMES, classify, log_chroma
+from companion.vision.dice.constants import DIE_COLOURS_RGB
+from companion.vision.dice.overlay import draw_cuts, draw_reading
+from companion.vision.dice.reader import DiceReading, read_dice_image, read_dice_photo
 
 pytestmark = pytest.mark.slow
 
@@ -245,7 +245,7 @@ def test_a_large_phone_photo_is_read_at_working_resolution():
     st.integers(-5, 5), st.integers(-5, 5), st.floats(0.2, 3.0),
 )
 def test_grid_renumbering_and_scaling_keep_cells_in_place(pitch, angle, px, py, dr, dc, f):
-    from companion.vision.dice_grid import DiceGrid
+    from companion.vision.dice.grid import DiceGrid
 
     c, s = np.cos(angle), np.sin(angle)
     h = np.array([[pitch * c, -pitch * s, 400.0], [pitch * s, pitch * c, 300.0], [px, py, 1.0]])

@@ -118,3 +118,14 @@ def test_bad_arguments() -> None:
     with pytest.raises(ValueError):
         draw_letter(_canvas(False), (0, 0, 40, 40), "Q", np.random.default_rng(0),
                     fonts="strokes")
+
+
+def test_font_folders_can_be_hidden(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    """COMPANION_FONT_DIRS names the folders searched; set empty, no font is found, so the
+    suite can be run as on a machine without the font packages."""
+    monkeypatch.setenv(fontmod.FONT_DIRS_ENV, "")
+    assert fontmod.font_dirs() == ()
+    monkeypatch.setenv(fontmod.FONT_DIRS_ENV, str(tmp_path))
+    assert fontmod.font_dirs() == (tmp_path,)
+    monkeypatch.delenv(fontmod.FONT_DIRS_ENV)
+    assert fontmod.font_dirs() == fontmod.FONT_DIRS

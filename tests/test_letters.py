@@ -13,14 +13,14 @@ from hypothesis import strategies as st
 
 from companion.errors import InputError, UnknownNameError
 from companion.synth.handwriting import draw_letter, letter_cell_crop
-from companion.vision.constants_letters import (
+from companion.vision.sheet.constants_letters import (
     INPUT_PX,
     LETTER_CLASSES,
     META_PATH,
     MODEL_PATH,
     REVIEW_BELOW,
 )
-from companion.vision.letters import LetterClassifier, preprocess, softmax_restricted
+from companion.vision.sheet.letters import LetterClassifier, preprocess, softmax_restricted
 
 VEG = ("B", "C", "L", "M", "O", "P")
 FRUIT = ("B", "F", "G", "S", "W")
@@ -193,7 +193,7 @@ def test_restricted_softmax_properties(logits: list[float], allowed: set[str],
 @pytest.mark.parametrize("letter,allowed", [("L", VEG), ("W", FRUIT), ("O", VEG)])
 def test_tesseract_returns_whitelisted_letter_or_none(letter: str,
                                                       allowed: tuple[str, ...]) -> None:
-    from companion.vision.tesseract_letters import read_letter_tesseract
+    from companion.vision.sheet.tesseract_letters import read_letter_tesseract
 
     got, conf = read_letter_tesseract(clean_letter(letter, 0), allowed)
     assert got is None or got in allowed

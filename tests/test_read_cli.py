@@ -5,22 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import click
 import pytest
 from click.testing import CliRunner
 
 from companion.cli import main
-from companion.cli.delicious_read import read_cmd
 from companion.fileio import read_json_object
 from companion.games.delicious.fieldmap import load_field_map
 from companion.games.delicious.simulate import simulate_game
 from companion.synth.camera import CameraOptions
 from companion.synth.sheet_photo import render_sheet_photo
-
-_delicious = main.commands["delicious"]
-assert isinstance(_delicious, click.Group)
-if "read" not in _delicious.commands:  # registered by companion/cli/__init__.py
-    _delicious.add_command(read_cmd)
 
 CAMERA = CameraOptions.good_light().sized(2600)
 CONTRACT_KEYS = {"photo", "sheet", "variant", "fields", "confidence", "review", "violations",

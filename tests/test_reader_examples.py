@@ -45,7 +45,7 @@ def _truth(truth_path: Path) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def readings() -> dict[str, Any]:
     """Read every example once (with our reader) for the tests below."""
-    from companion.vision.sheet_reader import read_photo
+    from companion.vision.sheet.reader import read_photo
 
     return {p.name: read_photo(str(_photo(p))) for p in TRUTHS}
 

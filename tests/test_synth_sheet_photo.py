@@ -65,6 +65,17 @@ def test_written_fields_are_inked_and_empty_fields_untouched(field_map: dict[str
                 assert diff == 0, f"{spec.id} is empty but was drawn on (seed {seed})"
 
 
+def test_a_smudge_can_be_forced_or_refused(field_map: dict[str, str]) -> None:
+    """Tests that need a smudge ask for one: chance and installed fonts do not decide."""
+    for seed in range(3):
+        on = fill_sheet("delicious-garden", field_map, "A", np.random.default_rng(seed),
+                        dpi=DPI, smudge=True)
+        off = fill_sheet("delicious-garden", field_map, "A", np.random.default_rng(seed),
+                         dpi=DPI, smudge=False)
+        assert len(on.smudged) == 1 and off.smudged == ()
+        assert not set(on.smudged) & set(on.truth)
+
+
 def test_smudges_and_stray_marks_happen(field_map: dict[str, str]) -> None:
     """Over a few sheets the extras the reader must ignore do occur."""
     sheets = [fill_sheet("delicious-garden", field_map, "A", np.random.default_rng(s), dpi=DPI)

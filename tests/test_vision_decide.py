@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.vision.constants import REVIEW_BELOW
-from companion.vision.decide import Candidates, decide
+from companion.vision.sheet.constants import REVIEW_BELOW
+from companion.vision.sheet.decide import Candidates, decide
 
 # Variant A: boots is a *same* container (r0: c0 c1, r1: c0 c1, r2: c0),
 # wheelbarrow a *different* one, watering-can holds *pairs* (r0.c0 with r0.c1).

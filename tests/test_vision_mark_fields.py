@@ -10,16 +10,16 @@ from hypothesis import strategies as st
 import layouts
 from companion.paper.model import FieldKind
 from companion.synth.handwriting import draw_mark
-from companion.vision import marks
-from companion.vision.constants import (
+from companion.vision.constants import RECTIFIED_PX_PER_MM
+from companion.vision.sheet import marks
+from companion.vision.sheet.constants import (
     MARK_BLANK_BELOW,
     MARK_FAINT_PROBABILITY,
     MARK_INK_BELOW,
     MARK_SURE_ABOVE,
-    RECTIFIED_PX_PER_MM,
     REVIEW_BELOW,
 )
-from companion.vision.sheet_reader import blank_sheet
+from companion.vision.sheet.reader import blank_sheet
 
 MARKED_OVER_ART = (FieldKind.TOOL, FieldKind.FIRST_POTTER)
 

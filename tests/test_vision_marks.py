@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.synth.handwriting import draw_mark
-from companion.vision import marks
-from companion.vision.constants import REVIEW_BELOW
+from companion.vision.sheet import marks
+from companion.vision.sheet.constants import REVIEW_BELOW
 
 PPM = 200 / 25.4
 

@@ -11,18 +11,29 @@ import sys
 import click
 
 from companion import __version__
-from companion.cli.deli_duel import deli_duel
-from companion.cli.delicious import delicious
-from companion.cli.delicious_read import read_cmd as delicious_read
-from companion.cli.dice import dice
-from companion.cli.dice_read import read as dice_read
-from companion.cli.dulce import dulce
-from companion.cli.sheets import sheets
-from companion.cli.wild_gardens import wild_gardens
+from companion.cli.lazy import LazyCommand, LazyGroup
 from companion.errors import CompanionError
 
+# Each game's commands are imported when they run (see companion/cli/lazy.py); the
+# summaries are what `companion --help` lists, and a test keeps them equal to the
+# commands' own.
+SUBCOMMANDS: dict[str, LazyCommand] = {
+    "sheets": LazyCommand("companion.cli.sheets:sheets",
+                          "Print sheets and score pads, and export their geometry."),
+    "delicious": LazyCommand("companion.cli.delicious:delicious",
+                             "Delicious: garden, simulate, score, read photos."),
+    "dice": LazyCommand("companion.cli.dice:dice", "Diced Veggies: read a block photo, list "
+                        "and check cleaver cuts, final scores."),
+    "dulce": LazyCommand("companion.cli.dulce:dulce", "Dulce: validate plants, best scoring "
+                         "order, best harvest, final score."),
+    "wild-gardens": LazyCommand("companion.cli.wild_gardens:wild_gardens",
+                                "Wild Gardens: final scoring and tiebreaks."),
+    "deli-duel": LazyCommand("companion.cli.deli_duel:deli_duel",
+                             "Deli Duel: order checks and the winning count."),
+}
 
-class _Group(click.Group):
+
+class _Group(LazyGroup):
     """Root group that reports project errors as one line instead of a traceback."""
 
     def invoke(self, ctx: click.Context) -> object:
@@ -36,19 +47,9 @@ class _Group(click.Group):
             ctx.exit(1)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, lazy=SUBCOMMANDS,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="companion")
 def main() -> None:
     """Printable sheets, photo readers and score-assist for Delicious, Diced Veggies,
     Dulce, Wild Gardens and Deli Duel."""
-
-
-delicious.add_command(delicious_read)
-dice.add_command(dice_read)
-
-main.add_command(sheets)
-main.add_command(delicious)
-main.add_command(dice)
-main.add_command(dulce)
-main.add_command(wild_gardens)
-main.add_command(deli_duel)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from companion.cli.lazy import LazyCommand, LazyGroup
 from companion.cli.output import echo_json, json_option
 from companion.errors import InputError
 from companion.fileio import read_json_object, source_label, write_json
@@ -22,7 +23,10 @@ _VARIANT = click.option(
 )
 
 
-@click.group(name="delicious")
+@click.group(name="delicious", cls=LazyGroup, lazy={
+    "read": LazyCommand("companion.cli.delicious_read:read_cmd", "Read photographed Delicious "
+                        "sheets: every field, every rule problem, the score."),
+})
 def delicious() -> None:
     """Delicious: garden, simulate, score, read photos."""
 

@@ -11,8 +11,8 @@ import click
 from companion.errors import InputError
 from companion.games.delicious.report import ranking_text, score_text
 from companion.games.delicious.state import SheetState
-from companion.vision.overlay import draw_overlay, write_overlay
-from companion.vision.sheet_reader import (
+from companion.vision.sheet.overlay import draw_overlay, write_overlay
+from companion.vision.sheet.reader import (
     PlayerReading,
     Reader,
     assess,

@@ -1,7 +1,7 @@
 """``companion dice``: list and check cleaver cuts, final scoring.
 
 ``dice read`` lives in ``dice_read.py``. Photos go through
-``companion.vision.dice_reader`` (imported only when a photo is given).
+``companion.vision.dice.reader`` (imported only when a photo is given).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from companion.cli.lazy import LazyCommand, LazyGroup
 from companion.cli.output import echo_json, json_option
 from companion.errors import InputError
 from companion.fileio import STDIN, errors_naming, read_json_object
@@ -21,7 +22,10 @@ from companion.games.diced_veggies.model import Block
 from companion.games.diced_veggies.scoring import from_json, score
 
 
-@click.group(name="dice")
+@click.group(name="dice", cls=LazyGroup, lazy={
+    "read": LazyCommand("companion.cli.dice_read:read",
+                        "Read the dice in PHOTO: each die's cell, ingredient and pips."),
+})
 def dice() -> None:
     """Diced Veggies: read a block photo, list and check cleaver cuts, final scores."""
 
@@ -37,7 +41,7 @@ def _load(source: str, *, require_connected: bool = True) -> tuple[Block, Any]:
         with errors_naming(source):
             return Block.from_json(doc, require_connected=require_connected), None
     try:
-        from companion.vision.dice_reader import read_dice_photo
+        from companion.vision.dice.reader import read_dice_photo
     except ModuleNotFoundError as exc:
         raise InputError(
             f"{source}: reading dice photos is not available here ({exc}); pass a block .json"
@@ -103,7 +107,7 @@ def cuts(source: str, as_json: bool, overlay: str | None, full_only: bool, kids:
         "total": block.total,
     }
     if overlay:
-        from companion.vision.dice_overlay import draw_cuts
+        from companion.vision.dice.overlay import draw_cuts
 
         draw_cuts(source, reading, doc, overlay)
     if as_json:

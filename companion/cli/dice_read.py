@@ -17,11 +17,11 @@ def read(photo: str, as_json: bool, overlay: str | None) -> None:
 
     Doubtful dice are listed for review; faces our dice do not carry are flagged.
     """
-    from companion.vision.dice_reader import read_dice_photo
+    from companion.vision.dice.reader import read_dice_photo
 
     reading = read_dice_photo(photo)
     if overlay:
-        from companion.vision.dice_overlay import draw_reading
+        from companion.vision.dice.overlay import draw_reading
 
         draw_reading(photo, reading, overlay)
     if as_json:

@@ -1,7 +1,7 @@
 """Numbers behind the synthetic dice photos, with their units.
 
 Ranges are (low, high), sampled uniformly. The die colours here are deliberately not the
-reader's reference colours (companion/vision/constants_dice.py): a real set of dice is
+reader's reference colours (companion/vision/dice/constants.py): a real set of dice is
 never exactly the nominal colour either.
 """
 

@@ -252,9 +252,17 @@ def fill_sheet(
     *,
     paper: str = "letter",
     code: str = "",
+    smudge: bool | None = None,
 ) -> FilledSheet:
-    """Render ``sheet`` and write ``field_map`` on it (only the fields that sheet has)."""
+    """Render ``sheet`` and write ``field_map`` on it (only the fields that sheet has).
+
+    Stray marks and the smudge come from a stream of their own, spawned from ``rng``: how
+    many random draws the letters take depends on which fonts are installed, and that must
+    not decide whether a sheet gets a smudge. ``smudge`` forces one (True) or none (False);
+    None leaves it to chance (``SMUDGE_CHANCE``).
+    """
     rng = rng if rng is not None else np.random.default_rng()
+    extras_rng = rng.spawn(1)[0]
     geometry = sheet_geometry(sheet, paper, variant)
     everything = geometry if sheet == "delicious-combo" else sheet_geometry(
         "delicious-combo", paper, variant)
@@ -278,18 +286,19 @@ def fill_sheet(
             raise InputError(f"cannot write a {spec.kind} field ({spec.id})")
 
     strays = 0
-    for _ in range(int(rng.integers(K.STRAY_MARKS[0], K.STRAY_MARKS[1] + 1))):
-        spot = _free_spot(rng, geometry, float(rng.uniform(*K.STRAY_MARK_MM)))
+    for _ in range(int(extras_rng.integers(K.STRAY_MARKS[0], K.STRAY_MARKS[1] + 1))):
+        spot = _free_spot(extras_rng, geometry, float(extras_rng.uniform(*K.STRAY_MARK_MM)))
         if spot is not None:
-            _with_pen(page, _px(spot, dpi), pen, rng, "mark", "scribble", fonts, dpi)
+            _with_pen(page, _px(spot, dpi), pen, extras_rng, "mark", "scribble", fonts, dpi)
             strays += 1
 
     smudged: list[str] = []
     empty = [f for f in geometry.fields
              if f.id not in truth and f.kind in (FieldKind.VEGETABLE, FieldKind.FRUIT)]
-    if empty and rng.random() < K.SMUDGE_CHANCE:
-        target = empty[int(rng.integers(len(empty)))]
-        handwriting.draw_mark(page, _px(target.box_mm, dpi), "smudge", rng)
+    wanted = extras_rng.random() < K.SMUDGE_CHANCE if smudge is None else smudge
+    if empty and wanted:
+        target = empty[int(extras_rng.integers(len(empty)))]
+        handwriting.draw_mark(page, _px(target.box_mm, dpi), "smudge", extras_rng)
         smudged.append(target.id)
     return FilledSheet(page, truth, pen, tuple(smudged), strays, marks)
 
@@ -305,10 +314,12 @@ def render_sheet_photo(
     paper: str = "letter",
     code: str = "",
     dpi: int = K.PAGE_DPI,
+    smudge: bool | None = None,
 ) -> SheetPhoto:
     """Fill a sheet and photograph it; the same arguments always give the same JPEG."""
     fill_rng, camera_rng = np.random.default_rng(seed).spawn(2)
-    filled = fill_sheet(sheet, field_map, variant, fill_rng, fonts, dpi, paper=paper, code=code)
+    filled = fill_sheet(sheet, field_map, variant, fill_rng, fonts, dpi, paper=paper, code=code,
+                        smudge=smudge)
     photo = shoot(filled.page_bgr, camera_rng, camera or CameraOptions())
     return SheetPhoto(photo, filled.truth, sheet, variant, paper, code, seed, filled.pen,
                       filled.smudged, filled.stray_marks, filled.marks)

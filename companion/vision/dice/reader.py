@@ -22,10 +22,10 @@ import numpy as np
 from companion.errors import ImageError
 from companion.games.diced_veggies.constants import FACES
 from companion.games.diced_veggies.model import Die, Ingredient
-from companion.vision import constants_dice as C
-from companion.vision.dice_cell import CellRead, read_cell
-from companion.vision.dice_colour import classify, log_chroma, self_balance
-from companion.vision.dice_grid import (
+from companion.vision.dice import constants as C
+from companion.vision.dice.cell import CellRead, read_cell
+from companion.vision.dice.colour import classify, log_chroma, self_balance
+from companion.vision.dice.grid import (
     DiceGrid,
     background_model,
     block_mask,
@@ -34,7 +34,7 @@ from companion.vision.dice_grid import (
     refine,
     trim,
 )
-from companion.vision.dice_mat import MatView, find_mat
+from companion.vision.dice.mat import MatView, find_mat
 from companion.vision.load import load_image
 from companion.vision.register import sheet_label
 

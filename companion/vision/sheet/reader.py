@@ -25,8 +25,18 @@ from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS
 from companion.games.delicious.table import TableResult, score_table
 from companion.games.delicious.validate import CHOICE_COUNT
 from companion.paper.model import FieldKind, FieldSpec, SheetGeometry
-from companion.vision import marks
 from companion.vision.constants import (
+    FIELD_SHIFT_MAX_MM,
+    RECTIFIED_DPI,
+    SHIFT_NEIGHBOUR_MM,
+    SHIFT_TRUST_PX,
+    SHIFT_TRUST_SCORE,
+    SHIFT_WINDOW_GROW_MM,
+)
+from companion.vision.load import load_image
+from companion.vision.register import DELICIOUS_SHEETS, Registration, field_shift, register
+from companion.vision.sheet import marks
+from companion.vision.sheet.constants import (
     BLANK_BLUR_PX,
     BORDER_RING_MM,
     CELL_EMPTY_BELOW,
@@ -39,7 +49,6 @@ from companion.vision.constants import (
     ERASED_SURE_BELOW,
     ERASED_SURE_MAX_STRONG,
     FAINT_CONFIDENCE,
-    FIELD_SHIFT_MAX_MM,
     INK_SMOOTH_PX,
     LETTER_CROP_GROW_MM,
     LETTER_DOUBT_CONFIDENCE,
@@ -59,18 +68,11 @@ from companion.vision.constants import (
     PEN_LIKE_SHARE,
     PEN_PERCENTILE,
     PRINTED_GROW_PX,
-    RECTIFIED_DPI,
     REVIEW_BELOW,
     SHAPE_GROW,
-    SHIFT_NEIGHBOUR_MM,
-    SHIFT_TRUST_PX,
-    SHIFT_TRUST_SCORE,
-    SHIFT_WINDOW_GROW_MM,
     STRONG_INK_BELOW,
 )
-from companion.vision.decide import Candidates, decide
-from companion.vision.load import load_image
-from companion.vision.register import DELICIOUS_SHEETS, Registration, field_shift, register
+from companion.vision.sheet.decide import Candidates, decide
 
 LETTER_VALUES: dict[FieldKind, dict[str, str]] = {
     FieldKind.VEGETABLE: {letter: v.value for v, letter in VEGETABLE_LETTERS.items()},
@@ -419,7 +421,7 @@ def _letter_candidates(
     alloweds = [sorted(LETTER_VALUES[k]) for k in kinds]
     out: list[list[tuple[str, float]]] = []
     if reader is Reader.TESSERACT:
-        from companion.vision.tesseract_letters import read_letter_tesseract
+        from companion.vision.sheet.tesseract_letters import read_letter_tesseract
 
         for crop, allowed, kind in zip(crops, alloweds, kinds, strict=True):
             letter, conf = read_letter_tesseract(crop, allowed)
@@ -436,7 +438,7 @@ def _letter_candidates(
 
 @cache
 def _classifier() -> Any:
-    from companion.vision.letters import LetterClassifier
+    from companion.vision.sheet.letters import LetterClassifier
 
     return LetterClassifier.load()
 

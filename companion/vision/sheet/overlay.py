@@ -15,14 +15,14 @@ from companion.errors import InputError
 from companion.games.delicious.garden import garden
 from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS, Fruit, Vegetable
 from companion.paper.model import FieldKind
-from companion.vision.constants import (
+from companion.vision.sheet.constants import (
     OVERLAY_GREEN_BGR,
     OVERLAY_ORANGE_BGR,
     OVERLAY_RED_BGR,
     OVERLAY_SCORE_BGR,
 )
-from companion.vision.marks import box_px
-from companion.vision.sheet_reader import FieldReading, SheetReading
+from companion.vision.sheet.marks import box_px
+from companion.vision.sheet.reader import FieldReading, SheetReading
 
 _SHORT = {"marked": "x", "cross": "X", "check": "V", "circled": "O"}
 _FONT = cv2.FONT_HERSHEY_SIMPLEX

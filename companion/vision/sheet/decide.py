@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 
 from companion.games.delicious.garden import HONEY_FIELD, garden
 from companion.games.delicious.symbols import ContainerKind
-from companion.vision.constants import (
+from companion.vision.sheet.constants import (
     MARK_RULE_WEIGHT,
     REVIEW_BELOW,
     RULE_PRIOR_WEIGHT,

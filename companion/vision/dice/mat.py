@@ -11,7 +11,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.vision import constants_dice as C
+from companion.vision.dice import constants as C
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.errors import InputError, UnknownNameError
-from companion.vision.constants_letters import (
+from companion.vision.onnx_model import load_onnx_model
+from companion.vision.sheet.constants_letters import (
     BG_KERNEL_FRACTION,
     BG_KERNEL_MIN_PX,
     EDGE_BAND_FRACTION,
@@ -35,7 +36,6 @@ from companion.vision.constants_letters import (
     MODEL_PATH,
     SPECK_FRACTION,
 )
-from companion.vision.onnx_model import load_onnx_model
 
 Ranked = list[tuple[str, float]]
 

@@ -17,7 +17,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.errors import InputError
-from companion.vision.constants_marks import (
+from companion.vision.onnx_model import load_onnx_model
+from companion.vision.sheet.constants_marks import (
     INK_FLOOR,
     INK_PERCENTILE,
     INPUT_PX,
@@ -26,7 +27,6 @@ from companion.vision.constants_marks import (
     MIN_PATCH_PX,
     MODEL_PATH,
 )
-from companion.vision.onnx_model import load_onnx_model
 
 
 def preprocess(rel: np.ndarray) -> NDArray[np.float32]:

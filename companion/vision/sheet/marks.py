@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision import mark_shape
-from companion.vision.constants import (
+from companion.vision.sheet import mark_shape
+from companion.vision.sheet.constants import (
     BACKGROUND_KERNEL_MM,
     CROSS_SHARPEN,
     CROSS_WEIGHTS,
@@ -30,7 +30,7 @@ from companion.vision.constants import (
     SHAPE_FAINT_DARK,
     SHAPE_HALFWAY,
 )
-from companion.vision.constants_marks import (
+from companion.vision.sheet.constants_marks import (
     BARE_INK_DARK,
     BARE_SHAPE_CONFIDENCE,
     MIN_PATCH_PX,

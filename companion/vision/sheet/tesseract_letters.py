@@ -13,12 +13,12 @@ import cv2
 import numpy as np
 
 from companion.errors import InputError
-from companion.vision.constants_letters import (
+from companion.vision.sheet.constants_letters import (
     INK_LEVEL,
     TESSERACT_LETTER_HEIGHT_PX,
     TESSERACT_PAD_FRACTION,
 )
-from companion.vision.letters import erase_edge_lines, ink_box, ink_image, restretch
+from companion.vision.sheet.letters import erase_edge_lines, ink_box, ink_image, restretch
 
 
 def tesseract_input(crop_gray: np.ndarray) -> np.ndarray:

@@ -15,8 +15,8 @@ import cv2
 import numpy as np
 
 from companion.errors import InputError
-from companion.vision import constants_dice as C
-from companion.vision.dice_reader import DiceReading
+from companion.vision.dice import constants as C
+from companion.vision.dice.reader import DiceReading
 from companion.vision.load import load_image
 
 _LETTER: Mapping[str, str] = MappingProxyType(

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision import constants_dice as C
+from companion.vision.dice import constants as C
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from companion.vision import constants_dice as C
+from companion.vision.dice import constants as C
 
 
 def log_chroma(bgr: Sequence[float]) -> np.ndarray:

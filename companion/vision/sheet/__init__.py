@@ -1,0 +1,1 @@
+"""The Delicious score-sheet reader: cells, marks, letters, and the decision between them."""

@@ -1,0 +1,166 @@
+"""Every tuning number of the sheet photo reader, with its unit in the name or comment.
+
+One place, as in SDAPS: a reading decision that changes should be a one-line change here.
+Loading and registration numbers, shared with the dice reader, are in
+``companion.vision.constants``.
+"""
+
+from __future__ import annotations
+
+# --- illumination and ink --------------------------------------------------------------------
+# Background estimate: morphological closing with a square of this size (mm), then a blur.
+BACKGROUND_KERNEL_MM = 4.0
+# After dividing by the background and by what the sheet prints there, a pixel is the
+# player's ink when darker than this fraction (pencil reaches ~0.7, paper noise ~0.95).
+INK_RATIO_BELOW = 0.9
+# Cells are judged a little more sensitively (light pencil letters), marks at the default.
+CELL_INK_BELOW = 0.93
+MARK_INK_BELOW = 0.9
+# Marks adapt to the player's pen: the darkest strokes of their letters (this percentile of
+# a written cell's relative lightness, median over cells) set the ink test for marks at
+# 1 - PEN_FRACTION * (1 - pen), kept within [MARK_INK_MIN, MARK_INK_MAX].
+PEN_PERCENTILE = 3.0
+PEN_FRACTION = 0.2
+MARK_INK_MIN = 0.75
+MARK_INK_MAX = 0.94
+# Gaussian sigma (px, rectified) smoothing the photo before the ink test, against sensor noise.
+INK_SMOOTH_PX = 0.8
+# The blank sheet's print is grown by this many pixels and blurred like the photo (px, at the
+# rectified resolution) before it is compared with it, so a one-pixel misregistration or
+# lens blur along a printed line never counts as the player's ink. The blur is chosen per
+# field among these sigmas, by which one matches the photo best.
+PRINTED_GROW_PX = 1
+BLANK_BLUR_PX = (0.7, 1.2, 1.8, 2.6)
+# Ring of the printed border excluded from a writing area, in mm on each side.
+BORDER_RING_MM = 1.0
+
+# --- written vs empty (vegetable, fruit cells) ------------------------------------------------
+# Share of the writing area (shrunk by BORDER_RING_MM) that is ink: below EMPTY_BELOW is empty,
+# above WRITTEN_ABOVE written; between, the cell goes to review. Measured on 350 synthetic
+# cells: empty ones reach 0.011 at most, written ones 0.10 or more in 98 of 100.
+CELL_EMPTY_BELOW = 0.012
+CELL_WRITTEN_ABOVE = 0.05
+# A cell whose ink is all faint (no pixel share darker than STRONG_INK_BELOW reaches
+# CELL_STRONG_MIN) may be a half-erased smudge or a very light pencil letter: review it.
+STRONG_INK_BELOW = 0.9
+CELL_STRONG_MIN = 0.01
+# ... or whose darkest strokes (PEN_PERCENTILE of its relative lightness) stay lighter than
+# this: a blurred, half-erased smudge reads ~0.88, pencil letters ~0.7, pens ~0.3.
+CELL_FAINT_DARK = 0.82
+# Confidence given to such a faint cell (below REVIEW_BELOW, so it is reviewed).
+FAINT_CONFIDENCE = 0.6
+# A cell's darkest strokes against the player's own writing on the same sheet (darkness
+# 1 - lightness at PEN_PERCENTILE, over the median of the sheet's sure letters): an erased
+# letter keeps a small part of it. On 240 synthetic photos (6,489 letters, 70 half-erased
+# smudges) letters reached 0.37 at the least (0.57 at the 1st percentile), smudges 0.43 at
+# most (0.27 at the 95th). Below ERASED_BELOW the cell reads empty, in review at
+# ERASED_CONFIDENCE; below ERASED_SURE_BELOW it reads empty and is trusted.
+ERASED_BELOW = 0.33
+ERASED_SURE_BELOW = 0.2
+# ... and only when few of its strokes are firm (share of the writing area below
+# STRONG_INK_BELOW): a light pencil letter on a sheet otherwise written in felt pen can be
+# as light as an erasure next to that pen, but keeps firm strokes (faint letters: 0.04-0.34,
+# mostly above 0.08; smudges mostly below 0.04), so it goes to review instead.
+ERASED_SURE_MAX_STRONG = 0.05
+ERASED_CONFIDENCE = 0.75
+# The other way round, a cell held at FAINT_CONFIDENCE only for light strokes (it has firm
+# ones, CELL_STRONG_MIN) whose darkest strokes reach this share of the player's median is
+# their ordinary (light pencil) writing and keeps its plain ink probability, once the sheet
+# has PEN_LIKE_MIN_LETTERS sure letters to compare with. On seed 0's photos such faint
+# letters reached 0.41-0.77 of the pen, smudges with firm strokes at most 0.43.
+PEN_LIKE_SHARE = 0.5
+PEN_LIKE_MIN_LETTERS = 5
+
+# The letter classifier gets the writing area grown by this much (mm), so a letter that
+# touches the edge, or a field a pixel off, is never cut (it erases border lines itself).
+LETTER_CROP_GROW_MM = 0.8
+# Blank-sheet pixels darker than this (grey level) are print, painted out of letter crops.
+LETTER_PRINT_BELOW = 200
+
+# --- marks (choice circles, tool icons, honey, first potter) -------------------------------
+# The player's ink is measured in the icon's box grown on every side by this fraction of the
+# box's smaller side: outward where a ring around the icon counts (choice, honey), inward
+# for tool and First Potter icons, whose frames and neighbours would otherwise leak in.
+MARK_GROW: dict[str, float] = {"choice": 0.3, "tool": -0.12, "honey": 0.45, "first-potter": -0.12}
+# First Potter: the check-or-cross shape is judged on the box grown by this fraction.
+SHAPE_GROW = 0.15
+# Check-or-cross logistic model: weights for the 3x3 ink grid (row by row), point symmetry,
+# aspect and a bias. Fitted on 262 First Potter marks as the reader sees them (printed icon
+# removed) in synthetic 12 MP photos: 96% right on a held-out half, none of those wrong with
+# confidence > 0.9; 100% on clean synthetic checks and crosses (tests/test_vision_marks.py).
+CROSS_WEIGHTS = (3.17, 1.56, -4.56, -0.75, -0.03, -1.7, -3.61, -2.82, 10.97, 0.75, -1.41, 2.23)
+# Those weights were fitted where the dense icon art cut holes in the marks, and came out
+# timid: on the quiet icons most checks and crosses stayed below 0.9 confidence although few
+# were wrong. The shape is now judged on two ink masks (the player's ink test, and halfway
+# from paper to the mark's darkest SHAPE_DARK_PERCENTILE), their log-odds averaged and
+# multiplied by CROSS_SHARPEN. On 1682 checks and crosses (First Potter, tool and choice
+# marks) in 140 photos with seeds apart from the reported ones: 18 wrong, 321 below 0.9
+# (985 before), 3 wrong with confidence >= 0.9 (1 before); First Potter alone 4 wrong of
+# 176 (5 before), 33 below 0.9 (113 before), 1 wrong and confident (1 before).
+CROSS_SHARPEN = 1.5
+SHAPE_DARK_PERCENTILE = 2.0
+SHAPE_HALFWAY = 0.5
+# A mark whose darkest ink (that percentile of its relative lightness) is lighter than this
+# is faint, blurred pencil: its shape confidence is held at SHAPE_FAINT_CONFIDENCE. On the
+# same marks, every confident mistake was this faint (right ones: 95% darker than 0.85);
+# with the hold, none is left (review 376 of 1682 marks instead of 321).
+SHAPE_FAINT_DARK = 0.85
+SHAPE_FAINT_CONFIDENCE = 0.85
+# Ink share of that box (the least of the box and the box nudged one pixel each way):
+# below BLANK is unmarked, above SURE is marked; between, the field goes to review.
+MARK_BLANK_BELOW: dict[str, float] = {
+    "choice": 0.004, "tool": 0.002, "honey": 0.002, "first-potter": 0.002,
+}
+MARK_SURE_ABOVE: dict[str, float] = {
+    "choice": 0.03, "tool": 0.02, "honey": 0.02, "first-potter": 0.02,
+}
+# (Measured on 20 synthetic photos, well-resolved fields: blank icons read 0.000, marked
+# ones 0.0035 at least, 0.035 for 95 of 100 tools, 0.056 for every First Potter.)
+# Any ink share from MARK_ANY_INK up means "marked", at probability at least
+# MARK_FAINT_PROBABILITY (so it goes to review until the share reaches SURE): a blank icon's
+# share is exactly 0 after the nudge test (904 blank tool and First Potter icons on 60
+# quiet-art photos), while a faint or blurred pencil cross can leave only 0.002-0.004.
+MARK_ANY_INK = 0.001
+MARK_FAINT_PROBABILITY = 0.6
+
+# --- confidence ------------------------------------------------------------------------------
+# Detail the photo must hold where a field is (photo pixels per mm of paper) for the field
+# to be trusted: MARK for tool and First Potter icons (which must also be sharper than the
+# blurriest template), CELL for everything else. Below, a reading's confidence is capped at
+# LOW_DETAIL_CONFIDENCE (so it goes to review).
+# A tool whose cross is clear (probability at least REVIEW_BELOW) is exempt: blur fades a
+# cross but never draws one, so low detail only makes "empty" doubtful. (On 60 photos, no
+# blank tool icon in a low-detail field had any ink share at all.) Over quiet icon art, on
+# 140 photos: all 7 marks that left no ink at all were in fields judged blurred, none in
+# the 164 fields capped only for px/mm < 3.5, so MARK is 3.0 (was 3.5).
+MIN_MARK_PX_PER_MM = 3.0
+MIN_CELL_PX_PER_MM = 2.5
+LOW_DETAIL_CONFIDENCE = 0.7
+# A letter whose classifier probability (among the field's letters) is below this goes to
+# review whatever the ink says. The letter model's own threshold (0.98) is set on crops as
+# small as 2.8 px/mm; on the letters the reader cut from photos (sheet covering a third of
+# the frame or more: 5,430 letters of seed 0 and 5,450 of seed 1; and 1,059 of sheets
+# covering 5-33%), no letter at 0.95 or more was wrong, one at 0.918 was; 0.95 reviews 130
+# and 141 letters where 0.98 reviewed 218 and 236.
+LETTER_REVIEW_BELOW = 0.95
+LETTER_DOUBT_CONFIDENCE = 0.85
+# A field whose calibrated confidence is below this goes to review.
+REVIEW_BELOW = 0.9
+# Rules may break a tie only between letter candidates whose probabilities differ by less.
+TIE_MARGIN = 0.25
+# How much more likely a rule makes the letter it favours (odds factor) in a close call.
+RULE_PRIOR_WEIGHT = 4.0
+# Some marks break the rules outright unless the garden around them is full: a First Potter
+# check needs its container completed, a circled honey jar one whole area. When such a
+# mark's reading is uncertain (below REVIEW_BELOW) and a cell it depends on is surely
+# empty, the mark is made this many times less likely, however far apart the candidates
+# are. On 200 synthetic photos both crosses read as checks (0.85 and 0.52) were on
+# incomplete containers; on 200 others a blurred honey jar read as circled with no area
+# full. The field stays in review.
+MARK_RULE_WEIGHT = 10.0
+
+# --- overlay ---------------------------------------------------------------------------------
+OVERLAY_GREEN_BGR = (40, 160, 40)
+OVERLAY_ORANGE_BGR = (0, 140, 255)
+OVERLAY_RED_BGR = (30, 30, 220)
+OVERLAY_SCORE_BGR = (150, 40, 0)
