@@ -92,6 +92,36 @@ CREATE TABLE corrections (
 CREATE INDEX corrections_reading ON corrections (reading_id);
 """
 
-MIGRATIONS: Sequence[Step] = (_V1,)
+
+
+def _v2_history(conn: Connection) -> None:
+    """Aliases (one player under two spellings) and stable ids for plays and nights.
+
+    The uids let an export be imported again without doubling plays and give BG Stats
+    the same play uuid each time; triggers fill them, so no writer has to. Written to be
+    harmless if its objects already exist.
+    """
+    conn.execute("""
+        CREATE TABLE IF NOT EXISTS player_aliases (
+            player_id    INTEGER PRIMARY KEY REFERENCES players(id) ON DELETE CASCADE,
+            canonical_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+            created_at   TEXT NOT NULL,
+            CHECK (player_id != canonical_id)
+        )""")
+    for table in ("plays", "nights"):
+        columns = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+        if "uid" not in columns:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN uid TEXT")
+        conn.execute(f"UPDATE {table} SET uid = lower(hex(randomblob(16))) WHERE uid IS NULL")
+        conn.execute(f"CREATE UNIQUE INDEX IF NOT EXISTS {table}_uid ON {table} (uid)")
+        conn.execute(f"""
+            CREATE TRIGGER IF NOT EXISTS {table}_uid_fill AFTER INSERT ON {table}
+            WHEN NEW.uid IS NULL BEGIN
+                UPDATE {table} SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id;
+            END""")
+    conn.execute("CREATE INDEX IF NOT EXISTS plays_date ON plays (date, id)")
+
+
+MIGRATIONS: Sequence[Step] = (_V1, _v2_history)
 
 SCHEMA_VERSION = len(MIGRATIONS)
