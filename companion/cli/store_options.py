@@ -1,0 +1,68 @@
+"""What the commands that touch the store share: ``--data``, opening the store, and the
+``--save [--night NAME]`` options of the scoring commands."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from companion.store.db import Store, clean_name
+from companion.store.models import Night, Play
+from companion.store.results import PlayResult
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+data_option = click.option(
+    "--data", "data", type=click.Path(file_okay=False), default=None, metavar="DIR",
+    help="Data directory [default: $COMPANION_DATA, else the user data dir, as serve uses].")
+
+
+def save_options(func: F) -> F:
+    """``--save``, ``--night NAME`` and ``--data DIR`` (they arrive as ``save``, ``night``,
+    ``data``)."""
+    func = data_option(func)
+    func = click.option("--night", "night", metavar="NAME", default=None,
+                        help="With --save: the night to save to (the latest of that name, "
+                             "else a new one) [default: tonight].")(func)
+    return click.option("--save", "save", is_flag=True,
+                        help="Keep the result as a play in the store that serve uses.")(func)
+
+
+def open_store(data: str | None) -> Store:
+    return Store.open(data)
+
+
+def night_for(store: Store, name: str | None) -> Night:
+    """The night a CLI play goes to: the named one, else tonight's (started if needed)."""
+    today = dt.date.today().isoformat()
+    if name is not None:
+        wanted = clean_name(name, "night name").lower()
+        for night in reversed(store.nights()):
+            if night.name.lower() == wanted:
+                return night
+        return store.new_night(name, carry_players=False)
+    nights = store.nights()
+    if nights and nights[-1].date == today:
+        return nights[-1]
+    return store.new_night()
+
+
+def save_result(result: PlayResult, data: str | None, night: str | None,
+                attach: Callable[[Store, int], int | None] | None = None) -> Play:
+    """Save a finished game's result; ``attach`` may keep photos and return a scoring id.
+
+    Says where it went on stderr, so stdout stays the command's own output.
+    """
+    with open_store(data) as store:
+        where = night_for(store, night)
+        scoring_id = attach(store, where.id) if attach else None
+        play = store.save_play(result.game, result.seats, night_id=where.id,
+                               tiebreak=result.tiebreak, detail=result.detail, source="cli",
+                               scoring_id=scoring_id)
+        click.echo(f"saved play {play.id} ({result.game}, won by "
+                   f"{' and '.join(play.winners) or 'nobody'}) to {where.name!r} in "
+                   f"{store.root}", err=True)
+    return play
