@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from companion.cli.output import echo_json, json_option
@@ -26,7 +28,7 @@ def list_cmd(as_json: bool, data: str | None) -> None:
     for a in links:
         spelled.setdefault(a.player.id, []).append(a.alias.name)
     aliased = {a.alias.id for a in links}
-    rows = [{"name": p.name, "aliases": spelled.get(p.id, [])}
+    rows: list[dict[str, Any]] = [{"name": p.name, "aliases": spelled.get(p.id, [])}
             for p in everyone if p.id not in aliased]
     if as_json:
         echo_json({"players": rows})
@@ -34,7 +36,8 @@ def list_cmd(as_json: bool, data: str | None) -> None:
     if not rows:
         click.echo("No players yet.")
     for r in rows:
-        click.echo(r["name"] + (f"  (also {', '.join(r['aliases'])})" if r["aliases"] else ""))
+        also = f"  (also {', '.join(r['aliases'])})" if r["aliases"] else ""
+        click.echo(f"{r['name']}{also}")
 
 
 @players.command("alias")

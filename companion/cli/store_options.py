@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
 
-from companion.store.db import Store, clean_name
-from companion.store.models import Night, Play
+from companion.store.db import Store
+from companion.store.models import Play
+from companion.store.nights import night_for
 from companion.store.results import PlayResult
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -33,21 +33,6 @@ def save_options(func: F) -> F:
 
 def open_store(data: str | None) -> Store:
     return Store.open(data)
-
-
-def night_for(store: Store, name: str | None) -> Night:
-    """The night a CLI play goes to: the named one, else tonight's (started if needed)."""
-    today = dt.date.today().isoformat()
-    if name is not None:
-        wanted = clean_name(name, "night name").lower()
-        for night in reversed(store.nights()):
-            if night.name.lower() == wanted:
-                return night
-        return store.new_night(name, carry_players=False)
-    nights = store.nights()
-    if nights and nights[-1].date == today:
-        return nights[-1]
-    return store.new_night()
 
 
 def save_result(result: PlayResult, data: str | None, night: str | None,

@@ -39,7 +39,8 @@ def _find(store: Store, name: str) -> Player:
         return store.player(name)
     except NotFoundError:
         known = ", ".join(p.name for p in store.players()[:8])
-        raise NotFoundError(f"no player {name!r}" + (f" (known: {known}...)" if known else ""))
+        raise NotFoundError(f"no player {name!r}"
+                            + (f" (known: {known}...)" if known else "")) from None
 
 
 def canonical(store: Store, player: Player) -> Player:

@@ -60,7 +60,8 @@ def history(store: Store, *, game: str | None = None, player: str | None = None,
             since: str | None = None, night_id: int | None = None,
             ids: Sequence[int] | None = None, latest: int | None = None) -> list[HistoryRow]:
     """Plays oldest first, filtered; ``latest`` keeps only the last N."""
-    where, args = [], []
+    where: list[str] = []
+    args: list[Any] = []
     if game is not None:
         where.append("pl.game = ?")
         args.append(game_info(game).slug)
