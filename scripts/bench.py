@@ -20,6 +20,7 @@ BENCHES = (
     ("Diced Veggies: cuts", "scripts.bench_dice_cuts"),
     ("Diced Veggies: dice photos", "scripts.bench_dice_vision"),
     ("Dulce: best harvest", "scripts.bench_dulce"),
+    ("History and standings", "scripts.bench_history"),
 )
 
 

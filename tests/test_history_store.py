@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.errors import InputError
 from companion.store import MIGRATIONS, SeatInput, Store, StoreError, migrate
@@ -243,5 +246,42 @@ def test_migrates_from_every_earlier_version(tmp_path: Path, start: int) -> None
             rows = history(s)
             assert [r.seats[0].score for r in rows] == [30, 31, 32]
             assert len({r.uid for r in rows}) == 3 and all(len(r.uid) == 32 for r in rows)
+        assert standings(s) == standings(s, scan=True)  # totals filled from old plays
         new = s.save_play("dulce", [SeatInput("Cy", 5, 1, True)])
         assert len(history(s, ids=[new.id])[0].uid) == 32
+
+
+_seat = st.tuples(st.sampled_from(["Ann", "Bo", "Cy", "ann b."]),
+                  st.one_of(st.none(), st.integers(0, 90)), st.one_of(st.none(),
+                                                                     st.integers(1, 4)),
+                  st.booleans())
+_op = st.one_of(
+    st.tuples(st.just("save"), st.sampled_from(["dulce", "deli-duel", "delicious"]),
+              st.lists(_seat, min_size=1, max_size=4, unique_by=lambda x: x[0].lower())),
+    st.tuples(st.just("delete"), st.integers(0, 50)),
+    st.tuples(st.just("alias"), st.sampled_from([("Ann", "ann b."), ("Bo", "Cy")])),
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(_op, min_size=1, max_size=12))
+def test_kept_totals_equal_the_seats(ops: list[tuple[object, ...]]) -> None:
+    """Whatever is saved, deleted or aliased, the maintained totals equal a fresh count."""
+    with tempfile.TemporaryDirectory() as tmp, Store.open(tmp) as s:
+        for op in ops:
+            if op[0] == "save":
+                _, game, seats = op
+                s.save_play(str(game), [SeatInput(n, sc, pl, w)  # type: ignore[misc]
+                                        for n, sc, pl, w in seats])  # type: ignore[attr-defined]
+            elif op[0] == "delete" and s.plays():
+                plays = s.plays()
+                s.delete_play(plays[int(op[1]) % len(plays)].id)  # type: ignore[call-overload]
+            elif op[0] == "alias":
+                name, other = op[1]  # type: ignore[misc]
+                try:
+                    al.set_alias(s, name, other)
+                except InputError:
+                    pass  # a name not saved yet
+            assert standings(s) == standings(s, scan=True)
+        for g in ("dulce", "deli-duel", "delicious"):
+            assert standings(s, g) == standings(s, g, scan=True)

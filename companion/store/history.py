@@ -79,26 +79,24 @@ def history(store: Store, *, game: str | None = None, player: str | None = None,
         where.append(f"pl.id IN (SELECT pp.play_id FROM play_players pp {ALIAS_JOIN} "
                      f"WHERE {CANONICAL_ID} = ?)")
         args.append(pid)
-    sql = ("SELECT pl.*, n.name AS night_name, n.location AS location, "
-           "(SELECT MIN(s.id) FROM scorings s WHERE s.play_id = pl.id) AS scoring_id "
-           "FROM plays pl LEFT JOIN nights n ON n.id = pl.night_id"
-           + (f" WHERE {' AND '.join(where)}" if where else ""))
+    cond = f" WHERE {' AND '.join(where)}" if where else ""
+    ids_sql = f"SELECT pl.id FROM plays pl{cond}"
     if latest is not None:
-        sql = f"SELECT * FROM ({sql} ORDER BY pl.date DESC, pl.id DESC LIMIT {int(latest)})"
-        found = rows(store, sql + " ORDER BY date, id", args)
-    else:
-        found = rows(store, sql + " ORDER BY pl.date, pl.id", args)
+        ids_sql += f" ORDER BY pl.date DESC, pl.id DESC LIMIT {int(latest)}"
+    found = rows(store,
+                 "SELECT pl.*, n.name AS night_name, n.location AS location, "
+                 "(SELECT MIN(s.id) FROM scorings s WHERE s.play_id = pl.id) AS scoring_id "
+                 f"FROM plays pl LEFT JOIN nights n ON n.id = pl.night_id "
+                 f"WHERE pl.id IN ({ids_sql}) ORDER BY pl.date, pl.id", args)
     if not found:
         return []
     seats: dict[int, list[HistorySeat]] = {}
-    marks = ",".join("?" * len(found))
     for r in rows(store,
                   f"SELECT pp.play_id, pp.score, pp.place, pp.winner, ps.name AS spelled, "
                   f"pc.name AS name FROM play_players pp {ALIAS_JOIN} "
                   f"JOIN players ps ON ps.id = pp.player_id "
                   f"JOIN players pc ON pc.id = {CANONICAL_ID} "
-                  f"WHERE pp.play_id IN ({marks}) ORDER BY pp.play_id, pp.seat",
-                  [r["id"] for r in found]):
+                  f"WHERE pp.play_id IN ({ids_sql}) ORDER BY pp.play_id, pp.seat", args):
         seats.setdefault(int(r["play_id"]), []).append(HistorySeat(
             str(r["name"]), str(r["spelled"]), r["score"], r["place"], bool(r["winner"])))
     return [HistoryRow(int(r["id"]), str(r["uid"]), str(r["date"]), r["night_name"],

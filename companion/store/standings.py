@@ -1,8 +1,8 @@
 """Standings across nights: plays, wins, win rate, average and best score, per game.
 
-One grouped query over the seats does all the counting (aliases folded in by SQL), so a
-store of 10,000 plays is summed in milliseconds. Scores of different games are not on one
-scale: the overall table counts plays, wins and places, not points.
+Triggers keep a total per game and player (schema step 2) and aliases are folded in here,
+so a store of 10,000 plays is summed from a few dozen rows. Scores of different games are
+not on one scale: the overall table counts plays, wins and places, not points.
 """
 
 from __future__ import annotations
@@ -52,41 +52,75 @@ def _ordered(stats: list[PlayerStats]) -> tuple[PlayerStats, ...]:
                                               s.player.lower())))
 
 
-def standings(store: Store, game: str | None = None) -> list[GameStandings]:
-    """Each game's table (most played first) then, without ``game``, the overall one."""
+@dataclass
+class _Sum:
+    plays: int = 0
+    wins: int = 0
+    score_sum: float = 0.0
+    scores: int = 0
+    best: float | None = None
+    place_sum: float = 0.0
+    places: int = 0
+
+    def add(self, r: Any) -> None:
+        self.plays += int(r["plays"])
+        self.wins += int(r["wins"])
+        self.score_sum += float(r["score_sum"])
+        self.scores += int(r["scores"])
+        if r["best"] is not None:
+            self.best = r["best"] if self.best is None else max(self.best, r["best"])
+        self.place_sum += float(r["place_sum"])
+        self.places += int(r["places"])
+
+    def stats(self, name: str, points: bool = True) -> PlayerStats:
+        return PlayerStats(
+            name, self.plays, self.wins, round(self.wins / self.plays, 4),
+            round(self.score_sum / self.scores, 2) if points and self.scores else None,
+            self.best if points else None,
+            round(self.place_sum / self.places, 2) if self.places else None)
+
+
+# The same sums straight from the seats: what the maintained table must always equal.
+SCAN_SQL = """
+    SELECT pl.game AS game, pp.player_id AS player_id, COUNT(*) AS plays,
+           SUM(pp.winner) AS wins, COALESCE(SUM(pp.score), 0) AS score_sum,
+           COUNT(pp.score) AS scores, MAX(pp.score) AS best,
+           COALESCE(SUM(pp.place), 0) AS place_sum, COUNT(pp.place) AS places
+    FROM play_players pp JOIN plays pl ON pl.id = pp.play_id {where}
+    GROUP BY pl.game, pp.player_id"""
+
+
+def standings(store: Store, game: str | None = None, scan: bool = False) -> list[GameStandings]:
+    """Each game's table (most played first) then, without ``game``, the overall one.
+
+    Reads the per-game totals the triggers keep (``scan`` sums the seats instead).
+    """
     slug = game_info(game).slug if game is not None else None
-    where = "WHERE pl.game = ?" if slug else ""
     args = (slug,) if slug else ()
     names = {int(r["id"]): str(r["name"]) for r in rows(store, "SELECT id, name FROM players")}
-    per_game: dict[str, list[PlayerStats]] = defaultdict(list)
-    totals: dict[int, list[float]] = defaultdict(lambda: [0, 0, 0.0, 0])
-    for r in rows(store, f"""
-            SELECT pl.game AS game, {CANONICAL_ID} AS pid, COUNT(*) AS plays,
-                   SUM(pp.winner) AS wins, AVG(pp.score) AS average, MAX(pp.score) AS best,
-                   SUM(pp.place) AS place_sum, COUNT(pp.place) AS places
-            FROM play_players pp JOIN plays pl ON pl.id = pp.play_id {ALIAS_JOIN}
-            {where} GROUP BY pl.game, pid""", args):
-        plays, wins = int(r["plays"]), int(r["wins"])
-        places = int(r["places"])
-        per_game[str(r["game"])].append(PlayerStats(
-            names[int(r["pid"])], plays, wins, round(wins / plays, 4),
-            None if r["average"] is None else round(float(r["average"]), 2), r["best"],
-            round(r["place_sum"] / places, 2) if places else None))
-        t = totals[int(r["pid"])]
-        t[0] += plays
-        t[1] += wins
-        t[2] += float(r["place_sum"] or 0)
-        t[3] += places
+    canon = {int(r["player_id"]): int(r["canonical_id"])
+             for r in rows(store, "SELECT player_id, canonical_id FROM player_aliases")}
+    if scan:
+        found = rows(store, SCAN_SQL.format(where="WHERE pl.game = ?" if slug else ""), args)
+    else:
+        found = rows(store, "SELECT * FROM standings_totals"
+                     + (" WHERE game = ?" if slug else ""), args)
+    per_game: dict[str, dict[int, _Sum]] = defaultdict(lambda: defaultdict(_Sum))
+    overall: dict[int, _Sum] = defaultdict(_Sum)
+    for r in found:
+        pid = canon.get(int(r["player_id"]), int(r["player_id"]))
+        per_game[str(r["game"])][pid].add(r)
+        overall[pid].add(r)
     counts = {str(r["game"]): int(r["n"]) for r in rows(
-        store, f"SELECT pl.game AS game, COUNT(*) AS n FROM plays pl {where} GROUP BY pl.game",
-        args)}
+        store, "SELECT game, COUNT(*) AS n FROM plays" + (" WHERE game = ?" if slug else "")
+        + " GROUP BY game", args)}
     order = sorted(per_game, key=lambda g: (-counts.get(g, 0), g not in BY_SLUG, g))
-    out = [GameStandings(g, title(g), counts.get(g, 0), _ordered(per_game[g])) for g in order]
+    out = [GameStandings(g, title(g), counts.get(g, 0),
+                         _ordered([s.stats(names[p]) for p, s in per_game[g].items()]))
+           for g in order]
     if slug is None:
-        overall = [PlayerStats(names[pid], int(t[0]), int(t[1]), round(t[1] / t[0], 4), None,
-                               None, round(t[2] / t[3], 2) if t[3] else None)
-                   for pid, t in totals.items()]
-        out.append(GameStandings(OVERALL, "All games", sum(counts.values()), _ordered(overall)))
+        out.append(GameStandings(OVERALL, "All games", sum(counts.values()), _ordered(
+            [s.stats(names[p], points=False) for p, s in overall.items()])))
     elif not out:
         out.append(GameStandings(slug, title(slug), 0, ()))
     return out
@@ -125,12 +159,17 @@ def score_series(store: Store, game: str, nights: int = CHART_NIGHTS,
     ``{"labels": [...], "series": [{"player", "scores": [score or None per label]}]}``.
     """
     slug = game_info(game).slug
+    # only the plays of the last ``nights`` dates can be on the chart
+    cut = rows(store, "SELECT date FROM plays WHERE game = ? GROUP BY date "
+                      "ORDER BY date DESC LIMIT 1 OFFSET ?", (slug, nights - 1))
+    since = str(cut[0]["date"]) if cut else ""
     found = rows(store, f"""
         SELECT COALESCE('n' || pl.night_id, 'd' || pl.date) AS k, MIN(pl.date) AS date,
                MAX(n.name) AS night, {CANONICAL_ID} AS pid, AVG(pp.score) AS score
-        FROM play_players pp JOIN plays pl ON pl.id = pp.play_id {ALIAS_JOIN}
+        FROM plays pl JOIN play_players pp ON pp.play_id = pl.id {ALIAS_JOIN}
         LEFT JOIN nights n ON n.id = pl.night_id
-        WHERE pl.game = ? AND pp.score IS NOT NULL GROUP BY k, pid""", (slug,))
+        WHERE pl.game = ? AND pl.date >= ? AND pp.score IS NOT NULL
+        GROUP BY k, pid""", (slug, since))
     keys: dict[str, tuple[str, str]] = {}
     for r in found:
         date, night = str(r["date"]), r["night"]
