@@ -120,7 +120,6 @@ def _v2_history(conn: Connection) -> None:
                 UPDATE {table} SET uid = lower(hex(randomblob(16))) WHERE id = NEW.id;
             END""")
     conn.execute("CREATE INDEX IF NOT EXISTS plays_date ON plays (date, id)")
-    _standings_totals(conn)
 
 
 # Per game and player row of standings_totals, kept by triggers on play_players so that
@@ -149,7 +148,8 @@ _DROP_SEAT = """
     DELETE FROM standings_totals WHERE player_id = {r}.player_id AND plays <= 0;"""
 
 
-def _standings_totals(conn: Connection) -> None:
+def _v3_standings_totals(conn: Connection) -> None:
+    """Standings totals per game and player, filled from the plays already saved."""
     conn.execute("""
         CREATE TABLE IF NOT EXISTS standings_totals (
             game       TEXT NOT NULL,
@@ -182,6 +182,6 @@ def _standings_totals(conn: Connection) -> None:
         conn.execute(f"CREATE TRIGGER IF NOT EXISTS {name} {when} BEGIN {body} END")
 
 
-MIGRATIONS: Sequence[Step] = (_V1, _v2_history)
+MIGRATIONS: Sequence[Step] = (_V1, _v2_history, _v3_standings_totals)
 
 SCHEMA_VERSION = len(MIGRATIONS)

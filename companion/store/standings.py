@@ -1,6 +1,6 @@
 """Standings across nights: plays, wins, win rate, average and best score, per game.
 
-Triggers keep a total per game and player (schema step 2) and aliases are folded in here,
+Triggers keep a total per game and player (schema step 3) and aliases are folded in here,
 so a store of 10,000 plays is summed from a few dozen rows. Scores of different games are
 not on one scale: the overall table counts plays, wins and places, not points.
 """

@@ -12,7 +12,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from companion.errors import InputError
-from companion.store import NotFoundError, Store
+from companion.store import NotFoundError, Reading, Store
 from companion.store.games import GAMES, game_info, title
 from companion.store.history import HistoryRow, history, play_detail
 from companion.store.standings import score_series, standings
@@ -66,7 +66,8 @@ def _pictures(store: Store, play_id: int) -> list[dict[str, Any]]:
     out = []
     for s in _scorings(store, play_id):
         for photo in store.photos(s):
-            readings = [r for r in store.readings(s) if r.photo_id == photo.id]
+            readings: list[Reading | None] = [
+                r for r in store.readings(s) if r.photo_id == photo.id]
             for r in readings or [None]:
                 overlay = None
                 if r is not None and r.kind == SHEET:
