@@ -14,7 +14,7 @@ import json
 import uuid
 from typing import Any
 
-from companion.store.aliases import aliases, rows
+from companion.store.aliases import aliases, resolve, rows
 from companion.store.db import Store
 from companion.store.errors import NotFoundError
 from companion.store.games import BY_SLUG, title
@@ -159,8 +159,8 @@ def export_bgstats(store: Store, me: str | None = None) -> dict[str, Any]:
         "plays": out_plays,
     }
     if me is not None:
-        mine = next((pid for name, pid in player_ids.items()
-                     if name.lower() == me.strip().lower()), None)
+        who = resolve(store, me).name  # any spelling of the owner
+        mine = player_ids.get(who)
         if mine is None:
             raise NotFoundError(f"--me {me!r}: that player is in none of the exported plays")
         doc["userInfo"] = {"meRefId": mine}
