@@ -44,9 +44,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]
         s.undo_correction(reading.id)
         play = s.save_play("delicious", [SeatInput("Ann", 44, 1, True), SeatInput("Bo", 40, 2)],
                            night_id=night.id, scoring_id=scoring.id, tiebreak=None)
-    proc = subprocess.Popen([sys.executable, "-m", "companion.cli.serve", "--data", str(data),
-                             "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, cwd=ROOT)
+    from companion.cli import SUBCOMMANDS
+
+    serve = ["-m", "companion", "serve"] if "serve" in SUBCOMMANDS else [
+        "-m", "companion.cli.serve"]
+    proc = subprocess.Popen([sys.executable, *serve, "--data", str(data), "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     assert proc.stdout is not None
     first = proc.stdout.readline()
     match = re.match(r"serving at (http://\S+?)/?$", first.strip())

@@ -17,7 +17,7 @@ from companion.store import MIGRATIONS, SeatInput, Store, StoreError, migrate
 from companion.store import aliases as al
 from companion.store.backup import backup
 from companion.store.export import export_bgstats, export_csv, export_json
-from companion.store.history import history
+from companion.store.history import count_plays, history
 from companion.store.importing import import_doc
 from companion.store.paths import DB_NAME
 from companion.store.standings import OVERALL, score_series, standings
@@ -55,6 +55,8 @@ def test_history_of_fifty_nights(seeded: tuple[Path, Seeded]) -> None:
         assert ann and all(r.date >= "2025-06-01" and "Ann" in [x.name for x in r.seats]
                            for r in ann)
         assert len(history(s, latest=5)) == 5
+        assert count_plays(s) == len(rows)
+        assert count_plays(s, player="ann", since="2025-06-01") == len(ann)
         assert history(s, latest=5)[-1].play_id == rows[-1].play_id
 
 

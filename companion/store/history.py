@@ -56,10 +56,9 @@ def check_date(text: str, what: str = "--since") -> str:
         raise InputError(f"{what} {text!r}: write the date as YYYY-MM-DD") from None
 
 
-def history(store: Store, *, game: str | None = None, player: str | None = None,
-            since: str | None = None, night_id: int | None = None,
-            ids: Sequence[int] | None = None, latest: int | None = None) -> list[HistoryRow]:
-    """Plays oldest first, filtered; ``latest`` keeps only the last N."""
+def _filter(store: Store, game: str | None, player: str | None, since: str | None,
+            night_id: int | None, ids: Sequence[int] | None) -> tuple[str, list[Any]]:
+    """The WHERE clause over ``plays pl`` for these filters, with its arguments."""
     where: list[str] = []
     args: list[Any] = []
     if game is not None:
@@ -79,7 +78,20 @@ def history(store: Store, *, game: str | None = None, player: str | None = None,
         where.append(f"pl.id IN (SELECT pp.play_id FROM play_players pp {ALIAS_JOIN} "
                      f"WHERE {CANONICAL_ID} = ?)")
         args.append(pid)
-    cond = f" WHERE {' AND '.join(where)}" if where else ""
+    return (f" WHERE {' AND '.join(where)}" if where else ""), args
+
+
+def count_plays(store: Store, *, game: str | None = None, player: str | None = None,
+                since: str | None = None) -> int:
+    cond, args = _filter(store, game, player, since, None, None)
+    return int(rows(store, f"SELECT COUNT(*) AS n FROM plays pl{cond}", args)[0]["n"])
+
+
+def history(store: Store, *, game: str | None = None, player: str | None = None,
+            since: str | None = None, night_id: int | None = None,
+            ids: Sequence[int] | None = None, latest: int | None = None) -> list[HistoryRow]:
+    """Plays oldest first, filtered; ``latest`` keeps only the last N."""
+    cond, args = _filter(store, game, player, since, night_id, ids)
     ids_sql = f"SELECT pl.id FROM plays pl{cond}"
     if latest is not None:
         ids_sql += f" ORDER BY pl.date DESC, pl.id DESC LIMIT {int(latest)}"

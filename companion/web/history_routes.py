@@ -14,7 +14,7 @@ from starlette.routing import Route
 from companion.errors import InputError
 from companion.store import NotFoundError, Reading, Store
 from companion.store.games import GAMES, game_info, title
-from companion.store.history import HistoryRow, history, play_detail
+from companion.store.history import HistoryRow, count_plays, history, play_detail
 from companion.store.standings import score_series, standings
 
 CHART_JS_VERSION = "4.6.1"
@@ -43,7 +43,7 @@ async def history_page(request: Request) -> Response:
     store = _store(request)
     f = _filters(request)
     rows = history(store, **f, latest=HISTORY_PAGE_PLAYS)  # type: ignore[arg-type]
-    total = len(history(store, **f))  # type: ignore[arg-type]
+    total = count_plays(store, **f)  # type: ignore[arg-type]
     return _page(request, "history.html", rows=list(reversed(rows)), total=total, shown=len(rows),
                  filters=f, game_list=GAMES, titles={g.slug: g.title for g in GAMES},
                  player_list=[p.name for p in store.players()])
