@@ -21,6 +21,7 @@ BENCHES = (
     ("Diced Veggies: dice photos", "scripts.bench_dice_vision"),
     ("Dulce: best harvest", "scripts.bench_dulce"),
     ("Game night server: upload to score", "scripts.bench_serve"),
+    ("History and standings", "scripts.bench_history"),
 )
 
 

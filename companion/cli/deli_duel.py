@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from companion.cli.output import emit, json_option
+from companion.cli.store_options import save_options, save_result
 from companion.errors import InputError
 from companion.fileio import read_json_object
 from companion.games.deli_duel import (
@@ -92,7 +93,9 @@ def check(orders: tuple[str, ...], play: str | None, path: str | None, as_json: 
 @deli_duel.command("winner")
 @click.argument("state")
 @json_option
-def winner_cmd(state: str, as_json: bool) -> None:
+@save_options
+def winner_cmd(state: str, as_json: bool, save: bool, night: str | None,
+               data: str | None) -> None:
     """Who has won (Fairy Bread or enough orders for the table size); exit 1 if impossible."""
     out = winner(parse.seats(read_json_object(state)))
     doc = {
@@ -111,6 +114,12 @@ def winner_cmd(state: str, as_json: bool) -> None:
             "No winner yet. Still needed: " + ", ".join(f"{n} {k}" for n, k in out.needed) + "."
         )
     lines.extend(f"problem: {p}" for p in out.problems)
+    if save and not out.problems:
+        from companion.store import results
+
+        save_result(results.deli_duel(doc), data, night)
+    elif save:
+        click.echo("companion: not saved: the state has problems", err=True)
     emit(doc, lines, as_json)
     if out.problems:
         sys.exit(1)

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from companion.cli.store_options import save_options
 from companion.errors import InputError
 from companion.games.delicious.players import PlayerReading, group_players
 from companion.games.delicious.report import ranking_text, score_text
@@ -73,10 +74,14 @@ def _reading_text(p: PlayerReading[SheetReading]) -> str:
               help="Correct a field by hand (empty VALUE empties it); repeatable.")
 @click.option("--reader", type=click.Choice([r.value for r in Reader]), default="ours",
               show_default=True, help="Letter reader: our classifier or tesseract.")
+@click.option("--player", "player_names", multiple=True, metavar="NAME",
+              help="With --save: the players' names, in the order of the photos.")
+@save_options
 @click.pass_context
 def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
              overlay_dir: Path | None, out_path: Path | None, sets: tuple[str, ...],
-             reader: str) -> None:
+             reader: str, player_names: tuple[str, ...], save: bool, night: str | None,
+             data: str | None) -> None:
     """Read photographed Delicious sheets: every field, every rule problem, the score.
 
     Garden and play sheets photographed separately are paired by their player code.
@@ -118,9 +123,13 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
         if overlay_dir is not None:
             _overlays(overlay_dir, p, score, {f for v in violations for f in v.fields})
 
+    doc: dict[str, Any] = docs[0] if len(docs) == 1 else {
+        "players": docs, "ranking": [s.to_json() for s in table.standings]}
+    if save:
+        from companion.cli.delicious_save import save_table
+
+        save_table(doc, players, player_names, table.legal, data, night)
     if as_json:
-        doc: dict[str, Any] = docs[0] if len(docs) == 1 else {
-            "players": docs, "ranking": [s.to_json() for s in table.standings]}
         click.echo(json.dumps(doc, indent=2))
     else:
         for i, p in enumerate(players):

@@ -7,6 +7,7 @@ import sys
 import click
 
 from companion.cli.output import echo_json, emit, json_option
+from companion.cli.store_options import save_options, save_result
 from companion.errors import IllegalMoveError, InputError
 from companion.fileio import read_json_object
 from companion.games.dulce import parse, report
@@ -82,11 +83,17 @@ def plant_cmd(
 @dulce.command("final")
 @click.argument("state")
 @json_option
-def final_cmd(state: str, as_json: bool) -> None:
+@save_options
+def final_cmd(state: str, as_json: bool, save: bool, night: str | None,
+              data: str | None) -> None:
     """Final ranking with the egg-and-field tiebreak; one player gets the solo title."""
     raw = read_json_object(state)
     players = parse.final_players(raw)
     standings = rank(players)
+    if save:
+        from companion.store import results
+
+        save_result(results.dulce(report.standings_json(standings)), data, night)
     emit(report.standings_json(standings), report.standings_text(standings), as_json)
 
 
