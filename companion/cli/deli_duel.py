@@ -20,8 +20,8 @@ from companion.games.deli_duel import (
     parse,
     winner,
 )
-from companion.games.deli_duel.orders import on_display
 from companion.games.deli_duel.cards import INGREDIENT_COUNTS, LIST_NAMES, ORDER_CARDS
+from companion.games.deli_duel.orders import on_display
 
 
 @click.group(name="deli-duel")
