@@ -13,7 +13,9 @@ from companion.games.ranking import ranked
 from companion.games.wild_gardens.constants import (
     INGREDIENTS_PER_VP,
     JAR_LAST_SPACE,
+    MAX_PLAYERS,
     MAX_RESERVED_CARDS,
+    MIN_PLAYERS,
     POLLINATOR_LAST_SPACE,
     SKILL_SLOTS,
     WRAP_VP,
@@ -140,13 +142,32 @@ def check(p: Player) -> list[Violation]:
     return out
 
 
+TABLE = "table"  # the ``player`` of a violation about the whole table
+
+
+def check_table(players: Sequence[Player]) -> list[Violation]:
+    """What the table as a whole cannot show: the box has four player boards."""
+    if MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        return []
+    return [
+        Violation(
+            "player-count",
+            TABLE,
+            f"Wild Gardens is for {MIN_PLAYERS}-{MAX_PLAYERS} players (one board each); "
+            f"this table has {len(players)}",
+        )
+    ]
+
+
 def rank(players: Sequence[Player]) -> list[Standing]:
     """Order for any number of players; the chain applies among tied players only."""
     if not players:
         raise InputError("no players to rank")
-    names = [p.name for p in players]
-    if len(set(names)) != len(names):
-        raise InputError("two players share a name")
+    seen: set[str] = set()
+    for p in players:
+        if p.name.strip().casefold() in seen:
+            raise InputError(f"two players share the name {p.name.strip()!r}")
+        seen.add(p.name.strip().casefold())
     out: list[Standing] = []
     for place, p in ranked(players, rank_key):
         key = rank_key(p)
