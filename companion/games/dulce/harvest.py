@@ -272,6 +272,11 @@ def _search(
     for s in starts:
         if best is not None and s.bound < best[0][0]:
             break  # sorted by bound: nothing later can reach the best points
+        if best is not None:
+            # Chicken steps to come are at most one per bean that can still move.
+            steps = state.chicken + s.fed - EGG_COST_STEPS * s.eggs + value.steps_ceiling(s.fill)
+            if (s.bound, steps, value.beans(s.fill)) < best[0]:
+                continue  # cannot beat the best plan even on a tie in points
         got = value(s.fill) if best is None else value.at_least(s.fill, best[0][0])
         if got is None:
             continue  # cannot reach the best points found so far

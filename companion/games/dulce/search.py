@@ -60,7 +60,8 @@ class Evaluator:
         self.kitchen = kitchen
         self._rules = rules
         self._budget = budget
-        self._memo: dict[tuple[int, int, int], Value] = {}
+        self._memo: dict[tuple[int, int, int], Value] = {}  # exact values of parts
+        self._upper: dict[tuple[int, int, int], int] = {}  # proven point ceilings of parts
         self._bounds: dict[tuple[int, int, int], int] = {}
         self._slot_masks: dict[int, int] = {}
         self._whole: dict[tuple[int, int, int], Value] = {}  # before splitting into parts
@@ -72,15 +73,24 @@ class Evaluator:
 
     def __call__(self, fill: Fill) -> Value:
         beans, eggs = _masks(fill)
-        return self._value(beans, eggs, self._all_cafes)
+        got = self._value(beans, eggs, self._all_cafes)
+        assert got is not None  # every state makes at least 0 points
+        return got
 
     def at_least(self, fill: Fill, points: int) -> Value | None:
         """The exact best value if it reaches ``points`` points, else None."""
         beans, eggs = _masks(fill)
-        if self._bound(beans, eggs, self._all_cafes) < points:
-            return None
-        v = self._value(beans, eggs, self._all_cafes)
-        return v if v[0] >= points else None
+        return self._value(beans, eggs, self._all_cafes, points)
+
+    def steps_ceiling(self, fill: Fill) -> int:
+        """Chicken steps the scoring phase can still earn, at most: one per bean on a
+        2- or 3-ring space (each bean is discarded at most once, 1-ring beans silently)."""
+        return (_masks(fill)[0] & self._moving).bit_count()
+
+    @staticmethod
+    def beans(fill: Fill) -> int:
+        """Beans in cafés: none ever appear during scoring, so also a ceiling on those left."""
+        return sum(1 for c in fill if c is Content.BEAN)
 
     def bound(self, fill: Fill) -> int:
         """An upper bound on the points ``fill`` can still make (see ``_bound``)."""
@@ -134,7 +144,9 @@ class Evaluator:
         self._twins = k.twins
         shapes: dict[tuple[tuple[object, int], ...], list[int]] = {}
         for ci in used:
-            shape = tuple(sorted((slots[i].bean.value, int(slots[i].level)) for i in k.cafe_slots[ci]))
+            shape = tuple(
+                sorted((slots[i].bean.value, int(slots[i].level)) for i in k.cafe_slots[ci])
+            )
             shapes.setdefault(shape, []).append(ci)
         self._alike = [
             [
@@ -282,46 +294,51 @@ class Evaluator:
                 beans = beans | bit if v == 1 else beans & ~bit
                 eggs = eggs | bit if v == 2 else eggs & ~bit
         for whole in self._alike:
-            group = [ids for ci, ids in whole if cafes >> ci & 1]
-            if len(group) < 2:
+            members = [ids for ci, ids in whole if cafes >> ci & 1]
+            if len(members) < 2:
                 continue
             rows = sorted(
-                tuple(((beans >> i) & 1) | (((eggs >> i) & 1) << 1) for i in ids) for ids in group
+                tuple(((beans >> i) & 1) | (((eggs >> i) & 1) << 1) for i in ids)
+                for ids in members
             )
-            for ids, row in zip(group, rows, strict=True):
+            for ids, row in zip(members, rows, strict=True):
                 for i, v in zip(ids, row, strict=True):
                     bit = 1 << i
                     beans = beans | bit if v == 1 else beans & ~bit
                     eggs = eggs | bit if v == 2 else eggs & ~bit
         return beans, eggs
 
-    def _value(self, beans: int, eggs: int, cafes: int) -> Value:
-        """Best value of the cafés in ``cafes`` (a café mask) from this state."""
+    def _value(self, beans: int, eggs: int, cafes: int, need: int = 0) -> Value | None:
+        """Best value of the cafés in ``cafes`` (a café mask) from this state, or None
+        when it provably makes fewer than ``need`` points (which is cheaper to show)."""
         mask = self._slots_of(cafes)
         beans &= mask
         eggs &= mask
         key = (cafes, beans, eggs)
         hit = self._whole.get(key)
         if hit is not None:
-            return hit
-        got = self._split(beans, eggs, cafes)
-        if len(self._whole) <= self._budget:
-            self._whole[key] = got
-        return got
-
-    def _split(self, beans: int, eggs: int, cafes: int) -> Value:
+            return hit if hit[0] >= need else None
         live = self._live(beans, eggs, cafes)
         if not live:
-            return 0, 0, (beans & self._slots_of(cafes)).bit_count()
+            return (0, 0, beans.bit_count()) if need <= 0 else None
         parts, inert = self._parts(beans, eggs, cafes, live)
-        left = (beans & self._slots_of(inert)).bit_count()
-        points = chicken = 0
-        for part in parts:
-            p, c, b = self._part(beans, eggs, part, live & part)
-            points += p
-            chicken += c
-            left += b
-        return points, chicken, left
+        ceilings = [self._bound(beans, eggs, part, live) for part in parts]
+        points, chicken, left = 0, 0, (beans & self._slots_of(inert)).bit_count()
+        for k, part in enumerate(parts):
+            # This part must make up what the others, at their best, cannot.
+            part_need = need - points - sum(ceilings[k + 1 :])
+            if part_need > ceilings[k]:
+                return None
+            got = self._part(beans, eggs, part, live & part, max(0, part_need))
+            if got is None:
+                return None
+            points += got[0]
+            chicken += got[1]
+            left += got[2]
+        value = (points, chicken, left)
+        if len(self._whole) <= self._budget:
+            self._whole[key] = value
+        return value if points >= need else None
 
     def _outcomes(self, cands: list[int], k: int, used: int) -> Iterator[tuple[int, int]]:
         """(bits filled, beans discarded) for every assignment of movers k.. onwards."""
@@ -349,14 +366,24 @@ class Evaluator:
                 self._slot_masks[cafes] = hit
         return hit
 
-    def _part(self, beans: int, eggs: int, cafes: int, live: int) -> Value:
-        """Best value of one independent group of cafés (``live``: those that may score)."""
+    def _part(self, beans: int, eggs: int, cafes: int, live: int, need: int = 0) -> Value | None:
+        """Best value of one independent group of cafés (``live``: those that may score),
+        or None when it provably makes fewer than ``need`` points.
+
+        Exact values and proven ceilings are memoised apart, so a memoised value is
+        always exact whatever ``need`` it was found under.
+        """
         mask = self._slots_of(cafes)
         b, e = self._canonical(beans & mask, eggs & mask, cafes)
         key = (cafes, b, e)
         hit = self._memo.get(key)
         if hit is not None:
-            return hit
+            return hit if hit[0] >= need else None
+        ceiling = self._upper.get(key)
+        if ceiling is not None and ceiling < need:
+            return None
+        if (b, e) != (beans & mask, eggs & mask):
+            live = self._live(b, e, cafes)  # swapping cafés moved which ones are live
         held = b | e
         children: list[tuple[int, int, int, int]] = []  # (ceiling, beans, eggs, lost)
         for ci in self._used:
@@ -379,23 +406,39 @@ class Evaluator:
         if not children:
             done = (0, 0, b.bit_count())
             self._memo[key] = done
-            return done
+            return done if need <= 0 else None
         children.sort(key=lambda ch: -ch[0])
         top: Value | None = None
         gain = POINTS_PER_CAFE
-        for ceiling, nb, ne, lost in children:
+        most = 0  # proven ceiling on this state's points, from the children seen
+        for k, (limit, nb, ne, lost) in enumerate(children):
+            floor = max(need, top[0] if top is not None else 0)
+            if limit + gain < floor:
+                # Sorted by ceiling: no later child reaches the floor either.
+                most = max(most, limit + gain)
+                break
             if top is not None:
                 # Chicken steps still to come: at most one per bean that can still move.
                 steps = lost + (nb & self._moving).bit_count()
-                if (ceiling + gain, steps, nb.bit_count()) < top:
+                if (limit + gain, steps, nb.bit_count()) < top:
                     continue
-            p, c, left = self._value(nb, ne, cafes)
-            v = (p + gain, c + lost, left)
-            if top is None or v > top:
-                top = v
-            if len(self._memo) > self._budget:
+            got = self._value(nb, ne, cafes, floor - gain)
+            if got is None:
+                most = max(most, floor - 1)  # the child made fewer than floor - gain
+            else:
+                v = (got[0] + gain, got[1] + lost, got[2])
+                most = max(most, v[0])
+                if top is None or v > top:
+                    top = v
+            if len(self._memo) + len(self._upper) > self._budget:
+                # Over budget: settle for the best line of play found so far; the rest of
+                # the children are covered by their (sorted) ceilings.
                 self.complete = False
-                break  # over budget: settle for the best line of play found so far
-        assert top is not None
-        self._memo[key] = top
-        return top
+                if k + 1 < len(children):
+                    most = max(most, children[k + 1][0] + gain)
+                break
+        if top is not None and top[0] >= need:
+            self._memo[key] = top
+            return top
+        self._upper[key] = most
+        return None
