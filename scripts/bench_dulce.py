@@ -55,7 +55,9 @@ def harvested(rng: random.Random, state: PlayerState) -> tuple[Kitchen, tuple[Co
     got = gather(state.board, rng.choice(ALL_LINES))
     fed = 0
     for bean, n in got.items():
-        free = [i for i, s in enumerate(kitchen.slots) if s.bean is bean and fill[i] is Content.EMPTY]
+        free = [
+            i for i, s in enumerate(kitchen.slots) if s.bean is bean and fill[i] is Content.EMPTY
+        ]
         rng.shuffle(free)
         for i in free[:n]:
             fill[i] = Content.BEAN
