@@ -64,6 +64,7 @@ class Evaluator:
         self._upper: dict[tuple[int, int, int], int] = {}  # proven point ceilings of parts
         self._bounds: dict[tuple[int, int, int], int] = {}
         self._slot_masks: dict[int, int] = {}
+        self._lives: dict[tuple[int, int, int], int] = {}
         self._whole: dict[tuple[int, int, int], Value] = {}  # before splitting into parts
         self._prepare()
 
@@ -132,6 +133,8 @@ class Evaluator:
             )
         self._moving = sum(1 << i for i in range(n) if slots[i].level > 1)
         self._used = used
+        # Per café, each space's bit and the spaces a bean could come down from.
+        self._needs = [tuple((1 << i, self._higher[i]) for i in ids) for ids in k.cafe_slots]
         self._ids = [tuple(ids) for ids in k.cafe_slots]
         self._top = [max(ids, key=lambda i: slots[i].level) if ids else -1 for ids in k.cafe_slots]
         self._klass = [3 * list(type(s.bean)).index(s.bean) + int(s.level) for s in slots]
@@ -161,28 +164,28 @@ class Evaluator:
 
     def _live(self, beans: int, eggs: int, cafes: int) -> int:
         """Cafés among ``cafes`` that might still score (greatest fixpoint)."""
+        key = (beans, eggs, cafes)
+        hit = self._lives.get(key)
+        if hit is not None:
+            return hit
         held = beans | eggs
-        ids = self._ids
-        higher = self._higher
-        cmask = self._cafe_mask
-        live = [ci for ci in self._used if cafes >> ci & 1]
+        live = cafes & self._all_cafes
+        needs = self._needs
         while True:
-            live_slots = 0
-            for ci in live:
-                live_slots |= cmask[ci]
-            mobile = beans & live_slots
-            keep = [
-                ci
-                for ci in live
-                if all(held >> i & 1 or mobile & higher[i] for i in ids[ci])
-            ]
-            if len(keep) == len(live):
+            mobile = beans & self._slots_of(live)
+            dead = 0
+            for ci in self._used:
+                if live >> ci & 1:
+                    for bit, up in needs[ci]:
+                        if not held & bit and not mobile & up:
+                            dead |= 1 << ci
+                            break
+            if not dead:
                 break
-            live = keep
-        out = 0
-        for ci in live:
-            out |= 1 << ci
-        return out
+            live &= ~dead
+        if len(self._lives) < BOUND_CACHE:
+            self._lives[key] = live
+        return live
 
     def _parts(self, beans: int, eggs: int, cafes: int, live: int) -> tuple[list[int], int]:
         """Independent groups of cafés (as café masks) and the inert rest.
