@@ -20,8 +20,9 @@ BENCHES = (
     ("Delicious photos with glare", "scripts.bench_glare"),
     ("Diced Veggies: cuts", "scripts.bench_dice_cuts"),
     ("Diced Veggies: dice photos", "scripts.bench_dice_vision"),
-    ("Dulce: best harvest", "scripts.bench_dulce"),
+    ("Dulce: score-order and best harvest", "scripts.bench_dulce"),
     ("Game night server: upload to score", "scripts.bench_serve"),
+    ("History and standings", "scripts.bench_history"),
 )
 
 

@@ -40,10 +40,13 @@ def test_the_package_says_it_is_typed() -> None:
     assert 'companion = ["py.typed"]' in (ROOT / "pyproject.toml").read_text()
 
 
-def test_the_doc_has_examples_and_keeps_a_web_api_section_last() -> None:
+def test_the_doc_has_examples_and_ends_with_the_web_api() -> None:
     text = API_DOC.read_text()
     assert len(_examples()) >= 5
-    assert text.rstrip().endswith("## Web API")
+    sections = [ln for ln in text.splitlines() if ln.startswith("## ")]
+    assert sections[-1] == "## Web API"
+    for endpoint in ("POST /api/delicious/read", "POST /api/dice/read", "POST /api/dice/cuts"):
+        assert endpoint in text.split("## Web API", 1)[1], endpoint
 
 
 @pytest.mark.slow

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import click
@@ -32,6 +33,8 @@ def _ex(*parts: str) -> str:
     return str(EXAMPLES.joinpath(*parts))
 
 
+_PROBE_DATA = str(Path(tempfile.gettempdir()) / "companion-startup-probe")  # a scratch store
+
 LIGHT_COMMANDS = [
     ["--version"],
     ["--help"],
@@ -50,6 +53,11 @@ LIGHT_COMMANDS = [
     ["delicious", "score", _ex("delicious", "seed7-player1.json")],
     ["delicious", "garden", "--json"],
     ["serve", "--help"],
+    ["history", "--data", _PROBE_DATA],
+    ["standings", "--data", _PROBE_DATA],
+    ["players", "list", "--data", _PROBE_DATA],
+    ["export", "--format", "bgstats", "-o", "-", "--data", _PROBE_DATA],
+    ["dulce", "final", _ex("dulce", "final.json"), "--save", "--data", _PROBE_DATA],
 ]
 
 

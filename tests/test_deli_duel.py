@@ -183,9 +183,10 @@ def test_cli_winner_example_and_problems():
     assert r.exit_code == 0 and doc["winner"] == "Ben" and doc["orders_to_win"] == 3
     two = {"players": [{"name": "a", "completed_orders": 5}, {"name": "b", "completed_orders": 5}]}
     assert run("winner", "-", stdin=json.dumps(two)).exit_code == 1
-    seven = {"players": [{"name": str(i)} for i in range(7)]}
-    r7 = run("winner", "-", stdin=json.dumps(seven))
-    assert r7.exit_code == 2 and "2-6 players" in r7.output
+    seven = {"players": [{"name": str(i), "completed_orders": 0} for i in range(7)]}
+    r7 = run("winner", "-", "--json", stdin=json.dumps(seven))
+    assert r7.exit_code == 1 and "2-6 players" in r7.output
+    assert json.loads(r7.output)["orders_to_win"] is None
 
 
 def test_cli_setup_and_deck():
@@ -199,3 +200,116 @@ def test_cli_setup_and_deck():
     deck = json.loads(run("deck", "--json").output)
     assert deck["draw_deck"] == 81 and deck["crooks"]["food-critic"] == 3
     assert deck["crook_list_names"]["steal-ingredient"] == "Swap Ingredients"
+
+
+def seats_doc(*players: dict) -> str:
+    return json.dumps({"game": "deli-duel", "players": list(players)})
+
+
+@pytest.mark.parametrize(
+    "done",
+    [["fairy-bread"], [["white-bread", "butter", "sprinkles"]], ["sprinkles+white-bread+butter"]],
+)
+def test_cli_winner_knows_fairy_bread_among_completed_orders(done):
+    # The rulebook: completing Fairy Bread wins at once, whatever the other counts.
+    r = run(
+        "winner",
+        "-",
+        "--json",
+        stdin=seats_doc(
+            {"name": "Ava", "completed_orders": ["rye-bread+ham+cheese", *done]},
+            {"name": "Ben", "completed_orders": 4},
+        ),
+    )
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert (doc["winner"], doc["reason"]) == ("Ava", "fairy-bread")
+    # Fairy Bread is not a regular order: Ava still needs 4 of her 5.
+    assert doc["needed"] == {"Ava": 4, "Ben": 1}
+
+
+def test_cli_check_fairy_bread_play_wins_even_when_not_listed():
+    r = run("check", "rye-bread+ham+cheese", "--play", "butter,white-bread,sprinkles", "--json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert doc["wins_game"] is True
+    assert doc["completes"] == ["white-bread+butter+sprinkles"]
+    assert [o["listed"] for o in doc["orders"]] == [True, False]
+    text = run("check", "rye-bread+ham+cheese", "--play", "butter,white-bread,sprinkles")
+    assert "wins the game at once" in text.output and "on display in every game" in text.output
+    # A wild still cannot stand in, listed or not.
+    wild = run("check", "rye-bread+ham+cheese", "--play", "wild,butter,sprinkles", "--json")
+    assert wild.exit_code == 1 and json.loads(wild.output)["wins_game"] is False
+
+
+@pytest.mark.parametrize(
+    ("order", "needle"),
+    [
+        ("cheese+ham+mayo", "at least one bread"),
+        (["rye-bread", "ham"], "3 ingredients, not 2"),
+        ("wild+cheese+rye-bread", "crook card"),
+    ],
+)
+def test_cli_winner_refuses_completed_orders_that_check_refuses(order, needle):
+    r = run(
+        "winner",
+        "-",
+        "--json",
+        stdin=seats_doc(
+            {"name": "Ava", "completed_orders": [order]}, {"name": "Ben", "completed_orders": 0}
+        ),
+    )
+    assert r.exit_code == 1, r.output
+    doc = json.loads(r.output)
+    assert doc["winner"] is None and any(needle in p for p in doc["problems"])
+    # ... exactly as check does, with the same exit class.
+    as_text = order if isinstance(order, str) else "+".join(order)
+    assert run("check", as_text).exit_code == 1
+
+
+def test_cli_crook_card_in_an_order_is_exit_1_and_unknown_name_exit_2():
+    crook_in = run("check", "wild+cheese+rye-bread", "--json")
+    assert crook_in.exit_code == 1
+    assert "crook card" in json.loads(crook_in.output)["orders"][0]["problems"][0]
+    unknown = run("check", "sandwich+cheese+rye-bread")
+    assert unknown.exit_code == 2 and "unknown ingredient 'sandwich'" in unknown.output
+    assert len(unknown.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("players", "needle"),
+    [
+        ([{"name": "Ava"}, {"name": "Ben", "completed_orders": 1}], "completed_orders: required"),
+        (
+            [{"name": "Ava", "completed_orders": 1}, {"name": "ava ", "completed_orders": 2}],
+            "share the name",
+        ),
+        ([{"name": "", "completed_orders": 1}], "non-empty name"),
+    ],
+)
+def test_cli_winner_unreadable_tables_are_one_line_exit_2(players, needle):
+    r = run("winner", "-", stdin=seats_doc(*players))
+    assert r.exit_code == 2 and needle in r.output
+    assert len(r.output.strip().splitlines()) == 1 and "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("count", [1, 7])
+def test_cli_winner_table_size_outside_the_game_is_exit_1(count):
+    players = [{"name": f"p{i}", "completed_orders": 0} for i in range(count)]
+    r = run("winner", "-", stdin=seats_doc(*players))
+    assert r.exit_code == 1 and "2-6 players" in r.output
+
+
+@given(
+    st.lists(st.lists(ingredient_st, min_size=2, max_size=4), max_size=4),
+    st.integers(0, 4),
+)
+def test_winner_flags_exactly_the_orders_check_refuses(orders, other):
+    listed = [Order(tuple(o)) for o in orders]
+    out = winner([Seat.listing("a", listed), Seat("b", other)])
+    bad = [o for o in listed if order_problems(o)]
+    if bad:
+        assert out.winner is None and out.problems
+    fairy = any(o.is_fairy_bread for o in listed)
+    if not out.problems and fairy:
+        assert (out.winner, out.reason) == ("a", "fairy-bread")

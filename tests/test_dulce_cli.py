@@ -102,16 +102,16 @@ def test_final_ranks_with_tiebreak():
             '{"cafes": [{"spaces": [{"type": "cacao", "level": 1, "holds": "peanut"}]}]}',
             "can hold cacao",
         ),
-        (["best-harvest", "-"], '{"board": [[null]]}', "4 rows of 4"),
+        (["best-harvest", "-"], '{"board": [[null]], "cafes": [], "chicken": 0}', "4 rows of 4"),
         (["plant", "-", "--at", "x"], "{}", "two whole numbers"),
         (["plant", "-", "--at", "0,0"], "{}", "exactly one of"),
         (
             ["plant", "-", "--at", "0,0", "--fields", "cacao,cacao,cacao,cacao", "--rotate", "45"],
-            "{}",
+            '{"board": null, "cafes": []}',
             "rotation must be",
         ),
         (["final", "-"], '{"players": []}', "at least one player"),
-        (["final", "-"], '{"game": "deli-duel", "players": []}', "at least one player"),
+        (["final", "-"], '{"game": "deli-duel", "players": []}', "not a Dulce state"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args, stdin, needle):
@@ -144,3 +144,106 @@ def test_every_json_example_in_docs_formats_is_accepted():
             assert du.final_players(doc)
         else:
             assert du.player_state(doc).cafes
+
+
+def dulce(*args: str, doc: dict | None = None):
+    return CliRunner().invoke(
+        main, ["dulce", *args], input=None if doc is None else json.dumps(doc)
+    )
+
+
+def example(name: str) -> dict:
+    return json.loads((EX / name).read_text())
+
+
+@pytest.mark.parametrize(
+    ("command", "drop"),
+    [
+        ("score-order", "cafes"),
+        ("best-harvest", "board"),
+        ("best-harvest", "cafes"),
+        ("best-harvest", "chicken"),
+        ("plant", "board"),
+        ("plant", "cafes"),
+        ("plant", "cards"),
+    ],
+)
+def test_missing_required_key_is_one_line_exit_2(command, drop):
+    doc = example("plant.json" if command == "plant" else "best-harvest.json")
+    del doc[drop]
+    extra = ["--card", "24", "--at", "0,1"] if command == "plant" else []
+    r = dulce(command, "-", *extra, doc=doc)
+    assert r.exit_code == 2, r.output
+    assert f"{drop}: required" in r.output
+    assert len(r.output.strip().splitlines()) == 1 and "Traceback" not in r.output
+
+
+def test_final_needs_points_and_the_tiebreak_keys_of_tied_players():
+    no_points = dulce("final", "-", doc={"players": [{"name": "a"}]})
+    assert no_points.exit_code == 2 and "players[0].points: required" in no_points.output
+    # Not tied: chicken and cubes are never compared, so they may be left out.
+    untied = {"players": [{"name": "a", "points": 30}, {"name": "b", "points": 31}]}
+    assert dulce("final", "-", doc=untied).exit_code == 0
+    tied = {"players": [{"name": "a", "points": 30}, {"name": "b", "points": 30, "chicken": 3}]}
+    r = dulce("final", "-", doc=tied)
+    assert r.exit_code == 2 and "players[0].chicken: required" in r.output
+    tied["players"][0]["chicken"] = 0
+    r = dulce("final", "-", doc=tied)
+    assert r.exit_code == 2 and "field_cubes: required" in r.output
+
+
+def test_five_players_in_final_is_an_impossible_table_exit_1():
+    players = [{"name": f"p{i}", "points": 20 + i} for i in range(5)]
+    r = dulce("final", "-", doc={"players": players})
+    assert r.exit_code == 1 and "1-4 players" in r.output
+    assert len(r.output.strip().splitlines()) == 1
+    assert dulce("final", "-", doc={"players": players[:4]}).exit_code == 0
+
+
+def test_card_numbers_outside_the_deck_are_exit_1():
+    doc = example("plant.json")
+    r = dulce("plant", "-", "--card", "25", "--at", "0,0", doc=doc)
+    assert r.exit_code == 1 and "numbered 1-24" in r.output
+    doc["cards"].append({"number": 25, "fields": ["cacao"] * 4})
+    r = dulce("plant", "-", "--card", "24", "--at", "0,1", doc=doc)
+    assert r.exit_code == 1 and "cards[2].number: card 25" in r.output
+    built = example("score-order.json")
+    built["cafes"][1]["card"] = 5  # Fudge now claims Brownies' card
+    r = dulce("score-order", "-", doc=built)
+    assert r.exit_code == 1 and "card 5 is built twice" in r.output
+
+
+def test_more_cubes_than_the_supply_is_refused_at_once():
+    doc = example("best-harvest.json")
+    doc["board"][0][0] = {"field": "peanut", "cubes": 100_000}
+    r = dulce("best-harvest", "-", doc=doc)
+    assert r.exit_code == 1 and "supply has 25" in r.output
+    eggs = {"cafes": [{"spaces": [{"type": "cacao", "level": 1, "holds": "egg"}]}] * 16}
+    r = dulce("score-order", "-", doc=eggs)
+    assert r.exit_code == 1 and "16 eggs" in r.output
+
+
+def test_a_state_at_the_supply_limit_is_fine():
+    doc = {
+        "chicken": 0,
+        "board": [["cacao:5"] * 4, ["cacao:1"] * 4, [None] * 4, [None] * 4],
+        "cafes": [{"name": "A", "spaces": [{"type": "cacao", "level": 3, "holds": "cacao"}]}],
+    }
+    assert dulce("best-harvest", "-", doc=doc).exit_code == 0  # 24 + 1 = 25 cacao
+
+
+def test_tiebreak_readings_differ_on_the_example_and_are_named():
+    sums = json.loads(dulce("final", str(EX / "final.json"), "--json").output)
+    eggs = json.loads(
+        dulce("final", str(EX / "final.json"), "--tiebreak", "eggs-first", "--json").output
+    )
+    # Christina: 7 steps = 2 eggs + 3 cubes = 5; Marco: 1 egg + 5 cubes = 6.
+    assert (sums["tiebreak_reading"], sums["winners"]) == ("sum", ["Marco"])
+    assert (eggs["tiebreak_reading"], eggs["winners"]) == ("eggs-first", ["Christina"])
+    assert sums["standings"][1]["decided_by"] == "tiebreak"
+    assert sums["standings"][2]["decided_by"] == "points"
+    text = dulce("final", str(EX / "final.json"), "--tiebreak", "eggs-first").output
+    assert "Tiebreak reading eggs-first" in text
+    assert "Tiebreak reading sum" in dulce("final", str(EX / "final.json")).output
+    bad = dulce("final", str(EX / "final.json"), "--tiebreak", "coin-toss")
+    assert bad.exit_code == 2

@@ -22,7 +22,7 @@ def test_tied_players_count_eggs_from_chicken_steps_plus_field_cubes():
     assert [x.player.name for x in s] == ["Bo", "Ana"]
     assert s[0].eggs == 1 and s[1].eggs == 2
     # Read as eggs first, then cubes, Ana wins instead: a one-line change of reading.
-    other = rank([ana, bo], DulceRules(tiebreak=Tiebreak.EGGS_THEN_CUBES))
+    other = rank([ana, bo], DulceRules(tiebreak=Tiebreak.EGGS_FIRST))
     assert other[0].player.name == "Ana"
 
 

@@ -213,3 +213,61 @@ def test_bound_never_undercuts_and_at_least_answers_exactly(cafes, alpha):
     assert Evaluator(k).bound(fill) >= exact[0]
     got = Evaluator(k).at_least(fill, alpha)
     assert got == (exact if exact[0] >= alpha else None)
+
+
+# Four bean types and repeated café shapes: kitchens that fall apart into independent
+# parts, have dead cafés, and interchangeable cafés, each a shortcut the search takes.
+ALL_BEANS = ["cacao", "coffee", "peanut", "vanilla"]
+wide_space_st = st.tuples(
+    st.sampled_from(ALL_BEANS), st.integers(1, 3), st.sampled_from([None, "bean", "bean", "egg"])
+).map(list)
+shape_st = st.lists(wide_space_st, min_size=1, max_size=2)
+
+
+@st.composite
+def wide_kitchens(draw):
+    shapes = draw(st.lists(shape_st, min_size=1, max_size=3))
+    cafes = []
+    for _ in range(draw(st.integers(1, 5))):
+        shape = draw(st.sampled_from(shapes))  # repeats make identical cafés
+        held = [draw(st.sampled_from([None, "bean", "bean", "egg"])) for _ in shape]
+        cafes.append([[b, lv, h] for (b, lv, _), h in zip(shape, held, strict=True)])
+    return cafes
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wide_kitchens(), st.booleans())
+def test_parts_dead_cafes_and_symmetry_keep_the_search_exact(cafes, into_scored):
+    rules = DulceRules(byproduct_into_scored_cafe=into_scored)
+    k, plan = plan_for(cafes, rules)
+    assert (plan.points, plan.chicken) == brute_best(cafes, into_scored=into_scored)
+    assert plan.proven
+    again = replay(k, plan.start, plan.steps, rules)
+    assert (again.points, again.chicken, again.end) == (plan.points, plan.chicken, plan.end)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wide_kitchens())
+def test_bound_is_admissible_in_every_state_of_the_best_plan(cafes):
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    value = Evaluator(k)
+    plan = best_scoring(k, k.fill_of(engine), value=value)
+    state = plan.start
+    for n, step in enumerate(plan.steps):
+        # From here the plan makes the remaining steps' points: the ceiling may not be less.
+        assert value.bound(state) >= len(plan.steps) - n
+        assert value.bound(state) >= value(state)[0]
+        state = apply_step(k, state, step)
+    assert value(state)[0] == 0
+
+
+def test_independent_kitchens_add_up():
+    # Two kitchens sharing no bean type: the best of both is the sum of the bests.
+    left = [[["cacao", 3, "bean"], ["cacao", 2, None]], [["cacao", 1, None]]]
+    right = [[["coffee", 3, "bean"]], [["coffee", 2, None], ["peanut", 1, "egg"]]]
+    _, a = plan_for(left)
+    _, b = plan_for(right)
+    _, both = plan_for(left + right)
+    assert (both.points, both.chicken) == (a.points + b.points, a.chicken + b.chicken)
+    assert both.proven

@@ -175,7 +175,7 @@ def test_cli_score_example():
 
 
 def test_cli_violation_exits_1_and_bad_input_exits_2():
-    bad = {"players": [{"name": "a", "pollinator": 70, "jar": 0}]}
+    bad = {"players": [{"name": "a", "pollinator": 70, "jar": 0, "guests": 0, "ingredients": 0}]}
     r = CliRunner().invoke(main, ["wild-gardens", "score", "-", "--json"], input=json.dumps(bad))
     assert r.exit_code == 1
     r2 = CliRunner().invoke(main, ["wild-gardens", "score", "-"], input='{"players": 3}')
@@ -188,3 +188,50 @@ def test_jar_step_compares_positions_with_wraps():
     assert final_score(a).total == final_score(b).total
     s = rank([b, a])
     assert s[0].player.name == "a" and s[1].decided_by == "jar"
+
+
+def seat(name: str, **kw) -> dict:
+    doc = {"name": name, "pollinator": 10, "jar": 4, "guests": 1, "guest_vp": 0,
+           "ingredients": 2}
+    doc.update(kw)
+    return doc
+
+
+def score_cli(*players: dict, args: tuple[str, ...] = ("--json",)):
+    doc = json.dumps({"game": "wild-gardens", "players": list(players)})
+    return CliRunner().invoke(main, ["wild-gardens", "score", "-", *args], input=doc)
+
+
+@pytest.mark.parametrize("key", ["pollinator", "jar", "guests", "ingredients"])
+def test_cli_missing_score_key_is_one_line_exit_2(key):
+    p = seat("Jada", pollinator=30)
+    del p[key]
+    r = score_cli(p, seat("Harold"), args=())
+    assert r.exit_code == 2, r.output
+    assert f"players[0].{key}: required" in r.output
+    assert len(r.output.strip().splitlines()) == 1 and "Traceback" not in r.output
+
+
+def test_cli_tied_players_need_the_chain_keys_others_do_not():
+    # Not tied: the chain is never consulted, so its counts may be left out.
+    assert score_cli(seat("Jada", pollinator=30), seat("Harold")).exit_code == 0
+    tied = score_cli(seat("Jada"), seat("Harold"), args=())
+    assert tied.exit_code == 2 and "cooked_recipes: required" in tied.output
+    full = dict(cooked_recipes=1, skill_tokens=2, reserved_recipes=0)
+    ok = score_cli(seat("Jada", **full), seat("Harold", **{**full, "skill_tokens": 3}))
+    assert ok.exit_code == 0 and json.loads(ok.output)["winners"] == ["Harold"]
+
+
+def test_cli_five_players_is_an_impossible_table_exit_1():
+    five = [seat(f"p{i}", pollinator=10 + i) for i in range(5)]
+    r = score_cli(*five)
+    assert r.exit_code == 1, r.output
+    doc = json.loads(r.output)
+    assert [v["code"] for v in doc["violations"]] == ["player-count"]
+    assert doc["violations"][0]["player"] == "table"
+    assert score_cli(*five[:4]).exit_code == 0 and score_cli(five[0]).exit_code == 0
+
+
+def test_cli_duplicate_names_differing_in_case_are_exit_2():
+    r = score_cli(seat("Jada", pollinator=30), seat("jada "), args=())
+    assert r.exit_code == 2 and "share the name" in r.output

@@ -33,6 +33,19 @@ SUBCOMMANDS: dict[str, LazyCommand] = {
                              "Deli Duel: order checks and the winning count."),
     "serve": LazyCommand("companion.cli.serve:serve", "Serve the game-night pages and the JSON "
                          "API."),
+    "history": LazyCommand("companion.cli.history:history_cmd",
+                           "Every saved play, oldest first: date, night, game, players with "
+                           "scores and places, winner and how a tie was broken."),
+    "standings": LazyCommand("companion.cli.history:standings_cmd", "Plays, wins, win rate, "
+                             "average and best score for each player, per game and overall."),
+    "players": LazyCommand("companion.cli.players:players", "Players in the store and their "
+                           "aliases (one player under two spellings)."),
+    "export": LazyCommand("companion.cli.transfer:export_cmd",
+                          "Write every saved play as JSON, CSV or a BG Stats play file."),
+    "import": LazyCommand("companion.cli.transfer:import_cmd",
+                          "Add the plays of a `companion export` JSON file that the store lacks."),
+    "backup": LazyCommand("companion.cli.transfer:backup_cmd", "Copy the database to FILE with "
+                          "SQLite's online backup (safe while serve runs)."),
 }
 
 

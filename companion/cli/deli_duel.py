@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from companion.cli.output import emit, json_option
+from companion.cli.store_options import save_options, save_result
 from companion.errors import InputError
 from companion.fileio import read_json_object
 from companion.games.deli_duel import (
@@ -21,6 +22,7 @@ from companion.games.deli_duel import (
     winner,
 )
 from companion.games.deli_duel.cards import INGREDIENT_COUNTS, LIST_NAMES, ORDER_CARDS
+from companion.games.deli_duel.orders import on_display
 
 
 @click.group(name="deli-duel")
@@ -36,23 +38,33 @@ def deli_duel() -> None:
 def check(orders: tuple[str, ...], play: str | None, path: str | None, as_json: bool) -> None:
     """Check ORDER cards (a+b+c or fairy-bread), and whether --play completes them.
 
-    Exit 1 if an order is malformed or the play completes none of them.
+    Fairy Bread is on display in every game, so a play is also checked against it when
+    it is not listed. Exit 1 if an order breaks the rules (a crook card in it, no bread,
+    not three ingredients) or the play completes none of them.
     """
     raw_orders: list[Any] = list(orders)
     raw_play: Any = play
     if path is not None:
         doc = read_json_object(path, 'an object like {"orders": [...], "play": [...]}')
-        raw_orders += list(doc.get("orders") or [])
+        listed_orders = doc.get("orders", [])
+        if not isinstance(listed_orders, list):
+            raise InputError(f"{path}: orders: expected a list of orders")
+        raw_orders += listed_orders
         raw_play = doc.get("play", raw_play)
     if not raw_orders:
         raise InputError("name at least one order, e.g. white-bread+cheese+ham")
     parsed = [parse.order(o, f"order {i + 1}") for i, o in enumerate(raw_orders)]
     cards = parse.cards(raw_play) if raw_play is not None else None
+    listed = len(parsed)
+    if cards is not None:
+        # Fairy Bread is always out: shown when this play completes it, listed or not.
+        parsed += [o for o in on_display(parsed)[listed:] if check_play(o, cards).legal]
     results = []
     ok = True
-    for o in parsed:
+    for k, o in enumerate(parsed):
         entry: dict[str, Any] = {
-            "order": [i.value for i in o.ingredients],
+            "order": list(o.names),
+            "listed": k < listed,
             "fairy_bread": o.is_fairy_bread,
             "valid": not order_problems(o),
             "problems": order_problems(o),
@@ -77,7 +89,10 @@ def check(orders: tuple[str, ...], play: str | None, path: str | None, as_json: 
     lines = []
     for r in results:
         name = "+".join(r["order"])
-        lines.append(f"{name}: " + ("valid order" if r["valid"] else "; ".join(r["problems"])))
+        shown = "valid order" if r["valid"] else "; ".join(r["problems"])
+        if not r["listed"]:
+            shown += " (Fairy Bread is on display in every game)"
+        lines.append(f"{name}: {shown}")
         if "play" in r:
             p = r["play"]
             verdict = "completed" if p["legal"] else "not completed: " + "; ".join(p["reasons"])
@@ -92,8 +107,14 @@ def check(orders: tuple[str, ...], play: str | None, path: str | None, as_json: 
 @deli_duel.command("winner")
 @click.argument("state")
 @json_option
-def winner_cmd(state: str, as_json: bool) -> None:
-    """Who has won (Fairy Bread or enough orders for the table size); exit 1 if impossible."""
+@save_options
+def winner_cmd(state: str, as_json: bool, save: bool, night: str | None,
+               data: str | None) -> None:
+    """Who has won (Fairy Bread or enough orders for the table size).
+
+    Exit 1 if the table is impossible: a size outside 2-6, a completed order no card
+    shows, two wins at once, more orders than exist.
+    """
     out = winner(parse.seats(read_json_object(state)))
     doc = {
         "orders_to_win": out.target,
@@ -102,9 +123,13 @@ def winner_cmd(state: str, as_json: bool) -> None:
         "needed": {name: n for name, n in out.needed},
         "problems": list(out.problems),
     }
-    lines = [f"Orders to win at this table: {out.target}."]
-    if out.problems and not out.winner:
-        lines.append("No winner can be named: this table cannot happen (problems below).")
+    lines = [
+        f"Orders to win at this table: {out.target}."
+        if out.target is not None
+        else "This is not a Deli Duel table."
+    ]
+    if out.problems:
+        lines.append("No winner: this table cannot happen in a game.")
     elif out.winner:
         how = "the Fairy Bread combo" if out.reason == "fairy-bread" else f"{out.target} orders"
         lines.append(f"Winner: {out.winner} ({how}).")
@@ -113,6 +138,12 @@ def winner_cmd(state: str, as_json: bool) -> None:
             "No winner yet. Still needed: " + ", ".join(f"{n} {k}" for n, k in out.needed) + "."
         )
     lines.extend(f"problem: {p}" for p in out.problems)
+    if save and not out.problems:
+        from companion.store import results
+
+        save_result(results.deli_duel(doc), data, night)
+    elif save:
+        click.echo("companion: not saved: the state has problems", err=True)
     emit(doc, lines, as_json)
     if out.problems:
         sys.exit(1)

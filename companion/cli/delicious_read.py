@@ -13,7 +13,8 @@ from typing import Any
 
 import click
 
-from companion.errors import CompanionError, InputError, UnknownNameError
+from companion.cli.store_options import save_options
+from companion.errors import CompanionError, IllegalMoveError, InputError, UnknownNameError
 from companion.fileio import write_json
 from companion.games.delicious.fieldmap import check_value
 from companion.games.delicious.garden import garden
@@ -159,10 +160,14 @@ def _unpaired_doc(p: Player, pairing: Pairing[SheetReading]) -> dict[str, Any]:
                    "such as C for carrot; empty VALUE empties it); repeatable.")
 @click.option("--reader", type=click.Choice([r.value for r in Reader]), default="ours",
               show_default=True, help="Letter reader: our classifier or tesseract.")
+@click.option("--player", "player_names", multiple=True, metavar="NAME",
+              help="With --save: the players' names, in the order of the photos.")
+@save_options
 @click.pass_context
 def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
              overlay_dir: Path | None, out_path: Path | None, sets: tuple[str, ...],
-             reader: str) -> None:
+             reader: str, player_names: tuple[str, ...], save: bool, night: str | None,
+             data: str | None) -> None:
     """Read photographed Delicious sheets: every field, every rule problem, the score.
 
     Garden and play sheets photographed separately are paired by their player code; a
@@ -208,15 +213,23 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
                       [f"NOT SCORED: {problem.message}"] if problem else [])
 
     problems = [pr.to_json() for pr in pairing.problems]
+    docs = [_player_doc(p, names[i], table, i) for i, p in enumerate(players)]
+    doc: dict[str, Any]
+    if len(docs) == 1 and not pairing.unpaired and not errors:
+        doc = {**docs[0], "pairing": problems, "errors": errors}
+    else:
+        doc = {"players": docs, "ranking": [s.to_json() for s in table.standings],
+               "unpaired": [_unpaired_doc(p, pairing) for p in pairing.unpaired],
+               "pairing": problems, "errors": errors}
+    if save:
+        from companion.cli.delicious_save import save_table
+
+        if errors:
+            raise InputError(f"not saved: {errors[0]['photo']} could not be read")
+        if pairing.problems:
+            raise IllegalMoveError(f"not saved: {pairing.problems[0].message}")
+        save_table(doc, players, player_names, table.legal, data, night)
     if as_json:
-        docs = [_player_doc(p, names[i], table, i) for i, p in enumerate(players)]
-        doc: dict[str, Any]
-        if len(docs) == 1 and not pairing.unpaired and not errors:
-            doc = {**docs[0], "pairing": problems, "errors": errors}
-        else:
-            doc = {"players": docs, "ranking": [s.to_json() for s in table.standings],
-                   "unpaired": [_unpaired_doc(p, pairing) for p in pairing.unpaired],
-                   "pairing": problems, "errors": errors}
         click.echo(json.dumps(doc, indent=2))
     else:
         _print_text(players, names, table, pairing)

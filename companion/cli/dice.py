@@ -12,6 +12,7 @@ import click
 
 from companion.cli.lazy import LazyCommand, LazyGroup
 from companion.cli.output import echo_json, json_option
+from companion.cli.store_options import save_options, save_result
 from companion.errors import InputError
 from companion.fileio import STDIN, errors_naming, read_json_object
 from companion.games.diced_veggies.compare import judge_change
@@ -185,8 +186,10 @@ def check(
 @dice.command(name="score")
 @click.argument("state", metavar="STATE.json", type=click.Path(dir_okay=False))
 @json_option
+@save_options
 @click.pass_context
-def score_cmd(ctx: click.Context, state: str, as_json: bool) -> None:
+def score_cmd(ctx: click.Context, state: str, as_json: bool, save: bool, night: str | None,
+              data: str | None) -> None:
     """Final scores from entered recipe stars and hype points (see examples/dice/).
 
     Exit 1 when the state breaks a rule (it is scored all the same).
@@ -195,6 +198,12 @@ def score_cmd(ctx: click.Context, state: str, as_json: bool) -> None:
     with errors_naming(state):
         players, options = from_json(doc)
     result = score(players, options)
+    if save and not result.violations:
+        from companion.store import results
+
+        save_result(results.diced_veggies(result.to_json()), data, night)
+    elif save:
+        click.echo("companion: not saved: the state breaks a rule", err=True)
     if as_json:
         echo_json(result.to_json(), indent=None)
     else:

@@ -7,11 +7,19 @@ import sys
 import click
 
 from companion.cli.output import echo_json, emit, json_option
+from companion.cli.store_options import save_options, save_result
 from companion.errors import IllegalMoveError, InputError
 from companion.fileio import read_json_object
 from companion.games.dulce import parse, report
 from companion.games.dulce.final import rank
 from companion.games.dulce.harvest import best_harvest
+from companion.games.dulce.limits import (
+    ImpossibleStateError,
+    card_number_problem,
+    check_state,
+    table_problems,
+)
+from companion.games.dulce.model import DulceRules, PlayerState, Tiebreak
 from companion.games.dulce.planting import plant, plant_card
 from companion.games.dulce.scoring import Kitchen, best_scoring
 
@@ -24,6 +32,14 @@ def _pair(text: str, what: str) -> tuple[int, int]:
     return a, b
 
 
+def _state(path: str, command: str) -> PlayerState:
+    """The player state in ``path`` with what ``command`` needs, refused (exit 1) if no
+    game can reach it."""
+    st = parse.player_state(read_json_object(path), needs=parse.NEEDS[command])
+    check_state(st)
+    return st
+
+
 @click.group(name="dulce")
 def dulce() -> None:
     """Dulce: validate plants, best scoring order, best harvest, final score."""
@@ -34,7 +50,7 @@ def dulce() -> None:
 @json_option
 def score_order(state: str, as_json: bool) -> None:
     """Best scoring order and byproduct moves for the cafés in STATE (after a harvest)."""
-    st = parse.player_state(read_json_object(state))
+    st = _state(state, "score-order")
     kitchen = Kitchen.of(st.cafes)
     plan = best_scoring(kitchen, kitchen.fill_of(st.cafes))
     emit(report.scoring_json(plan), report.scoring_text(plan), as_json)
@@ -45,7 +61,7 @@ def score_order(state: str, as_json: bool) -> None:
 @json_option
 def best_harvest_cmd(state: str, as_json: bool) -> None:
     """Which row or column to harvest, where each bean and egg goes, and how to score."""
-    advice = best_harvest(parse.player_state(read_json_object(state)))
+    advice = best_harvest(_state(state, "best-harvest"))
     emit(report.harvest_json(advice), report.harvest_text(advice), as_json)
 
 
@@ -60,10 +76,15 @@ def plant_cmd(
     state: str, card: int | None, fields: str | None, at: str, rotate: int, as_json: bool
 ) -> None:
     """Check a plant-fields action and show what it does (exit 1 if illegal)."""
-    st = parse.player_state(read_json_object(state))
+    raw = read_json_object(state)
     row, col = _pair(at, "--at")
     if (card is None) == (fields is None):
         raise InputError("give exactly one of --card N or --fields TL,TR,BL,BR")
+    needs = parse.NEEDS["plant"] + (("cards",) if card is not None else ())
+    st = parse.player_state(raw, needs=needs)
+    check_state(st)
+    if card is not None and (problem := card_number_problem(card, "--card")):
+        raise ImpossibleStateError(problem)
     try:
         if card is not None:
             result = plant_card(st, card, row, col, rotate)
@@ -82,13 +103,34 @@ def plant_cmd(
 
 @dulce.command("final")
 @click.argument("state")
+@click.option(
+    "--tiebreak",
+    type=click.Choice([t.value for t in Tiebreak]),
+    default=Tiebreak.SUM.value,
+    show_default=True,
+    help="Reading of the final tiebreak: eggs plus field cubes as one count (sum), or "
+    "most eggs first, then cubes (eggs-first).",
+)
 @json_option
-def final_cmd(state: str, as_json: bool) -> None:
-    """Final ranking with the egg-and-field tiebreak; one player gets the solo title."""
-    raw = read_json_object(state)
-    players = parse.final_players(raw)
-    standings = rank(players)
-    emit(report.standings_json(standings), report.standings_text(standings), as_json)
+@save_options
+def final_cmd(state: str, tiebreak: str, as_json: bool, save: bool, night: str | None,
+              data: str | None) -> None:
+    """Final ranking with the egg-and-field tiebreak; one player gets the solo title.
+
+    Exit 1 for a table no game has (more than four players).
+    """
+    players = parse.final_players(read_json_object(state))
+    problems = table_problems(players)
+    if problems:
+        raise ImpossibleStateError(problems[0])
+    reading = Tiebreak(tiebreak)
+    standings = rank(players, DulceRules(tiebreak=reading))
+    doc = report.standings_json(standings, reading)
+    if save:
+        from companion.store import results
+
+        save_result(results.dulce(doc), data, night)
+    emit(doc, report.standings_text(standings, reading), as_json)
 
 
 __all__ = ["dulce"]

@@ -26,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 
 from companion.errors import CompanionError, InputError
 from companion.store import NotFoundError, Store
-from companion.web import pads, services
+from companion.web import history_routes, pads, services
 from companion.web.constants import GAME_TITLES, READER_PROCESSES, SHEET_CACHE_ENTRIES
 from companion.web.security import Guard
 from companion.web.uploads import Upload, photos, read_form
@@ -614,7 +614,8 @@ def create_app(store: Store, token: str | None = None, join_url: str | None = No
         ("/delicious/{sid:int}/crop/{rid:int}.png", delicious_crop),
         ("/dice/{sid:int}/overlay/{rid:int}.jpg", dice_overlay),
     ]
-    routes: list[Any] = [Route(p, h, methods=["POST"]) for p, h in post]
+    routes: list[Any] = history_routes.routes()
+    routes += [Route(p, h, methods=["POST"]) for p, h in post]
     routes += [Route(p, h, methods=["GET"]) for p, h in get]
     routes += [Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
                Route("/api/{rest:path}", api_not_found, methods=["GET", "POST"])]

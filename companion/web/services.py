@@ -600,8 +600,14 @@ def _deli_duel(doc: dict[str, Any]) -> PadResult:
     o = winner(parse.seats(doc))
     out = {"orders_to_win": o.target, "winner": o.winner, "reason": o.reason,
            "needed": {n: k for n, k in o.needed}, "problems": list(o.problems)}
+    if o.target is None:  # not a Deli Duel table size: nothing to rank
+        return PadResult("deli-duel", [f"problem: {p}" for p in o.problems], out, [], None,
+                         list(o.problems))
     lines = [f"Orders to win at this table: {o.target}."]
-    lines.append(f"Winner: {o.winner}." if o.winner else "No winner yet.")
+    if o.problems:
+        lines.append("No winner: this table cannot happen in a game.")
+    else:
+        lines.append(f"Winner: {o.winner}." if o.winner else "No winner yet.")
     need = dict(o.needed)
     places = {n: 1 + sum(need[m] < need[n] for m in need) for n in need}
     seats = [SeatInput(n, float(o.target - k), places[n], n == o.winner) for n, k in o.needed]

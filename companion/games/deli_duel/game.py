@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from companion.errors import InputError
 from companion.games.deli_duel.cards import REGULAR_ORDER_CARDS
+from companion.games.deli_duel.orders import Order, order_problems
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -34,11 +35,20 @@ class Seat:
     name: str
     completed: int  # completed regular orders in front of the player
     fairy_bread: bool = False  # laid the Fairy Bread combo
+    orders: tuple[Order, ...] = ()  # the completed orders themselves, when listed
+
+    @classmethod
+    def listing(cls, name: str, orders: Sequence[Order], fairy_bread: bool = False) -> Seat:
+        """A seat from its list of completed orders: a Fairy Bread among them is the combo,
+        not a regular order."""
+        regular = sum(1 for o in orders if not o.is_fairy_bread)
+        laid = fairy_bread or any(o.is_fairy_bread for o in orders)
+        return cls(name, regular, laid, tuple(orders))
 
 
 @dataclass(frozen=True)
 class Outcome:
-    target: int
+    target: int | None  # None when the table size is not one the game is for
     winner: str | None
     reason: str  # "fairy-bread", "orders" or "none yet"
     needed: tuple[tuple[str, int], ...]  # orders each player still needs
@@ -46,12 +56,30 @@ class Outcome:
 
 
 def winner(seats: Sequence[Seat]) -> Outcome:
-    """Who has won, if anyone; a state with two winners or too many orders is flagged."""
-    names = [s.name for s in seats]
-    if len(set(names)) != len(names):
-        raise InputError("two players share a name")
-    target = orders_to_win(len(seats))
+    """Who has won, if anyone; a table the game cannot reach is flagged, with no winner.
+
+    Flagged: a table size outside 2-6, a completed order no order card can show, two
+    Fairy Breads, more orders than win or than exist, more than one win at once.
+    """
+    seen: set[str] = set()
+    for s in seats:
+        key = s.name.strip().casefold()
+        if key in seen:
+            raise InputError(f"two players share the name {s.name.strip()!r}")
+        seen.add(key)
     problems = []
+    if MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+        target = orders_to_win(len(seats))
+    else:
+        problems.append(
+            f"Deli Duel is for {MIN_PLAYERS}-{MAX_PLAYERS} players; this table has {len(seats)}"
+        )
+        target = WIN_ORDERS_SMALL if len(seats) <= SMALL_TABLE_MAX else WIN_ORDERS_LARGE
+    for s in seats:
+        for o in s.orders:
+            problems.extend(f"{s.name}'s completed order {o}: {p}" for p in order_problems(o))
+        if sum(1 for o in s.orders if o.is_fairy_bread) > 1:
+            problems.append(f"{s.name} lists Fairy Bread twice; there is one Fairy Bread order")
     fairy = [s for s in seats if s.fairy_bread]
     reached = [s for s in seats if s.completed >= target]
     if len(fairy) > 1:
@@ -68,7 +96,8 @@ def winner(seats: Sequence[Seat]) -> Outcome:
         problems.append(f"only {REGULAR_ORDER_CARDS} regular orders exist; the table shows {total}")
     needed = tuple((s.name, max(0, target - s.completed)) for s in seats)
     if problems:
-        return Outcome(target, None, "none yet", needed, tuple(problems))
+        shown = target if MIN_PLAYERS <= len(seats) <= MAX_PLAYERS else None
+        return Outcome(shown, None, "none yet", needed, tuple(problems))
     if fairy:
         return Outcome(target, fairy[0].name, "fairy-bread", needed, ())
     if reached:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.errors import InputError
-from companion.games.deli_duel.cards import Crook, Ingredient, card, ingredient
+from companion.errors import InputError, UnknownNameError
+from companion.games.deli_duel.cards import Crook, Ingredient, card, crook, ingredient
 from companion.games.deli_duel.game import Seat
 from companion.games.deli_duel.orders import FAIRY_BREAD_ORDER, Order
 from companion.games.jsondoc import game_document, json_object, players_list
@@ -20,6 +20,17 @@ def _names(raw: Any, separator: str) -> list[str] | None:
     return None
 
 
+def _order_name(name: str, where: str) -> Ingredient | Crook:
+    """An ingredient, or a crook card (known, but never part of an order)."""
+    try:
+        return ingredient(name)
+    except UnknownNameError as exc:
+        try:
+            return crook(name)
+        except UnknownNameError:
+            raise UnknownNameError(f"{where}: {exc}") from None
+
+
 def order(raw: Any, where: str = "order") -> Order:
     """``"white-bread+cheese+ham"``, ``"fairy-bread"`` or a JSON list of names."""
     if isinstance(raw, str) and raw.strip().lower() in ("fairy-bread", "fairy bread"):
@@ -29,7 +40,12 @@ def order(raw: Any, where: str = "order") -> Order:
         raise InputError(f"{where}: write an order as a+b+c or a list of ingredient names")
     if any(not n.strip() for n in names):
         raise InputError(f"{where}: empty ingredient name in {raw!r}")
-    return Order(tuple(ingredient(n) for n in names))
+    named = [_order_name(n, where) for n in names]
+    # A crook card is a name we know: the order is read, and its check says what is wrong.
+    return Order(
+        tuple(c for c in named if isinstance(c, Ingredient)),
+        tuple(c for c in named if isinstance(c, Crook)),
+    )
 
 
 def cards(raw: Any, where: str = "play") -> tuple[Ingredient | Crook, ...]:
@@ -47,17 +63,20 @@ def seats(raw: Any) -> tuple[Seat, ...]:
     for i, entry in enumerate(ps):
         w = f"players[{i}]"
         p = json_object(entry, w)
-        done = p.get("completed_orders", 0)
-        if isinstance(done, list):
-            for k, o in enumerate(done):
-                order(o, f"{w}.completed_orders[{k}]")
-            count = len(done)
-        elif isinstance(done, int) and not isinstance(done, bool) and done >= 0:
-            count = done
-        else:
-            raise InputError(f"{w}.completed_orders: a number or a list of orders")
+        if "completed_orders" not in p:
+            raise InputError(f"{w}.completed_orders: required (a count or the list of orders)")
+        done = p["completed_orders"]
         fairy = p.get("fairy_bread", False)
         if not isinstance(fairy, bool):
             raise InputError(f"{w}.fairy_bread: expected true or false")
-        out.append(Seat(str(p.get("name", f"player {i + 1}")), count, fairy))
+        name = p.get("name", f"player {i + 1}")
+        if not isinstance(name, str) or not name.strip():
+            raise InputError(f"{w}.name: expected a non-empty name")
+        if isinstance(done, list):
+            listed = [order(o, f"{w}.completed_orders[{k}]") for k, o in enumerate(done)]
+            out.append(Seat.listing(name, listed, fairy))
+        elif isinstance(done, int) and not isinstance(done, bool) and done >= 0:
+            out.append(Seat(name, done, fairy))
+        else:
+            raise InputError(f"{w}.completed_orders: a number or a list of orders")
     return tuple(out)

@@ -33,6 +33,15 @@ CORNER_CELLS: dict[str, tuple[int, int]] = {
 
 # Memoised scoring states one search may hold (about 150 bytes each) before it stops
 # branching and reports its plan as not proven best.
-SEARCH_BUDGET = 100_000
+SEARCH_BUDGET = 60_000
 BOUND_CACHE = 200_000  # point bounds remembered per search (about 120 bytes each)
 START_BUDGET = 120_000  # harvest placements (line, beans, eggs) searched before giving up
+
+# What the box holds: a state beyond these is readable but no game can reach it.
+MIN_PLAYERS = 1  # solo is a mode of its own
+MAX_PLAYERS = 4  # four player boards
+DECK_CARDS = 24  # each player's deck is numbered 1-24
+SUPPLY_PER_BEAN = 25  # cubes of each bean type in the box
+SUPPLY_EGGS = 15
+STARTING_CAFE_SPACES = 1
+MAX_BUILT_CAFES = ROUNDS  # at most one café built per round

@@ -24,6 +24,9 @@ class Standing:
     place: int  # 1 is the winner; tied players share a place
     player: FinalPlayer
     tiebreak: tuple[int, ...]  # what broke ties on points, as compared
+    # What put this player below the one above: "points", "tiebreak", or None (first, or
+    # tied on everything and sharing the place).
+    decided_by: str | None = None
 
     @property
     def eggs(self) -> int:
@@ -42,7 +45,13 @@ def rank(players: Sequence[FinalPlayer], rules: DulceRules = DEFAULT_RULES) -> l
     if not players:
         raise InputError("no players to rank")
     standings = ranked(players, key=lambda p: (p.points, *tiebreak_key(p, rules)))
-    return [Standing(place, p, tiebreak_key(p, rules)) for place, p in standings]
+    out: list[Standing] = []
+    for place, p in standings:
+        decided: str | None = None
+        if out and out[-1].place != place:
+            decided = "points" if out[-1].player.points != p.points else "tiebreak"
+        out.append(Standing(place, p, tiebreak_key(p, rules), decided))
+    return out
 
 
 def solo_title(score: int) -> str:

@@ -20,6 +20,7 @@ from companion.games.dulce.constants import (
     EGG_COST_STEPS,
     SEARCH_BUDGET,
     START_BUDGET,
+    SUPPLY_EGGS,
 )
 from companion.games.dulce.model import (
     DEFAULT_RULES,
@@ -254,7 +255,9 @@ def _search(
     """
     starts: list[_Start] = []
     most_beans = max(sum(gather(state.board, line).values()) for line in lines)
-    for n_eggs in range((state.chicken + most_beans) // EGG_COST_STEPS + 1):
+    held = sum(1 for c in state.cafes for h in c.holds if h is Content.EGG)
+    affordable = (state.chicken + most_beans) // EGG_COST_STEPS
+    for n_eggs in range(max(0, min(affordable, SUPPLY_EGGS - held)) + 1):
         batch = [
             s for line in lines for s in _starts(state, line, rules, value.kitchen, value, n_eggs)
         ]
@@ -269,6 +272,11 @@ def _search(
     for s in starts:
         if best is not None and s.bound < best[0][0]:
             break  # sorted by bound: nothing later can reach the best points
+        if best is not None:
+            # Chicken steps to come are at most one per bean that can still move.
+            steps = state.chicken + s.fed - EGG_COST_STEPS * s.eggs + value.steps_ceiling(s.fill)
+            if (s.bound, steps, value.beans(s.fill)) < best[0]:
+                continue  # cannot beat the best plan even on a tie in points
         got = value(s.fill) if best is None else value.at_least(s.fill, best[0][0])
         if got is None:
             continue  # cannot reach the best points found so far

@@ -34,8 +34,8 @@ class Content(IntEnum):
 class Tiebreak(StrEnum):
     """How the final tiebreak combines eggs (from chicken steps) and field cubes."""
 
-    SUM = "sum"  # one total: eggs plus cubes left on the board (our reading)
-    EGGS_THEN_CUBES = "eggs-then-cubes"
+    SUM = "sum"  # one total: eggs plus cubes left on the board (our default reading)
+    EGGS_FIRST = "eggs-first"  # most eggs; only equal eggs compare cubes left
 
 
 @dataclass(frozen=True)

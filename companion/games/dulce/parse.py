@@ -151,8 +151,32 @@ def card(raw: Any, where: str) -> FieldCard:
     )
 
 
-def player_state(raw: Any, where: str = "state") -> PlayerState:
+# What each command cannot do without: a missing key is one line and exit 2, never a guess.
+NEEDS: dict[str, tuple[str, ...]] = {
+    "score-order": ("cafes",),
+    "best-harvest": ("board", "cafes", "chicken"),
+    "plant": ("board", "cafes"),
+}
+WHAT = {
+    "cafes": "the list of cafés, starting ones included",
+    "board": "the 4 x 4 field board",
+    "chicken": "steps of the chicken along its track",
+    "cards": "the cards entered by number, for --card",
+}
+
+
+def require(d: dict[str, Any], keys: tuple[str, ...], where: str = "") -> None:
+    for key in keys:
+        if key not in d:
+            raise InputError(f"{where}{key}: required ({WHAT.get(key, key)})")
+
+
+def player_state(
+    raw: Any, where: str = "state", needs: tuple[str, ...] = ()
+) -> PlayerState:
+    """A player's state; ``needs`` names the keys the command cannot do without."""
     d = game_document(raw, "dulce", "Dulce", where=where)
+    require(d, needs)
     b = board(d.get("board"))
     cafes = tuple(
         cafe(c, f"cafes[{i}]", b) for i, c in enumerate(_list(d.get("cafes", []), "cafes"))
@@ -176,15 +200,41 @@ def player_state(raw: Any, where: str = "state") -> PlayerState:
 
 
 def final_players(raw: Any) -> tuple[FinalPlayer, ...]:
-    """``{"players": [{"name", "points", "chicken", "field_cubes" or "board"}]}``."""
-    d = json_object(raw, "state")
+    """``{"players": [{"name", "points", "chicken", "field_cubes" or "board"}]}``.
+
+    ``points`` is always required; ``chicken`` and the field cubes only for players tied
+    on points, where the tiebreak needs them (a guessed 0 could crown the wrong player).
+    """
+    d = game_document(raw, "dulce", "Dulce", 'a JSON object with "players"')
     players = _list(d.get("players"), "players")
     if not players:
         raise InputError("players: list at least one player")
+    rows = [json_object(p, f"players[{i}]") for i, p in enumerate(players)]
+    points = []
+    for i, pd in enumerate(rows):
+        require(pd, ("points",), f"players[{i}].")
+        points.append(whole_number(pd["points"], f"players[{i}].points"))
     out = []
-    for i, p in enumerate(players):
+    names: set[str] = set()
+    for i, pd in enumerate(rows):
         where = f"players[{i}]"
-        pd = json_object(p, where)
+        name = pd.get("name", f"player {i + 1}")
+        if not isinstance(name, str) or not name.strip():
+            raise InputError(f"{where}.name: expected a non-empty name")
+        if name.strip().casefold() in names:
+            raise InputError(f"{where}: two players share the name {name.strip()!r}")
+        names.add(name.strip().casefold())
+        tied = points.count(points[i]) > 1
+        if tied and "chicken" not in pd:
+            raise InputError(
+                f"{where}.chicken: required: {name} is tied on points and the tiebreak "
+                "counts eggs from chicken steps"
+            )
+        if tied and "field_cubes" not in pd and "board" not in pd:
+            raise InputError(
+                f"{where}.field_cubes: required (or a board): {name} is tied on points and "
+                "the tiebreak counts cubes left in the field"
+            )
         if "field_cubes" in pd:
             cubes = whole_number(pd["field_cubes"], f"{where}.field_cubes")
         else:
@@ -192,8 +242,8 @@ def final_players(raw: Any) -> tuple[FinalPlayer, ...]:
             cubes = sum(c.cubes for row in b for c in row)
         out.append(
             FinalPlayer(
-                name=str(pd.get("name", f"player {i + 1}")),
-                points=whole_number(pd.get("points"), f"{where}.points"),
+                name=name,
+                points=points[i],
                 chicken=whole_number(pd.get("chicken", 0), f"{where}.chicken"),
                 field_cubes=cubes,
             )

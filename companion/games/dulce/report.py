@@ -6,7 +6,7 @@ from typing import Any
 
 from companion.games.dulce.final import Standing, solo_title
 from companion.games.dulce.harvest import HarvestAdvice, HarvestPlan
-from companion.games.dulce.model import Board, Content
+from companion.games.dulce.model import Board, Content, Tiebreak
 from companion.games.dulce.planting import PlantResult
 from companion.games.dulce.scoring import Fill, Kitchen, ScoringPlan
 
@@ -216,8 +216,17 @@ def plant_text(r: PlantResult) -> list[str]:
     return lines
 
 
-def standings_json(standings: list[Standing]) -> dict[str, Any]:
+READINGS = {
+    Tiebreak.SUM: "eggs plus cubes left in the field, as one count",
+    Tiebreak.EGGS_FIRST: "most eggs first; only equal eggs compare cubes left in the field",
+}
+
+
+def standings_json(
+    standings: list[Standing], reading: Tiebreak = Tiebreak.SUM
+) -> dict[str, Any]:
     out: dict[str, Any] = {
+        "tiebreak_reading": reading.value,
         "standings": [
             {
                 "place": s.place,
@@ -226,6 +235,7 @@ def standings_json(standings: list[Standing]) -> dict[str, Any]:
                 "eggs": s.eggs,
                 "field_cubes": s.player.field_cubes,
                 "tiebreak": list(s.tiebreak),
+                "decided_by": s.decided_by,
             }
             for s in standings
         ],
@@ -236,12 +246,20 @@ def standings_json(standings: list[Standing]) -> dict[str, Any]:
     return out
 
 
-def standings_text(standings: list[Standing]) -> list[str]:
-    lines = [
-        f"{s.place}. {s.player.name}: {s.player.points} points "
-        f"(tiebreak: {s.eggs} eggs + {s.player.field_cubes} field cubes)"
-        for s in standings
-    ]
+def standings_text(standings: list[Standing], reading: Tiebreak = Tiebreak.SUM) -> list[str]:
+    lines = []
+    for i, s in enumerate(standings):
+        note = ""
+        if s.decided_by == "tiebreak":
+            note = f" [tied on points with {standings[i - 1].player.name}, behind on the tiebreak]"
+        elif i and s.decided_by is None:
+            note = " [tied on points and tiebreak: shared]"
+        lines.append(
+            f"{s.place}. {s.player.name}: {s.player.points} points "
+            f"(tiebreak: {s.eggs} eggs, {s.player.field_cubes} field cubes){note}"
+        )
     if len(standings) == 1:
         lines.append(f"Solo title: {solo_title(standings[0].player.points)}")
+    else:
+        lines.append(f"Tiebreak reading {reading.value}: {READINGS[reading]}.")
     return lines

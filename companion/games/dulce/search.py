@@ -1,22 +1,30 @@
-"""Exhaustive, memoised search for the best scoring phase, on bitmasks.
+"""Exact, memoised search for the best scoring phase, on bitmasks.
 
-Beans only ever move to a strictly lower level, so every step lowers the total level
-of what is held and the search always ends. Point ceilings (``bound``) let it skip
-branches that cannot reach what is already known, without losing exactness.
+Beans only ever move to a strictly lower level, so every step lowers the total level of
+what is held and the search always ends. Three things keep it small enough to be exact
+on every kitchen a game can reach:
+
+* Dead cafés. A café can score again only if each of its empty spaces can still be
+  refilled by a bean of its type sitting higher in a café that can itself score again
+  (a greatest fixpoint). Dead cafés never score; their beans never move.
+* Independent parts. Cafés that no future byproduct can link (a bean of one reaching a
+  space of the other) never affect each other, so the best value of a state is the sum
+  of the best values of its parts, each searched and memoised on its own. As high beans
+  drain away a kitchen falls apart into small parts.
+* Point ceilings (``bound``). A branch whose ceiling cannot beat the best sibling found
+  so far is skipped; the skipped branch provably loses, so memoised values stay exact.
+
+The value compared is (points, chicken steps, beans left in cafés), larger is better in
+that order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 
 from companion.games.dulce.constants import BOUND_CACHE, POINTS_PER_CAFE, SEARCH_BUDGET
-from companion.games.dulce.kitchen import Fill, Kitchen, Slot, Value
-from companion.games.dulce.model import DEFAULT_RULES, Bean, Content, DulceRules, Level
-
-
-def _above_of(key: tuple[Bean, Level], slots: Sequence[Slot]) -> int:
-    bean, level = key
-    return sum(1 << j for j, t in enumerate(slots) if t.bean is bean and t.level > level)
+from companion.games.dulce.kitchen import Fill, Kitchen, Value
+from companion.games.dulce.model import DEFAULT_RULES, Content, DulceRules
 
 
 def _masks(fill: Fill) -> tuple[int, int]:
@@ -29,14 +37,20 @@ def _masks(fill: Fill) -> tuple[int, int]:
     return beans, eggs
 
 
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
 class Evaluator:
     """Best value of any state of one kitchen, memoised across calls.
 
-    Same moves as ``legal_steps`` but on bitmasks (one bit per slot for beans, one for
-    eggs), which is what makes exhaustive search affordable. Past ``budget`` memoised
-    states the search stops branching and follows the first legal step of each new
-    state, so the answer stays a legal plan; ``complete`` then turns False and the
-    plan is no longer proven best.
+    Same moves as ``scoring.legal_steps`` but on bitmasks (one bit per slot for beans,
+    one for eggs). ``budget`` caps the memoised part-states; past it the search stops
+    branching and follows the first legal step of each new state, so the answer stays a
+    legal plan, and ``complete`` turns False: the plan is then no longer proven best.
     """
 
     def __init__(
@@ -44,208 +58,390 @@ class Evaluator:
     ) -> None:
         self.complete = True
         self.kitchen = kitchen
-        self._value, self._at_least = self._build(kitchen, rules, budget)
-
-    def __call__(self, fill: Fill) -> Value:
-        return self._value(fill)
-
-    def at_least(self, fill: Fill, points: int) -> Value | None:
-        """The exact best value if it reaches ``points`` points, else None (faster)."""
-        return self._at_least(fill, points)
-
-    def bound(self, fill: Fill) -> int:
-        """An upper bound on the points ``fill`` can still make (see ``_make_bound``)."""
-        return self._bound(*_masks(fill))
+        self._rules = rules
+        self._budget = budget
+        self._memo: dict[tuple[int, int, int], Value] = {}  # exact values of parts
+        self._upper: dict[tuple[int, int, int], int] = {}  # proven point ceilings of parts
+        self._bounds: dict[tuple[int, int, int], int] = {}
+        self._slot_masks: dict[int, int] = {}
+        self._lives: dict[tuple[int, int, int], int] = {}
+        self._whole: dict[tuple[int, int, int], Value] = {}  # before splitting into parts
+        self._prepare()
 
     @property
     def states(self) -> int:
         return len(self._memo)
 
-    def _make_bound(self, kitchen: Kitchen) -> Callable[[int, int], int]:
-        """Points still reachable, at most.
+    def __call__(self, fill: Fill) -> Value:
+        beans, eggs = _masks(fill)
+        got = self._value(beans, eggs, self._all_cafes)
+        assert got is not None  # every state makes at least 0 points
+        return got
 
-        Beans never appear and each visits any level at most once, so the spaces of one
-        (bean, level) class can be filled at most as often as they hold something now
-        plus the beans of that type sitting higher. Every scoring of a café uses a fill
-        of each of its classes: charge it to its highest-level class, and also cap it by
-        its scarcest space.
-        """
-        slots = kitchen.slots
-        above = [
-            sum(1 << j for j, t in enumerate(slots) if t.bean is s.bean and t.level > s.level)
+    def at_least(self, fill: Fill, points: int) -> Value | None:
+        """The exact best value if it reaches ``points`` points, else None."""
+        beans, eggs = _masks(fill)
+        return self._value(beans, eggs, self._all_cafes, points)
+
+    def steps_ceiling(self, fill: Fill) -> int:
+        """Chicken steps the scoring phase can still earn, at most: one per bean on a
+        2- or 3-ring space (each bean is discarded at most once, 1-ring beans silently)."""
+        return (_masks(fill)[0] & self._moving).bit_count()
+
+    @staticmethod
+    def beans(fill: Fill) -> int:
+        """Beans in cafés: none ever appear during scoring, so also a ceiling on those left."""
+        return sum(1 for c in fill if c is Content.BEAN)
+
+    def bound(self, fill: Fill) -> int:
+        """An upper bound on the points ``fill`` can still make (see ``_bound``)."""
+        beans, eggs = _masks(fill)
+        return self._bound(beans, eggs, self._all_cafes)
+
+    # -- tables -------------------------------------------------------------------------
+
+    def _prepare(self) -> None:
+        k, rules = self.kitchen, self._rules
+        slots = k.slots
+        n = len(slots)
+        self._cafe_of = [s.cafe for s in slots]
+        self._cafe_mask = [sum(1 << i for i in ids) for ids in k.cafe_slots]
+        used = [ci for ci, ids in enumerate(k.cafe_slots) if ids]
+        self._all_cafes = sum(1 << ci for ci in used)
+        # higher[s]: slots whose bean could come down to s; lower[s]: where s's bean may go.
+        self._higher = [
+            sum(
+                1 << j
+                for j in range(n)
+                if slots[j].bean is slots[i].bean and slots[j].level > slots[i].level
+            )
+            for i in range(n)
+        ]
+        self._lower = [
+            sum(
+                1 << j
+                for j in range(n)
+                if slots[j].bean is slots[i].bean and slots[j].level < slots[i].level
+            )
+            for i in range(n)
+        ]
+        self._targets: list[list[tuple[int, int]]] = []  # per café: (slot, its target bits)
+        for ci, ids in enumerate(k.cafe_slots):
+            own = 0 if rules.byproduct_into_scored_cafe else self._cafe_mask[ci]
+            self._targets.append(
+                [(i, self._lower[i] & ~own) for i in ids if slots[i].level > 1]
+            )
+        self._moving = sum(1 << i for i in range(n) if slots[i].level > 1)
+        self._used = used
+        # Per café, each space's bit and the spaces a bean could come down from.
+        self._needs = [tuple((1 << i, self._higher[i]) for i in ids) for ids in k.cafe_slots]
+        self._ids = [tuple(ids) for ids in k.cafe_slots]
+        self._top = [max(ids, key=lambda i: slots[i].level) if ids else -1 for ids in k.cafe_slots]
+        self._klass = [3 * list(type(s.bean)).index(s.bean) + int(s.level) for s in slots]
+        self._same = [
+            sum(1 << j for j in range(n) if slots[j].bean is s.bean and slots[j].level == s.level)
             for s in slots
         ]
-        classes: dict[tuple[Bean, Level], int] = {}
-        for i, s in enumerate(slots):
-            classes[(s.bean, s.level)] = classes.get((s.bean, s.level), 0) | 1 << i
-        charged: dict[tuple[Bean, Level], list[tuple[int, ...]]] = {k: [] for k in classes}
-        for ids in kitchen.cafe_slots:
-            if ids:
-                top = max(ids, key=lambda i: slots[i].level)
-                charged[(slots[top].bean, slots[top].level)].append(ids)
-        plan = [
-            (
-                classes[k],
-                _above_of(k, slots),
-                [tuple((1 << i, above[i]) for i in ids) for ids in ids_list],
+        self._forced = not rules.byproducts_may_be_discarded
+        # Groups of interchangeable slots: same kind in one café, or whole cafés alike.
+        self._twins = k.twins
+        shapes: dict[tuple[tuple[object, int], ...], list[int]] = {}
+        for ci in used:
+            shape = tuple(
+                sorted((slots[i].bean.value, int(slots[i].level)) for i in k.cafe_slots[ci])
             )
-            for k, ids_list in charged.items()
-            if ids_list
+            shapes.setdefault(shape, []).append(ci)
+        self._alike = [
+            [
+                (ci, tuple(sorted(k.cafe_slots[ci], key=lambda i: (slots[i].bean, slots[i].level))))
+                for ci in group
+            ]
+            for group in shapes.values()
+            if len(group) > 1
         ]
 
-        cache: dict[tuple[int, int], int] = {}
+    # -- analysis of one state ----------------------------------------------------------
 
-        def bound(beans: int, eggs: int) -> int:
-            hit = cache.get((beans, eggs))
-            if hit is not None:
-                return hit
-            held = beans | eggs
-            total = 0
-            for cls, up, cafes in plan:
-                cap = (held & cls).bit_count() + (beans & up).bit_count()
-                per_cafe = 0
-                for spaces in cafes:
-                    least = cap
-                    for bit, higher in spaces:
-                        fills = (beans & higher).bit_count() + (1 if held & bit else 0)
-                        if fills < least:
-                            least = fills
-                    per_cafe += least
-                    if per_cafe >= cap:
-                        break
-                total += min(cap, per_cafe)
-            if len(cache) < BOUND_CACHE:
-                cache[(beans, eggs)] = total * POINTS_PER_CAFE
-            return total * POINTS_PER_CAFE
+    def _live(self, beans: int, eggs: int, cafes: int) -> int:
+        """Cafés among ``cafes`` that might still score (greatest fixpoint)."""
+        key = (beans, eggs, cafes)
+        hit = self._lives.get(key)
+        if hit is not None:
+            return hit
+        held = beans | eggs
+        live = cafes & self._all_cafes
+        needs = self._needs
+        while True:
+            mobile = beans & self._slots_of(live)
+            dead = 0
+            for ci in self._used:
+                if live >> ci & 1:
+                    for bit, up in needs[ci]:
+                        if not held & bit and not mobile & up:
+                            dead |= 1 << ci
+                            break
+            if not dead:
+                break
+            live &= ~dead
+        if len(self._lives) < BOUND_CACHE:
+            self._lives[key] = live
+        return live
 
-        return bound
+    def _parts(self, beans: int, eggs: int, cafes: int, live: int) -> tuple[list[int], int]:
+        """Independent groups of cafés (as café masks) and the inert rest.
 
-    def _build(
-        self, kitchen: Kitchen, rules: DulceRules, budget: int
-    ) -> tuple[Callable[[Fill], Value], Callable[[Fill, int], Value | None]]:
-        slots = kitchen.slots
-        bound = self._bound = self._make_bound(kitchen)
-        cafe_masks = [sum(1 << i for i in ids) for ids in kitchen.cafe_slots]
-        lower: list[list[int]] = []  # per café: per slot, bits it may send a byproduct to
-        for ci, ids in enumerate(kitchen.cafe_slots):
-            lower.append(
-                [
-                    sum(
-                        1 << t
-                        for t, dst in enumerate(slots)
-                        if dst.bean is slots[i].bean
-                        and dst.level < slots[i].level
-                        and (rules.byproduct_into_scored_cafe or dst.cafe != ci)
-                    )
-                    for i in ids
-                ]
+        Two cafés are linked when a bean that may still move from one could land in a
+        space of the other that is or may become empty.
+        """
+        cmask = self._cafe_mask
+        live_slots = 0
+        cafe_slots = 0
+        for ci in self._used:
+            if live >> ci & 1:
+                live_slots |= cmask[ci]
+            if cafes >> ci & 1:
+                cafe_slots |= cmask[ci]
+        mobile = beans & live_slots
+        # Spaces that may be empty at some point: empty now, or in a café that may score.
+        openable = (cafe_slots & ~(beans | eggs)) | live_slots
+        cafe_of = self._cafe_of
+        parent = list(range(len(cmask)))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        touched = live
+        for i in _bits(live_slots & self._moving):
+            if not (beans >> i & 1 or mobile & self._higher[i]):
+                continue  # no bean will ever sit here
+            reach = self._lower[i] & openable
+            if not reach:
+                continue
+            a = find(cafe_of[i])
+            for j in _bits(reach):
+                cj = cafe_of[j]
+                touched |= 1 << cj
+                r = find(cj)
+                if r != a:
+                    parent[r] = a
+        groups: dict[int, int] = {}
+        for ci in self._used:
+            if touched >> ci & 1:
+                r = find(ci)
+                groups[r] = groups.get(r, 0) | 1 << ci
+        parts = [g for g in groups.values() if g & live]  # no live café: nothing happens
+        inert = cafes
+        for g in parts:
+            inert &= ~g
+        return parts, inert
+
+    def _bound(self, beans: int, eggs: int, cafes: int, live: int | None = None) -> int:
+        """Points still reachable by ``cafes``, at most.
+
+        Only live cafés score (``live`` may over-approximate them: cafés only ever die).
+        A space can be filled at most as often as it holds something now plus the mobile
+        beans of its type sitting higher (each bean visits a level once), and a café
+        scores at most as often as its scarcest space. Each (bean, level) class shares
+        its fills among the cafés charged to it (those whose highest space is in it).
+        """
+        if live is None:
+            live = self._live(beans, eggs, cafes)
+        live &= cafes
+        key = (beans, eggs, live)
+        hit = self._bounds.get(key)
+        if hit is not None:
+            return hit
+        held = beans | eggs
+        cmask = self._cafe_mask
+        live_slots = 0
+        for ci in self._used:
+            if live >> ci & 1:
+                live_slots |= cmask[ci]
+        mobile = beans & live_slots
+        higher = self._higher
+        caps: dict[int, int] = {}
+        totals: dict[int, int] = {}
+        for ci in self._used:
+            if not live >> ci & 1:
+                continue
+            least = 99
+            for i in self._ids[ci]:
+                fills = (held >> i & 1) + (mobile & higher[i]).bit_count()
+                if fills < least:
+                    least = fills
+            top = self._top[ci]
+            k = self._klass[top]
+            if k not in caps:
+                caps[k] = (held & self._same[top] & live_slots).bit_count() + (
+                    mobile & higher[top]
+                ).bit_count()
+                totals[k] = 0
+            totals[k] += least
+        got = POINTS_PER_CAFE * sum(min(caps[k], t) for k, t in totals.items())
+        if len(self._bounds) < BOUND_CACHE:
+            self._bounds[key] = got
+        return got
+
+    # -- the search ---------------------------------------------------------------------
+
+    def _canonical(self, beans: int, eggs: int, cafes: int) -> tuple[int, int]:
+        """One representative of the states equal up to swapping interchangeable spaces
+        (same kind in one café) or whole identical cafés within ``cafes``."""
+        for group in self._twins:
+            vals = sorted(((beans >> i) & 1) | (((eggs >> i) & 1) << 1) for i in group)
+            for i, v in zip(group, vals, strict=True):
+                bit = 1 << i
+                beans = beans | bit if v == 1 else beans & ~bit
+                eggs = eggs | bit if v == 2 else eggs & ~bit
+        for whole in self._alike:
+            members = [ids for ci, ids in whole if cafes >> ci & 1]
+            if len(members) < 2:
+                continue
+            rows = sorted(
+                tuple(((beans >> i) & 1) | (((eggs >> i) & 1) << 1) for i in ids)
+                for ids in members
             )
-        twin_pairs = kitchen.twins
-        forced = not rules.byproducts_may_be_discarded
-        memo: dict[tuple[int, int], Value] = {}
-        self._memo = memo
-
-        def canonical(beans: int, eggs: int) -> tuple[int, int]:
-            for group in twin_pairs:
-                vals = sorted(((beans >> i) & 1) | (((eggs >> i) & 1) << 1) for i in group)
-                for i, v in zip(group, vals, strict=True):
+            for ids, row in zip(members, rows, strict=True):
+                for i, v in zip(ids, row, strict=True):
                     bit = 1 << i
                     beans = beans | bit if v == 1 else beans & ~bit
                     eggs = eggs | bit if v == 2 else eggs & ~bit
-            return beans, eggs
+        return beans, eggs
 
-        def outcomes(cands: list[int], k: int, used: int) -> Iterator[tuple[int, int]]:
-            """(bits filled, beans discarded) for every assignment of movers k.. onwards."""
-            if k == len(cands):
-                yield 0, 0
-                return
-            free = cands[k] & ~used
-            rest = free
-            while rest:
-                bit = rest & -rest
-                rest ^= bit
-                for filled, lost in outcomes(cands, k + 1, used | bit):
-                    yield filled | bit, lost
-            for filled, lost in outcomes(cands, k + 1, used):
-                if forced and free & ~filled:
-                    continue  # it could still have moved somewhere
-                yield filled, lost + 1
+    def _value(self, beans: int, eggs: int, cafes: int, need: int = 0) -> Value | None:
+        """Best value of the cafés in ``cafes`` (a café mask) from this state, or None
+        when it provably makes fewer than ``need`` points (which is cheaper to show)."""
+        mask = self._slots_of(cafes)
+        beans &= mask
+        eggs &= mask
+        key = (cafes, beans, eggs)
+        hit = self._whole.get(key)
+        if hit is not None:
+            return hit if hit[0] >= need else None
+        live = self._live(beans, eggs, cafes)
+        if not live:
+            return (0, 0, beans.bit_count()) if need <= 0 else None
+        parts, inert = self._parts(beans, eggs, cafes, live)
+        ceilings = [self._bound(beans, eggs, part, live) for part in parts]
+        points, chicken, left = 0, 0, (beans & self._slots_of(inert)).bit_count()
+        for k, part in enumerate(parts):
+            # This part must make up what the others, at their best, cannot.
+            part_need = need - points - sum(ceilings[k + 1 :])
+            if part_need > ceilings[k]:
+                return None
+            got = self._part(beans, eggs, part, live & part, max(0, part_need))
+            if got is None:
+                return None
+            points += got[0]
+            chicken += got[1]
+            left += got[2]
+        value = (points, chicken, left)
+        if len(self._whole) <= self._budget:
+            self._whole[key] = value
+        return value if points >= need else None
 
-        upper: dict[tuple[int, int], int] = {}  # states known to score at most this
-        gain = POINTS_PER_CAFE
+    def _outcomes(self, cands: list[int], k: int, used: int) -> Iterator[tuple[int, int]]:
+        """(bits filled, beans discarded) for every assignment of movers k.. onwards."""
+        if k == len(cands):
+            yield 0, 0
+            return
+        free = cands[k] & ~used
+        for t in _bits(free):
+            bit = 1 << t
+            for filled, lost in self._outcomes(cands, k + 1, used | bit):
+                yield filled | bit, lost
+        for filled, lost in self._outcomes(cands, k + 1, used):
+            if self._forced and free & ~filled:
+                continue  # it could still have moved somewhere
+            yield filled, lost + 1
 
-        def search(beans: int, eggs: int, alpha: int) -> tuple[Value, bool]:
-            """(exact value, True) if it makes at least ``alpha`` points; otherwise it
-            may answer (upper bound on points, 0, 0), False: alpha-style pruning."""
-            key = canonical(beans, eggs) if twin_pairs else (beans, eggs)
-            hit = memo.get(key)
-            if hit is not None:
-                return hit, True
-            ub = upper.get(key)
-            if ub is not None and ub < alpha:
-                return (ub, 0, 0), False
-            beans, eggs = key
-            held = beans | eggs
-            children: list[tuple[int, int, int, int]] = []  # (bound, beans, eggs, lost)
-            top: Value | None = None
-            ceiling = 0  # upper bound on this state's points, from its children
-            terminal = True
-            for ci, cm in enumerate(cafe_masks):
-                if not cm or cm & ~held:
+    def _slots_of(self, cafes: int) -> int:
+        hit = self._slot_masks.get(cafes)
+        if hit is None:
+            hit = 0
+            for ci in self._used:
+                if cafes >> ci & 1:
+                    hit |= self._cafe_mask[ci]
+            if len(self._slot_masks) < BOUND_CACHE:
+                self._slot_masks[cafes] = hit
+        return hit
+
+    def _part(self, beans: int, eggs: int, cafes: int, live: int, need: int = 0) -> Value | None:
+        """Best value of one independent group of cafés (``live``: those that may score),
+        or None when it provably makes fewer than ``need`` points.
+
+        Exact values and proven ceilings are memoised apart, so a memoised value is
+        always exact whatever ``need`` it was found under.
+        """
+        mask = self._slots_of(cafes)
+        b, e = self._canonical(beans & mask, eggs & mask, cafes)
+        key = (cafes, b, e)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit if hit[0] >= need else None
+        ceiling = self._upper.get(key)
+        if ceiling is not None and ceiling < need:
+            return None
+        if (b, e) != (beans & mask, eggs & mask):
+            live = self._live(b, e, cafes)  # swapping cafés moved which ones are live
+        held = b | e
+        children: list[tuple[int, int, int, int]] = []  # (ceiling, beans, eggs, lost)
+        for ci in self._used:
+            if not live >> ci & 1:
+                continue
+            cm = self._cafe_mask[ci]
+            if cm & ~held:
+                continue
+            left_beans, left_eggs = b & ~cm, e & ~cm
+            occupied = left_beans | left_eggs
+            # Spaces outside this part are full for good (that is why it is a part).
+            cands = [t & mask & ~occupied for i, t in self._targets[ci] if b >> i & 1]
+            seen: set[int] = set()
+            for filled, lost in self._outcomes(cands, 0, 0):
+                if filled in seen:  # same spaces filled means the same number lost
                     continue
-                terminal = False
-                left_beans = beans & ~cm
-                left_eggs = eggs & ~cm
-                occupied = left_beans | left_eggs
-                cands = [
-                    lower[ci][k] & ~occupied
-                    for k, i in enumerate(kitchen.cafe_slots[ci])
-                    if slots[i].level > 1 and beans >> i & 1
-                ]
-                seen: set[int] = set()
-                for filled, lost in outcomes(cands, 0, 0):
-                    if filled in seen:  # same spaces filled means the same number lost
-                        continue
-                    seen.add(filled)
-                    nb = left_beans | filled
-                    known = memo.get(canonical(nb, left_eggs) if twin_pairs else (nb, left_eggs))
-                    if known is not None:
-                        v = (known[0] + gain, known[1] + lost, known[2])
-                        ceiling = max(ceiling, v[0])
-                        if top is None or v > top:
-                            top = v
-                    else:
-                        children.append((bound(nb, left_eggs), nb, left_eggs, lost))
-            if terminal:
-                done = (0, 0, beans.bit_count())
-                memo[key] = done
-                return done, True
-            children.sort(key=lambda ch: -ch[0])
-            for limit, nb, ne, lost in children:
-                need = max(alpha, top[0] if top is not None else 0) - gain
-                if limit < need:
-                    ceiling = max(ceiling, limit + gain)  # sorted: the rest are no better
-                    break
-                (p, c, b), exact = search(nb, ne, need)
-                ceiling = max(ceiling, p + gain)
-                if exact:
-                    v = (p + gain, c + lost, b)
-                    if top is None or v > top:
-                        top = v
-                if len(memo) + len(upper) > budget:
-                    self.complete = False
-                    break  # over budget: settle for the best line of play found so far
-            if top is not None and top[0] >= alpha:
-                memo[key] = top
-                return top, True
-            upper[key] = ceiling
-            return (ceiling, 0, 0), False
-
-        def value(fill: Fill) -> Value:
-            return search(*_masks(fill), 0)[0]
-
-        def at_least(fill: Fill, alpha: int) -> Value | None:
-            v, exact = search(*_masks(fill), alpha)
-            return v if exact and v[0] >= alpha else None
-
-        return value, at_least
+                seen.add(filled)
+                nb = left_beans | filled
+                children.append((self._bound(nb, left_eggs, cafes, live), nb, left_eggs, lost))
+        if not children:
+            done = (0, 0, b.bit_count())
+            self._memo[key] = done
+            return done if need <= 0 else None
+        children.sort(key=lambda ch: -ch[0])
+        top: Value | None = None
+        gain = POINTS_PER_CAFE
+        most = 0  # proven ceiling on this state's points, from the children seen
+        for k, (limit, nb, ne, lost) in enumerate(children):
+            floor = max(need, top[0] if top is not None else 0)
+            if limit + gain < floor:
+                # Sorted by ceiling: no later child reaches the floor either.
+                most = max(most, limit + gain)
+                break
+            if top is not None:
+                # Chicken steps still to come: at most one per bean that can still move.
+                steps = lost + (nb & self._moving).bit_count()
+                if (limit + gain, steps, nb.bit_count()) < top:
+                    continue
+            got = self._value(nb, ne, cafes, floor - gain)
+            if got is None:
+                most = max(most, floor - 1)  # the child made fewer than floor - gain
+            else:
+                v = (got[0] + gain, got[1] + lost, got[2])
+                most = max(most, v[0])
+                if top is None or v > top:
+                    top = v
+            if len(self._memo) + len(self._upper) > self._budget:
+                # Over budget: settle for the best line of play found so far; the rest of
+                # the children are covered by their (sorted) ceilings.
+                self.complete = False
+                if k + 1 < len(children):
+                    most = max(most, children[k + 1][0] + gain)
+                break
+        if top is not None and top[0] >= need:
+            self._memo[key] = top
+            return top
+        self._upper[key] = most
+        return None

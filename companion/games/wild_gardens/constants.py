@@ -8,3 +8,5 @@ WRAP_VP = 60  # a flipped token (it went past the end) is worth this much more
 INGREDIENTS_PER_VP = 4  # 1 VP for every 4 ingredient tokens in the play area
 MAX_RESERVED_CARDS = 3  # recipes and guests together
 SKILL_SLOTS = 9  # 3 sections x 3 slots on the player board
+MIN_PLAYERS = 1  # solo scenarios
+MAX_PLAYERS = 4  # four player boards and jars in the box

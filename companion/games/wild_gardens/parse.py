@@ -6,7 +6,12 @@ from typing import Any
 
 from companion.errors import InputError
 from companion.games.jsondoc import game_document, json_object, players_list, whole_number
-from companion.games.wild_gardens.scoring import Player
+from companion.games.wild_gardens.scoring import Player, final_score
+
+# Keys every player needs: they make the score. A missing one is one line and exit 2.
+SCORE_KEYS = ("pollinator", "jar", "guests", "ingredients")
+# Tiebreak steps that are not part of the score: needed only by players tied on VP.
+CHAIN_KEYS = ("cooked_recipes", "skill_tokens", "reserved_recipes")
 
 
 def _int(d: dict[str, Any], key: str, where: str, default: int | None = 0) -> int:
@@ -50,9 +55,15 @@ def guests(raw: dict[str, Any], where: str) -> tuple[int, int]:
 
 def player(raw: Any, where: str) -> Player:
     raw = json_object(raw, where)
+    for key in SCORE_KEYS:
+        if key not in raw:
+            raise InputError(f"{where}.{key}: required")
+    name = raw.get("name", where)
+    if not isinstance(name, str) or not name.strip():
+        raise InputError(f"{where}.name: expected a non-empty name")
     count, vp = guests(raw, where)
     return Player(
-        name=str(raw.get("name", where)),
+        name=name,
         pollinator=_int(raw, "pollinator", where, None),
         jar=_int(raw, "jar", where, 0),
         pollinator_wraps=_wraps(raw, "pollinator", where),
@@ -70,4 +81,14 @@ def player(raw: Any, where: str) -> Player:
 def players(raw: Any) -> tuple[Player, ...]:
     doc = game_document(raw, "wild-gardens", "Wild Gardens", 'a JSON object with "players"')
     ps = players_list(doc, "list at least one player")
-    return tuple(player(p, f"players[{i}]") for i, p in enumerate(ps))
+    out = tuple(player(p, f"players[{i}]") for i, p in enumerate(ps))
+    totals = [final_score(p).total for p in out]
+    for i, p in enumerate(out):
+        if totals.count(totals[i]) > 1:
+            for key in CHAIN_KEYS:
+                if key not in ps[i]:
+                    raise InputError(
+                        f"players[{i}].{key}: required: {p.name} is tied on VP and the "
+                        "tiebreak chain compares it"
+                    )
+    return out

@@ -14,7 +14,9 @@ from companion.games.ranking import ranked
 from companion.games.wild_gardens.constants import (
     INGREDIENTS_PER_VP,
     JAR_LAST_SPACE,
+    MAX_PLAYERS,
     MAX_RESERVED_CARDS,
+    MIN_PLAYERS,
     POLLINATOR_LAST_SPACE,
     SKILL_SLOTS,
     WRAP_VP,
@@ -74,6 +76,7 @@ class StateCode(PlayerProblemCode):
     JAR_RANGE = "jar-range"
     RESERVE_LIMIT = "reserve-limit"
     SKILL_SLOTS = "skill-slots"
+    PLAYER_COUNT = "player-count"
 
 
 @dataclass(frozen=True)
@@ -129,13 +132,33 @@ def check(p: Player) -> list[Problem]:
     return [Problem(code, (), message, p.name) for code, message in found]
 
 
+TABLE = "table"  # the ``player`` of a violation about the whole table
+
+
+def check_table(players: Sequence[Player]) -> list[Problem]:
+    """What the table as a whole cannot show: the box has four player boards."""
+    if MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        return []
+    return [
+        Problem(
+            StateCode.PLAYER_COUNT,
+            (),
+            f"Wild Gardens is for {MIN_PLAYERS}-{MAX_PLAYERS} players (one board each); "
+            f"this table has {len(players)}",
+            TABLE,
+        )
+    ]
+
+
 def rank(players: Sequence[Player]) -> list[Standing]:
     """Order for any number of players; the chain applies among tied players only."""
     if not players:
         raise InputError("no players to rank")
-    names = [p.name for p in players]
-    if len(set(names)) != len(names):
-        raise InputError("two players share a name")
+    seen: set[str] = set()
+    for p in players:
+        if p.name.strip().casefold() in seen:
+            raise InputError(f"two players share the name {p.name.strip()!r}")
+        seen.add(p.name.strip().casefold())
     out: list[Standing] = []
     for place, p in ranked(players, rank_key):
         key = rank_key(p)

@@ -1,0 +1,53 @@
+"""What the commands that touch the store share: ``--data``, opening the store, and the
+``--save [--night NAME]`` options of the scoring commands."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from companion.store.db import Store
+from companion.store.models import Play
+from companion.store.nights import night_for
+from companion.store.results import PlayResult
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+data_option = click.option(
+    "--data", "data", type=click.Path(file_okay=False), default=None, metavar="DIR",
+    help="Data directory [default: $COMPANION_DATA, else the user data dir, as serve uses].")
+
+
+def save_options(func: F) -> F:
+    """``--save``, ``--night NAME`` and ``--data DIR`` (they arrive as ``save``, ``night``,
+    ``data``)."""
+    func = data_option(func)
+    func = click.option("--night", "night", metavar="NAME", default=None,
+                        help="With --save: the night to save to (the latest of that name, "
+                             "else a new one) [default: tonight].")(func)
+    return click.option("--save", "save", is_flag=True,
+                        help="Keep the result as a play in the store that serve uses.")(func)
+
+
+def open_store(data: str | None) -> Store:
+    return Store.open(data)
+
+
+def save_result(result: PlayResult, data: str | None, night: str | None,
+                attach: Callable[[Store, int], int | None] | None = None) -> Play:
+    """Save a finished game's result; ``attach`` may keep photos and return a scoring id.
+
+    Says where it went on stderr, so stdout stays the command's own output.
+    """
+    with open_store(data) as store:
+        where = night_for(store, night)
+        scoring_id = attach(store, where.id) if attach else None
+        play = store.save_play(result.game, result.seats, night_id=where.id,
+                               tiebreak=result.tiebreak, detail=result.detail, source="cli",
+                               scoring_id=scoring_id)
+        click.echo(f"saved play {play.id} ({result.game}, won by "
+                   f"{' and '.join(play.winners) or 'nobody'}) to {where.name!r} in "
+                   f"{store.root}", err=True)
+    return play

@@ -1,0 +1,167 @@
+"""The store's history written out: our JSON (imported back exactly), CSV, and BG Stats.
+
+The JSON holds players, aliases, nights and plays with the engine's detail; photos,
+readings and corrections stay in the data directory (``companion backup`` copies the
+database whole). Documented field by field in docs/history.md.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import uuid
+from typing import Any
+
+from companion.store.aliases import aliases, resolve, rows
+from companion.store.db import Store
+from companion.store.errors import NotFoundError
+from companion.store.games import BY_SLUG, title
+from companion.store.history import history
+
+FORMAT = "companion-plays"
+FORMAT_VERSION = 1
+# uuid5 namespace of BG Stats ids, so the same game, player or location exported twice
+# keeps one uuid (BG Stats then updates instead of duplicating).
+BGSTATS_NS = uuid.uuid5(uuid.NAMESPACE_URL, "companion:bgstats")
+BGSTATS_ABOUT = ("A play file for the Board Game Stats app, written by companion: open it "
+                 "with BG Stats (share, export or open-in) to import the plays.")
+CSV_COLUMNS = ("play", "date", "night", "location", "game", "seat", "player", "spelled",
+               "score", "place", "winner", "tiebreak", "duration_min", "source")
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def export_json(store: Store) -> dict[str, Any]:
+    """Everything ``companion import`` needs to rebuild these players, nights and plays."""
+    players = [{"name": str(r["name"]), "created_at": str(r["created_at"])}
+               for r in rows(store, "SELECT name, created_at FROM players ORDER BY id")]
+    seated: dict[int, list[str]] = {}
+    for r in rows(store, "SELECT np.night_id, p.name FROM night_players np JOIN players p "
+                         "ON p.id = np.player_id ORDER BY np.night_id, np.seat"):
+        seated.setdefault(int(r["night_id"]), []).append(str(r["name"]))
+    nights = [{"uid": str(r["uid"]), "name": str(r["name"]), "date": str(r["date"]),
+               "location": r["location"], "created_at": str(r["created_at"]),
+               "players": seated.get(int(r["id"]), [])}
+              for r in rows(store, "SELECT * FROM nights ORDER BY id")]
+    seats: dict[int, list[dict[str, Any]]] = {}
+    for r in rows(store, "SELECT pp.*, p.name FROM play_players pp JOIN players p "
+                         "ON p.id = pp.player_id ORDER BY pp.play_id, pp.seat"):
+        seats.setdefault(int(r["play_id"]), []).append(
+            {"player": str(r["name"]), "score": r["score"], "place": r["place"],
+             "winner": bool(r["winner"])})
+    plays = [{"uid": str(r["uid"]), "night": r["night_uid"], "game": str(r["game"]),
+              "date": str(r["date"]), "tiebreak": r["tiebreak"], "source": str(r["source"]),
+              "duration_min": r["duration_min"], "created_at": str(r["created_at"]),
+              "detail": json.loads(r["detail"]), "seats": seats.get(int(r["id"]), [])}
+             for r in rows(store, "SELECT pl.*, n.uid AS night_uid FROM plays pl "
+                                  "LEFT JOIN nights n ON n.id = pl.night_id ORDER BY pl.id")]
+    return {"format": FORMAT, "version": FORMAT_VERSION, "schema_version": store.version,
+            "exported_at": _now(), "players": players,
+            "aliases": [{"alias": a.alias.name, "player": a.player.name}
+                        for a in aliases(store)],
+            "nights": nights, "plays": plays}
+
+
+def export_csv(store: Store) -> str:
+    """One row a player in a play (spreadsheets sum it as they like)."""
+    buf = io.StringIO()
+    out = csv.writer(buf, lineterminator="\n")
+    out.writerow(CSV_COLUMNS)
+    for h in history(store):
+        for i, s in enumerate(h.seats):
+            out.writerow([h.uid, h.date, h.night or "", h.location or "", h.game, i + 1,
+                          s.name, s.spelled, "" if s.score is None else f"{s.score:g}",
+                          "" if s.place is None else s.place, int(s.winner),
+                          h.tiebreak or "", "" if h.duration_min is None else h.duration_min,
+                          h.source])
+    return buf.getvalue()
+
+
+def _bg_uuid(kind: str, key: str) -> str:
+    return str(uuid.uuid5(BGSTATS_NS, f"{kind}:{key}")).upper()
+
+
+def _local(stamp: str) -> dt.datetime:
+    when = dt.datetime.fromisoformat(stamp)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.UTC)
+    return when.astimezone()
+
+
+def _bg_time(when: dt.datetime) -> str:
+    return when.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _play_date(date: str, created_at: str) -> str:
+    """The play's date with the time it was saved (local), or midnight if saved later."""
+    saved = _local(created_at)
+    return _bg_time(saved) if saved.date().isoformat() == date else f"{date} 00:00:00"
+
+
+def export_bgstats(store: Store, me: str | None = None) -> dict[str, Any]:
+    """A BG Stats play file (the JSON the app opens to import plays).
+
+    Players are the counted ones (aliases folded in); ``me`` names the app's owner.
+    """
+    plays = history(store)
+    created = {str(r["uid"]): str(r["created_at"])
+               for r in rows(store, "SELECT uid, created_at FROM plays")}
+    now = _bg_time(dt.datetime.now().astimezone())
+    game_ids = {slug: i + 1 for i, slug in enumerate(
+        sorted({h.game for h in plays}, key=lambda g: (g not in BY_SLUG, g)))}
+    player_ids: dict[str, int] = {}
+    location_ids: dict[str, int] = {}
+    for h in plays:
+        for s in h.seats:
+            player_ids.setdefault(s.name, len(player_ids) + 1)
+        if h.location:
+            location_ids.setdefault(h.location, len(location_ids) + 1)
+    games = []
+    for slug, gid in game_ids.items():
+        info = BY_SLUG.get(slug)
+        games.append({"id": gid, "uuid": _bg_uuid("game", slug), "name": title(slug),
+                      "bggName": title(slug), "bggId": (info.bgg_id if info else None) or 0,
+                      "highestWins": info.highest_wins if info else True, "noPoints": False,
+                      "cooperative": False, "usesTeams": False, "modificationDate": now})
+    out_plays = []
+    for h in plays:
+        comments = "; ".join(x for x in (h.night, h.tiebreak) if x)
+        play: dict[str, Any] = {
+            "uuid": str(uuid.UUID(hex=h.uid)).upper(),
+            "gameRefId": game_ids[h.game],
+            "playDate": _play_date(h.date, created[h.uid]),
+            "entryDate": _bg_time(_local(created[h.uid])),
+            "modificationDate": _bg_time(_local(created[h.uid])),
+            "durationMin": h.duration_min or 0,
+            "ignored": False, "manualWinner": False, "rounds": 0, "usesTeams": False,
+            "scoringSetting": 0, "board": "", "comments": comments,
+            "playerScores": [
+                {"playerRefId": player_ids[s.name], "score": "" if s.score is None
+                 else f"{s.score:g}", "winner": s.winner, "rank": s.place or 0,
+                 "seatOrder": i, "newPlayer": False, "startPlayer": False}
+                for i, s in enumerate(h.seats)],
+        }
+        if h.location:
+            play["locationRefId"] = location_ids[h.location]
+        out_plays.append(play)
+    doc: dict[str, Any] = {
+        "about": BGSTATS_ABOUT,
+        "players": [{"id": pid, "uuid": _bg_uuid("player", name.lower()), "name": name,
+                     "isAnonymous": False, "modificationDate": now}
+                    for name, pid in player_ids.items()],
+        "locations": [{"id": lid, "uuid": _bg_uuid("location", name.lower()), "name": name,
+                       "modificationDate": now} for name, lid in location_ids.items()],
+        "games": games,
+        "plays": out_plays,
+    }
+    if me is not None:
+        who = resolve(store, me).name  # any spelling of the owner
+        mine = player_ids.get(who)
+        if mine is None:
+            raise NotFoundError(f"--me {me!r}: that player is in none of the exported plays")
+        doc["userInfo"] = {"meRefId": mine}
+    return doc

@@ -1,0 +1,147 @@
+"""History and standings pages: every saved play, a play opened with its pictures, and
+each game's table with a chart of the players' scores night by night (Chart.js, shipped
+in static/vendor, so the page draws offline)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from companion.errors import InputError
+from companion.store import NotFoundError, Reading, Store
+from companion.store.games import GAMES, game_info, title
+from companion.store.history import HistoryRow, count_plays, history, play_detail
+from companion.store.standings import score_series, standings
+
+CHART_JS_VERSION = "4.6.1"
+CHART_JS = "vendor/chart.umd.min.js"
+HISTORY_PAGE_PLAYS = 100  # the history page shows the latest plays; the CLI shows all
+SHEET, DICE = "delicious-sheet", "dice-block"
+
+
+def _store(request: Request) -> Store:
+    return request.app.state.web.store  # type: ignore[no-any-return]
+
+
+def _page(request: Request, name: str, **context: Any) -> Response:
+    from companion.web.app import _page as page  # the app's base context (night, nav, QR)
+
+    return page(request, name, **context)
+
+
+def _filters(request: Request) -> dict[str, str | None]:
+    q = request.query_params
+    return {"game": q.get("game") or None, "player": q.get("player") or None,
+            "since": q.get("since") or None}
+
+
+async def history_page(request: Request) -> Response:
+    store = _store(request)
+    f = _filters(request)
+    rows = history(store, **f, latest=HISTORY_PAGE_PLAYS)  # type: ignore[arg-type]
+    total = count_plays(store, **f)  # type: ignore[arg-type]
+    return _page(request, "history.html", rows=list(reversed(rows)), total=total, shown=len(rows),
+                 filters=f, game_list=GAMES, titles={g.slug: g.title for g in GAMES},
+                 player_list=[p.name for p in store.players()])
+
+
+async def history_api(request: Request) -> Response:
+    rows = history(_store(request), **_filters(request))  # type: ignore[arg-type]
+    return JSONResponse({"plays": [r.to_json() for r in rows]})
+
+
+def _one(store: Store, play_id: int) -> HistoryRow:
+    rows = history(store, ids=[play_id])
+    if not rows:
+        raise NotFoundError(f"no play {play_id}")
+    return rows[0]
+
+
+def _pictures(store: Store, play_id: int) -> list[dict[str, Any]]:
+    """The play's photos, with the overlay page the app draws for each and its corrections."""
+    out = []
+    for s in _scorings(store, play_id):
+        for photo in store.photos(s):
+            readings: list[Reading | None] = [
+                r for r in store.readings(s) if r.photo_id == photo.id]
+            for r in readings or [None]:
+                overlay = None
+                if r is not None and r.kind == SHEET:
+                    overlay = f"/delicious/{s}/overlay/{r.id}.jpg"
+                elif r is not None and r.kind == DICE:
+                    overlay = f"/dice/{s}/overlay/{r.id}.jpg"
+                out.append({
+                    "photo": photo, "label": str(r.doc.get("photo", "")) if r else photo.file,
+                    "overlay": overlay, "scoring": s, "kind": r.kind if r else None,
+                    "corrections": store.corrections(r.id, include_undone=True) if r else [],
+                })
+    return out
+
+
+def _scorings(store: Store, play_id: int) -> list[int]:
+    from companion.store.aliases import rows
+
+    return [int(r["id"]) for r in rows(store, "SELECT id FROM scorings WHERE play_id = ? "
+                                              "ORDER BY id", (play_id,))]
+
+
+async def play_page(request: Request) -> Response:
+    store = _store(request)
+    play_id = int(request.path_params["play"])
+    row = _one(store, play_id)
+    detail = play_detail(store, play_id)
+    return _page(request, "history_play.html", row=row, game_title=title(row.game),
+                 pictures=_pictures(store, play_id),
+                 detail=json.dumps(detail, indent=1, sort_keys=True) if detail else None)
+
+
+async def photo_file(request: Request) -> Response:
+    """A stored photo by its id (the file name comes from the store, never the request)."""
+    store = _store(request)
+    photo = store.photo(int(request.path_params["photo"]))
+    path = store.photo_path(photo)
+    if not path.is_file():
+        raise NotFoundError(f"photo {photo.id} is missing from {store.photo_dir}")
+    return FileResponse(path, media_type=photo.media_type,
+                        headers={"Cache-Control": "private, max-age=86400"})
+
+
+async def standings_page(request: Request) -> Response:
+    tables = standings(_store(request))
+    return _page(request, "standings.html", tables=tables, game=None, chart=None,
+                 game_list=GAMES, chart_js=CHART_JS)
+
+
+async def game_standings_page(request: Request) -> Response:
+    store = _store(request)
+    try:
+        slug = game_info(str(request.path_params["game"])).slug
+    except InputError as exc:
+        raise NotFoundError(str(exc)) from None
+    (table,) = standings(store, slug)
+    chart = score_series(store, slug)
+    chart["score_label"] = game_info(slug).score_label
+    return _page(request, "standings.html", tables=[table], game=slug, chart=chart,
+                 game_list=GAMES, chart_js=CHART_JS)
+
+
+async def standings_api(request: Request) -> Response:
+    game = request.query_params.get("game") or None
+    return JSONResponse({"standings": [t.to_json() for t in standings(_store(request), game)]})
+
+
+def routes() -> list[Route]:
+    """The routes to put in front of the app's own (before its /api catch-all)."""
+    return [
+        Route("/history", history_page, methods=["GET"]),
+        Route("/history/plays/{play:int}", play_page, methods=["GET"]),
+        Route("/history/photos/{photo:int}", photo_file, methods=["GET"]),
+        Route("/standings", standings_page, methods=["GET"]),
+        Route("/standings/{game}", game_standings_page, methods=["GET"]),
+        Route("/api/history", history_api, methods=["GET"]),
+        Route("/api/standings", standings_api, methods=["GET"]),
+    ]
