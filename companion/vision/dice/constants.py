@@ -105,3 +105,18 @@ OVERLAY_TEXT_BGR = (255, 255, 255)
 OVERLAY_REVIEW_BGR = (0, 140, 255)
 OVERLAY_LEGAL_BGR = (40, 200, 40)
 OVERLAY_ILLEGAL_BGR = (40, 40, 230)
+
+# --- the gate: is there a block at all (on a thumbnail) -------------------------------------------
+GATE_LONG_SIDE_PX = 256  # thumbnail long side
+GATE_WHITE_PERCENTILE = 97.0  # the photo's white: the brightest unclipped pixels above this
+GATE_WHITE_LEVEL = 242.0  # the white reference is scaled to this grey level
+GATE_CHROMA_MIN = 22.0  # Lab chroma after balancing: at least this is die-like colour
+GATE_L_MIN = 18.0  # Lab L: darker pixels carry no trustworthy colour
+GATE_TABLE_AB = 14.0  # Lab a*b* distance from a coloured table's colour to count as a die
+GATE_MIN_SPREAD = 3.0  # grey-level standard deviation: below this the photo is blank
+GATE_MIN_COLOURED_SHARE = 0.002  # share of the frame: less die-like colour than this, no block
+GATE_FACE_MIN_LOG_CHROMA = 0.12  # a face this close to white (log-chroma units) is no veggie
+GATE_MIN_SURE_DICE = 3  # a reading with fewer sure dice than this
+GATE_MIN_SURE_SHARE = 0.5  # and fewer than this share of its dice sure is no block
+CLOSE_UP_MIN_COLOURED = 0.25  # a frame-filling block shows at least this share of colour
+GATE_BLOCK_MIN_COLOURED = 0.2  # share of the block's mask with die-like colour, at least
