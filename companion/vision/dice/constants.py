@@ -120,3 +120,16 @@ GATE_MIN_SURE_DICE = 3  # a reading with fewer sure dice than this
 GATE_MIN_SURE_SHARE = 0.5  # and fewer than this share of its dice sure is no block
 CLOSE_UP_MIN_COLOURED = 0.25  # a frame-filling block shows at least this share of colour
 GATE_BLOCK_MIN_COLOURED = 0.2  # share of the block's mask with die-like colour, at least
+
+# --- colour families, judged on all the photo's dice together (log-chromaticity units) -----------
+FAMILY_SHIFT_SPAN = 0.6  # the light's shift left after the white reference, searched within
+FAMILY_SHIFT_STEP = 0.03
+FAMILY_SATURATIONS = (0.7, 0.8, 0.9, 1.0, 1.1, 1.25)  # dice chroma / the reference layout
+FAMILY_SATURATION_SIGMA = 0.25  # prior spread of ln(saturation)
+FAMILY_ROBUST_CAP = 4.0  # spread units: a die farther from every family counts this much
+FAMILY_PRIOR_SURE = 0.12  # prior spread of the shift when the white came from paper or pips
+FAMILY_PRIOR_LOOSE = 0.5  # and when it came from the photo's brightest pixels
+FAMILY_ROUNDS = 2  # the families' own centres are re-found this many times
+FAMILY_MIN_MEMBERS = 2  # a family needs this many dice to move its centre
+FAMILY_MAX_DRIFT = 0.12  # and moves it at most this far
+FAMILY_SURE_MARGIN = 2.0  # spread units between the two nearest families for a sure name

@@ -105,7 +105,8 @@ def colourless(feature: np.ndarray, white: np.ndarray) -> bool:
 
 
 class _Read(Protocol):
-    review: bool
+    @property
+    def review(self) -> bool: ...
 
 
 def confirm(dice: Sequence[_Read]) -> None:

@@ -25,7 +25,8 @@ from companion.games.diced_veggies.model import Die, Ingredient
 from companion.vision.dice import constants as C
 from companion.vision.dice import gate
 from companion.vision.dice.cell import CellRead, read_cell
-from companion.vision.dice.colour import classify, log_chroma, self_balance
+from companion.vision.dice.colour import log_chroma
+from companion.vision.dice.families import name_families
 from companion.vision.dice.grid import (
     DiceGrid,
     background_model,
@@ -36,6 +37,7 @@ from companion.vision.dice.grid import (
     trim,
 )
 from companion.vision.dice.mat import MatView, find_mat
+from companion.vision.dice.orient import own_axes_turn, quarter_turns_to_page, turn_cells
 from companion.vision.load import load_image
 from companion.vision.register import sheet_label
 
@@ -150,12 +152,15 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
             break  # the cells were read on (nearly) this grid already
         grid = trim(new, mask, s_det / s_read)
         cells = _read_cells(source, grid)
-    offset = _white_offset(src, mat, s_read / s_det, cells, seen.white_bgr)
+    offset, white_sure = _white_offset(src, mat, s_read / s_det, cells, seen.white_bgr)
     if mat is not None:
         inside = mat.block_area(src.shape, C.MAT_CENTRE_MARGIN_MM, s_read / s_det)
         cells = [c for c in cells if _at(inside, c.center, 1.0)]
-    dice, grid_out = _decide(cells, grid, offset, pitch_full * s_read, mat is not None)
+    dice, grid_out = _decide(
+        cells, grid, offset, pitch_full * s_read, mat is not None, white_sure
+    )
     gate.confirm(dice)
+    dice, grid_out = turn_cells(dice, grid_out, _quarter_turns(mat, grid_out, dice, s_read / s_det))
     grid_out = grid_out.scaled(1.0 / s_read)
     dice = [
         DieReading(d.row, d.col, d.ingredient, d.value, d.confidence, d.review, d.flags,
@@ -163,6 +168,17 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
         for d in dice
     ]
     return DiceReading(dice, grid_out, mat is not None, time.perf_counter() - start)
+
+
+def _quarter_turns(
+    mat: MatView | None, grid: DiceGrid, dice: list[DieReading], scale: float
+) -> int:
+    """Turns renumbering the block along the mat's page axes, else along its own."""
+    if mat is None or mat.mm_to_px is None:
+        return own_axes_turn(dice)
+    to_px = np.diag([scale, scale, 1.0]) @ mat.mm_to_px
+    at = (float(np.mean([d.col for d in dice])), float(np.mean([d.row for d in dice])))
+    return quarter_turns_to_page(grid, np.linalg.inv(to_px), at)
 
 
 def _locate(
@@ -302,7 +318,7 @@ def _die_like(read: CellRead, on_mat: bool = False) -> bool:
 def _white_offset(
     src: np.ndarray, mat: MatView | None, scale: float, cells: Iterable[_Cell],
     photo_white: np.ndarray,
-) -> np.ndarray:
+) -> tuple[np.ndarray, bool]:
     """Log-chromaticity of white under this photo's light: the mat's paper, else white
     pips, else the photo's brightest pixels."""
     if mat is not None:
@@ -312,14 +328,14 @@ def _white_offset(
         if len(px) > 50:
             bright = px.mean(axis=1)
             paper = np.median(px[bright >= np.percentile(bright, 50)], axis=0)
-            return log_chroma(paper)
+            return log_chroma(paper), True
     pips = [
         c.read.pip_bgr for c in cells
         if c.read.pip_bgr is not None and c.read.light_pips and _die_like(c.read)
     ]
     if len(pips) >= 3:
-        return np.median(np.array([log_chroma(p) for p in pips]), axis=0)
-    return log_chroma(photo_white)
+        return np.median(np.array([log_chroma(p) for p in pips]), axis=0), True
+    return log_chroma([float(v) for v in photo_white]), False
 
 
 @dataclass(frozen=True)
@@ -335,7 +351,8 @@ class _Die:
 
 
 def _decide(
-    cells: list[_Cell], grid: DiceGrid, offset: np.ndarray, pitch: float, on_mat: bool
+    cells: list[_Cell], grid: DiceGrid, offset: np.ndarray, pitch: float, on_mat: bool,
+    white_sure: bool = True,
 ) -> tuple[list[DieReading], DiceGrid]:
     present: list[tuple[_Cell, float, list[str]]] = []
     for cell in cells:
@@ -361,13 +378,12 @@ def _decide(
     if not present:
         return [], grid
     feats = [log_chroma(c.read.face_bgr) for c, _, _ in present]
-    offset = self_balance(feats, offset)
+    calls = name_families(feats, offset, white_sure)
     r0 = min(c.row for c, _, _ in present)
     c0 = min(c.col for c, _, _ in present)
     dice = []
-    for (cell, presence, flags), feat in zip(present, feats, strict=True):
+    for (cell, presence, flags), feat, call in zip(present, feats, calls, strict=True):
         rd = cell.read
-        call = classify(feat, offset)
         if gate.colourless(feat, offset):
             flags.append("no-veggie-colour")
             call = replace(call, confidence=0.0)
