@@ -133,3 +133,11 @@ FAMILY_ROUNDS = 2  # the families' own centres are re-found this many times
 FAMILY_MIN_MEMBERS = 2  # a family needs this many dice to move its centre
 FAMILY_MAX_DRIFT = 0.12  # and moves it at most this far
 FAMILY_SURE_MARGIN = 2.0  # spread units between the two nearest families for a sure name
+GLINT_RATIO = 1.5  # a light blob this much stronger than the next is a glint, not a pip
+GLINT_SUSPECT_RATIO = 1.7  # a middle pip this much stronger than the corners may be a glint
+GLINT_CONFIDENCE = 0.6  # pips read around a glint go to review
+# flatness (rim over centre brightness) of a blob: a middle pip below this share of the
+# corner pips' flatness fades like a glint (pip radii: core, rim band)
+GLINT_CORE_FRACTION = 0.3
+GLINT_RIM_FRACTION = (0.55, 0.85)
+GLINT_FLAT_SHARE = 0.87

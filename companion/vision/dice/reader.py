@@ -400,6 +400,9 @@ def _decide(
         if rd.layout_ok and not rd.even_paint:
             flags.append("pip-or-highlight")
             pip_conf = min(pip_conf, 0.6)
+        if rd.glint:
+            flags.append("glint")
+            pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
         value = min(6, max(1, rd.pips))
         if value not in FACES:
             flags.append("face-not-in-set")
