@@ -33,6 +33,10 @@ class CellRead:
     light_pips: bool
     even_paint: bool = True  # False: one "pip" may be a glossy highlight
     glint: bool = False  # a glint was left out of the pips
+    pips_xy: tuple[tuple[float, float], ...] = ()  # the pips' centres (patch px)
+    # the strongest blob of the pips' polarity that is no pip: (x, y, its strength over the
+    # weakest pip's), where a glint of the lamp would show
+    extra: tuple[float, float, float] | None = None
 
 
 def _layouts() -> tuple[tuple[int, frozenset[tuple[int, int]]], ...]:
@@ -103,10 +107,12 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     spacing = C.PIP_LATTICE_FRACTION * n
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     best: _Pips | None = None
+    best_peaks: list[tuple[float, int, int]] = []
     for light in (True, False):
         one_side = np.maximum(diff if light else -diff, 0)
         resp = cv2.filter2D(one_side, -1, kernel, borderType=cv2.BORDER_REPLICATE)
         peaks = _peaks(resp, region, 0.6 * spacing)
+        raw = peaks
         glint = False
         if light and len(peaks) >= 3 and peaks[0][0] > C.GLINT_RATIO * peaks[1][0]:
             # pips are painted alike; one light blob far stronger than the next is the
@@ -137,8 +143,9 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         # the true pips are the strongest blobs; the gaps between bright pips can look
         # like a weaker set of dark ones
         if best is None or (read.ok, read.contrast) > (best.ok, best.contrast):
-            best = read
+            best, best_peaks = read, raw
     assert best is not None
+    extra = _strongest_other(best, best_peaks)
     face_mask = region.copy()
     for _, py, px in best.points:
         face_mask &= (yy - py) ** 2 + (xx - px) ** 2 > (1.7 * pip_r) ** 2
@@ -155,7 +162,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     return CellRead(
         occupied, best.count, best.ok, best.margin, best.contrast, best.center,
         (float(fb[0]), float(fb[1]), float(fb[2])), pip_bgr, best.light, best.even,
-        best.glint,
+        best.glint, tuple((float(x), float(y)) for _, y, x in best.points), extra,
     )
 
 
@@ -238,6 +245,19 @@ def _flatness(one_side: np.ndarray, y: int, x: int, pip_r: float) -> float:
     rim = one_side[(d >= C.GLINT_RIM_FRACTION[0] * pip_r) & (d <= C.GLINT_RIM_FRACTION[1] * pip_r)]
     c = float(core.mean()) if core.size else 0.0
     return float(rim.mean()) / c if c > 0 and rim.size else 1.0
+
+
+def _strongest_other(
+    read: _Pips, peaks: list[tuple[float, int, int]]
+) -> tuple[float, float, float] | None:
+    if not read.points:
+        return None
+    weakest = min(v for v, _, _ in read.points)
+    others = [p for p in peaks if p not in read.points]
+    if not others or weakest <= 0:
+        return None
+    v, y, x = max(others)
+    return (float(x), float(y), float(v) / weakest)
 
 
 def _centre_odd(read: _Pips, one_side: np.ndarray, pip_r: float) -> bool:

@@ -64,9 +64,9 @@ MAT_MARKER_IDS = (0, 1, 2, 3)
 MAT_MAX_RESIDUAL_MM = 3.0  # marker corners farther than this from the fit: not our mat
 # Dice tops may appear this far outside the printed block area (mm): less on the corner
 # guide's sides (the frame stood there), more on the open sides (parallax, a loose block).
-MAT_AREA_MARGIN_MM = (14.0, 20.0)
+MAT_AREA_MARGIN_MM = (14.0, 32.0)
 # Bounds for a die's top-face centre: a nudged, turned block may stray a little.
-MAT_CENTRE_MARGIN_MM = (6.0, 12.0)
+MAT_CENTRE_MARGIN_MM = (6.0, 24.0)
 TOP_FACE_SCALE = 1.05  # dice tops stand above the paper, so they look this much larger
 MAT_CHROMA_MIN = 9.0  # Lab chroma after balancing on the paper: the grey print stays below
 
@@ -141,3 +141,6 @@ GLINT_CONFIDENCE = 0.6  # pips read around a glint go to review
 GLINT_CORE_FRACTION = 0.3
 GLINT_RIM_FRACTION = (0.55, 0.85)
 GLINT_FLAT_SHARE = 0.87
+GLINT_SPOT_MIN_STRENGTH = 0.6  # a non-pip blob this strong (over the weakest pip) may be a glint
+GLINT_SPOT_MIN_DICE = 3  # dice showing a blob at one face spot make it the photo's glint spot
+GLINT_SPOT_RADIUS = 0.1  # pitch units

@@ -34,12 +34,23 @@ def _fit_light(rel: np.ndarray, prior_sigma: float) -> tuple[np.ndarray, float]:
     a robust sum of distances to the nearest family, plus a prior keeping t near zero
     (the white reference is right unless the dice say clearly otherwise)."""
     span, step = C.FAMILY_SHIFT_SPAN, C.FAMILY_SHIFT_STEP
+    coarse = _search(rel, _lattice(np.zeros(2), span, 3 * step), C.FAMILY_SATURATIONS,
+                     prior_sigma)
+    return _search(rel, _lattice(coarse[0], 1.5 * step, step / 2), (coarse[1],), prior_sigma)
+
+
+def _lattice(centre: np.ndarray, span: float, step: float) -> np.ndarray:
     ax = np.arange(-span, span + 1e-9, step)
     tx, ty = np.meshgrid(ax, ax)
-    shifts = np.stack([tx.ravel(), ty.ravel()], axis=1)  # (T, 2)
+    return np.stack([tx.ravel(), ty.ravel()], axis=1) + centre  # (T, 2)
+
+
+def _search(
+    rel: np.ndarray, shifts: np.ndarray, saturations: Sequence[float], prior_sigma: float
+) -> tuple[np.ndarray, float]:
     best = (np.inf, np.zeros(2), 1.0)
     cap = C.FAMILY_ROBUST_CAP
-    for s in C.FAMILY_SATURATIONS:
+    for s in saturations:
         model = s * CENTROIDS  # (K, 2)
         d = np.linalg.norm(
             rel[None, :, None, :] - shifts[:, None, None, :] - model[None, None, :, :], axis=-1

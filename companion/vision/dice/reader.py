@@ -27,6 +27,7 @@ from companion.vision.dice import gate
 from companion.vision.dice.cell import CellRead, read_cell
 from companion.vision.dice.colour import log_chroma
 from companion.vision.dice.families import name_families
+from companion.vision.dice.glints import glint_spot, middle_pip_on_spot
 from companion.vision.dice.grid import (
     DiceGrid,
     background_model,
@@ -379,6 +380,7 @@ def _decide(
         return [], grid
     feats = [log_chroma(c.read.face_bgr) for c, _, _ in present]
     calls = name_families(feats, offset, white_sure)
+    spot = glint_spot([c.read for c, _, _ in present])
     r0 = min(c.row for c, _, _ in present)
     c0 = min(c.col for c, _, _ in present)
     dice = []
@@ -400,7 +402,7 @@ def _decide(
         if rd.layout_ok and not rd.even_paint:
             flags.append("pip-or-highlight")
             pip_conf = min(pip_conf, 0.6)
-        if rd.glint:
+        if rd.glint or middle_pip_on_spot(rd, spot):
             flags.append("glint")
             pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
         value = min(6, max(1, rd.pips))
