@@ -124,7 +124,7 @@ GATE_BLOCK_MIN_COLOURED = 0.2  # share of the block's mask with die-like colour,
 # --- colour families, judged on all the photo's dice together (log-chromaticity units) -----------
 FAMILY_SHIFT_SPAN = 0.6  # the light's shift left after the white reference, searched within
 FAMILY_SHIFT_STEP = 0.03
-FAMILY_SATURATIONS = (0.7, 0.8, 0.9, 1.0, 1.1, 1.25)  # dice chroma / the reference layout
+FAMILY_SATURATIONS = (0.55, 0.7, 0.85, 1.0, 1.15, 1.3)  # dice chroma / the reference, per axis
 FAMILY_SATURATION_SIGMA = 0.25  # prior spread of ln(saturation)
 FAMILY_ROBUST_CAP = 4.0  # spread units: a die farther from every family counts this much
 FAMILY_PRIOR_SURE = 0.12  # prior spread of the shift when the white came from paper or pips

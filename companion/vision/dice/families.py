@@ -29,14 +29,16 @@ class FamilyCall:
     distance: float  # spread units to the chosen family's centre in this photo
 
 
-def _fit_light(rel: np.ndarray, prior_sigma: float) -> tuple[np.ndarray, float]:
-    """Shift t and saturation s with rel ~ s * centroid + t, chosen by every die at once:
-    a robust sum of distances to the nearest family, plus a prior keeping t near zero
-    (the white reference is right unless the dice say clearly otherwise)."""
+def _fit_light(rel: np.ndarray, prior_sigma: float) -> tuple[np.ndarray, np.ndarray]:
+    """Shift t and saturation s (one per axis) with rel ~ s * centroid + t, chosen by every
+    die at once: a robust sum of distances to the nearest family, plus priors keeping t
+    near zero (the white reference is right unless the dice say clearly otherwise) and s
+    near one. Each axis has its own saturation: under a warm lamp the blue channel is
+    weak, and noise and compression squeeze the blue-green axis more than the red-green."""
     span, step = C.FAMILY_SHIFT_SPAN, C.FAMILY_SHIFT_STEP
-    coarse = _search(rel, _lattice(np.zeros(2), span, 3 * step), C.FAMILY_SATURATIONS,
-                     prior_sigma)
-    return _search(rel, _lattice(coarse[0], 1.5 * step, step / 2), (coarse[1],), prior_sigma)
+    sats = [np.array([a, b]) for a in C.FAMILY_SATURATIONS for b in C.FAMILY_SATURATIONS]
+    coarse = _search(rel, _lattice(np.zeros(2), span, 3 * step), sats, prior_sigma)
+    return _search(rel, _lattice(coarse[0], 1.5 * step, step / 2), [coarse[1]], prior_sigma)
 
 
 def _lattice(centre: np.ndarray, span: float, step: float) -> np.ndarray:
@@ -46,21 +48,21 @@ def _lattice(centre: np.ndarray, span: float, step: float) -> np.ndarray:
 
 
 def _search(
-    rel: np.ndarray, shifts: np.ndarray, saturations: Sequence[float], prior_sigma: float
-) -> tuple[np.ndarray, float]:
-    best = (np.inf, np.zeros(2), 1.0)
+    rel: np.ndarray, shifts: np.ndarray, saturations: Sequence[np.ndarray], prior_sigma: float
+) -> tuple[np.ndarray, np.ndarray]:
+    best = (np.inf, np.zeros(2), np.ones(2))
     cap = C.FAMILY_ROBUST_CAP
     for s in saturations:
-        model = s * CENTROIDS  # (K, 2)
+        model = CENTROIDS * s[None, :]  # (K, 2)
         d = np.linalg.norm(
             rel[None, :, None, :] - shifts[:, None, None, :] - model[None, None, :, :], axis=-1
         ) / C.COLOUR_SPREAD  # (T, N, K)
         cost = np.minimum(d.min(axis=2), cap) ** 2
         total = cost.sum(axis=1) + (np.linalg.norm(shifts, axis=1) / prior_sigma) ** 2
-        total = total + (np.log(s) / C.FAMILY_SATURATION_SIGMA) ** 2
+        total = total + float(np.sum((np.log(s) / C.FAMILY_SATURATION_SIGMA) ** 2))
         i = int(np.argmin(total))
         if total[i] < best[0]:
-            best = (float(total[i]), shifts[i].copy(), float(s))
+            best = (float(total[i]), shifts[i].copy(), s)
     return best[1], best[2]
 
 
@@ -73,7 +75,7 @@ def name_families(
     rel = np.array(features, np.float64) - white
     prior = C.FAMILY_PRIOR_SURE if white_is_sure else C.FAMILY_PRIOR_LOOSE
     shift, sat = _fit_light(rel, prior)
-    centres = sat * CENTROIDS + shift
+    centres = CENTROIDS * sat[None, :] + shift
     spread = np.full(len(CENTROIDS), C.COLOUR_SPREAD)
     for _ in range(C.FAMILY_ROUNDS):
         d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1)
