@@ -258,8 +258,8 @@ def bad_input_table() -> None:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m scripts.bench dice_vision",
                                  description=__doc__.split("\n\n")[0])
-    ap.add_argument("--narrow", type=int, default=100, help="photos of the first tuning set")
-    ap.add_argument("--wide", type=int, default=100, help="photos of the wide tuning set")
+    ap.add_argument("--narrow", type=int, default=50, help="photos of the first tuning set")
+    ap.add_argument("--wide", type=int, default=50, help="photos of the wide tuning set")
     ap.add_argument("--held-out", type=int, default=200, help="photos of the held-out set")
     ap.add_argument("--no-bad", action="store_true", help="skip the no-block corpus")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
