@@ -1,82 +1,271 @@
 """Diced Veggies photo reader on synthetic photos: per-die accuracy, missed and phantom
-dice, silent errors (wrong and not sent to review) and seconds per photo.
+dice, silent errors (wrong and not sent to review), seconds per photo, a per-colour
+confusion table, and a corpus of inputs that hold no block.
 
-Half the photos show the block on the printed mat, half on a table; half the blocks are
-full 5 x 7 blocks, half irregular (dice taken from the rim, sometimes a hole). Photos are
-rendered one at a time and only the reading is timed. CPU seconds are reported beside
-wall seconds: on a shared machine the wall clock mostly measures the neighbours.
-
-    python -m scripts.bench_dice_vision [PHOTOS] [FIRST_SEED]
+Three settings of the synthetic camera (companion/synth/dice_style.py): ``narrow`` (the
+first tuning set), ``wide`` (lamp 2700-6500 K, other dice batches, glare, tilt to 25
+degrees, touching or spaced dice, focus blur: tuned on) and ``held-out`` (the wide ranges
+with a second shading model and its own seeds: measured only). Photos are spread over the
+mat, wood, cloth and stone, and full, cut and restocked blocks. Photos are rendered one at
+a time and only the reading is timed; CPU seconds are shown beside wall seconds (on a shared
+machine the wall clock mostly measures the neighbours).
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import statistics
 import sys
 import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
 
+import cv2
 import numpy as np
 
-from companion.errors import ImageError
-from companion.synth.dice_photo import DicePhoto, random_block, render_dice_photo
-from companion.synth.dice_truth import ZERO, DiceScore, score_reading
+from companion.errors import CompanionError, ImageError
+from companion.synth.dice_photo import INGREDIENTS, DicePhoto, random_block, render_dice_photo
+from companion.synth.dice_style import HELD_OUT, NARROW, WIDE, Style
+from companion.synth.dice_truth import ZERO, DiceScore, match_dice, score_reading
 from companion.vision.dice.reader import read_dice_image
 
-PHOTOS = 200
-FIRST_SEED = 10_000
+SETTINGS: dict[str, tuple[Style, int]] = {
+    "narrow": (NARROW, 10_000),
+    "wide": (WIDE, 20_000),
+    "held-out": (HELD_OUT, 90_000),
+}
+SURFACES = ("mat", "wood", "cloth", "stone")
+BLOCKS = ("full", "cut", "restocked")
 
 
-def _photo(seed: int) -> DicePhoto:
-    rng = np.random.default_rng(seed)
-    irregular = seed % 2 == 1
-    on_mat = (seed // 2) % 2 == 0
-    return render_dice_photo(random_block(rng, irregular=irregular), rng, on_mat=on_mat)
+@dataclass
+class Tally:
+    score: DiceScore = ZERO
+    seconds: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    unread: int = 0
+    photos: int = 0
+
+
+def _block(rng: np.random.Generator, kind: str) -> dict[str, object]:
+    if kind == "cut":
+        return random_block(rng, irregular=True)
+    block = random_block(rng)
+    if kind == "restocked":  # refilled from the bag: any mix of ingredients, not 7 of each
+        for d in block["dice"]:
+            d["ingredient"] = INGREDIENTS[int(rng.integers(len(INGREDIENTS)))]
+    return block
+
+
+def photo(setting: str, i: int) -> tuple[DicePhoto, str, str]:
+    style, first = SETTINGS[setting]
+    rng = np.random.default_rng(first + i)
+    surface = SURFACES[i % len(SURFACES)]
+    kind = BLOCKS[(i // len(SURFACES)) % len(BLOCKS)]
+    on_mat = surface == "mat"
+    table = None if on_mat else surface
+    shot = render_dice_photo(
+        _block(rng, kind), rng, on_mat=on_mat, table=table,
+        style=None if style is NARROW else style,
+    )
+    return shot, surface, kind
 
 
 def _pct(n: int, d: int) -> str:
     return f"{100.0 * n / d:.2f}%" if d else "-"
 
 
-def main() -> None:
-    args = sys.argv[1:]
-    count = int(args[0]) if args else PHOTOS
-    first = int(args[1]) if len(args) > 1 else FIRST_SEED
-    totals = {"mat": ZERO, "table": ZERO}
-    seconds: dict[str, list[float]] = {"mat": [], "table": []}
-    cpu: dict[str, list[float]] = {"mat": [], "table": []}
-    failed = {"mat": 0, "table": 0}
-    for seed in range(first, first + count):
-        photo = _photo(seed)  # rendered here, outside the timed read, one photo in memory
-        kind = "mat" if photo.on_mat else "table"
+Confusion = Counter[tuple[str, str, bool]]  # (true, read, in review) -> dice
+
+
+def run_setting(setting: str, count: int) -> tuple[dict[str, Tally], Confusion]:
+    groups: dict[str, Tally] = {}
+    confusion: Confusion = Counter()
+    for i in range(count):
+        shot, surface, kind = photo(setting, i)
+        light = "lamp" if shot.lamp_k < 4000 else "daylight"
+        keys = ("all", surface, kind, light)
+        for k in keys:
+            groups.setdefault(k, Tally()).photos += 1
         start, start_cpu = time.perf_counter(), time.process_time()
         try:
-            reading = read_dice_image(photo.image)
+            reading = read_dice_image(shot.image)
         except ImageError:
-            failed[kind] += 1
-            n = len(photo.block["dice"])
-            totals[kind] = totals[kind] + DiceScore(n, 0, 0, 0, n, 0, n, 0)
+            n = len(shot.block["dice"])
+            for k in keys:
+                groups[k].unread += 1
+                groups[k].score = groups[k].score + DiceScore(n, 0, 0, 0, n, 0, 0, 0)
             continue
-        seconds[kind].append(time.perf_counter() - start)
-        cpu[kind].append(time.process_time() - start_cpu)
-        totals[kind] = totals[kind] + score_reading(photo, reading.dice)
-    both = totals["mat"] + totals["table"]
-    print("| photos | dice | ingredient | pips | fully right | missed | phantom | "
-          "silent errors | sent to review | unread photos | median s/photo | "
-          "median CPU s/photo |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for label, t, secs, cpus, fails in (
-        ("on the mat", totals["mat"], seconds["mat"], cpu["mat"], failed["mat"]),
-        ("on a table", totals["table"], seconds["table"], cpu["table"], failed["table"]),
-        ("all", both, seconds["mat"] + seconds["table"], cpu["mat"] + cpu["table"],
-         failed["mat"] + failed["table"]),
-    ):
-        n = len(secs) + fails
-        med = f"{statistics.median(secs):.3f}" if secs else "-"
-        med_cpu = f"{statistics.median(cpus):.3f}" if cpus else "-"
-        print(f"| {label} ({n}) | {t.dice} | {_pct(t.ingredient_ok, t.dice)} | "
-              f"{_pct(t.value_ok, t.dice)} | {_pct(t.all_ok, t.dice)} | {t.missed} | "
-              f"{t.phantom} | {t.silent} | {_pct(t.review, t.dice)} | {fails} | {med} | "
-              f"{med_cpu} |")
+        wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+        s = score_reading(shot, reading.dice)
+        for k in keys:
+            groups[k].score = groups[k].score + s
+            groups[k].seconds.append(wall)
+            groups[k].cpu.append(cpu)
+        truth = {(d["row"], d["col"]): d for d in shot.block["dice"]}
+        for d, cell in match_dice(shot, reading.dice):
+            confusion[(truth[cell]["ingredient"], d.ingredient.value, d.review)] += 1
+    return groups, confusion
+
+
+def _row(label: str, t: Tally) -> str:
+    s = t.score
+    med = f"{statistics.median(t.seconds):.3f}" if t.seconds else "-"
+    med_cpu = f"{statistics.median(t.cpu):.3f}" if t.cpu else "-"
+    return (f"| {label} ({t.photos}) | {s.dice} | {_pct(s.ingredient_ok, s.dice)} | "
+            f"{_pct(s.value_ok, s.dice)} | {_pct(s.all_ok, s.dice)} | {s.missed} | "
+            f"{s.phantom} | {s.silent} | {_pct(s.review, s.dice)} | {t.unread} | {med} | "
+            f"{med_cpu} |")
+
+
+def accuracy_tables(counts: dict[str, int]) -> None:
+    results = {name: run_setting(name, n) for name, n in counts.items() if n > 0}
+    names = list(results)
+    print("Side by side (dice fully right; silent errors; median CPU s/photo):\n")
+    print("| group | " + " | ".join(names) + " |")
+    print("|---|" + "---|" * len(names))
+    for key in ("all", *SURFACES, *BLOCKS, "lamp", "daylight"):
+        cells = []
+        for name in names:
+            t = results[name][0].get(key)
+            if t is None:
+                cells.append("-")
+                continue
+            med = f"{statistics.median(t.cpu):.2f}" if t.cpu else "-"
+            cells.append(f"{_pct(t.score.all_ok, t.score.dice)}; {t.score.silent}; {med}")
+        print(f"| {key} | " + " | ".join(cells) + " |")
+    for name in names:
+        groups, confusion = results[name]
+        print(f"\n### {name}\n")
+        print("| photos | dice | ingredient | pips | fully right | missed | phantom | "
+              "silent errors | sent to review | unread photos | median s/photo | "
+              "median CPU s/photo |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for key in ("all", *SURFACES, *BLOCKS, "lamp", "daylight"):
+            if key in groups:
+                print(_row(key, groups[key]))
+        print(f"\nColour read for each true colour ({name}; `n (r in review)`):\n")
+        print("| true \\ read | " + " | ".join(INGREDIENTS) + " |")
+        print("|---|" + "---|" * len(INGREDIENTS))
+        for true in INGREDIENTS:
+            cells = []
+            for read in INGREDIENTS:
+                n = confusion[(true, read, False)] + confusion[(true, read, True)]
+                r = confusion[(true, read, True)]
+                cells.append(f"{n} ({r})" if r else str(n))
+            print(f"| {true} | " + " | ".join(cells) + " |")
+
+
+# ---- inputs with no block -------------------------------------------------------------------
+
+
+def _shared_photos() -> list[Path]:
+    here = Path(__file__).resolve().parents[1]
+    roots = [Path(os.environ["COMPANION_DATA"])] if os.environ.get("COMPANION_DATA") else []
+    roots += [here.parent / "shared/data", here.parent.parent / "shared/data"]
+    for root in roots:
+        folder = root / "photos/omrchecker"
+        if folder.is_dir():
+            return sorted(folder.glob("*.jpg"))
+    return []
+
+
+def _white_dice(seed: int, table: str) -> np.ndarray:
+    from companion.synth import dice_constants as K
+
+    saved = K.DIE_COLOURS_RGB
+    K.DIE_COLOURS_RGB = {k: (238, 236, 230) for k in saved}  # type: ignore[misc]
+    try:
+        rng = np.random.default_rng(seed)
+        return render_dice_photo(random_block(rng, irregular=True), rng, table=table,
+                                 dark_pips=True).image
+    finally:
+        K.DIE_COLOURS_RGB = saved  # type: ignore[misc]
+
+
+def _hand_over_block(seed: int) -> np.ndarray:
+    """A block photo with a skin-coloured hand (palm and fingers) covering half of it."""
+    rng = np.random.default_rng(seed)
+    shot = render_dice_photo(random_block(rng), rng, table="wood", style=WIDE)
+    img = shot.image.copy()
+    xs = [x for x, _ in shot.centers_px.values()]
+    ys = [y for _, y in shot.centers_px.values()]
+    cx, cy = float(np.mean(xs)), float(np.mean(ys))
+    w = max(xs) - min(xs)
+    hand = np.zeros(img.shape[:2], np.uint8)
+    palm = (int(cx - w * 0.25), int(cy))
+    cv2.ellipse(hand, palm, (int(w * 0.3), int(w * 0.32)), 0, 0, 360, 1, -1)
+    for k in range(4):
+        y = int(cy - w * 0.25 + k * w * 0.16)
+        cv2.line(hand, (int(cx - w * 0.3), y), (int(cx + w * 0.25), y), 1, int(w * 0.1))
+    cv2.rectangle(hand, (0, int(cy - w * 0.2)), (int(cx - w * 0.4), int(cy + w * 0.2)), 1, -1)
+    shade = cv2.GaussianBlur(hand.astype(np.float32), (0, 0), w * 0.05)
+    skin = np.array([130, 160, 215], np.float32)  # BGR
+    tex = skin * (0.85 + 0.25 * shade[..., None])
+    m = cv2.GaussianBlur(hand.astype(np.float32), (0, 0), 2.0)[..., None]
+    return np.clip(img * (1 - m) + tex * m, 0, 255).astype(np.uint8)
+
+
+def bad_inputs() -> Iterator[tuple[str, np.ndarray | Path]]:
+    rng = np.random.default_rng(3)
+    yield "blank white 1600x1200", np.full((1200, 1600, 3), 245, np.uint8)
+    yield "blank black 1600x1200", np.full((1200, 1600, 3), 12, np.uint8)
+    yield "colour noise 1600x1200", rng.integers(0, 256, (1200, 1600, 3)).astype(np.uint8)
+    yield "smooth colour noise", cv2.resize(
+        rng.integers(0, 256, (12, 16, 3)).astype(np.uint8), (1600, 1200),
+        interpolation=cv2.INTER_CUBIC)
+    yield "empty wood table", render_dice_photo({"dice": []}, 4, table="wood").image
+    yield "empty mat", render_dice_photo({"dice": []}, 5, on_mat=True).image
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    for p in sorted((examples / "delicious/photos").glob("*.jpg")):
+        yield f"our sheet: {p.name}", p
+    combo = cv2.imread(str(examples / "delicious/photos/combo-good-light.jpg"))
+    if combo is not None:
+        h, w = combo.shape[:2]
+        yield "crop of a Delicious sheet", np.ascontiguousarray(
+            combo[h // 5 : 4 * h // 5, w // 5 : 4 * w // 5])
+    yield "white dice on wood", _white_dice(11, "wood")
+    yield "white dice on stone", _white_dice(12, "stone")
+    yield "hand over half the block", _hand_over_block(13)
+    for p in _shared_photos():
+        yield f"document photo: {p.name}", p
+
+
+def bad_input_table() -> None:
+    from companion.vision.dice.reader import read_dice_photo
+
+    print("\nInputs that hold no block (or half of one): the answer and its time.\n")
+    print("| input | answer | wall s | CPU s |")
+    print("|---|---|---|---|")
+    for name, item in bad_inputs():
+        start, start_cpu = time.perf_counter(), time.process_time()
+        try:
+            if isinstance(item, Path):
+                r = read_dice_photo(item)
+            else:
+                r = read_dice_image(item)
+            answer = f"read {len(r.dice)} dice, {len(r.review)} in review (exit 0)"
+        except CompanionError as exc:
+            msg = str(exc).split(": ", 1)[-1] if isinstance(item, Path) else str(exc)
+            answer = f"{msg} (exit {exc.exit_code})"
+        wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+        print(f"| {name} | {answer} | {wall:.2f} | {cpu:.2f} |")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(prog="python -m scripts.bench dice_vision",
+                                 description=__doc__.split("\n\n")[0])
+    ap.add_argument("--narrow", type=int, default=50, help="photos of the first tuning set")
+    ap.add_argument("--wide", type=int, default=50, help="photos of the wide tuning set")
+    ap.add_argument("--held-out", type=int, default=200, help="photos of the held-out set")
+    ap.add_argument("--no-bad", action="store_true", help="skip the no-block corpus")
+    args = ap.parse_args(sys.argv[1:] if argv is None else argv)
+    accuracy_tables({"narrow": args.narrow, "wide": args.wide, "held-out": args.held_out})
+    if not args.no_bad:
+        bad_input_table()
 
 
 if __name__ == "__main__":

@@ -208,3 +208,23 @@ def test_judge_change_finds_the_cut_after_a_nudge(block, dr, dc, data):
     if verdict.offset == (-dr, -dc):
         assert verdict.taken == chosen.taken
         assert verdict.sum == chosen.sum
+
+
+@settings(max_examples=60, deadline=None)
+@given(blocks(), st.integers(1, 3), st.integers(-2, 2), st.integers(-2, 2), st.data())
+def test_judge_change_finds_the_cut_when_the_after_photo_is_turned(block, k, dr, dc, data):
+    """The after photo taken from another side of the table: the block turned by k
+    quarter turns (and shifted) is turned back and judged the same."""
+    from companion.games.diced_veggies.compare import judge_change, turned
+
+    checks = block.legal_cut_checks()
+    if not checks:
+        return
+    chosen = data.draw(st.sampled_from(checks))
+    rest = block.without(chosen.taken)
+    after = turned(rest, k).moved(dr, dc)
+    verdict = judge_change(block, after)
+    assert verdict.legal, verdict.reasons
+    # the judged turn and shift explain the after block exactly
+    assert turned(after, verdict.turns).moved(*verdict.offset) == block.without(verdict.taken)
+    assert verdict.sum == sum(block.values[c] for c in verdict.taken)

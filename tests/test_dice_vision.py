@@ -100,7 +100,7 @@ def test_a_face_the_dice_do_not_carry_is_flagged_for_review():
 
 def test_a_photo_with_no_dice_is_one_clear_error():
     photo = render_dice_photo({"dice": []}, 12, table="wood")
-    with pytest.raises(ImageError, match="no dice"):
+    with pytest.raises(ImageError, match="no Diced Veggies dice found"):
         read_dice_image(photo.image)
 
 

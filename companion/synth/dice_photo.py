@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from companion.synth import dice_constants as K
+from companion.synth.dice_style import Look, Shading, Style, draw_look
 from companion.synth.dice_table import table_texture
 
 INGREDIENTS = ("carrot", "mushroom", "onion", "pepper", "tomato")
@@ -36,6 +37,8 @@ class DicePhoto:
     centers_px: dict[Cell, tuple[float, float]] = field(compare=False)  # top-face centres
     on_mat: bool = False
     pitch_px: float = 0.0  # mean distance between neighbouring die centres in the photo
+    table: str = ""  # the table kind under the block (or the mat)
+    lamp_k: float = 5500.0  # the light's colour temperature, kelvin
 
 
 @dataclass(frozen=True)
@@ -136,12 +139,12 @@ class _Camera:
 
 def _camera(
     rng: np.random.Generator, target: np.ndarray, extent_mm: float, fill: float, frame_px: int,
-    size: tuple[int, int],
+    size: tuple[int, int], tilt_deg: tuple[float, float] = K.TILT_DEG,
 ) -> _Camera:
     w, h = size
     f = rng.uniform(*K.FOCAL_LENGTH_FRAMES) * max(w, h)
     dist = f * extent_mm / (fill * frame_px)
-    tilt = math.radians(rng.uniform(*K.TILT_DEG))
+    tilt = math.radians(rng.uniform(*tilt_deg))
     az = rng.uniform(0, 2 * math.pi)
     d = np.array([math.sin(tilt) * math.cos(az), math.sin(tilt) * math.sin(az), math.cos(tilt)])
     yaw = math.radians(rng.uniform(*K.YAW_DEG))
@@ -166,7 +169,7 @@ def _light(rng: np.random.Generator) -> np.ndarray:
 
 def _face_texture(
     die: _Die, colour: np.ndarray, pip_rgb: tuple[int, int, int], pip_r: float,
-    light: np.ndarray, quarter: bool,
+    light: np.ndarray, quarter: bool, look: Look | None = None, glare: bool = False,
 ) -> np.ndarray:
     """The top of one die seen straight down, as a BGRA float image (0-255, alpha 0-1)."""
     n = K.FACE_TEXTURE_PX
@@ -182,14 +185,27 @@ def _face_texture(
     cos_a = np.sqrt(1 - sin_a**2)
     normal = np.stack([sin_a * gx / gn, sin_a * gy / gn, cos_a], axis=-1)
     lam = normal @ light
-    shade = 0.35 + 0.65 * np.clip(lam, 0, None) / light[2]
     half = light + np.array([0, 0, 1.0])
     half /= np.linalg.norm(half)
-    # glossy rim where the edge curves towards the light, and a small soft window
-    # reflection on the flat top
-    spec = 0.45 * t * np.clip(normal @ half, 0, 1) ** 30
     hx, hy = -0.45 * light[0], -0.45 * light[1]
-    spec += 0.14 * np.exp(-((x - hx) ** 2 + (y - hy) ** 2) / (2 * 0.2**2))
+    if look is not None and look.shading is Shading.SATIN:
+        # wrapped diffuse (light bleeds past the terminator), a Schlick rim brightening at
+        # grazing view, and a sharp-edged rectangular window reflection
+        shade = 0.25 + 0.75 * np.clip((lam + 0.3) / 1.3, 0, None) / ((light[2] + 0.3) / 1.3)
+        fres = 0.04 + 0.96 * (1 - np.clip(normal[..., 2], 0, 1)) ** 5
+        spec = 0.35 * fres + 0.3 * t * np.clip(normal @ half, 0, 1) ** 60
+        win = (np.abs(x - hx) < 0.22) & (np.abs(y - hy) < 0.12)
+        spec = spec + 0.12 * cv2.GaussianBlur(win.astype(np.float32), (0, 0), 1.5)
+    else:
+        shade = 0.35 + 0.65 * np.clip(lam, 0, None) / light[2]
+        # glossy rim where the edge curves towards the light, and a small soft window
+        # reflection on the flat top
+        spec = 0.45 * t * np.clip(normal @ half, 0, 1) ** 30
+        spec += 0.14 * np.exp(-((x - hx) ** 2 + (y - hy) ** 2) / (2 * 0.2**2))
+    if look is not None:
+        spec = spec * look.gloss
+        if glare:  # a bright (often clipped) glint of the lamp on the face
+            spec = spec + 0.9 * np.exp(-((x - hx) ** 2 + (y - hy) ** 2) / (2 * 0.09**2))
 
     rgb = colour[None, None, :] * shade[..., None]
     pip_col = np.array(pip_rgb, dtype=np.float64)
@@ -255,6 +271,7 @@ def render_dice_photo(
     table: str | None = None,
     dark_pips: bool | None = None,
     paper: str = "letter",
+    style: Style | None = None,
 ) -> DicePhoto:
     """Photograph ``block`` (block JSON) on a table or on the printed mat.
 
@@ -263,12 +280,14 @@ def render_dice_photo(
     """
     rng = np.random.default_rng(rng) if isinstance(rng, int) else rng
     truth = _normalised(block)
+    look = draw_look(style, rng) if style is not None else None
+    tilt = look.tilt_deg if look is not None else K.TILT_DEG
     dice = [_Die(d["row"], d["col"], d["ingredient"], d["value"]) for d in truth["dice"]]
     long_px, short_px = K.PHOTO_SIZE_PX
     portrait = rng.random() < K.PORTRAIT_CHANCE
     size = (short_px, long_px) if portrait else (long_px, short_px)
     edge = rng.uniform(*K.DIE_SIZE_MM)
-    pitch = edge + rng.uniform(*K.DIE_GAP_MM)
+    pitch = edge + (look.gap_mm if look is not None else rng.uniform(*K.DIE_GAP_MM))
     rows = 1 + max((d.row for d in dice), default=0)
     cols = 1 + max((d.col for d in dice), default=0)
 
@@ -280,7 +299,7 @@ def render_dice_photo(
         centre = corner + np.array([cols * pitch, rows * pitch]) / 2 + rng.uniform(0.2, 1.5, 2)
         cam = _camera(
             rng, np.array([page_mm[0] / 2, page_mm[1] / 2, 0.0]), max(page_mm),
-            rng.uniform(*K.MAT_FILL), min(size), size,
+            rng.uniform(*K.MAT_FILL), min(size), size, tilt,
         )
     else:
         centre = np.array([0.0, 0.0])
@@ -288,7 +307,7 @@ def render_dice_photo(
         block_mm = max(cols, rows) * pitch
         cam = _camera(
             rng, np.array([0.0, 0.0, 0.0]), block_mm, rng.uniform(*K.BLOCK_FILL), max(size) if
-            cols >= rows else min(size), size,
+            cols >= rows else min(size), size, tilt,
         )
 
     # die centres on the table (mm)
@@ -302,20 +321,24 @@ def render_dice_photo(
         places[(d.row, d.col)] = (x, y, turn + math.radians(rng.uniform(-1, 1) * K.DIE_TILT_DEG))
 
     light = _light(rng)
-    photo = _background(rng, cam, places, edge, light, mat_img, table)
+    used: list[str] = []
+    photo = _background(rng, cam, places, edge, light, mat_img, table,
+                        look.shadow_blur if look is not None else 0.18, used)
 
     dark = bool(rng.random() < K.DARK_PIPS_CHANCE) if dark_pips is None else dark_pips
     pip_rgb = K.DARK_PIP_RGB if dark else K.WHITE_PIP_RGB
     pip_r = rng.uniform(*K.PIP_RADIUS)
-    _draw_sides(photo, cam, dice, places, edge, light, rng)
+    _draw_sides(photo, cam, dice, places, edge, light, rng, look)
     h_top = cam.plane(-edge)
     centers: dict[Cell, tuple[float, float]] = {}
     n = K.FACE_TEXTURE_PX
     for d in dice:
         x, y, ang = places[(d.row, d.col)]
-        base = np.array(K.DIE_COLOURS_RGB[d.ingredient], dtype=np.float64)
+        base = _die_colour(d.ingredient, look)
         base = np.clip(base + rng.normal(0, K.DIE_COLOUR_JITTER / 2, 3), 0, 255)
-        tex = _face_texture(d, base, pip_rgb, pip_r, light, bool(rng.random() < 0.5))
+        glare = look is not None and bool(rng.random() < look.glare_chance)
+        tex = _face_texture(d, base, pip_rgb, pip_r, light, bool(rng.random() < 0.5), look,
+                            glare)
         s = edge / n
         ca, sa = math.cos(ang), math.sin(ang)
         tex_to_world = np.array(
@@ -327,10 +350,17 @@ def render_dice_photo(
         p = h_top @ np.array([x, y, 1.0])
         centers[(d.row, d.col)] = (float(p[0] / p[2]), float(p[1] / p[2]))
 
-    jpeg = _camera_effects(rng, photo)
+    jpeg = _camera_effects(rng, photo, look)
     image = np.asarray(cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR))
     pitch_px = _mean_pitch(centers)
-    return DicePhoto(image, jpeg, truth, centers, on_mat, pitch_px)
+    return DicePhoto(image, jpeg, truth, centers, on_mat, pitch_px, used[0] if used else "",
+                     look.cct_k if look is not None else 5500.0)
+
+
+def _die_colour(ingredient: str, look: Look | None) -> np.ndarray:
+    if look is not None:
+        return np.array(look.batch[ingredient], dtype=np.float64)
+    return np.array(K.DIE_COLOURS_RGB[ingredient], dtype=np.float64)
 
 
 def _mean_pitch(centers: Mapping[Cell, tuple[float, float]]) -> float:
@@ -362,6 +392,7 @@ def _mat(paper: str) -> tuple[np.ndarray, tuple[float, float], np.ndarray]:
 def _background(
     rng: np.random.Generator, cam: _Camera, places: Mapping[Cell, tuple[float, float, float]],
     edge: float, light: np.ndarray, mat_img: np.ndarray | None, table: str | None,
+    shadow_blur: float = 0.18, used_table: list[str] | None = None,
 ) -> np.ndarray:
     """The table (and mat) with the block's shadow, warped into the photo as float BGR."""
     w, h = cam.size
@@ -372,6 +403,8 @@ def _background(
     ppm = K.CANVAS_PX_PER_MM
     cw, ch = int((x1 - x0) * ppm), int((y1 - y0) * ppm)
     kind = table or str(rng.choice(sorted(K.TABLES)))
+    if used_table is not None:
+        used_table.append(kind)
     canvas = table_texture(rng, kind, (cw, ch), ppm).astype(np.float32)
     if mat_img is not None:
         mh, mw = mat_img.shape[:2]
@@ -389,7 +422,7 @@ def _background(
         sq = _square(x + off[0], y + off[1], ang, edge * 1.02)
         pts = ((sq - [x0, y0]) * ppm).astype(np.int32)
         cv2.fillConvexPoly(shadow, pts, 1.0, lineType=cv2.LINE_AA)
-    shadow = np.asarray(cv2.GaussianBlur(shadow, (0, 0), edge * 0.18 * ppm), np.float32)
+    shadow = np.asarray(cv2.GaussianBlur(shadow, (0, 0), edge * shadow_blur * ppm), np.float32)
     canvas *= (1 - rng.uniform(*K.SHADOW_DEPTH) * shadow)[..., None]
     to_canvas = np.array([[ppm, 0, -x0 * ppm], [0, ppm, -y0 * ppm], [0, 0, 1.0]])
     return cv2.warpPerspective(
@@ -408,12 +441,13 @@ def _square(x: float, y: float, ang: float, edge: float) -> np.ndarray:
 def _draw_sides(
     photo: np.ndarray, cam: _Camera, dice: Iterable[_Die],
     places: Mapping[Cell, tuple[float, float, float]], edge: float, light: np.ndarray,
-    rng: np.random.Generator,
+    rng: np.random.Generator, look: Look | None = None,
 ) -> None:
     """The die walls the camera can see, flat-shaded from the light."""
+    ambient, diffuse = look.side_shade if look is not None else (0.3, 0.5)
     for d in dice:
         x, y, ang = places[(d.row, d.col)]
-        base = np.array(K.DIE_COLOURS_RGB[d.ingredient], dtype=np.float64)[::-1]
+        base = _die_colour(d.ingredient, look)[::-1]
         sq = _square(x, y, ang, edge * 0.97)
         for i in range(4):
             a, b = sq[i], sq[(i + 1) % 4]
@@ -425,7 +459,7 @@ def _draw_sides(
             if normal3 @ to_cam <= 0:
                 continue
             lam = max(0.0, float(out[0] * light[0] + out[1] * light[1]))
-            shade = 0.3 + 0.5 * lam + rng.uniform(-0.03, 0.03)
+            shade = ambient + diffuse * lam + rng.uniform(-0.03, 0.03)
             quad = np.array(
                 [[a[0], a[1], -edge], [b[0], b[1], -edge], [b[0], b[1], 0.0], [a[0], a[1], 0.0]]
             )
@@ -433,17 +467,20 @@ def _draw_sides(
             cv2.fillConvexPoly(photo, pts, tuple(float(v) for v in base * shade), cv2.LINE_AA, 4)
 
 
-def _camera_effects(rng: np.random.Generator, photo: np.ndarray) -> bytes:
+def _camera_effects(rng: np.random.Generator, photo: np.ndarray, look: Look | None = None) -> bytes:
     """Light colour, exposure, gradient, blur, sensor noise and JPEG."""
     h, w = photo.shape[:2]
     gains = rng.uniform(*K.ILLUMINANT_GAIN, 3) * rng.uniform(*K.EXPOSURE)
+    if look is not None:
+        gains = gains * look.lamp_gains / float(look.lamp_gains.max())
     ang = rng.uniform(0, 2 * math.pi)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     ramp = (xx / w - 0.5) * math.cos(ang) + (yy / h - 0.5) * math.sin(ang)
     ramp = (ramp - ramp.min()) / max(float(np.ptp(ramp)), 1e-6)
     light = 1 - rng.uniform(*K.LIGHT_GRADIENT) * ramp
     out = photo * gains[None, None, :].astype(np.float32) * light[..., None]
-    out = cv2.GaussianBlur(out, (0, 0), rng.uniform(*K.BLUR_SIGMA_PX))
+    sigma = look.blur_px if look is not None else rng.uniform(*K.BLUR_SIGMA_PX)
+    out = cv2.GaussianBlur(out, (0, 0), sigma)
     out += rng.normal(0, rng.uniform(*K.NOISE_SIGMA), out.shape).astype(np.float32)
     img = np.clip(out, 0, 255).astype(np.uint8)
     quality = int(rng.integers(K.JPEG_QUALITY[0], K.JPEG_QUALITY[1] + 1))

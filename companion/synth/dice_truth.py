@@ -18,7 +18,7 @@ from companion.synth.dice_photo import DicePhoto
 MATCH_RADIUS_PITCH = 0.45  # a read die this close (pitch units) to a true die is that die
 
 
-class _Die(Protocol):
+class _Die(Protocol):  # noqa: B903 - a structural type
     row: int
     col: int
     value: int
@@ -53,6 +53,19 @@ ZERO = DiceScore(0, 0, 0, 0, 0, 0, 0, 0)
 
 def _name(x: object) -> str:
     return str(getattr(x, "value", x))
+
+
+def match_dice(photo: DicePhoto, dice: Iterable[_Die]) -> list[tuple[_Die, tuple[int, int]]]:
+    """Each read die paired with the true die it stands on (phantoms left out)."""
+    radius = MATCH_RADIUS_PITCH * (photo.pitch_px or 50.0)
+    pairs: list[tuple[_Die, tuple[int, int]]] = []
+    used: set[tuple[int, int]] = set()
+    for d in dice:
+        best = min(photo.centers_px, key=lambda k: math.dist(photo.centers_px[k], d.center_px))
+        if math.dist(photo.centers_px[best], d.center_px) <= radius and best not in used:
+            used.add(best)
+            pairs.append((d, best))
+    return pairs
 
 
 def score_reading(photo: DicePhoto, dice: Iterable[_Die]) -> DiceScore:

@@ -1,8 +1,8 @@
 """Judge the cut that happened between two readings of the block (before and after).
 
-The after block may have been nudged while cutting or re-photographed from a slightly
-different spot, so its grid is first aligned to the before block by the integer
-translation under which most remaining dice match in ingredient and value. The dice of
+The after block may have been nudged while cutting or re-photographed from another spot
+or side of the table, so its grid is first aligned to the before block by the quarter turn
+and integer translation under which most remaining dice match in ingredient and value. The dice of
 the before block with no counterpart are the ones taken; that set is then judged like
 any other (``cutting.explain_taken``). Dice that changed face or colour, or that
 appeared from nowhere, make the change illegal and are reported.
@@ -25,6 +25,7 @@ class ChangeCheck(CutCheck):
     ``offset`` maps an after cell to a before cell: before = after + offset."""
 
     offset: tuple[int, int]
+    turns: int = 0  # quarter turns (clockwise on the grid) applied to the after block first
     changed: tuple[tuple[Die, Die], ...]  # (before, after) at the same aligned cell
     extra: tuple[Die, ...]  # after dice (in before coordinates) on cells that were empty
 
@@ -32,6 +33,7 @@ class ChangeCheck(CutCheck):
         return {
             **super().to_json(),
             "offset": list(self.offset),
+            "turns": self.turns,
             "changed": [{"before": b.to_json(), "after": a.to_json()} for b, a in self.changed],
             "extra": [d.to_json() for d in self.extra],
         }
@@ -57,13 +59,49 @@ def align(before: Block, after: Block) -> tuple[int, int]:
     return max(sorted(candidates), key=score)
 
 
+def turned(block: Block, turns: int) -> Block:
+    """The block turned by ``turns`` quarter turns, rows and cols starting at 0 again."""
+    k = turns % 4
+    if k == 0 or not block.dice:
+        return block
+    rows = 1 + max(d.row for d in block.dice)
+    cols = 1 + max(d.col for d in block.dice)
+    out = []
+    for d in block.dice:
+        r, c, h, w = d.row, d.col, rows, cols
+        for _ in range(k):  # (r, c) -> (c, h - 1 - r): a quarter turn clockwise
+            r, c, h, w = c, h - 1 - r, w, h
+        out.append(Die(r, c, d.ingredient, d.value))
+    return Block.of(out, require_connected=False)
+
+
+def align_turned(before: Block, after: Block) -> tuple[int, tuple[int, int]]:
+    """The quarter turn and translation of ``after`` matching most dice of ``before``;
+    ties go to no turn, then to fewer turns."""
+    best: tuple[tuple[int, int, int], int, tuple[int, int]] | None = None
+    for k in range(4):
+        a = turned(after, k)
+        off = align(before, a)
+        dr, dc = off
+        matches = sum(
+            1 for d in a.dice
+            if (b := before.at((d.row + dr, d.col + dc))) is not None
+            and (b.ingredient, b.value) == (d.ingredient, d.value)
+        )
+        key = (matches, -min(k, 4 - k), -k)
+        if best is None or key > best[0]:
+            best = (key, k, off)
+    assert best is not None
+    return best[1], best[2]
+
+
 def judge_change(
     before: Block, after: Block, options: CutOptions | None = None
 ) -> ChangeCheck:
     """What was taken between ``before`` and ``after``, and whether a legal cut did it."""
     opts = options if options is not None else CutOptions()
-    dr, dc = align(before, after)
-    moved = [d.moved(dr, dc) for d in after.dice]
+    turns, (dr, dc) = align_turned(before, after)
+    moved = [d.moved(dr, dc) for d in turned(after, turns).dice]
     changed: list[tuple[Die, Die]] = []
     extra: list[Die] = []
     kept: set[Cell] = set()
@@ -93,6 +131,7 @@ def judge_change(
         cut=verdict.cut,
         take_all=verdict.take_all,
         offset=(dr, dc),
+        turns=turns,
         changed=tuple(changed),
         extra=tuple(extra),
     )

@@ -10,7 +10,7 @@ of the six layouts.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -32,6 +32,11 @@ class CellRead:
     pip_bgr: tuple[float, float, float] | None  # median colour of the pip centres
     light_pips: bool
     even_paint: bool = True  # False: one "pip" may be a glossy highlight
+    glint: bool = False  # a glint was left out of the pips
+    pips_xy: tuple[tuple[float, float], ...] = ()  # the pips' centres (patch px)
+    # the strongest blob of the pips' polarity that is no pip: (x, y, its strength over the
+    # weakest pip's), where a glint of the lamp would show
+    extra: tuple[float, float, float] | None = None
 
 
 def _layouts() -> tuple[tuple[int, frozenset[tuple[int, int]]], ...]:
@@ -102,10 +107,17 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     spacing = C.PIP_LATTICE_FRACTION * n
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     best: _Pips | None = None
+    best_peaks: list[tuple[float, int, int]] = []
     for light in (True, False):
         one_side = np.maximum(diff if light else -diff, 0)
         resp = cv2.filter2D(one_side, -1, kernel, borderType=cv2.BORDER_REPLICATE)
         peaks = _peaks(resp, region, 0.6 * spacing)
+        raw = peaks
+        glint = False
+        if light and len(peaks) >= 3 and peaks[0][0] > C.GLINT_RATIO * peaks[1][0]:
+            # pips are painted alike; one light blob far stronger than the next is the
+            # lamp's glint on the plastic
+            peaks, glint = peaks[1:], True
         cores = [bgr[max(y - 1, 0) : y + 2, max(x - 1, 0) : x + 2].reshape(-1, 3).mean(axis=0)
                  for _, y, x in peaks]
         if light and len(peaks) > 1 and sat_face >= C.PIP_SATURATION_MIN_FACE:
@@ -117,14 +129,23 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
             keep = [sat <= limit for sat in sats]
             peaks = [p for p, k in zip(peaks, keep, strict=True) if k]
             cores = [c for c, k in zip(cores, keep, strict=True) if k]
-        read = _read_pips(
-            peaks, resp, cv2.dilate(resp, ker), n, spacing, light, cores, face0
-        )
+        near = cv2.dilate(resp, ker)
+        read = _read_pips(peaks, resp, near, n, spacing, light, cores, face0)
+        if light and len(peaks) >= 3 and not (read.ok and read.count >= 2):
+            # no face of ours with the strongest blob: read again without it (a glint)
+            other = _read_pips(peaks[1:], resp, near, n, spacing, light, cores[1:], face0)
+            if other.ok and other.count >= 2:
+                read, glint = other, True
+        if glint:
+            read = replace(read, glint=True)
+        elif light and read.ok and read.count in (3, 5) and _centre_odd(read, one_side, pip_r):
+            read = replace(read, glint=True)  # the centre "pip" may be a glint: say so
         # the true pips are the strongest blobs; the gaps between bright pips can look
         # like a weaker set of dark ones
         if best is None or (read.ok, read.contrast) > (best.ok, best.contrast):
-            best = read
+            best, best_peaks = read, raw
     assert best is not None
+    extra = _strongest_other(best, best_peaks)
     face_mask = region.copy()
     for _, py, px in best.points:
         face_mask &= (yy - py) ** 2 + (xx - px) ** 2 > (1.7 * pip_r) ** 2
@@ -141,6 +162,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     return CellRead(
         occupied, best.count, best.ok, best.margin, best.contrast, best.center,
         (float(fb[0]), float(fb[1]), float(fb[2])), pip_bgr, best.light, best.even,
+        best.glint, tuple((float(x), float(y)) for _, y, x in best.points), extra,
     )
 
 
@@ -156,6 +178,7 @@ class _Pips:
 
     gap: float = 0.0  # (weakest pip - strongest other) / strongest pip
     even: bool = True  # all pips look painted alike
+    glint: bool = False  # a much brighter blob was left out as the lamp's glint
 
     def beats(self, other: _Pips) -> bool:
         if self.ok != other.ok:
@@ -210,6 +233,46 @@ def _read_pips(
         if cand.beats(best):
             best = cand
     return best
+
+
+def _flatness(one_side: np.ndarray, y: int, x: int, pip_r: float) -> float:
+    """How light a blob stays towards its rim, against its centre: a painted pip is a flat
+    disc, a glint fades from a bright point."""
+    n = one_side.shape[0]
+    yy, xx = np.mgrid[0:n, 0:n]
+    d = np.hypot(yy - y, xx - x)
+    core = one_side[d <= max(1.0, C.GLINT_CORE_FRACTION * pip_r)]
+    rim = one_side[(d >= C.GLINT_RIM_FRACTION[0] * pip_r) & (d <= C.GLINT_RIM_FRACTION[1] * pip_r)]
+    c = float(core.mean()) if core.size else 0.0
+    return float(rim.mean()) / c if c > 0 and rim.size else 1.0
+
+
+def _strongest_other(
+    read: _Pips, peaks: list[tuple[float, int, int]]
+) -> tuple[float, float, float] | None:
+    if not read.points:
+        return None
+    weakest = min(v for v, _, _ in read.points)
+    others = [p for p in peaks if p not in read.points]
+    if not others or weakest <= 0:
+        return None
+    v, y, x = max(others)
+    return (float(x), float(y), float(v) / weakest)
+
+
+def _centre_odd(read: _Pips, one_side: np.ndarray, pip_r: float) -> bool:
+    """True when the middle pip of a 3 or 5 is unlike the corner pips (much stronger, or
+    fading from a point), as a glint over the face's centre would be."""
+    cx, cy = read.center or (0.0, 0.0)
+    centre = min(read.points, key=lambda p: math.hypot(p[1] - cy, p[2] - cx))
+    others = [p for p in read.points if p != centre]
+    if not others:
+        return False
+    if centre[0] > C.GLINT_SUSPECT_RATIO * float(np.median([v for v, _, _ in others])):
+        return True
+    flat = [_flatness(one_side, y, x, pip_r) for _, y, x in others]
+    mine = _flatness(one_side, centre[1], centre[2], pip_r)
+    return mine < C.GLINT_FLAT_SHARE * float(np.median(flat))
 
 
 def _saturation(bgr: np.ndarray) -> float:

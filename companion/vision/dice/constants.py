@@ -62,9 +62,9 @@ MAT_SHEET = "diced-veggies-mat"
 MAT_MAX_RESIDUAL_MM = 3.0  # marker corners farther than this from the fit: not our mat
 # Dice tops may appear this far outside the printed block area (mm): less on the corner
 # guide's sides (the frame stood there), more on the open sides (parallax, a loose block).
-MAT_AREA_MARGIN_MM = (14.0, 20.0)
+MAT_AREA_MARGIN_MM = (14.0, 32.0)
 # Bounds for a die's top-face centre: a nudged, turned block may stray a little.
-MAT_CENTRE_MARGIN_MM = (6.0, 12.0)
+MAT_CENTRE_MARGIN_MM = (6.0, 24.0)
 TOP_FACE_SCALE = 1.05  # dice tops stand above the paper, so they look this much larger
 MAT_CHROMA_MIN = 9.0  # Lab chroma after balancing on the paper: the grey print stays below
 
@@ -103,3 +103,42 @@ OVERLAY_TEXT_BGR = (255, 255, 255)
 OVERLAY_REVIEW_BGR = (0, 140, 255)
 OVERLAY_LEGAL_BGR = (40, 200, 40)
 OVERLAY_ILLEGAL_BGR = (40, 40, 230)
+
+# --- the gate: is there a block at all (on a thumbnail) -------------------------------------------
+GATE_LONG_SIDE_PX = 256  # thumbnail long side
+GATE_WHITE_PERCENTILE = 97.0  # the photo's white: the brightest unclipped pixels above this
+GATE_WHITE_LEVEL = 242.0  # the white reference is scaled to this grey level
+GATE_CHROMA_MIN = 22.0  # Lab chroma after balancing: at least this is die-like colour
+GATE_L_MIN = 18.0  # Lab L: darker pixels carry no trustworthy colour
+GATE_TABLE_AB = 14.0  # Lab a*b* distance from a coloured table's colour to count as a die
+GATE_MIN_SPREAD = 3.0  # grey-level standard deviation: below this the photo is blank
+GATE_MIN_COLOURED_SHARE = 0.002  # share of the frame: less die-like colour than this, no block
+GATE_FACE_MIN_LOG_CHROMA = 0.12  # a face this close to white (log-chroma units) is no veggie
+GATE_MIN_SURE_DICE = 3  # a reading with fewer sure dice than this
+GATE_MIN_SURE_SHARE = 0.5  # and fewer than this share of its dice sure is no block
+CLOSE_UP_MIN_COLOURED = 0.25  # a frame-filling block shows at least this share of colour
+GATE_BLOCK_MIN_COLOURED = 0.2  # share of the block's mask with die-like colour, at least
+
+# --- colour families, judged on all the photo's dice together (log-chromaticity units) -----------
+FAMILY_SHIFT_SPAN = 0.6  # the light's shift left after the white reference, searched within
+FAMILY_SHIFT_STEP = 0.03
+FAMILY_SATURATIONS = (0.55, 0.7, 0.85, 1.0, 1.15, 1.3)  # dice chroma / the reference, per axis
+FAMILY_SATURATION_SIGMA = 0.25  # prior spread of ln(saturation)
+FAMILY_ROBUST_CAP = 4.0  # spread units: a die farther from every family counts this much
+FAMILY_PRIOR_SURE = 0.12  # prior spread of the shift when the white came from paper or pips
+FAMILY_PRIOR_LOOSE = 0.5  # and when it came from the photo's brightest pixels
+FAMILY_ROUNDS = 2  # the families' own centres are re-found this many times
+FAMILY_MIN_MEMBERS = 2  # a family needs this many dice to move its centre
+FAMILY_MAX_DRIFT = 0.12  # and moves it at most this far
+FAMILY_SURE_MARGIN = 2.0  # spread units between the two nearest families for a sure name
+GLINT_RATIO = 1.5  # a light blob this much stronger than the next is a glint, not a pip
+GLINT_SUSPECT_RATIO = 1.7  # a middle pip this much stronger than the corners may be a glint
+GLINT_CONFIDENCE = 0.6  # pips read around a glint go to review
+# flatness (rim over centre brightness) of a blob: a middle pip below this share of the
+# corner pips' flatness fades like a glint (pip radii: core, rim band)
+GLINT_CORE_FRACTION = 0.3
+GLINT_RIM_FRACTION = (0.55, 0.85)
+GLINT_FLAT_SHARE = 0.87
+GLINT_SPOT_MIN_STRENGTH = 0.6  # a non-pip blob this strong (over the weakest pip) may be a glint
+GLINT_SPOT_MIN_DICE = 3  # dice showing a blob at one face spot make it the photo's glint spot
+GLINT_SPOT_RADIUS = 0.1  # pitch units

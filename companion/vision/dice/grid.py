@@ -134,11 +134,16 @@ def block_mask(fg: np.ndarray, min_area_px: float) -> np.ndarray:
         return np.zeros_like(fg, bool)
     keep = labels == best
     ring = np.ones((2 * k + 1, 2 * k + 1), np.uint8)
-    grow = cv2.dilate(keep.astype(np.uint8), ring, iterations=3)
-    for i in range(1, n):
-        if i != best and areas[i - 1] >= min_area_px * 0.05 and grow[labels == i].any():
+    taken = {best}
+    while True:  # dice a few mm apart: take blobs near the block, then blobs near those
+        grow = cv2.dilate(keep.astype(np.uint8), ring, iterations=3)
+        near = set(np.unique(labels[grow > 0]).tolist()) - taken - {0}
+        new = [i for i in near if areas[i - 1] >= min_area_px * 0.05]
+        if not new:
+            return keep
+        for i in new:
             keep |= labels == i
-    return keep
+        taken |= set(new)
 
 
 def grid_axes(gx: np.ndarray, gy: np.ndarray, mask: np.ndarray) -> tuple[float, float]:

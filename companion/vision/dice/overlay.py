@@ -14,7 +14,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.errors import InputError
+from companion.errors import CompanionError, InputError
+from companion.games.diced_veggies.cut import Cut
 from companion.vision.dice import constants as C
 from companion.vision.dice.reader import DiceReading
 from companion.vision.load import load_image
@@ -115,6 +116,17 @@ def _extent(reading: DiceReading) -> tuple[range, range]:
     return range(min(rows), max(rows) + 1), range(min(cols), max(cols) + 1)
 
 
+def cut_name(cut: Mapping[str, Any]) -> str:
+    """The cut as ``dice cuts`` lists it (``V3T2R``), from its spec or its JSON fields."""
+    spec = cut.get("spec")
+    if isinstance(spec, str) and spec:
+        return spec
+    try:
+        return str(Cut.from_json(cut))
+    except (CompanionError, KeyError, TypeError, ValueError):
+        return ""
+
+
 def _draw_blade(img: np.ndarray, reading: DiceReading, cut: Mapping[str, Any],
                 colour: tuple[int, int, int], thick: int, pitch: float, label: str,
                 shift: float) -> None:
@@ -129,8 +141,11 @@ def _draw_blade(img: np.ndarray, reading: DiceReading, cut: Mapping[str, Any],
     tip = b + np.array([px, py]) * pitch * 0.45
     cv2.arrowedLine(img, _pt(b), _pt(tip), colour, thick * 2, cv2.LINE_AA, tipLength=0.4)
     direction = (a - b) / max(float(np.linalg.norm(a - b)), 1e-6)
-    spot = a + direction * pitch * (0.3 + shift)
-    _label(img, label, _pt(spot), pitch / 90, colour)
+    # beside the blade where it enters: out past the block's edge, a little to the side
+    side = np.array([-direction[1], direction[0]])
+    spot = a + direction * pitch * 0.35 + side * pitch * 0.1 * len(label) / 4
+    spot = spot + np.array([0.0, shift * pitch])  # names of cuts entering at one spot stack
+    _label(img, label, _pt(spot), pitch / 110, colour)
 
 
 def render_cuts(photo: str | Path | np.ndarray, reading: DiceReading,
@@ -146,8 +161,8 @@ def render_cuts(photo: str | Path | np.ndarray, reading: DiceReading,
             quad = np.round(reading.grid.corners(int(r), int(c))).astype(np.int32)
             cv2.polylines(img, [quad], True, colour, thick * 3, cv2.LINE_AA)
         cut = cuts_json.get("cut")
-        label = f"{cuts_json.get('sum', '')}"
         if isinstance(cut, Mapping):
+            label = f"{cut_name(cut)} {cuts_json.get('sum', '')}".strip()
             _draw_blade(img, reading, cut, colour, thick, pitch, label, 0.0)
         return img
     if cuts_json.get("take_all"):
@@ -157,10 +172,10 @@ def render_cuts(photo: str | Path | np.ndarray, reading: DiceReading,
     seen: dict[tuple[str, int, str], int] = {}
     for i, cut in enumerate(cuts_json.get("cuts", [])):
         key = (str(cut.get("seam")), int(cut.get("index", 0)), str(cut.get("from")))
-        shift = 0.45 * seen.get(key, 0)  # stack the sums of cuts sharing an entry point
+        shift = 0.3 * seen.get(key, 0)  # stack the names of cuts sharing an entry point
         seen[key] = seen.get(key, 0) + 1
         _draw_blade(img, reading, cut, _PALETTE[i % len(_PALETTE)], thick, pitch,
-                    str(cut.get("sum", "")), shift)
+                    f"{cut_name(cut)} {cut.get('sum', '')}".strip(), shift)
     return img
 
 

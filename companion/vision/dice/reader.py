@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +23,11 @@ from companion.errors import ImageError
 from companion.games.diced_veggies.constants import FACES
 from companion.games.diced_veggies.model import Block, Die, Ingredient
 from companion.vision.dice import constants as C
+from companion.vision.dice import gate
 from companion.vision.dice.cell import CellRead, read_cell
-from companion.vision.dice.colour import classify, log_chroma, self_balance
+from companion.vision.dice.colour import log_chroma
+from companion.vision.dice.families import name_families
+from companion.vision.dice.glints import glint_spot, middle_pip_on_spot
 from companion.vision.dice.grid import (
     DiceGrid,
     background_model,
@@ -35,6 +38,7 @@ from companion.vision.dice.grid import (
     trim,
 )
 from companion.vision.dice.mat import MatView, find_mat
+from companion.vision.dice.orient import own_axes_turn, quarter_turns_to_page, turn_cells
 from companion.vision.load import load_image
 from companion.vision.register import sheet_label
 
@@ -109,7 +113,7 @@ def read_dice_photo(path: str | Path) -> DiceReading:
     try:
         reading = read_dice_image(img)
     except ImageError as exc:
-        raise ImageError(f"{path}: {exc}") from None
+        raise type(exc)(f"{path}: {exc}") from None
     return DiceReading(
         reading.dice, reading.grid, reading.on_mat, time.perf_counter() - start, reading.notes
     )
@@ -128,10 +132,11 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
     start = time.perf_counter()
     if bgr.ndim != 3 or bgr.shape[2] != 3 or min(bgr.shape[:2]) < 32:
         raise ImageError("expected a colour photo")
+    seen = gate.check(bgr)
     h, w = bgr.shape[:2]
     s_det = min(1.0, C.DETECT_LONG_SIDE_PX / max(h, w))
     det = cv2.resize(bgr, None, fx=s_det, fy=s_det, interpolation=cv2.INTER_AREA)
-    mat, fg, mask, grid = _locate(det)
+    mat, fg, mask, grid = _locate(det, seen)
 
     mid_r = (grid.rows.start + grid.rows.stop) / 2
     mid_c = (grid.cols.start + grid.cols.stop) / 2
@@ -147,20 +152,22 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
     for _ in range(C.REFINE_ROUNDS):
         found = [(c.row, c.col, *c.center) for c in cells if _die_like(c.read, mat is not None)]
         if not found:
-            raise ImageError("no dice found in the photo")
+            raise gate.NoDiceError(gate.NO_DICE)
         new = refine(grid, found, pitch_full * s_read)
         moved = max(math.dist(new.center(r, c), grid.center(r, c)) for r, c, *_ in found)
         if moved < C.REFINE_SETTLED_PITCH * pitch_full * s_read:
             break  # the cells were read on (nearly) this grid already
         grid = trim(new, mask, s_det / s_read)
         cells = _read_cells(source, grid)
-    offset = _white_offset(src, mat, s_read / s_det, cells)
+    offset, white_sure = _white_offset(src, mat, s_read / s_det, cells, seen.white_bgr)
     if mat is not None:
         inside = mat.block_area(src.shape, C.MAT_CENTRE_MARGIN_MM, s_read / s_det)
         cells = [c for c in cells if _at(inside, c.center, 1.0)]
-    dice, grid_out = _decide(cells, grid, offset, pitch_full * s_read, mat is not None)
-    if not dice:
-        raise ImageError("no dice found in the photo")
+    dice, grid_out = _decide(
+        cells, grid, offset, pitch_full * s_read, mat is not None, white_sure
+    )
+    gate.confirm(dice)
+    dice, grid_out = turn_cells(dice, grid_out, _quarter_turns(mat, grid_out, dice, s_read / s_det))
     grid_out = grid_out.scaled(1.0 / s_read)
     dice = [
         DieReading(d.row, d.col, d.ingredient, d.value, d.confidence, d.review, d.flags,
@@ -170,7 +177,20 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
     return DiceReading(dice, grid_out, mat is not None, time.perf_counter() - start)
 
 
-def _locate(det: np.ndarray) -> tuple[MatView | None, np.ndarray, np.ndarray, DiceGrid]:
+def _quarter_turns(
+    mat: MatView | None, grid: DiceGrid, dice: list[DieReading], scale: float
+) -> int:
+    """Turns renumbering the block along the mat's page axes, else along its own."""
+    if mat is None or mat.mm_to_px is None:
+        return own_axes_turn(dice)
+    to_px = np.diag([scale, scale, 1.0]) @ mat.mm_to_px
+    at = (float(np.mean([d.col for d in dice])), float(np.mean([d.row for d in dice])))
+    return quarter_turns_to_page(grid, np.linalg.inv(to_px), at)
+
+
+def _locate(
+    det: np.ndarray, seen: gate.Glance
+) -> tuple[MatView | None, np.ndarray, np.ndarray, DiceGrid]:
     """On the detection copy: the mat if present, the foreground (unlike the table, or
     coloured on the mat), the block's mask and the lattice fitted to its seams."""
     mat = find_mat(det)
@@ -189,20 +209,22 @@ def _locate(det: np.ndarray) -> tuple[MatView | None, np.ndarray, np.ndarray, Di
     else:
         fg = background_model(smooth).foreground(smooth)
     mask = block_mask(fg, C.MIN_BLOCK_AREA_FRACTION * det.shape[0] * det.shape[1])
-    if mat is None and _close_up(mask):
+    if mat is None and _close_up(mask) and seen.coloured_share >= C.CLOSE_UP_MIN_COLOURED:
         # the block fills the frame, so the frame's border is dice, not table: fit the grid
         # to the whole photo and let the pips alone say where dice are
         mask = np.ones_like(mask)
         fg = np.zeros_like(fg)
     if not mask.any():
-        raise ImageError("no dice found in the photo")
+        raise gate.NoDiceError(gate.NO_DICE)
+    if mat is None and seen.coloured_within(mask) < C.GATE_BLOCK_MIN_COLOURED:
+        raise gate.NoDiceError(f"{gate.NO_DICE} (what stands out from the table is not coloured)")
     prior = None
     if mat is not None and mat.px_per_mm is not None and mat.die_mm is not None:
         prior = mat.px_per_mm * mat.die_mm * C.TOP_FACE_SCALE
     grey = cv2.cvtColor(det, cv2.COLOR_BGR2GRAY).astype(np.float32)
     grid = fit_lattice(grey, mask, prior)
     if grid is None:
-        raise ImageError("no dice found in the photo (no grid of dice)")
+        raise gate.NoDiceError(f"{gate.NO_DICE} (no grid of dice)")
     return mat, fg, mask, grid
 
 
@@ -301,9 +323,11 @@ def _die_like(read: CellRead, on_mat: bool = False) -> bool:
 
 
 def _white_offset(
-    src: np.ndarray, mat: MatView | None, scale: float, cells: Iterable[_Cell]
-) -> np.ndarray:
-    """Log-chromaticity of white under this photo's light: the mat's paper, else white pips."""
+    src: np.ndarray, mat: MatView | None, scale: float, cells: Iterable[_Cell],
+    photo_white: np.ndarray,
+) -> tuple[np.ndarray, bool]:
+    """Log-chromaticity of white under this photo's light: the mat's paper, else white
+    pips, else the photo's brightest pixels."""
     if mat is not None:
         polys = tuple(p * scale for p in mat.marker_polys)
         band = MatView(mat.corners_px * scale, polys, None, None).paper_band(src.shape)
@@ -311,14 +335,14 @@ def _white_offset(
         if len(px) > 50:
             bright = px.mean(axis=1)
             paper = np.median(px[bright >= np.percentile(bright, 50)], axis=0)
-            return log_chroma(paper)
+            return log_chroma(paper), True
     pips = [
         c.read.pip_bgr for c in cells
         if c.read.pip_bgr is not None and c.read.light_pips and _die_like(c.read)
     ]
     if len(pips) >= 3:
-        return np.median(np.array([log_chroma(p) for p in pips]), axis=0)
-    return np.zeros(2)
+        return np.median(np.array([log_chroma(p) for p in pips]), axis=0), True
+    return log_chroma([float(v) for v in photo_white]), False
 
 
 @dataclass(frozen=True)
@@ -334,7 +358,8 @@ class _Die:
 
 
 def _decide(
-    cells: list[_Cell], grid: DiceGrid, offset: np.ndarray, pitch: float, on_mat: bool
+    cells: list[_Cell], grid: DiceGrid, offset: np.ndarray, pitch: float, on_mat: bool,
+    white_sure: bool = True,
 ) -> tuple[list[DieReading], DiceGrid]:
     present: list[tuple[_Cell, float, list[str]]] = []
     for cell in cells:
@@ -360,13 +385,16 @@ def _decide(
     if not present:
         return [], grid
     feats = [log_chroma(c.read.face_bgr) for c, _, _ in present]
-    offset = self_balance(feats, offset)
+    calls = name_families(feats, offset, white_sure)
+    spot = glint_spot([c.read for c, _, _ in present])
     r0 = min(c.row for c, _, _ in present)
     c0 = min(c.col for c, _, _ in present)
     dice = []
-    for (cell, presence, flags), feat in zip(present, feats, strict=True):
+    for (cell, presence, flags), feat, call in zip(present, feats, calls, strict=True):
         rd = cell.read
-        call = classify(feat, offset)
+        if gate.colourless(feat, offset):
+            flags.append("no-veggie-colour")
+            call = replace(call, confidence=0.0)
         if call.confidence < 1.0:
             flags.append(f"colour-near-{call.runner_up}")
         if call.distance > C.COLOUR_MAX_DISTANCE:
@@ -380,6 +408,9 @@ def _decide(
         if rd.layout_ok and not rd.even_paint:
             flags.append("pip-or-highlight")
             pip_conf = min(pip_conf, 0.6)
+        if rd.glint or middle_pip_on_spot(rd, spot):
+            flags.append("glint")
+            pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
         value = min(6, max(1, rd.pips))
         if value not in FACES:
             flags.append("face-not-in-set")

@@ -1,0 +1,105 @@
+"""Which ingredient each die is, judged on all the photo's dice together.
+
+A person names the colours of a block by comparing its dice with each other and with
+something white, not with remembered paint chips. Here each die's face colour is taken as
+log-chromaticity relative to the photo's white (the mat's paper, the pips, or the glints),
+so the light's colour is one shift. That shift, and how saturated this batch and light make
+the dice, are then fitted to all the dice at once against the five families' layout
+(``colour.CENTROIDS``); the families actually seen then pull their own centres to where
+this photo shows them. A die between two families (orange carrot or tan mushroom, red
+tomato or pink onion) gets a low confidence and goes to review rather than a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.vision.dice import constants as C
+from companion.vision.dice.colour import CENTROIDS, INGREDIENT_NAMES
+
+
+@dataclass(frozen=True)
+class FamilyCall:
+    ingredient: str
+    confidence: float  # 0-1, from the margin to the runner-up family in this photo
+    runner_up: str
+    distance: float  # spread units to the chosen family's centre in this photo
+
+
+def _fit_light(rel: np.ndarray, prior_sigma: float) -> tuple[np.ndarray, np.ndarray]:
+    """Shift t and saturation s (one per axis) with rel ~ s * centroid + t, chosen by every
+    die at once: a robust sum of distances to the nearest family, plus priors keeping t
+    near zero (the white reference is right unless the dice say clearly otherwise) and s
+    near one. Each axis has its own saturation: under a warm lamp the blue channel is
+    weak, and noise and compression squeeze the blue-green axis more than the red-green."""
+    span, step = C.FAMILY_SHIFT_SPAN, C.FAMILY_SHIFT_STEP
+    sats = [np.array([a, b]) for a in C.FAMILY_SATURATIONS for b in C.FAMILY_SATURATIONS]
+    coarse = _search(rel, _lattice(np.zeros(2), span, 3 * step), sats, prior_sigma)
+    return _search(rel, _lattice(coarse[0], 1.5 * step, step / 2), [coarse[1]], prior_sigma)
+
+
+def _lattice(centre: np.ndarray, span: float, step: float) -> np.ndarray:
+    ax = np.arange(-span, span + 1e-9, step)
+    tx, ty = np.meshgrid(ax, ax)
+    return np.stack([tx.ravel(), ty.ravel()], axis=1) + centre  # (T, 2)
+
+
+def _search(
+    rel: np.ndarray, shifts: np.ndarray, saturations: Sequence[np.ndarray], prior_sigma: float
+) -> tuple[np.ndarray, np.ndarray]:
+    best = (np.inf, np.zeros(2), np.ones(2))
+    cap = C.FAMILY_ROBUST_CAP
+    for s in saturations:
+        model = CENTROIDS * s[None, :]  # (K, 2)
+        d = np.linalg.norm(
+            rel[None, :, None, :] - shifts[:, None, None, :] - model[None, None, :, :], axis=-1
+        ) / C.COLOUR_SPREAD  # (T, N, K)
+        cost = np.minimum(d.min(axis=2), cap) ** 2
+        total = cost.sum(axis=1) + (np.linalg.norm(shifts, axis=1) / prior_sigma) ** 2
+        total = total + float(np.sum((np.log(s) / C.FAMILY_SATURATION_SIGMA) ** 2))
+        i = int(np.argmin(total))
+        if total[i] < best[0]:
+            best = (float(total[i]), shifts[i].copy(), s)
+    return best[1], best[2]
+
+
+def name_families(
+    features: Sequence[np.ndarray], white: np.ndarray, white_is_sure: bool
+) -> list[FamilyCall]:
+    """One call per die from its face log-chromaticity, all dice of the photo together."""
+    if not features:
+        return []
+    rel = np.array(features, np.float64) - white
+    prior = C.FAMILY_PRIOR_SURE if white_is_sure else C.FAMILY_PRIOR_LOOSE
+    shift, sat = _fit_light(rel, prior)
+    centres = CENTROIDS * sat[None, :] + shift
+    spread = np.full(len(CENTROIDS), C.COLOUR_SPREAD)
+    for _ in range(C.FAMILY_ROUNDS):
+        d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1)
+        label = np.argmin(d, axis=1)
+        new = centres.copy()
+        for k in range(len(CENTROIDS)):
+            members = rel[label == k]
+            if len(members) >= C.FAMILY_MIN_MEMBERS:
+                seen = np.median(members, axis=0)
+                # a family's own centre moves towards where it shows, but only so far:
+                # a misnamed group cannot drag a family across to a neighbour's place
+                step = seen - centres[k]
+                norm = float(np.linalg.norm(step))
+                limit = C.FAMILY_MAX_DRIFT
+                new[k] = centres[k] + (step if norm <= limit else step * limit / norm)
+        centres = new
+    d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1) / spread[None]
+    out = []
+    for row in d:
+        order = np.argsort(row)
+        d1, d2 = float(row[order[0]]), float(row[order[1]])
+        # the margin between the two nearest families, measured on the line between them
+        conf = min(1.0, max(0.0, (d2 - d1) / C.FAMILY_SURE_MARGIN))
+        if d1 > C.COLOUR_MAX_DISTANCE:
+            conf *= C.COLOUR_MAX_DISTANCE / d1
+        out.append(FamilyCall(INGREDIENT_NAMES[order[0]], conf, INGREDIENT_NAMES[order[1]], d1))
+    return out

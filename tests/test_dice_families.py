@@ -1,0 +1,58 @@
+"""Colour families judged on all of a photo's dice together, relative to its white."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.synth.dice_style import lamp_rgb
+from companion.vision.dice.colour import log_chroma
+from companion.vision.dice.constants import DIE_COLOURS_RGB, REVIEW_BELOW
+from companion.vision.dice.families import name_families
+
+NAMES = list(DIE_COLOURS_RGB)
+
+
+def _block(lamp_k: float, correction: float, batch: float, rng: np.random.Generator):
+    """Face colours (BGR) of seven dice of each family under a lamp the camera partly
+    corrected, from a batch whose shades differ from ours, and the paper's white."""
+    gains = lamp_rgb(lamp_k) ** (1 - correction)
+    faces, names = [], []
+    for name, rgb in DIE_COLOURS_RGB.items():
+        shade = np.clip(np.array(rgb, float) + rng.normal(0, batch, 3), 5, 255)
+        for _ in range(7):
+            die = np.clip(shade + rng.normal(0, 4, 3), 1, 255) * gains
+            faces.append(log_chroma(die[::-1]))
+            names.append(name)
+    white = log_chroma((np.array([246.0, 244.0, 238.0]) * gains)[::-1])
+    return faces, names, white
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(2700, 6500), st.floats(0.3, 1.0), st.integers(0, 10_000))
+def test_every_family_is_named_from_a_warm_lamp_to_daylight(lamp_k, correction, seed):
+    rng = np.random.default_rng(seed)
+    faces, names, white = _block(lamp_k, correction, 6.0, rng)
+    calls = name_families(faces, white, True)
+    wrong = [(n, c.ingredient, c.confidence) for n, c in zip(names, calls, strict=True)
+             if c.ingredient != n]
+    assert all(conf < REVIEW_BELOW for *_, conf in wrong), wrong
+    assert len(wrong) <= 1
+
+
+def test_without_a_white_reference_the_dice_themselves_set_the_light():
+    rng = np.random.default_rng(4)
+    faces, names, _ = _block(2900, 0.4, 5.0, rng)
+    calls = name_families(faces, np.zeros(2), False)  # white unknown: no correction at all
+    assert [c.ingredient for c in calls] == names
+
+
+@pytest.mark.parametrize(("a", "b"), [("carrot", "mushroom"), ("tomato", "onion")])
+def test_a_die_halfway_between_two_close_families_goes_to_review(a, b):
+    rng = np.random.default_rng(5)
+    faces, names, white = _block(5500, 1.0, 3.0, rng)
+    # halfway in the reader's own colour space (log-chromaticity relative to white)
+    mid = (log_chroma(DIE_COLOURS_RGB[a][::-1]) + log_chroma(DIE_COLOURS_RGB[b][::-1])) / 2
+    calls = name_families([*faces, mid + white], white, True)
+    assert calls[-1].ingredient in (a, b)
+    assert calls[-1].confidence < REVIEW_BELOW

@@ -1,0 +1,72 @@
+"""Photos without a Diced Veggies block: one clear "no dice found" (exit 2), no phantoms."""
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from companion.cli import main
+from companion.synth import dice_constants
+from companion.synth.dice_photo import render_dice_photo
+from companion.vision.dice.gate import NoDiceError
+from companion.vision.dice.reader import read_dice_image
+
+pytestmark = pytest.mark.slow
+
+
+def _real_photos() -> list[Path]:
+    """The shared real photos (outside the repository): COMPANION_DATA, else a ``shared``
+    folder beside the checkout or one level up."""
+    import os
+
+    here = Path(__file__).resolve().parents[1]
+    roots = [Path(os.environ["COMPANION_DATA"])] if os.environ.get("COMPANION_DATA") else []
+    roots += [here.parent / "shared/data", here.parent.parent / "shared/data"]
+    for root in roots:
+        folder = root / "photos/omrchecker"
+        if folder.is_dir():
+            return sorted(folder.glob("*.jpg"))
+    return []
+
+
+REAL_PHOTOS = _real_photos()
+EXAMPLES = Path(__file__).parent.parent / "examples"
+
+
+def _no_dice(img: np.ndarray) -> None:
+    with pytest.raises(NoDiceError, match="no Diced Veggies dice found"):
+        read_dice_image(img)
+
+
+def test_blank_and_noise_images_hold_no_dice():
+    _no_dice(np.full((1200, 1600, 3), 245, np.uint8))
+    _no_dice(np.full((900, 1200, 3), 30, np.uint8))
+    rng = np.random.default_rng(0)
+    _no_dice(rng.integers(0, 256, (1200, 1600, 3)).astype(np.uint8))
+
+
+def test_a_crop_of_a_delicious_sheet_holds_no_dice():
+    sheet = cv2.imread(str(EXAMPLES / "delicious/photos/combo-good-light.jpg"))
+    h, w = sheet.shape[:2]
+    _no_dice(np.ascontiguousarray(sheet[h // 5 : 4 * h // 5, w // 5 : 4 * w // 5]))
+
+
+def test_ordinary_white_dice_are_not_veggie_dice(monkeypatch):
+    white = {k: (238, 236, 230) for k in dice_constants.DIE_COLOURS_RGB}
+    monkeypatch.setattr(dice_constants, "DIE_COLOURS_RGB", white)
+    for seed, table in ((5, "wood"), (6, "stone")):
+        rng = np.random.default_rng(seed)
+        block = {"dice": [{"row": 0, "col": c, "ingredient": "carrot", "value": 5}
+                          for c in range(3)]}
+        _no_dice(render_dice_photo(block, rng, table=table, dark_pips=True).image)
+
+
+@pytest.mark.skipif(not REAL_PHOTOS, reason="the shared real photos are not here")
+@pytest.mark.parametrize("path", REAL_PHOTOS, ids=lambda p: p.stem[:30])
+def test_real_answer_sheet_photos_hold_no_dice(path):
+    result = CliRunner().invoke(main, ["dice", "read", str(path)])
+    assert result.exit_code == 2, result.stdout
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "no Diced Veggies dice found" in lines[0]
