@@ -14,7 +14,6 @@ machine the wall clock mostly measures the neighbours).
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -163,14 +162,10 @@ def accuracy_tables(counts: dict[str, int]) -> None:
 
 
 def _shared_photos() -> list[Path]:
-    here = Path(__file__).resolve().parents[1]
-    roots = [Path(os.environ["COMPANION_DATA"])] if os.environ.get("COMPANION_DATA") else []
-    roots += [here.parent / "shared/data", here.parent.parent / "shared/data"]
-    for root in roots:
-        folder = root / "photos/omrchecker"
-        if folder.is_dir():
-            return sorted(folder.glob("*.jpg"))
-    return []
+    from companion.synth.shared_data import shared_data
+
+    folder = shared_data("photos", "omrchecker")
+    return sorted(folder.glob("*.jpg")) if folder else []
 
 
 def _white_dice(seed: int, table: str) -> np.ndarray:

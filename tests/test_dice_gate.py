@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from companion.cli import main
 from companion.synth import dice_constants
 from companion.synth.dice_photo import render_dice_photo
+from companion.synth.shared_data import shared_data
 from companion.vision.dice.gate import NoDiceError
 from companion.vision.dice.reader import read_dice_image
 
@@ -17,18 +18,9 @@ pytestmark = pytest.mark.slow
 
 
 def _real_photos() -> list[Path]:
-    """The shared real photos (outside the repository): COMPANION_DATA, else a ``shared``
-    folder beside the checkout or one level up."""
-    import os
-
-    here = Path(__file__).resolve().parents[1]
-    roots = [Path(os.environ["COMPANION_DATA"])] if os.environ.get("COMPANION_DATA") else []
-    roots += [here.parent / "shared/data", here.parent.parent / "shared/data"]
-    for root in roots:
-        folder = root / "photos/omrchecker"
-        if folder.is_dir():
-            return sorted(folder.glob("*.jpg"))
-    return []
+    """The shared real photos (outside the repository; see companion/synth/shared_data.py)."""
+    folder = shared_data("photos", "omrchecker")
+    return sorted(folder.glob("*.jpg")) if folder else []
 
 
 REAL_PHOTOS = _real_photos()

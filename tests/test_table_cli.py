@@ -21,6 +21,7 @@ from companion.fileio import read_json_object
 from companion.games.delicious.fieldmap import load_field_map
 from companion.games.delicious.simulate import simulate_game
 from companion.synth.camera import CameraOptions
+from companion.synth.shared_data import shared_data
 from companion.synth.sheet_photo import render_sheet_photo
 from companion.vision.sheet.constants import OVERLAY_RED_BGR
 from tests.conftest import Invoke, one_line_error
@@ -31,7 +32,7 @@ GARDEN = str(PHOTOS / "garden-player3.jpg")  # player code R8WN
 PLAY = str(PHOTOS / "play-player3.jpg")
 COMBO = str(PHOTOS / "combo-good-light.jpg")
 DICE_MAT = str(ROOT / "examples" / "dice" / "photos" / "mat-full.jpg")
-REAL_NEGATIVES = Path("/work/shared/data/photos/omrchecker")
+REAL_NEGATIVES = shared_data("photos", "omrchecker")
 CAMERA = CameraOptions.good_light().sized(2600)
 
 
@@ -154,8 +155,9 @@ def test_bad_photo_in_a_batch_is_named_and_the_rest_is_scored(
     assert DICE_MAT in text.stderr
 
 
-@pytest.mark.skipif(not REAL_NEGATIVES.is_dir(), reason="real photos not on this machine")
+@pytest.mark.skipif(REAL_NEGATIVES is None, reason="real photos not on this machine")
 def test_real_photo_without_a_sheet_in_a_batch(cli: Invoke) -> None:
+    assert REAL_NEGATIVES is not None
     real = str(sorted(REAL_NEGATIVES.glob("*.jpg"))[0])
     r = cli("delicious", "read", COMBO, real, "--json")
     doc = _doc(r)
