@@ -6,6 +6,11 @@ from companion.vision.assets import asset_path
 
 # The ten capitals a Delicious cell may hold (vegetables B C L M O P, fruits B F G S W).
 LETTER_CLASSES: tuple[str, ...] = ("B", "C", "F", "G", "L", "M", "O", "P", "S", "W")
+# The letters each kind of letter cell allows (a B is a vegetable or a fruit).
+FIELD_LETTERS: dict[str, tuple[str, ...]] = {
+    "vegetable": ("B", "C", "L", "M", "O", "P"),
+    "fruit": ("B", "F", "G", "S", "W"),
+}
 
 # Shipped model and its metadata (temperature, classes, input size).
 MODEL_PATH = asset_path("letters.onnx")
