@@ -286,7 +286,8 @@ def main() -> None:
         "heldout_nll": round(nll(lh, yho, temp), 4),
         "heldout_ece": round(ece(lh, yho, temp), 4),
     }
-    print(f"temperature {temp}, review below {review_below}; " + ", ".join(f"{k} {v}" for k, v in report.items()))
+    print(f"temperature {temp}, review below {review_below}; "
+          + ", ".join(f"{k} {v}" for k, v in report.items()))
 
     export_onnx(model, args.out, INPUT_PX, OPSET, xho[:256], lh[:256])
     meta = {

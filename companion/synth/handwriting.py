@@ -370,15 +370,18 @@ def _sources(fonts: FontSet, families: Sequence[str] | None = None,
 def letter_alpha(box_w: int, box_h: int, letter: str, rng: np.random.Generator,
                  fonts: FontSet | str = FontSet.HELDOUT,
                  families: Sequence[str] | None = None, warp: float = 0.0,
-                 writer: str | None = None) -> Mask:
+                 writer: str | None = None,
+                 strokes: Sequence[Points] | None = None) -> Mask:
     """Alpha mask (h, w) of one handwritten capital placed at random in a w x h box.
 
     ``families`` narrows the font set to those family names (training uses it to keep
     calibration families apart); ``warp`` > 0 bends the glyph elastically by about that
     fraction of the box (training uses it to make new hands from the fonts it has).
     ``fonts`` may also name a part of the real writers (``real-train``, ``real-calib``,
-    ``real-test``), optionally one ``writer`` of it.
+    ``real-test``), optionally one ``writer`` of it; ``strokes`` draws that very trajectory.
     """
+    if strokes is not None:
+        return real_letter_alpha(box_w, box_h, strokes, rng, warp)
     if str(fonts) in {r.value for r in real_hands.RealSplit}:
         sample = real_hands.pick(letter, rng, str(fonts), writer)
         return real_letter_alpha(box_w, box_h, sample.strokes, rng, warp)
@@ -516,7 +519,8 @@ def _letter_alpha(box_w: int, box_h: int, letter: str, rng: np.random.Generator,
 
 def draw_letter(img: np.ndarray, box_px: Box, letter: str, rng: np.random.Generator,
                 fonts: str = "heldout", *, families: Sequence[str] | None = None,
-                warp: float = 0.0, writer: str | None = None) -> None:
+                warp: float = 0.0, writer: str | None = None,
+                strokes: Sequence[Points] | None = None) -> None:
     """Write one handwritten capital into ``box_px`` (x, y, w, h) of ``img``, in place.
 
     ``fonts`` is ``train``, ``heldout`` (never used for training), ``strokes`` or ``all``,
@@ -524,7 +528,7 @@ def draw_letter(img: np.ndarray, box_px: Box, letter: str, rng: np.random.Genera
     """
     _check_args(img, box_px)
     x, y, w, h = box_px
-    alpha = letter_alpha(w, h, letter, rng, fonts, families, warp, writer)
+    alpha = letter_alpha(w, h, letter, rng, fonts, families, warp, writer, strokes)
     peak = float(alpha.max())
     if 0.0 < peak < 1.0:  # a line thinner than a pixel still has a fully inked centre
         alpha = alpha / peak
@@ -610,7 +614,8 @@ def letter_cell_crop(letter: str, rng: np.random.Generator, fonts: str = "heldou
                      families: Sequence[str] | None = None,
                      warp: float = 0.0,
                      photo_px_per_mm: float | None = None,
-                     writer: str | None = None) -> NDArray[np.uint8]:
+                     writer: str | None = None,
+                     strokes: Sequence[Points] | None = None) -> NDArray[np.uint8]:
     """A grey crop of one written cell as the photo reader would cut it out.
 
     Paper tint and leftover light gradient, bits of the printed cell border at the edges,
@@ -653,7 +658,7 @@ def letter_cell_crop(letter: str, rng: np.random.Generator, fonts: str = "heldou
     mx = int(round(w * rng.uniform(0.02, 0.12)))
     my = int(round(h * rng.uniform(0.02, 0.12)))
     draw_letter(img, (mx, my, w - 2 * mx, h - 2 * my), letter, rng, fonts=fonts,
-                families=families, warp=warp, writer=writer)
+                families=families, warp=warp, writer=writer, strokes=strokes)
     if rng.random() < 0.12:
         bw, bh = int(w * rng.uniform(0.15, 0.35)), int(h * rng.uniform(0.15, 0.35))
         bx, by = int(rng.integers(0, w - bw)), int(rng.integers(0, h - bh))

@@ -53,3 +53,13 @@ TESSERACT_PAD_FRACTION = 0.5
 # 2. (The sheet reader, whose letters come from sheets at least a third of the frame, uses
 # its own constants.LETTER_REVIEW_BELOW.)
 REVIEW_BELOW = 0.98
+
+# The player's own letters (own_letters.py): letters above OWN_SURE_ABOVE are the player's
+# examples; a doubtful letter's probabilities are multiplied by exp(OWN_WEIGHT x its
+# correlation with the best example of each candidate, less the candidates' mean), the
+# inputs blurred by OWN_BLUR_PX (network input pixels) first. A new leader must lead by
+# OWN_MIN_GAIN. Fitted on the real calibration writers (scripts/bench_letters.py --own-fit).
+OWN_SURE_ABOVE = 0.995
+OWN_BLUR_PX = 1.5
+OWN_WEIGHT = 8.0
+OWN_MIN_GAIN = 0.1

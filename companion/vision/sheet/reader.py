@@ -436,6 +436,16 @@ def _letter_candidates(
     return out
 
 
+def _letter_review_below(reader: Reader) -> float:
+    """The letter probability below which a letter goes to review: the shipped model's own,
+    calibrated on real writers it never saw (letters.json), else LETTER_REVIEW_BELOW."""
+    if reader is Reader.OURS:
+        value = _classifier().meta.get("review_below")
+        if isinstance(value, int | float) and 0.0 < value < 1.0:
+            return float(value)
+    return LETTER_REVIEW_BELOW
+
+
 @cache
 def _classifier() -> Any:
     from companion.vision.sheet.letters import LetterClassifier
@@ -508,6 +518,7 @@ def read_fields(
         p = p_written[fid]
         cands[fid] = ((None, 1 - p), *((v, p * q) for v, q in lst))
     decided = decide(cands, reg.label.variant)
+    letter_review_below = _letter_review_below(reader)
     out: dict[str, FieldReading] = {}
     specs = {s.id: s for s in geometry.fields}
     for fid, (value, conf, note) in decided.items():
@@ -521,7 +532,7 @@ def read_fields(
             cap, note = min(cap, 1.0 - p_written[fid]), "written but no letter recognised"
         if value is not None and spec.kind in LETTER_VALUES and not note:
             letter_p = conf / max(p_written[fid], 1e-9)
-            if letter_p < LETTER_REVIEW_BELOW and LETTER_DOUBT_CONFIDENCE < min(cap, conf):
+            if letter_p < letter_review_below and LETTER_DOUBT_CONFIDENCE < min(cap, conf):
                 cap, note = LETTER_DOUBT_CONFIDENCE, "letter not clear enough to be sure"
         if conf > cap:
             conf, note = cap, note or "too little detail in the photo here to be sure"
