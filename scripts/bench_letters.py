@@ -32,7 +32,12 @@ from companion.synth import real_hands
 from companion.synth.handwriting import letter_cell_crop
 from companion.vision.sheet import own_letters
 from companion.vision.sheet.constants_letters import FIELD_LETTERS, OWN_WEIGHT, REVIEW_BELOW
-from companion.vision.sheet.letters import LetterClassifier, Ranked, preprocess
+from companion.vision.sheet.letters import (
+    LetterClassifier,
+    Ranked,
+    preprocess,
+    softmax_restricted,
+)
 
 SEED = 4_2026
 N_CROPS = 2000
@@ -89,11 +94,15 @@ def make_real_crops(split: str = real_hands.RealSplit.TEST.value, seed: int = SE
 
 
 def _ours(clf: LetterClassifier, c: Crops) -> tuple[list[Ranked], np.ndarray]:
+    """Our readings, and the features the player's own letters are compared by."""
     inputs = np.stack([preprocess(x) for x in c.crops])
-    return clf.classify_many(c.crops, c.alloweds), inputs
+    logits, hidden = clf.logits_and_features(inputs)
+    ranked = [softmax_restricted(lg, a, clf.temperature)
+              for lg, a in zip(logits, c.alloweds, strict=True)]
+    return ranked, own_letters.letter_features(inputs, hidden)
 
 
-def _by_writer(c: Crops, inputs: np.ndarray, ranked: list[Ranked], doubt_below: float,
+def _by_writer(c: Crops, feats: np.ndarray, ranked: list[Ranked], doubt_below: float,
                weight: float = OWN_WEIGHT) -> list[Ranked]:
     """The ranked readings after comparing each writer's doubtful letters with their sure
     ones (each writer's crops taken as one sheet)."""
@@ -102,7 +111,7 @@ def _by_writer(c: Crops, inputs: np.ndarray, ranked: list[Ranked], doubt_below: 
     for i, w in enumerate(c.writers):
         groups.setdefault(w, []).append(i)
     for idx in groups.values():
-        new = own_letters.compare_own(inputs[idx], [ranked[i] for i in idx], doubt_below,
+        new = own_letters.compare_own(feats[idx], [ranked[i] for i in idx], doubt_below,
                                       weight)
         for i, r in zip(idx, new, strict=True):
             out[i] = r

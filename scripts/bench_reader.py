@@ -266,14 +266,14 @@ def write_examples(out: Path = EXAMPLES_DIR, seed: int = 7) -> list[Path]:
 # ---- readers ----------------------------------------------------------------------------
 
 
-def reader_function(name: str) -> Callable[[Path], ReaderResult]:
+def reader_function(name: str, own_letters: bool = True) -> Callable[[Path], ReaderResult]:
     """Read one photo with ``ours`` or ``tesseract``; failures become empty readings."""
     from companion.vision.sheet import reader as sheet_reader
 
     def read(path: Path) -> ReaderResult:
         start = time.perf_counter()
         try:
-            reading = sheet_reader.read_photo(str(path), reader=name)
+            reading = sheet_reader.read_photo(str(path), reader=name, own_letters=own_letters)
         except Exception as exc:  # a failed photo counts against the reader, not the bench
             return ReaderResult({}, set(), time.perf_counter() - start, f"{type(exc).__name__}: "
                                 f"{exc}")
@@ -537,6 +537,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         n_hands = len({s.writer for s in real})
         tallies[f"ours, {len(real)} photos of {n_real} players: real held-out writers "
                 f"({n_hands})"] = tally(real, truths, ours_real)
+        plain = reader_function("ours", own_letters=False)
+        tallies["the same, without the player's own letters"] = tally(
+            real, truths, {s.name: plain(paths[s.name]) for s in real})
         if args.details is not None:
             write_details(args.details.with_suffix(".real.jsonl"), real, truths, ours_real,
                           paths)

@@ -40,6 +40,8 @@ from companion.vision.sheet.constants_letters import (
 )
 from companion.vision.sheet.letters import preprocess
 from scripts.train_common import (
+    add_feature_output,
+    check_with_cv2,
     export_onnx,
     fit_temperature,
     logits_of,
@@ -290,6 +292,8 @@ def main() -> None:
           + ", ".join(f"{k} {v}" for k, v in report.items()))
 
     export_onnx(model, args.out, INPUT_PX, OPSET, xho[:256], lh[:256])
+    add_feature_output(args.out)
+    check_with_cv2(args.out, xho[:256], lh[:256])
     meta = {
         "classes": list(LETTER_CLASSES), "input_px": INPUT_PX, "temperature": temp,
         "review_below": review_below,

@@ -2,11 +2,12 @@
 
 One player writes every letter on a sheet, so their sure letters are examples of their own
 hand. A doubtful letter's probabilities are reweighed by how much more it looks like the
-player's sure examples of one candidate than of another (normalised correlation of the
-blurred network inputs). Only doubtful letters are touched; a candidate without an example
-on the sheet keeps its weight, so a sheet with few sure letters reads as before, and a
-reweighed letter is never more confident than the plain reading was (it stays in review if
-it was: the comparison may change which letter leads, not how sure the reader claims to be).
+player's sure examples of one candidate than of another: cosine likeness of the network's
+own last hidden layer where the model exposes it, else of the blurred network inputs.
+Only doubtful letters are touched; a candidate without an example on the sheet keeps its
+weight, so a sheet with few sure letters reads as before, and a reweighed letter is never
+more confident than the plain reading was (it stays in review if it was: the comparison
+may change which letter leads, not how sure the reader claims to be).
 """
 
 from __future__ import annotations
@@ -27,8 +28,13 @@ from companion.vision.sheet.constants_letters import (
 Ranked = list[tuple[str, float]]
 
 
-def _features(inputs: NDArray[np.float32]) -> NDArray[np.float64]:
-    """Blurred, zero-mean, unit-length network inputs, one row each."""
+def letter_features(inputs: NDArray[np.float32], hidden: NDArray[np.float32] | None = None,
+                    ) -> NDArray[np.float64]:
+    """Unit-length rows to compare letters by: the network's hidden features when given
+    (non-empty), else the blurred, zero-mean network inputs."""
+    if hidden is not None and hidden.size and hidden.shape[0] == len(inputs):
+        h = np.asarray(hidden, np.float64).reshape(len(inputs), -1)
+        return h / np.maximum(np.linalg.norm(h, axis=1, keepdims=True), 1e-9)
     rows = []
     for x in inputs:
         f = cv2.GaussianBlur(np.asarray(x, np.float32), (0, 0), OWN_BLUR_PX).astype(np.float64)
@@ -37,18 +43,20 @@ def _features(inputs: NDArray[np.float32]) -> NDArray[np.float64]:
     return np.array(rows).reshape(len(rows), -1)
 
 
-def compare_own(inputs: NDArray[np.float32], ranked: Sequence[Ranked], doubt_below: float,
-                weight: float = OWN_WEIGHT) -> list[Ranked]:
+def compare_own(feats: NDArray[np.float64], ranked: Sequence[Ranked], doubt_below: float,
+                weight: float = OWN_WEIGHT, trusted: Sequence[bool] = ()) -> list[Ranked]:
     """``ranked`` with each doubtful letter (top probability under ``doubt_below``) reweighed
-    by its likeness to the sheet's sure letters (top probability above OWN_SURE_ABOVE)."""
+    by its likeness to the sheet's sure letters (top probability above OWN_SURE_ABOVE);
+    ``feats`` are one sheet's :func:`letter_features`, a row per letter; ``trusted`` (if
+    given) says which letters may serve as examples at all (surely written cells)."""
     out = [list(r) for r in ranked]
     if len(ranked) < 2:
         return out
-    sure = [i for i, r in enumerate(ranked) if r and r[0][1] >= OWN_SURE_ABOVE]
+    may = list(trusted) if trusted else [True] * len(ranked)
+    sure = [i for i, r in enumerate(ranked) if r and r[0][1] >= OWN_SURE_ABOVE and may[i]]
     doubtful = [i for i, r in enumerate(ranked) if r and r[0][1] < doubt_below]
     if not sure or not doubtful:
         return out
-    feats = _features(inputs)
     by_letter: dict[str, list[int]] = {}
     for i in sure:
         by_letter.setdefault(ranked[i][0][0], []).append(i)
