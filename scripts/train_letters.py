@@ -58,7 +58,7 @@ N_TRAIN = 42_000
 N_VAL = 1_000  # font validation families (reported only)
 N_HELDOUT = 1_000  # held-out font families (reported only)
 N_CALIB = 2_500  # crops of the real-calib writers: selection, temperature, threshold
-EPOCHS = 9
+EPOCHS = 5
 WIDTH = 1.0  # channel multiplier of build_model
 # The review threshold: the lowest letter probability (among the field's letters) at which
 # no more than this share of the calibration writers' trusted letters is wrong.

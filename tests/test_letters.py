@@ -45,6 +45,18 @@ def test_model_is_small_and_loads_with_cv2_dnn() -> None:
     meta = json.loads(META_PATH.read_text())
     assert meta["classes"] == list(LETTER_CLASSES)
     assert 0.2 < meta["temperature"] < 10
+    assert 0.5 < meta["review_below"] < 1.0  # fitted on the real calibration writers
+    assert meta["calibrated_on"] == "real-calib writers"
+
+
+def test_model_exposes_its_features_for_the_players_own_letters() -> None:
+    from companion.vision.sheet.letters import LetterClassifier
+
+    clf = LetterClassifier.load()
+    x = np.random.default_rng(0).random((4, INPUT_PX, INPUT_PX)).astype(np.float32)
+    logits, hidden = clf.logits_and_features(x)
+    assert np.allclose(logits, clf.logits(x), atol=1e-4)
+    assert hidden.shape[0] == 4 and hidden.shape[1] >= 64
 
 
 @pytest.mark.parametrize("letter", LETTER_CLASSES)
