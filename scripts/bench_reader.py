@@ -266,7 +266,7 @@ def write_examples(out: Path = EXAMPLES_DIR, seed: int = 7) -> list[Path]:
 # ---- readers ----------------------------------------------------------------------------
 
 
-def reader_function(name: str, own_letters: bool = True) -> Callable[[Path], ReaderResult]:
+def reader_function(name: str, own_letters: bool = False) -> Callable[[Path], ReaderResult]:
     """Read one photo with ``ours`` or ``tesseract``; failures become empty readings."""
     from companion.vision.sheet import reader as sheet_reader
 
@@ -537,9 +537,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         n_hands = len({s.writer for s in real})
         tallies[f"ours, {len(real)} photos of {n_real} players: real held-out writers "
                 f"({n_hands})"] = tally(real, truths, ours_real)
-        plain = reader_function("ours", own_letters=False)
-        tallies["the same, without the player's own letters"] = tally(
-            real, truths, {s.name: plain(paths[s.name]) for s in real})
+        with_own = reader_function("ours", own_letters=True)
+        tallies["the same, with the player's own letters (off by default)"] = tally(
+            real, truths, {s.name: with_own(paths[s.name]) for s in real})
         if args.details is not None:
             write_details(args.details.with_suffix(".real.jsonl"), real, truths, ours_real,
                           paths)

@@ -416,7 +416,7 @@ def _first_potter(page: _Page, spec: FieldSpec, shift: Align,
 
 def _letter_candidates(
     crops: Sequence[np.ndarray], kinds: Sequence[FieldKind], reader: Reader,
-    trusted: Sequence[bool] = (), own: bool = True,
+    trusted: Sequence[bool] = (), own: bool = False,
 ) -> list[list[tuple[str, float]]]:
     """Ranked (value, probability) per crop among the values its field kind allows.
 
@@ -494,7 +494,7 @@ def _page(grey: np.ndarray, reg: Registration) -> _Page:
 
 
 def read_fields(
-    grey: np.ndarray, reg: Registration, reader: Reader = Reader.OURS, own_letters: bool = True
+    grey: np.ndarray, reg: Registration, reader: Reader = Reader.OURS, own_letters: bool = False
 ) -> dict[str, FieldReading]:
     """Read every field of a registered sheet from its rectified grey image (``own_letters``:
     compare doubtful letters with the player's sure ones on the sheet)."""
@@ -588,7 +588,7 @@ def read_image(
     reader: Reader | str = Reader.OURS,
     sheets: Sequence[str] = DELICIOUS_SHEETS,
     *,
-    own_letters: bool = True,
+    own_letters: bool = False,
 ) -> SheetReading:
     """Register and read one photo already in memory (BGR or grey)."""
     start = time.perf_counter()
@@ -605,7 +605,7 @@ def read_image(
 
 def read_photo(
     path: str, reader: Reader | str = Reader.OURS, sheets: Sequence[str] = DELICIOUS_SHEETS,
-    *, own_letters: bool = True,
+    *, own_letters: bool = False,
 ) -> SheetReading:
     """Load, register and read one photo file; ``seconds`` includes decoding it."""
     start = time.perf_counter()
