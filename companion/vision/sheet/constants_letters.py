@@ -58,7 +58,8 @@ REVIEW_BELOW = 0.98
 # examples; a doubtful letter's probabilities are multiplied by exp(OWN_WEIGHT x its
 # correlation with the best example of each candidate, less the candidates' mean), the
 # inputs blurred by OWN_BLUR_PX (network input pixels) first. A new leader must lead by
-# OWN_MIN_GAIN. Fitted on the real calibration writers (scripts/bench_letters.py --own-fit).
+# OWN_MIN_GAIN. Swept on the real calibration writers (scripts/bench_letters.py --own-fit):
+# no weight beat 0 there, so the reader leaves the comparison off unless asked for it.
 OWN_SURE_ABOVE = 0.995
 OWN_BLUR_PX = 1.5
 OWN_WEIGHT = 8.0
