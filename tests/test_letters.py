@@ -198,7 +198,8 @@ def test_restricted_softmax_properties(logits: list[float], allowed: set[str],
     assert sum(probs) == pytest.approx(1.0)
     assert probs == sorted(probs, reverse=True)
     top = max(allowed, key=lambda a: lg[LETTER_CLASSES.index(a)])
-    assert lg[LETTER_CLASSES.index(ranked[0][0])] == lg[LETTER_CLASSES.index(top)]
+    # the leader has the largest logit (ties closer than float32 resolution may go either way)
+    assert lg[LETTER_CLASSES.index(ranked[0][0])] >= lg[LETTER_CLASSES.index(top)] - 1e-6
 
 
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary missing")
