@@ -39,7 +39,9 @@ fonts:
 bench: $(STAMP) fonts
 	$(BIN)/python -m scripts.bench $(BENCH)
 
-# Retrain the letter classifier (assets/letters.onnx) and the check-or-cross classifier
+# Retrain the letter classifier (assets/letters.onnx: real writers' letters from
+# ../shared/data/handwriting when present, fonts and stroke letters; calibrated on held-out
+# real writers) and the check-or-cross classifier
 # (assets/marks.onnx, from mark patches the reader cuts from 600 synthetic photos) in their
 # own venv with PyTorch (CPU).
 train: $(STAMP) fonts

@@ -8,13 +8,15 @@ third of the frame's area or more, as the reader promises; a small stress set of
 covering less is read and reported in its own column. Our reader reads every photo; the
 slow tesseract baseline reads the first few, and the table compares both on those same
 photos. Honey is circled on some papers although random play never earns it,
-so the honey reading is measured too.
+so the honey reading is measured too. A column of its own reads papers filled by real
+people's letters: the held-out test writers of the UNIPEN capitals (never used to train or
+calibrate; companion.synth.real_hands), one writer per player, drawn with the sheet's pen.
 
 Photos are cached in ``bench-out/reader/<layout hash>/`` (gitignored): a second run only
 reads, and new sheet artwork gets fresh photos.
 
     python -m scripts.bench_reader [--photos 200] [--small 40] [--tesseract-photos 30]
-        [--jobs 2] [--size 4000] [--seed 0] [--details FILE.jsonl] [--findings FILE.md]
+        [--real 50] [--jobs 2] [--size 4000] [--seed 0] [--details FILE.jsonl] [--findings FILE.md]
     python -m scripts.bench_reader --examples   # remake examples/delicious/photos
 """
 
@@ -58,6 +60,8 @@ class PhotoSpec:
     size_px: int
     honey: bool = False  # circle the honey "3" (random play never earns it)
     small: bool = False  # stress set: the sheet covers less of the frame than promised
+    hand: str = "heldout"  # handwriting: held-out fonts, or a part of the real writers
+    writer: str = ""  # the real writer filling this paper's letters
 
 
 # The stress set's share of the frame area: below the promised third.
@@ -105,9 +109,22 @@ class Tally:
     failures: list[str] = field(default_factory=list)
 
 
-def plan(n_photos: int, size_px: int, base_seed: int = 0, small: bool = False
-         ) -> list[PhotoSpec]:
-    """A fixed list of photos: the same arguments always give the same set."""
+def plan(n_photos: int, size_px: int, base_seed: int = 0, small: bool = False,
+         real: bool = False) -> list[PhotoSpec]:
+    """A fixed list of photos: the same arguments always give the same set.
+
+    ``real``: the papers are filled by the held-out real test writers, one writer per
+    player paper in turn (sorted by id), in games of their own.
+    """
+    if real:
+        from companion.synth import real_hands
+
+        hands = real_hands.writers(real_hands.RealSplit.TEST)
+        base = plan(n_photos, size_px, base_seed + 700)
+        order = list(dict.fromkeys(s.paper_id for s in base))
+        return [replace(s, name=f"real-{s.name}", paper_id=f"real-{s.paper_id}",
+                        hand=real_hands.RealSplit.TEST.value,
+                        writer=hands[order.index(s.paper_id) % len(hands)]) for s in base]
     if small:  # other games, other seeds and other names than the main set
         return [replace(s, name=f"small-{s.name}", paper_id=f"small-{s.paper_id}", small=True)
                 for s in plan(n_photos, size_px, base_seed + 500)]
@@ -173,8 +190,8 @@ def _make(job: tuple[PhotoSpec, str]) -> str:
         field_map["garden.honey"] = "circled"
     camera = CameraOptions(sheet_area=SMALL_SHEET_AREA) if spec.small else CameraOptions()
     made = render_sheet_photo(spec.sheet, field_map, spec.seed, variant=spec.variant,
-                              fonts="heldout", camera=camera.sized(spec.size_px),
-                              code=spec.code)
+                              fonts=spec.hand, camera=camera.sized(spec.size_px),
+                              code=spec.code, writer=spec.writer or None)
     tmp = path.with_suffix(".tmp")
     tmp.write_bytes(made.photo.jpeg)
     tmp.rename(path)
@@ -252,14 +269,14 @@ def write_examples(out: Path = EXAMPLES_DIR, seed: int = 7) -> list[Path]:
 # ---- readers ----------------------------------------------------------------------------
 
 
-def reader_function(name: str) -> Callable[[Path], ReaderResult]:
+def reader_function(name: str, own_letters: bool = False) -> Callable[[Path], ReaderResult]:
     """Read one photo with ``ours`` or ``tesseract``; failures become empty readings."""
     from companion.vision.sheet import reader as sheet_reader
 
     def read(path: Path) -> ReaderResult:
         start = time.perf_counter()
         try:
-            reading = sheet_reader.read_photo(str(path), reader=name)
+            reading = sheet_reader.read_photo(str(path), reader=name, own_letters=own_letters)
         except Exception as exc:  # a failed photo counts against the reader, not the bench
             return ReaderResult({}, set(), time.perf_counter() - start, f"{type(exc).__name__}: "
                                 f"{exc}")
@@ -458,6 +475,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--small", type=int, default=40,
                     help="extra stress photos whose sheet covers less than a third of the "
                          "frame, reported in their own column (default 40)")
+    ap.add_argument("--real", type=int, default=50,
+                    help="photos filled by real held-out writers (one per player paper, "
+                         "about 4 players per 5 photos), in their own column; skipped where "
+                         "the real handwriting data is absent (default 50)")
     ap.add_argument("--jobs", type=int, default=1, help="processes making photos")
     ap.add_argument("--size", type=int, default=4000, help="photo long side, px (12 MP: 4000)")
     ap.add_argument("--out", type=Path, default=OUT_DIR, help="photo cache directory")
@@ -477,10 +498,18 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     specs = plan(args.photos, args.size, args.seed)
     small = plan(args.small, args.size, args.seed, small=True) if args.small else []
+    from companion.synth import real_hands
+
+    real: list[PhotoSpec] = []
+    if args.real and real_hands.available():
+        real = plan(args.real, args.size, args.seed, real=True)
+    elif args.real:
+        print(f"(real handwriting not found at {real_hands.data_path()}: no real-writer "
+              "column)\n")
     start = time.perf_counter()
     out = args.out / layout_fingerprint()
-    paths = dict(zip((s.name for s in specs + small),
-                     make_photos(specs + small, out, args.jobs), strict=True))
+    every = specs + small + real
+    paths = dict(zip((s.name for s in every), make_photos(every, out, args.jobs), strict=True))
     made_s = time.perf_counter() - start
     truths = {n: json.loads(p.with_suffix(".truth.json").read_text()) for n, p in paths.items()}
 
@@ -505,6 +534,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     if small:
         ours_small = {s.name: ours_read(paths[s.name]) for s in small}
         tallies[f"ours, {len(small)} small sheets (stress)"] = tally(small, truths, ours_small)
+    if real:
+        ours_real = {s.name: ours_read(paths[s.name]) for s in real}
+        n_real = len({s.paper_id for s in real})
+        n_hands = len({s.writer for s in real})
+        tallies[f"ours, {len(real)} photos of {n_real} players: real held-out writers "
+                f"({n_hands})"] = tally(real, truths, ours_real)
+        with_own = reader_function("ours", own_letters=True)
+        tallies["the same, with the player's own letters (off by default)"] = tally(
+            real, truths, {s.name: with_own(paths[s.name]) for s in real})
+        if args.details is not None:
+            write_details(args.details.with_suffix(".real.jsonl"), real, truths, ours_real,
+                          paths)
     n_papers = len({s.paper_id for s in specs})
     print(f"{len(specs)} photos ({sum(s.sheet == 'delicious-combo' for s in specs)} combo, "
           f"{sum(s.sheet != 'delicious-combo' for s in specs)} garden/play) of {n_papers} "
@@ -518,10 +559,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     for name, t in tallies.items():
         if t.failures:
             notes += [f"\nPhotos that failed ({name}), first few:"] + [f"- {x}" for x in t.failures]
-    first = next(iter(tallies.values()))
-    if first.silent_examples:
-        notes += ["\nSilent errors (ours), first few:"] + [f"- {x}" for x in
-                                                           first.silent_examples]
+    for name, t in tallies.items():
+        if t.silent_examples and not name.startswith("ours, same"):
+            notes += [f"\nSilent errors ({name}), first few:"] + [f"- {x}" for x in
+                                                                  t.silent_examples]
     print("\n".join(notes))
     if args.findings is not None:
         args.findings.write_text("# Reader bench findings\n\n" + text + "\n" + "\n".join(notes)

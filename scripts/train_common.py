@@ -71,6 +71,25 @@ def export_onnx(model: Any, out: Path, input_px: int, opset: int, x_check: np.nd
     check_with_cv2(out, x_check, expected)
 
 
+def add_feature_output(path: Path) -> None:
+    """Expose the flattened convolution features as a second output of an exported model
+    (after the logits, so ``net.forward()`` still gives the logits): the reader compares
+    a doubtful letter with the player's sure ones in that space."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    model = onnx.load(str(path))
+    flat = [n for n in model.graph.node if n.op_type == "Flatten"]
+    if not flat:
+        raise SystemExit(f"{path}: no Flatten node to expose")
+    name = flat[-1].output[0]
+    if name not in [o.name for o in model.graph.output]:
+        model.graph.output.append(helper.make_tensor_value_info(name, TensorProto.FLOAT,
+                                                                ["n", None]))
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
 def one_cycle_adamw(model: Any, lr: float, epochs: int, n_train: int, batch: int
                     ) -> tuple[Any, Any]:
     """AdamW with a one-cycle learning rate over the whole run (one step per batch)."""

@@ -6,11 +6,15 @@ Runs in a separate virtualenv with PyTorch (never the project's .venv):
     /work/trainenv/bin/pip install torch==2.13.0 onnx numpy opencv-python-headless pillow
     /work/trainenv/bin/python -m scripts.train_letters [--quick]
 
-Data are synthetic reader-like cell crops (companion.synth.handwriting.letter_cell_crop) from
-the train font families plus our stroke letters, run through the reader's own
-preprocessing. Two train families are kept apart for validation: model selection and the
-softmax temperature are fitted on fonts the weights never saw, as the held-out fonts and
-real hands will be. Everything is seeded; sample i depends only on (seed, i).
+Data are reader-like cell crops (companion.synth.handwriting.letter_cell_crop): real
+people's pen trajectories of the ``real-train`` writers (companion.synth.real_hands) drawn
+with varied pens and pencils, the train font families and our stroke letters, all through
+the same camera simulation and the reader's own preprocessing. Model selection, the softmax
+temperature and the review threshold are fitted on the ``real-calib`` writers, whom the
+weights never saw: confidence must hold on hands the model has not met, not on ours. Two
+train font families are kept apart to report the font validation figures. Where the real
+data is absent, training falls back to fonts and strokes (and says so). Everything is
+seeded; sample i depends only on (seed, i).
 """
 
 from __future__ import annotations
@@ -24,11 +28,20 @@ from typing import Any
 
 import numpy as np
 
+from companion.synth import real_hands
 from companion.synth.fonts import FontSplit, font_families
-from companion.synth.handwriting import letter_cell_crop
-from companion.vision.sheet.constants_letters import INPUT_PX, LETTER_CLASSES, META_PATH, MODEL_PATH
+from companion.synth.handwriting import REAL_WARP, letter_cell_crop
+from companion.vision.sheet.constants_letters import (
+    FIELD_LETTERS,
+    INPUT_PX,
+    LETTER_CLASSES,
+    META_PATH,
+    MODEL_PATH,
+)
 from companion.vision.sheet.letters import preprocess
 from scripts.train_common import (
+    add_feature_output,
+    check_with_cv2,
     export_onnx,
     fit_temperature,
     logits_of,
@@ -38,30 +51,41 @@ from scripts.train_common import (
 
 SEED = 20261129
 VAL_FAMILIES = ("because-we-organize", "breip")  # train-split families kept for validation
-STROKE_SHARE = 0.35  # share of training samples drawn from our stroke letters
+STROKE_SHARE = 0.15  # share of training samples drawn from our stroke letters
+REAL_SHARE = 0.4  # share drawn from the real-train writers (when the data is there)
 ELASTIC = 0.03  # elastic warp of the letter (displacement sd / box side), 70% of train crops
-N_TRAIN = 96_000  # twice the clean-crop run: blurred small-sheet crops need more
-N_VAL = 4_000
-N_HELDOUT = 2_000
-EPOCHS = 16
+N_TRAIN = 42_000
+N_VAL = 1_000  # font validation families (reported only)
+N_HELDOUT = 1_000  # held-out font families (reported only)
+N_CALIB = 2_500  # crops of the real-calib writers: selection, temperature, threshold
+EPOCHS = 5
 WIDTH = 1.0  # channel multiplier of build_model
+# The review threshold: the lowest letter probability (among the field's letters) at which
+# no more than this share of the calibration writers' trusted letters is wrong.
+CALIB_SILENT_SHARE = 0.001
+THRESHOLD_GRID = (0.8, 0.85, 0.9, 0.93, 0.95, 0.96, 0.97, 0.98, 0.985, 0.99, 0.995)
 BATCH = 128
 LR = 3e-3
 OPSET = 13
 WORKERS = 2
 
 
-Job = tuple[int, int, str, tuple[str, ...] | None, float, float]
+Job = tuple[int, int, str, tuple[str, ...] | None, float, float, float]
 
 
 def _sample(job: Job) -> tuple[np.ndarray, int]:
-    seed, i, fonts, families, stroke_share, elastic_amount = job
+    seed, i, fonts, families, stroke_share, elastic_amount, real_share = job
     rng = np.random.default_rng([seed, i])
     label = i % len(LETTER_CLASSES)
     use = fonts
-    if fonts != "heldout" and rng.random() < stroke_share:
+    r = rng.random()
+    if r < real_share:
+        use = real_hands.RealSplit.TRAIN.value
+    elif fonts != "heldout" and r < real_share + stroke_share:
         use = "strokes"
     warp = elastic_amount if rng.random() < 0.7 else 0.0
+    if use.startswith("real-") and use != fonts:
+        warp = REAL_WARP if warp > 0 else 0.0
     crop = letter_cell_crop(LETTER_CLASSES[label], rng, fonts=use, families=families,
                             warp=warp)
     return preprocess(crop), label
@@ -69,8 +93,32 @@ def _sample(job: Job) -> tuple[np.ndarray, int]:
 
 def make_set(seed: int, n: int, fonts: str, families: tuple[str, ...] | None,
              stroke_share: float, workers: int, elastic_amount: float = 0.0,
+             real_share: float = 0.0, cache: Path | None = None
              ) -> tuple[np.ndarray, np.ndarray]:
-    jobs = [(seed, i, fonts, families, stroke_share, elastic_amount) for i in range(n)]
+    """Preprocessed crops and labels; with ``cache``, kept in a .npz named by every argument
+    that shapes the data (the crops take most of a training's time)."""
+    key = json.dumps([seed, n, fonts, families, stroke_share, elastic_amount, real_share])
+    path = None
+    if cache is not None:
+        import hashlib
+
+        path = cache / f"letters-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz"
+        if path.is_file():
+            with np.load(path) as f:
+                return f["x"], f["y"]
+    x, y = _make_set(seed, n, fonts, families, stroke_share, workers, elastic_amount,
+                     real_share)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, x=x, y=y)
+    return x, y
+
+
+def _make_set(seed: int, n: int, fonts: str, families: tuple[str, ...] | None,
+              stroke_share: float, workers: int, elastic_amount: float,
+              real_share: float) -> tuple[np.ndarray, np.ndarray]:
+    jobs = [(seed, i, fonts, families, stroke_share, elastic_amount, real_share)
+            for i in range(n)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             out = list(pool.map(_sample, jobs, chunksize=256))
@@ -131,6 +179,34 @@ def ece(logits: np.ndarray, y: np.ndarray, temperature: float, bins: int = 15) -
     return total
 
 
+def field_probabilities(logits: np.ndarray, y: np.ndarray, temperature: float, seed: int
+                        ) -> tuple[np.ndarray, np.ndarray]:
+    """Top probability and correctness of each crop read as the field it would sit in
+    (a B in a vegetable or a fruit cell at random), as the reader restricts letters."""
+    rng = np.random.default_rng(seed)
+    conf, ok = np.zeros(len(y)), np.zeros(len(y), bool)
+    fields = list(FIELD_LETTERS.values())
+    for k, (lg, label) in enumerate(zip(logits, y, strict=True)):
+        letter = LETTER_CLASSES[label]
+        options = [f for f in fields if letter in f]
+        allowed = options[int(rng.integers(len(options)))]
+        idx = [LETTER_CLASSES.index(a) for a in allowed]
+        z = lg[idx] / temperature
+        p = np.exp(z - z.max())
+        p /= p.sum()
+        conf[k], ok[k] = p.max(), allowed[int(p.argmax())] == letter
+    return conf, ok
+
+
+def review_threshold(conf: np.ndarray, ok: np.ndarray) -> float:
+    """The lowest grid threshold whose trusted letters are wrong at most CALIB_SILENT_SHARE
+    of the time (counting every crop, as silent errors are counted per field)."""
+    for th in THRESHOLD_GRID:
+        if ((conf >= th) & ~ok).sum() <= CALIB_SILENT_SHARE * len(ok):
+            return th
+    return THRESHOLD_GRID[-1]
+
+
 def main() -> None:
     import torch
     import torch.nn.functional as F
@@ -142,9 +218,12 @@ def main() -> None:
     ap.add_argument("--width", type=float, default=WIDTH, help="channel multiplier")
     ap.add_argument("--epochs", type=int, default=EPOCHS)
     ap.add_argument("--n-train", type=int, default=N_TRAIN)
+    ap.add_argument("--cache", type=Path, default=None,
+                    help="keep the rendered data sets here and reuse them on a rerun")
     args = ap.parse_args()
-    n_train, n_val, n_held, epochs = ((2000, 500, 500, 2) if args.quick
-                                      else (args.n_train, N_VAL, N_HELDOUT, args.epochs))
+    n_train, n_val, n_held, n_calib, epochs = (
+        (2000, 500, 500, 500, 2) if args.quick
+        else (args.n_train, N_VAL, N_HELDOUT, N_CALIB, args.epochs))
     torch.manual_seed(SEED)
     torch.set_num_threads(2)
     torch.use_deterministic_algorithms(True)
@@ -158,15 +237,30 @@ def main() -> None:
     print(f"held-out families: {', '.join(held_fams) or '(none)'}")
     if not train_fams:
         print("warning: no handwriting fonts installed; training on stroke letters only")
+    real = real_hands.available()
+    if real:
+        parts = {p: real_hands.writers(p) for p in real_hands.RealSplit}
+        print("real writers: " + ", ".join(f"{len(w)} {p.value}" for p, w in parts.items())
+              + f" ({real_hands.data_path()})")
+    else:
+        print(f"warning: real handwriting not found at {real_hands.data_path()}; training "
+              "and calibrating on fonts and strokes only")
+    real_share = REAL_SHARE if real else 0.0
     tr_fonts = "train" if train_fams else "strokes"
     xtr, ytr = make_set(SEED, n_train, tr_fonts, train_fams, STROKE_SHARE, args.workers,
-                        ELASTIC)
+                        ELASTIC, real_share, args.cache)
     xva, yva = make_set(SEED + 1, n_val, "train" if val_fams else "strokes", val_fams,
-                        0.2, args.workers)
+                        0.2, args.workers, cache=args.cache)
     xho, yho = make_set(SEED + 2, n_held, "heldout" if held_fams else "strokes", None, 0.0,
-                        args.workers)
+                        args.workers, cache=args.cache)
+    if real:
+        xca, yca = make_set(SEED + 3, n_calib, real_hands.RealSplit.CALIB.value, None, 0.0,
+                            args.workers, cache=args.cache)
+    else:
+        xca, yca = xva, yva
     t_data = time.perf_counter() - t0
-    print(f"data: {len(xtr)} train, {len(xva)} val, {len(xho)} held-out in {t_data:.0f} s")
+    print(f"data: {len(xtr)} train, {len(xva)} val, {len(xho)} held-out, {len(xca)} "
+          f"calibration in {t_data:.0f} s")
 
     model = build_model(args.width)
     params = sum(p.numel() for p in model.parameters())
@@ -187,18 +281,29 @@ def main() -> None:
             opt.step()
             sched.step()
             total += loss.item() * len(idx)
-        acc = float((logits_of(model, xva).argmax(1) == yva).mean())
-        print(f"epoch {ep + 1}/{epochs}: loss {total / len(xt):.4f}, val acc {acc:.4f}, "
-              f"{time.perf_counter() - t0:.0f} s")
+        acc = float((logits_of(model, xca).argmax(1) == yca).mean())
+        print(f"epoch {ep + 1}/{epochs}: loss {total / len(xt):.4f}, calibration acc "
+              f"{acc:.4f}, {time.perf_counter() - t0:.0f} s")
         if acc >= best[0]:
             best = (acc, {k: v.clone() for k, v in model.state_dict().items()})
     model.load_state_dict(best[1])
 
+    lc = logits_of(model, xca)
+    temp = fit_temperature(lc, yca)
+    conf, ok = field_probabilities(lc, yca, temp, SEED)
+    review_below = review_threshold(conf, ok)
     lv = logits_of(model, xva)
-    temp = fit_temperature(lv, yva)
     lh = logits_of(model, xho)
     held_acc = float((lh.argmax(1) == yho).mean())
     report = {
+        "calib_accuracy": round(float((lc.argmax(1) == yca).mean()), 4),
+        "calib_nll_t1": round(nll(lc, yca, 1.0), 4),
+        "calib_nll": round(nll(lc, yca, temp), 4),
+        "calib_ece_t1": round(ece(lc, yca, 1.0), 4),
+        "calib_ece": round(ece(lc, yca, temp), 4),
+        "calib_field_accuracy": round(float(ok.mean()), 4),
+        "calib_review_share": round(float((conf < review_below).mean()), 4),
+        "calib_silent": int(((conf >= review_below) & ~ok).sum()),
         "val_accuracy": round(float((lv.argmax(1) == yva).mean()), 4),
         "val_nll_t1": round(nll(lv, yva, 1.0), 4),
         "val_nll": round(nll(lv, yva, temp), 4),
@@ -208,11 +313,18 @@ def main() -> None:
         "heldout_nll": round(nll(lh, yho, temp), 4),
         "heldout_ece": round(ece(lh, yho, temp), 4),
     }
-    print(f"temperature {temp}; " + ", ".join(f"{k} {v}" for k, v in report.items()))
+    print(f"temperature {temp}, review below {review_below}; "
+          + ", ".join(f"{k} {v}" for k, v in report.items()))
 
     export_onnx(model, args.out, INPUT_PX, OPSET, xho[:256], lh[:256])
+    add_feature_output(args.out)
+    check_with_cv2(args.out, xho[:256], lh[:256])
     meta = {
         "classes": list(LETTER_CLASSES), "input_px": INPUT_PX, "temperature": temp,
+        "review_below": review_below,
+        "calibrated_on": ("real-calib writers" if real else "validation font families"),
+        "real_writers": ({p.value: len(w) for p, w in parts.items()} if real else {}),
+        "real_share": real_share,
         "opset": OPSET, "params": params, "width": args.width, "seed": SEED, "epochs": epochs,
         "n_train": len(xtr), "stroke_share": STROKE_SHARE, "elastic": ELASTIC,
         "train_families": list(train_fams), "val_families": list(val_fams),

@@ -85,3 +85,20 @@ def test_a_pair_scores_only_when_the_reader_can_pair_it() -> None:
     t2 = tally([g, p], truths, lost)
     assert (t2.pairs, t2.pairs_merged, t2.papers_scored_right) == (1, 0, 0)
     assert t2.sheets_all_right == 2  # each photo was still read right on its own
+
+
+def test_real_plan_gives_each_player_one_held_out_writer() -> None:
+    import pytest
+
+    from companion.synth import real_hands
+
+    if not real_hands.available():
+        pytest.skip("real handwriting (UNIPEN) not in ../shared")
+    specs = plan(50, 1000, real=True)
+    papers = {s.paper_id: s.writer for s in specs}
+    assert len(papers) >= 40
+    assert len(set(papers.values())) == len(papers)  # one writer per player
+    assert all(s.hand == "real-test" and s.name.startswith("real-") for s in specs)
+    test_writers = set(real_hands.writers(real_hands.RealSplit.TEST))
+    assert set(papers.values()) <= test_writers
+    assert not {s.name for s in specs} & {s.name for s in plan(50, 1000)}

@@ -3,6 +3,7 @@ driven by Playwright, against ``companion serve`` running in a subprocess."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -110,12 +111,21 @@ def test_bad_upload_gets_one_line_and_changes_nothing(page: Any, server: Server,
     assert page.url.endswith("/delicious")
 
 
+def _dice_truth(photo: Path) -> dict[str, Any]:
+    """The true block beside an example photo; the before/after pair shares pair.json."""
+    own = photo.with_suffix(".json")
+    if own.exists():
+        return dict(json.loads(own.read_text()))
+    side = photo.stem.removeprefix("pair-").split("-")[0]  # before, after
+    return dict(json.loads((photo.parent / "pair.json").read_text())[side])
+
+
 @pytest.mark.parametrize("photo", DICE, ids=[p.stem for p in DICE])
 def test_every_dice_photo_reads_and_shows_cuts(page: Any, server: Server, photo: Path) -> None:
     page.goto(server.url + "dice")
     page.locator("form:has(input[value=block]) input[type=file]").set_input_files(photo)
     page.wait_for_selector("section.card h2:text-is('The block')")
-    truth = __import__("json").loads(photo.with_suffix(".json").read_text())
+    truth = _dice_truth(photo)
     summary = page.locator("section.card p.muted.small").first.inner_text()
     assert f"{len(truth['dice'])} dice" in summary
     hits = page.locator(".diemap .hit")
@@ -144,13 +154,14 @@ def test_dice_before_after_verdict_and_correction(page: Any, server: Server) -> 
     verdict = page.locator("#verdict")
     verdict.wait_for()
     assert re.match(r"(Legal|Illegal) cut", verdict.locator("h2").inner_text())
-    # the after photo has one die in review (examples/dice/photos): tap its right pips
+    # the after photo has dice in review (examples/dice/photos): confirm the first one
     fix = page.locator("form.die-fix:not(.on-tap)")
-    assert fix.count() == 1 and fix.is_visible()
+    in_review = fix.count()
+    assert in_review >= 1 and fix.first.is_visible()
     assert page.locator("form.die-fix.on-tap").first.is_hidden()
-    fix.locator("button.choice.chosen").click()  # confirm what was read
+    fix.first.locator("button.choice.chosen").click()  # confirm what was read
     page.wait_for_selector("button:has-text('Undo last correction')")
-    assert page.locator("form.die-fix:not(.on-tap)").count() == 0
+    assert page.locator("form.die-fix:not(.on-tap)").count() == in_review - 1
     assert "1 die set by hand" in page.content()
     page.locator("#verdict").wait_for()
     page.locator("button:has-text('Undo last correction')").click()

@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image, ImageDraw, ImageFont
 
+from companion.synth import real_hands
 from companion.synth.fonts import FontSplit, font_families
 
 PxBox = tuple[int, int, int, int]  # x, y, w, h in pixels (paper.model.PxBox is in mm)
@@ -32,6 +33,13 @@ SLANT_DEG = (-14.0, 20.0)  # positive leans right, as most hands do
 ROTATION_DEG = 7.0  # +- extra rotation
 STROKE_REL = (0.06, 0.14)  # stroke letters: pen width / glyph height
 MARK_STROKE_REL = (0.035, 0.08)  # marks: pen width / smaller box side
+# Real pen trajectories (real_hands): drawn with a pen model of our own.
+REAL_SIZE_FRACTION = (0.45, 1.0)  # up to touching the box's edge
+REAL_SLANT_DEG = (-10.0, 12.0)  # on top of the writer's own slant
+REAL_PEN_REL = (0.045, 0.15)  # pen width / letter height: fine ballpoint to felt marker
+REAL_PRESSURE = (0.55, 1.0)  # per stroke; width follows pressure
+REAL_TAPER_CHANCE = 0.5  # strokes thinning at their ends (a ballpoint's lift-off)
+REAL_WARP = 0.03  # smooth displacement of the trajectory (sd, in letter heights)
 
 
 class FontSet(StrEnum):
@@ -260,10 +268,12 @@ def _font_glyph(path: str, letter: str) -> NDArray[np.uint8]:
 
 
 def _placement(src_w: float, src_h: float, box_w: int, box_h: int,
-               rng: np.random.Generator) -> NDArray[np.float64]:
+               rng: np.random.Generator,
+               size: tuple[float, float] = LETTER_SIZE_FRACTION,
+               slant_deg: tuple[float, float] = SLANT_DEG) -> NDArray[np.float64]:
     """2x3 affine from a glyph of src size (origin top-left) into a box: size, slant,
     rotation and offset chosen at random, the whole glyph kept inside the box."""
-    slant = math.tan(math.radians(rng.uniform(*SLANT_DEG)))
+    slant = math.tan(math.radians(rng.uniform(*slant_deg)))
     rot = math.radians(rng.uniform(-ROTATION_DEG, ROTATION_DEG))
     aspect = rng.uniform(0.85, 1.15)
     c, s = math.cos(rot), math.sin(rot)
@@ -275,7 +285,7 @@ def _placement(src_w: float, src_h: float, box_w: int, box_h: int,
     tc = corners @ lin.T
     ext_w = float(tc[:, 0].max() - tc[:, 0].min())
     ext_h = float(tc[:, 1].max() - tc[:, 1].min())
-    frac = rng.uniform(*LETTER_SIZE_FRACTION)
+    frac = rng.uniform(*size)
     scale = frac / max(ext_w / box_w, ext_h / box_h)
     free_x = max(0.0, box_w - ext_w * scale - 2)
     free_y = max(0.0, box_h - ext_h * scale - 2)
@@ -359,17 +369,107 @@ def _sources(fonts: FontSet, families: Sequence[str] | None = None,
 
 def letter_alpha(box_w: int, box_h: int, letter: str, rng: np.random.Generator,
                  fonts: FontSet | str = FontSet.HELDOUT,
-                 families: Sequence[str] | None = None, warp: float = 0.0) -> Mask:
+                 families: Sequence[str] | None = None, warp: float = 0.0,
+                 writer: str | None = None,
+                 strokes: Sequence[Points] | None = None) -> Mask:
     """Alpha mask (h, w) of one handwritten capital placed at random in a w x h box.
 
     ``families`` narrows the font set to those family names (training uses it to keep
     calibration families apart); ``warp`` > 0 bends the glyph elastically by about that
     fraction of the box (training uses it to make new hands from the fonts it has).
+    ``fonts`` may also name a part of the real writers (``real-train``, ``real-calib``,
+    ``real-test``), optionally one ``writer`` of it; ``strokes`` draws that very trajectory.
     """
+    if strokes is not None:
+        return real_letter_alpha(box_w, box_h, strokes, rng, warp)
+    if str(fonts) in {r.value for r in real_hands.RealSplit}:
+        sample = real_hands.pick(letter, rng, str(fonts), writer)
+        return real_letter_alpha(box_w, box_h, sample.strokes, rng, warp)
     alpha = _letter_alpha(box_w, box_h, letter, rng, FontSet(fonts), families)
     if warp > 0:
         alpha = _elastic(alpha, rng, warp)
     return alpha
+
+
+def _warp_points(strokes: Sequence[Points], rng: np.random.Generator, amount: float
+                 ) -> list[Points]:
+    """Bend a trajectory smoothly: a random displacement field over the letter's box."""
+    allp = np.concatenate(strokes)
+    lo = allp.min(axis=0)
+    span = np.maximum(allp.max(axis=0) - lo, 1e-6)
+    grid = rng.normal(0.0, amount, (2, 3, 3))
+    out = []
+    for st in strokes:
+        u = (st - lo) / span * 2.0  # 0..2 across the 3x3 control grid
+        i = np.clip(u.astype(int), 0, 1)
+        f = u - i
+        d = np.zeros_like(st)
+        for k in range(2):
+            g = grid[k]
+            a = g[i[:, 1], i[:, 0]] * (1 - f[:, 0]) + g[i[:, 1], i[:, 0] + 1] * f[:, 0]
+            b = g[i[:, 1] + 1, i[:, 0]] * (1 - f[:, 0]) + g[i[:, 1] + 1, i[:, 0] + 1] * f[:, 0]
+            d[:, k] = a * (1 - f[:, 1]) + b * f[:, 1]
+        out.append(st + d)
+    return out
+
+
+def _resample(st: Points, step: float) -> Points:
+    """Points every ``step`` along a polyline (a single point stays one point)."""
+    seg = np.linalg.norm(np.diff(st, axis=0), axis=1)
+    length = float(seg.sum())
+    if len(st) < 2 or length < 1e-9:
+        return st[:1]
+    s = np.concatenate([[0.0], np.cumsum(seg)])
+    t = np.linspace(0.0, length, max(2, int(math.ceil(length / step)) + 1))
+    return np.stack([np.interp(t, s, st[:, 0]), np.interp(t, s, st[:, 1])], axis=1)
+
+
+def _draw_pen(strokes: Sequence[Points], size: tuple[int, int], width_px: float,
+              rng: np.random.Generator) -> Mask:
+    """Antialiased mask of pen strokes (pixel coordinates) whose width follows a pressure
+    that changes along each stroke and, for some pens, thins where the pen lands and lifts."""
+    w, h = size
+    ss = SUPERSAMPLE
+    canvas = np.zeros((h * ss, w * ss), np.uint8)
+    taper = rng.random() < REAL_TAPER_CHANCE
+    for st in strokes:
+        pts = _resample(st, max(0.35, width_px * 0.25))
+        n = len(pts)
+        base = rng.uniform(*REAL_PRESSURE)
+        t = np.linspace(0.0, 1.0, n)
+        wave = 1.0 + 0.15 * np.sin(2 * math.pi * (rng.uniform(0.3, 1.5) * t + rng.random()))
+        press = base * wave
+        if taper and n > 4:
+            ramp = np.minimum(1.0, np.minimum(t, 1 - t) * rng.uniform(4.0, 10.0) + 0.35)
+            press = press * ramp
+        radius = np.maximum(0.5, width_px * (0.55 + 0.45 * press) / 2.0) * ss
+        centres = np.round(pts * ss * 16).astype(np.int32)
+        for (cx, cy), r in zip(centres, radius, strict=True):
+            cv2.circle(canvas, (int(cx), int(cy)), int(round(r * 16)), 255, -1, cv2.LINE_AA,
+                       shift=4)
+    small = cv2.resize(canvas, (w, h), interpolation=cv2.INTER_AREA)
+    return small.astype(np.float32) / 255.0
+
+
+def real_letter_alpha(box_w: int, box_h: int, strokes: Sequence[Points],
+                      rng: np.random.Generator, warp: float = 0.0) -> Mask:
+    """Alpha mask (h, w) of a real pen trajectory (letter 1 high, y down) drawn into a box:
+    a random pen width and pressure, extra slant and rotation, any size up to touching
+    the box's edge and any position in it. ``warp`` adds a smooth bend (letter heights)."""
+    pts = [np.asarray(st, np.float64) for st in strokes]
+    if warp > 0:
+        pts = _warp_points(pts, rng, warp)
+    allp = np.concatenate(pts)
+    lo = allp.min(axis=0)
+    src_w, src_h = allp.max(axis=0) - lo
+    pen_rel = rng.uniform(*REAL_PEN_REL)
+    # the pen's width is part of the letter's extent: keep it inside the box too
+    pad = pen_rel * max(src_h, 0.05) / 2
+    m = _placement(max(src_w, 0.05) + 2 * pad, max(src_h, 0.05) + 2 * pad, box_w, box_h, rng,
+                   REAL_SIZE_FRACTION, REAL_SLANT_DEG)
+    px = [(st - lo + pad) @ m[:, :2].T + m[:, 2] for st in pts]
+    glyph_h = float(np.linalg.norm(m[:, :2] @ np.array([0.0, max(src_h, 0.05)])))
+    return _draw_pen(px, (box_w, box_h), max(glyph_h * pen_rel, 0.8), rng)
 
 
 def _elastic(alpha: Mask, rng: np.random.Generator, amount: float) -> Mask:
@@ -419,14 +519,16 @@ def _letter_alpha(box_w: int, box_h: int, letter: str, rng: np.random.Generator,
 
 def draw_letter(img: np.ndarray, box_px: PxBox, letter: str, rng: np.random.Generator,
                 fonts: str = "heldout", *, families: Sequence[str] | None = None,
-                warp: float = 0.0) -> None:
+                warp: float = 0.0, writer: str | None = None,
+                strokes: Sequence[Points] | None = None) -> None:
     """Write one handwritten capital into ``box_px`` (x, y, w, h) of ``img``, in place.
 
-    ``fonts`` is ``train``, ``heldout`` (never used for training), ``strokes`` or ``all``.
+    ``fonts`` is ``train``, ``heldout`` (never used for training), ``strokes`` or ``all``,
+    or a part of the real writers (``real-train``, ``real-calib``, ``real-test``).
     """
     _check_args(img, box_px)
     x, y, w, h = box_px
-    alpha = letter_alpha(w, h, letter, rng, fonts, families, warp)
+    alpha = letter_alpha(w, h, letter, rng, fonts, families, warp, writer, strokes)
     peak = float(alpha.max())
     if 0.0 < peak < 1.0:  # a line thinner than a pixel still has a fully inked centre
         alpha = alpha / peak
@@ -511,7 +613,9 @@ def letter_cell_crop(letter: str, rng: np.random.Generator, fonts: str = "heldou
                      px_per_mm: float | None = None, *,
                      families: Sequence[str] | None = None,
                      warp: float = 0.0,
-                     photo_px_per_mm: float | None = None) -> NDArray[np.uint8]:
+                     photo_px_per_mm: float | None = None,
+                     writer: str | None = None,
+                     strokes: Sequence[Points] | None = None) -> NDArray[np.uint8]:
     """A grey crop of one written cell as the photo reader would cut it out.
 
     Paper tint and leftover light gradient, bits of the printed cell border at the edges,
@@ -554,7 +658,7 @@ def letter_cell_crop(letter: str, rng: np.random.Generator, fonts: str = "heldou
     mx = int(round(w * rng.uniform(0.02, 0.12)))
     my = int(round(h * rng.uniform(0.02, 0.12)))
     draw_letter(img, (mx, my, w - 2 * mx, h - 2 * my), letter, rng, fonts=fonts,
-                families=families, warp=warp)
+                families=families, warp=warp, writer=writer, strokes=strokes)
     if rng.random() < 0.12:
         bw, bh = int(w * rng.uniform(0.15, 0.35)), int(h * rng.uniform(0.15, 0.35))
         bx, by = int(rng.integers(0, w - bw)), int(rng.integers(0, h - bh))

@@ -24,7 +24,7 @@ from companion.errors import InputError, UnknownNameError
 from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS, Fruit, Vegetable
 from companion.paper.model import Box, FieldKind, FieldSpec, SheetGeometry
 from companion.synth import constants as K
-from companion.synth import handwriting
+from companion.synth import handwriting, real_hands
 from companion.synth.camera import CameraOptions, Photo, quad_area_fraction, shoot
 from companion.synth.handwriting import PxBox
 
@@ -51,6 +51,7 @@ class FilledSheet:
     smudged: tuple[str, ...]  # empty fields holding a half-erased smudge
     stray_marks: int
     marks: dict[str, str] = field(default_factory=dict)  # field id -> mark drawn there
+    writer: str = ""  # the real writer whose letters fill it ("" for fonts and strokes)
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,7 @@ class SheetPhoto:
     smudged: tuple[str, ...]
     stray_marks: int
     marks: dict[str, str] = field(default_factory=dict)
+    writer: str = ""
 
     def image(self) -> np.ndarray:
         return self.photo.image()
@@ -84,6 +86,7 @@ class SheetPhoto:
             "synthetic": {
                 "seed": self.seed,
                 "pen": self.pen.name,
+                **({"writer": self.writer} if self.writer else {}),
                 "smudged": list(self.smudged),
                 "stray_marks": self.stray_marks,
                 "marks": dict(sorted(self.marks.items())),
@@ -186,7 +189,7 @@ def _widen(coverage: np.ndarray, min_px: float) -> np.ndarray:
 
 
 def _with_pen(page: np.ndarray, box: PxBox, pen: WritingPen, rng: np.random.Generator,
-              draw: str, what: str, fonts: str, dpi: int) -> None:
+              draw: str, what: str, fonts: str, dpi: int, writer: str | None = None) -> None:
     """Draw a letter or mark on a white layer, then lay it on the page in this pen's ink.
 
     Going through a layer keeps one pen per sheet whatever ink the drawing helper would
@@ -195,7 +198,7 @@ def _with_pen(page: np.ndarray, box: PxBox, pen: WritingPen, rng: np.random.Gene
     x, y, w, h = box
     layer = np.full((h, w), 255, np.uint8)
     if draw == "letter":
-        handwriting.draw_letter(layer, (0, 0, w, h), what, rng, fonts=fonts)
+        handwriting.draw_letter(layer, (0, 0, w, h), what, rng, fonts=fonts, writer=writer)
     else:
         handwriting.draw_mark(layer, (0, 0, w, h), what, rng)
     coverage = (255.0 - layer.astype(np.float32)) / 255.0
@@ -252,8 +255,13 @@ def fill_sheet(
     paper: str = "letter",
     code: str = "",
     smudge: bool | None = None,
+    writer: str | None = None,
 ) -> FilledSheet:
     """Render ``sheet`` and write ``field_map`` on it (only the fields that sheet has).
+
+    ``fonts`` may name a part of the real writers (``real-test`` etc., see
+    ``companion.synth.real_hands``): every letter then comes from one writer of it, the
+    given ``writer`` or one drawn at random, as one player fills one sheet.
 
     Stray marks and the smudge come from a stream of their own, spawned from ``rng``: how
     many random draws the letters take depends on which fonts are installed, and that must
@@ -268,6 +276,9 @@ def fill_sheet(
     truth = _check_map(geometry, field_map, everything)
     page = _blank_page(sheet, paper, variant, dpi, code).copy()
     pen = choose_pen(rng)
+    if writer is None and fonts in {r.value for r in real_hands.RealSplit}:
+        hands = real_hands.writers(fonts)
+        writer = hands[int(rng.integers(len(hands)))]
     marks: dict[str, str] = {}
     for spec in geometry.fields:
         value = truth.get(spec.id)
@@ -276,7 +287,8 @@ def fill_sheet(
         box = _px(spec.box_mm, dpi)
         if spec.kind in (FieldKind.VEGETABLE, FieldKind.FRUIT):
             grown = _grow(box, float(rng.uniform(*K.LETTER_GROW)), page.shape)
-            _with_pen(page, grown, pen, rng, "letter", _letter(spec, value), fonts, dpi)
+            _with_pen(page, grown, pen, rng, "letter", _letter(spec, value), fonts, dpi,
+                      writer)
         elif spec.kind in _MARK_KINDS:
             kind, grow = _mark_for(spec, value, rng)
             marks[spec.id] = kind
@@ -299,7 +311,7 @@ def fill_sheet(
         target = empty[int(extras_rng.integers(len(empty)))]
         handwriting.draw_mark(page, _px(target.box_mm, dpi), "smudge", extras_rng)
         smudged.append(target.id)
-    return FilledSheet(page, truth, pen, tuple(smudged), strays, marks)
+    return FilledSheet(page, truth, pen, tuple(smudged), strays, marks, writer or "")
 
 
 def render_sheet_photo(
@@ -314,14 +326,15 @@ def render_sheet_photo(
     code: str = "",
     dpi: int = K.PAGE_DPI,
     smudge: bool | None = None,
+    writer: str | None = None,
 ) -> SheetPhoto:
     """Fill a sheet and photograph it; the same arguments always give the same JPEG."""
     fill_rng, camera_rng = np.random.default_rng(seed).spawn(2)
     filled = fill_sheet(sheet, field_map, variant, fill_rng, fonts, dpi, paper=paper, code=code,
-                        smudge=smudge)
+                        smudge=smudge, writer=writer)
     photo = shoot(filled.page_bgr, camera_rng, camera or CameraOptions())
     return SheetPhoto(photo, filled.truth, sheet, variant, paper, code, seed, filled.pen,
-                      filled.smudged, filled.stray_marks, filled.marks)
+                      filled.smudged, filled.stray_marks, filled.marks, filled.writer)
 
 
 def make_photo(

@@ -6,6 +6,11 @@ from companion.vision.assets import asset_path
 
 # The ten capitals a Delicious cell may hold (vegetables B C L M O P, fruits B F G S W).
 LETTER_CLASSES: tuple[str, ...] = ("B", "C", "F", "G", "L", "M", "O", "P", "S", "W")
+# The letters each kind of letter cell allows (a B is a vegetable or a fruit).
+FIELD_LETTERS: dict[str, tuple[str, ...]] = {
+    "vegetable": ("B", "C", "L", "M", "O", "P"),
+    "fruit": ("B", "F", "G", "S", "W"),
+}
 
 # Shipped model and its metadata (temperature, classes, input size).
 MODEL_PATH = asset_path("letters.onnx")
@@ -48,3 +53,14 @@ TESSERACT_PAD_FRACTION = 0.5
 # 2. (The sheet reader, whose letters come from sheets at least a third of the frame, uses
 # its own constants.LETTER_REVIEW_BELOW.)
 REVIEW_BELOW = 0.98
+
+# The player's own letters (own_letters.py): letters above OWN_SURE_ABOVE are the player's
+# examples; a doubtful letter's probabilities are multiplied by exp(OWN_WEIGHT x its
+# correlation with the best example of each candidate, less the candidates' mean), the
+# inputs blurred by OWN_BLUR_PX (network input pixels) first. A new leader must lead by
+# OWN_MIN_GAIN. Swept on the real calibration writers (scripts/bench_letters.py --own-fit):
+# no weight beat 0 there, so the reader leaves the comparison off unless asked for it.
+OWN_SURE_ABOVE = 0.995
+OWN_BLUR_PX = 1.5
+OWN_WEIGHT = 8.0
+OWN_MIN_GAIN = 0.1

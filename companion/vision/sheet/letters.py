@@ -187,6 +187,19 @@ class LetterClassifier:
         out = self.net.forward()
         return np.asarray(out, np.float32).reshape(len(inputs), len(self.classes))
 
+    def logits_and_features(self, inputs: NDArray[np.float32]
+                            ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        """Logits and the network's last hidden layer (the flattened convolution features,
+        one row per input): how the network itself sees a letter, for comparing two."""
+        names = list(self.net.getUnconnectedOutLayersNames())
+        if len(names) < 2 or len(inputs) == 0:  # an older model: logits only
+            return self.logits(inputs), np.zeros((len(inputs), 0), np.float32)
+        blob = np.ascontiguousarray(inputs[:, None, :, :], np.float32)
+        self.net.setInput(blob)
+        out, feats = self.net.forward(names[:2])
+        lg = np.asarray(out, np.float32).reshape(len(inputs), len(self.classes))
+        return lg, np.asarray(feats, np.float32).reshape(len(inputs), -1)
+
     def classify(self, crop_gray: np.ndarray, allowed: Sequence[str]) -> Ranked:
         """Ranked (letter, probability) among ``allowed`` for one writing-area crop."""
         return self.classify_many([crop_gray], [allowed])[0]

@@ -412,9 +412,14 @@ def _first_potter(page: _Page, spec: FieldSpec, shift: Align,
 
 
 def _letter_candidates(
-    crops: Sequence[np.ndarray], kinds: Sequence[FieldKind], reader: Reader
+    crops: Sequence[np.ndarray], kinds: Sequence[FieldKind], reader: Reader,
+    trusted: Sequence[bool] = (), own: bool = False,
 ) -> list[list[tuple[str, float]]]:
-    """Ranked (value, probability) per crop among the values its field kind allows."""
+    """Ranked (value, probability) per crop among the values its field kind allows.
+
+    With ``own``, a doubtful letter is also compared with the sheet's sure letters (those
+    in surely written cells, ``trusted``): one player wrote them all (own_letters.py).
+    """
     alloweds = [sorted(LETTER_VALUES[k]) for k in kinds]
     out: list[list[tuple[str, float]]] = []
     if reader is Reader.TESSERACT:
@@ -427,10 +432,39 @@ def _letter_candidates(
             else:
                 out.append([(LETTER_VALUES[kind][letter], float(conf))])
         return out
-    ranked = _classifier().classify_many(list(crops), alloweds) if crops else []
+    ranked = _classify(list(crops), alloweds, list(trusted) or [True] * len(crops),
+                       own) if crops else []
     for lst, kind in zip(ranked, kinds, strict=True):
         out.append([(LETTER_VALUES[kind][letter], float(p)) for letter, p in lst])
     return out
+
+
+def _classify(crops: list[np.ndarray], alloweds: list[list[str]], trusted: list[bool],
+              own: bool) -> list[list[tuple[str, float]]]:
+    from companion.vision.sheet.letters import preprocess, softmax_restricted
+    from companion.vision.sheet.own_letters import compare_own, letter_features
+
+    clf = _classifier()
+    inputs = np.stack([preprocess(c) for c in crops])
+    if not own:
+        logits = clf.logits(inputs)
+        return [softmax_restricted(lg, al, clf.temperature)
+                for lg, al in zip(logits, alloweds, strict=True)]
+    logits, hidden = clf.logits_and_features(inputs)
+    ranked = [softmax_restricted(lg, al, clf.temperature)
+              for lg, al in zip(logits, alloweds, strict=True)]
+    return compare_own(letter_features(inputs, hidden), ranked,
+                       _letter_review_below(Reader.OURS), trusted=trusted)
+
+
+def _letter_review_below(reader: Reader) -> float:
+    """The letter probability below which a letter goes to review: the shipped model's own,
+    calibrated on real writers it never saw (letters.json), else LETTER_REVIEW_BELOW."""
+    if reader is Reader.OURS:
+        value = _classifier().meta.get("review_below")
+        if isinstance(value, int | float) and 0.0 < value < 1.0:
+            return float(value)
+    return LETTER_REVIEW_BELOW
 
 
 @cache
@@ -457,9 +491,10 @@ def _page(grey: np.ndarray, reg: Registration) -> _Page:
 
 
 def read_fields(
-    grey: np.ndarray, reg: Registration, reader: Reader = Reader.OURS
+    grey: np.ndarray, reg: Registration, reader: Reader = Reader.OURS, own_letters: bool = False
 ) -> dict[str, FieldReading]:
-    """Read every field of a registered sheet from its rectified grey image."""
+    """Read every field of a registered sheet from its rectified grey image (``own_letters``:
+    compare doubtful letters with the player's sure ones on the sheet)."""
     page = _page(grey, reg)
     geometry = reg.geometry
     cands: dict[str, Candidates] = {}
@@ -499,13 +534,15 @@ def read_fields(
         elif spec.kind in MARK_VALUES:
             p = _mark(page, spec, shift, below)
             cands[spec.id] = ((None, 1 - p), (MARK_VALUES[spec.kind], p))
-    ranked = _letter_candidates(letter_crops, letter_kinds, reader)
+    trusted = [p_written[fid] >= REVIEW_BELOW for fid in letter_ids]
+    ranked = _letter_candidates(letter_crops, letter_kinds, reader, trusted, own_letters)
     unread = {fid for fid, lst in zip(letter_ids, ranked, strict=True) if not lst}
     for fid, lst in zip(letter_ids, ranked, strict=True):
         p = p_written[fid]
         cands[fid] = ((None, 1 - p), *((v, p * q) for v, q in lst))
     decided = decide(cands, reg.label.variant)
     glared = glared_fields(grey, page.blank, geometry.fields, reg.px_per_mm)
+    letter_review_below = _letter_review_below(reader)
     out: dict[str, FieldReading] = {}
     specs = {s.id: s for s in geometry.fields}
     for fid, (value, conf, note) in decided.items():
@@ -519,7 +556,7 @@ def read_fields(
             cap, note = min(cap, 1.0 - p_written[fid]), "written but no letter recognised"
         if value is not None and spec.kind in LETTER_VALUES and not note:
             letter_p = conf / max(p_written[fid], 1e-9)
-            if letter_p < LETTER_REVIEW_BELOW and LETTER_DOUBT_CONFIDENCE < min(cap, conf):
+            if letter_p < letter_review_below and LETTER_DOUBT_CONFIDENCE < min(cap, conf):
                 cap, note = LETTER_DOUBT_CONFIDENCE, "letter not clear enough to be sure"
         if conf > cap:
             conf, note = cap, note or LOW_DETAIL_NOTE
@@ -550,6 +587,8 @@ def read_image(
     photo: str = "",
     reader: Reader | str = Reader.OURS,
     sheets: Sequence[str] = DELICIOUS_SHEETS,
+    *,
+    own_letters: bool = False,
 ) -> SheetReading:
     """Register and read one photo already in memory (BGR or grey)."""
     start = time.perf_counter()
@@ -560,16 +599,17 @@ def read_image(
     grey_photo = bgr if bgr.ndim == 2 else cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     reg = register(grey_photo, sheets)
     grey = reg.rectify(grey_photo)
-    readings = read_fields(grey, reg, rd)
+    readings = read_fields(grey, reg, rd, own_letters)
     return SheetReading(photo, reg, readings, grey, time.perf_counter() - start, rd.value)
 
 
 def read_photo(
-    path: str, reader: Reader | str = Reader.OURS, sheets: Sequence[str] = DELICIOUS_SHEETS
+    path: str, reader: Reader | str = Reader.OURS, sheets: Sequence[str] = DELICIOUS_SHEETS,
+    *, own_letters: bool = False,
 ) -> SheetReading:
     """Load, register and read one photo file; ``seconds`` includes decoding it."""
     start = time.perf_counter()
     bgr = load_image(path)
-    reading = read_image(bgr, str(path), reader, sheets)
+    reading = read_image(bgr, str(path), reader, sheets, own_letters=own_letters)
     return SheetReading(reading.photo, reading.registration, reading.readings,
                         reading.rectified, time.perf_counter() - start, reading.reader)
