@@ -148,7 +148,7 @@ def test_reading_options_for_harvest():
 def test_too_many_starts_gives_a_legal_unproven_plan(monkeypatch):
     import companion.games.dulce.harvest as harvest
 
-    monkeypatch.setattr(harvest, "START_BUDGET", 1)
+    monkeypatch.setattr(harvest, "START_BUDGET", 0)
     state = player_state(json.loads(EXAMPLE.read_text()))
     advice = best_harvest(state)
     assert not advice.proven and advice.best.eggs == 0
