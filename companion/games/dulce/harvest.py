@@ -324,6 +324,7 @@ def _search(
                 push(s)
             continue
         s = item
+        value.trim()
         got = value(s.fill) if best is None else value.at_least(s.fill, best[0][0])
         if got is None:
             continue  # cannot reach the best points found so far

@@ -83,6 +83,14 @@ class Evaluator:
         beans, eggs = _masks(fill)
         return self._value(beans, eggs, self._all_cafes, points)
 
+    def trim(self) -> None:
+        """Forget the memoised states once they fill half the budget, so that the next
+        search has room of its own. They are only a cache: answers stay exact."""
+        if len(self._memo) + len(self._upper) > self._budget // 2:
+            self._memo.clear()
+            self._upper.clear()
+            self._whole.clear()
+
     def steps_ceiling(self, fill: Fill) -> int:
         """Chicken steps the scoring phase can still earn, at most: one per bean on a
         2- or 3-ring space (each bean is discarded at most once, 1-ring beans silently)."""
