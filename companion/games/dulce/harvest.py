@@ -3,8 +3,10 @@
 Every line is tried; within a line every placement of the gathered beans (forced while a
 matching space is free) and every affordable set of eggs is scored by the exhaustive,
 memoised scoring search, best bound first, stopping once no start can reach the best
-points found. Eggs only go into cafés that could still fill up during scoring; an egg
-in any other café could only waste chicken steps.
+points found. The egg sets of one bean placement and egg count are listed only when a
+ceiling for all of them still reaches the best points, so most are never listed. Eggs
+only go into cafés that could still fill up during scoring; an egg in any other café
+could only waste chicken steps.
 """
 
 from __future__ import annotations
