@@ -4,6 +4,7 @@ optimality against the independent brute force, and the rule options."""
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,6 +27,7 @@ from tests.test_dulce_brute import best as brute_best
 from tests.test_dulce_brute import random_play
 
 HELD = {None: Content.EMPTY, "bean": Content.BEAN, "egg": Content.EGG}
+NAMES = {c: name for name, c in HELD.items()}
 
 
 def to_engine(cafes) -> tuple[Cafe, ...]:
@@ -271,3 +273,36 @@ def test_independent_kitchens_add_up():
     _, both = plan_for(left + right)
     assert (both.points, both.chicken) == (a.points + b.points, a.chicken + b.chicken)
     assert both.proven
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wide_kitchens(), st.integers(0, 4))
+def test_egg_ceiling_covers_every_egg_set_of_that_size(cafes, n):
+    # The ceiling on "this state plus at most n eggs" may not fall below the true best
+    # (brute force) of any such state, nor below the per-state ceiling.
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    value = Evaluator(k)
+    fill = k.fill_of(engine)
+    points, room = value.egg_ceiling(fill)
+    empty = [i for i, c in enumerate(fill) if c is Content.EMPTY]
+    for size in range(min(n, len(empty)) + 1):
+        for eggs in combinations(empty, size):
+            with_eggs = list(fill)
+            for i in eggs:
+                with_eggs[i] = Content.EGG
+            ceiling = points + min(size, room)
+            assert ceiling >= value.bound(tuple(with_eggs))
+            held = [
+                [[b, lv, NAMES[c]] for (b, lv, _), c in zip(cafe, with_eggs[at:], strict=False)]
+                for cafe, at in zip(cafes, _starts_of(cafes), strict=True)
+            ]
+            assert ceiling >= brute_best(held)[0]
+
+
+def _starts_of(cafes) -> list[int]:
+    out, at = [], 0
+    for cafe in cafes:
+        out.append(at)
+        at += len(cafe)
+    return out

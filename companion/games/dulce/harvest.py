@@ -3,21 +3,25 @@
 Every line is tried; within a line every placement of the gathered beans (forced while a
 matching space is free) and every affordable set of eggs is scored by the exhaustive,
 memoised scoring search, best bound first, stopping once no start can reach the best
-points found. Eggs only go into cafés that could still fill up during scoring; an egg
-in any other café could only waste chicken steps.
+points found. The egg sets of one bean placement and egg count are listed only when a
+ceiling for all of them still reaches the best points, so most are never listed. Eggs
+only go into cafés that could still fill up during scoring; an egg in any other café
+could only waste chicken steps.
 """
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from itertools import combinations, product
+from itertools import combinations, count, product
 
 from companion.games.dulce.constants import (
     BOARD_SIZE,
     EGG_COST_STEPS,
+    POINTS_PER_CAFE,
     SEARCH_BUDGET,
     START_BUDGET,
     SUPPLY_EGGS,
@@ -199,37 +203,63 @@ class _Start:
     bound: int  # the most points it could make
 
 
-def _starts(
-    state: PlayerState,
-    line: Line,
-    rules: DulceRules,
-    kitchen: Kitchen,
-    value: Evaluator,
-    n_eggs: int,
-) -> list[_Start]:
-    """Every distinct placement of this line's beans with ``n_eggs`` useful eggs."""
+@dataclass(frozen=True)
+class _Group:
+    """The starts that place this line's beans one way and buy ``eggs`` eggs, not yet
+    listed: ``ceiling`` bounds them all (``Evaluator.egg_ceiling``)."""
+
+    line: Line
+    base: Fill  # after the beans, before any egg
+    bean_slots: tuple[int, ...]
+    fed: int
+    eggs: int
+    ceiling: int
+
+
+def _groups(
+    state: PlayerState, line: Line, rules: DulceRules, value: Evaluator
+) -> Iterator[_Group | _Start]:
+    """Each distinct placement of this line's beans: as a start without eggs, and as one
+    group per affordable number of eggs."""
+    kitchen = value.kitchen
     start = kitchen.fill_of(state.cafes)
     gathered = gather(state.board, line)
-    out: dict[tuple[Fill, int, int], _Start] = {}
+    held = sum(1 for c in state.cafes for h in c.holds if h is Content.EGG)
+    seen: set[tuple[Fill, int]] = set()
     for bean_slots, fed in _bean_choices(kitchen, start, gathered, rules):
         with_beans = list(start)
         for i in bean_slots:
             with_beans[i] = Content.BEAN
-        budget = state.chicken + (fed if rules.eggs_from_harvest_leftovers else 0)
-        if n_eggs > budget // EGG_COST_STEPS:
-            continue
         base = tuple(with_beans)
-        for egg_slots in _egg_sets(kitchen, base, n_eggs):
-            fill = list(base)
-            for i in egg_slots:
-                fill[i] = Content.EGG
-            done = tuple(fill)
-            key = (kitchen.canonical(done), fed, n_eggs)
-            if key not in out:
-                places = tuple(Placement(i, Content.BEAN) for i in bean_slots) + tuple(
-                    Placement(i, Content.EGG) for i in sorted(egg_slots)
-                )
-                out[key] = _Start(line, done, places, fed, n_eggs, value.bound(done))
+        key = (kitchen.canonical(base), fed)
+        if key in seen:
+            continue
+        seen.add(key)
+        places = tuple(Placement(i, Content.BEAN) for i in bean_slots)
+        yield _Start(line, base, places, fed, 0, value.bound(base))
+        budget = state.chicken + (fed if rules.eggs_from_harvest_leftovers else 0)
+        most = min(budget // EGG_COST_STEPS, SUPPLY_EGGS - held, base.count(Content.EMPTY))
+        if most > 0:
+            points, room = value.egg_ceiling(base)
+            for n in range(1, most + 1):
+                ceiling = points + POINTS_PER_CAFE * min(n, room)
+                yield _Group(line, base, bean_slots, fed, n, ceiling)
+
+
+def _starts(group: _Group, value: Evaluator) -> list[_Start]:
+    """Every distinct set of ``group.eggs`` useful eggs on the group's placement."""
+    kitchen = value.kitchen
+    out: dict[Fill, _Start] = {}
+    beans = tuple(Placement(i, Content.BEAN) for i in group.bean_slots)
+    for egg_slots in _egg_sets(kitchen, group.base, group.eggs):
+        fill = list(group.base)
+        for i in egg_slots:
+            fill[i] = Content.EGG
+        done = tuple(fill)
+        key = kitchen.canonical(done)
+        if key not in out:
+            places = beans + tuple(Placement(i, Content.EGG) for i in sorted(egg_slots))
+            out[key] = _Start(group.line, done, places, group.fed, group.eggs, value.bound(done))
     return list(out.values())
 
 
@@ -248,35 +278,55 @@ def _plan(state: PlayerState, s: _Start, rules: DulceRules, value: Evaluator) ->
 def _search(
     state: PlayerState, lines: Sequence[Line], rules: DulceRules, value: Evaluator
 ) -> tuple[HarvestPlan, dict[Line, LineSummary]]:
-    """Branch and bound over every start of every line, most promising first.
+    """Best-first branch and bound over every start of every line.
 
-    Starts are gathered by number of eggs; past ``START_BUDGET`` starts the larger egg
-    counts are left out and the answer is reported as not proven.
+    The egg sets of a bean placement are listed only once their group's ceiling can
+    still reach the best points found, so most are never listed. Past ``START_BUDGET``
+    listed starts no more egg sets are listed and the answer is reported as not proven.
     """
-    starts: list[_Start] = []
-    most_beans = max(sum(gather(state.board, line).values()) for line in lines)
-    held = sum(1 for c in state.cafes for h in c.holds if h is Content.EGG)
-    affordable = (state.chicken + most_beans) // EGG_COST_STEPS
-    for n_eggs in range(max(0, min(affordable, SUPPLY_EGGS - held)) + 1):
-        batch = [
-            s for line in lines for s in _starts(state, line, rules, value.kitchen, value, n_eggs)
-        ]
-        if n_eggs and len(starts) + len(batch) > START_BUDGET:
-            value.complete = False
-            break
-        starts.extend(batch)
     order = {line: k for k, line in enumerate(lines)}
-    starts.sort(key=lambda s: (-s.bound, s.eggs, order[s.line]))
+    heap: list[tuple[int, int, int, int, _Group | _Start]] = []
+    tick = count()
+    ceilings: dict[Line, int] = {}
+
+    def push(item: _Group | _Start) -> None:
+        ceiling = item.bound if isinstance(item, _Start) else item.ceiling
+        ceilings[item.line] = max(ceilings.get(item.line, 0), ceiling)
+        heapq.heappush(heap, (-ceiling, item.eggs, order[item.line], next(tick), item))
+
+    for line in lines:
+        for item in _groups(state, line, rules, value):
+            push(item)
+    listed = 0
     best: tuple[Value, _Start] | None = None
     found: dict[Line, int] = {}
-    for s in starts:
-        if best is not None and s.bound < best[0][0]:
-            break  # sorted by bound: nothing later can reach the best points
+    while heap:
+        ceiling, _, _, _, item = heapq.heappop(heap)
+        ceiling = -ceiling
+        if best is not None and ceiling < best[0][0]:
+            break  # best first: nothing left can reach the best points
+        base = item.fill if isinstance(item, _Start) else item.base
         if best is not None:
             # Chicken steps to come are at most one per bean that can still move.
-            steps = state.chicken + s.fed - EGG_COST_STEPS * s.eggs + value.steps_ceiling(s.fill)
-            if (s.bound, steps, value.beans(s.fill)) < best[0]:
+            steps = (
+                state.chicken
+                + item.fed
+                - EGG_COST_STEPS * item.eggs
+                + value.steps_ceiling(base)
+            )
+            if (ceiling, steps, value.beans(base)) < best[0]:
                 continue  # cannot beat the best plan even on a tie in points
+        if isinstance(item, _Group):
+            batch = _starts(item, value)
+            if listed + len(batch) > START_BUDGET:
+                value.complete = False
+                continue
+            listed += len(batch)
+            for s in batch:
+                push(s)
+            continue
+        s = item
+        value.trim()
         got = value(s.fill) if best is None else value.at_least(s.fill, best[0][0])
         if got is None:
             continue  # cannot reach the best points found so far
@@ -291,7 +341,7 @@ def _search(
     top = best[0][0]
     summary = {}
     for line in lines:
-        bound = max((s.bound for s in starts if s.line == line), default=0)
+        bound = ceilings.get(line, 0)
         at_most = min(bound, top) if value.complete else bound
         summary[line] = LineSummary(line, found.get(line), at_most)
     return _plan(state, best[1], rules, value), summary

@@ -83,6 +83,14 @@ class Evaluator:
         beans, eggs = _masks(fill)
         return self._value(beans, eggs, self._all_cafes, points)
 
+    def trim(self) -> None:
+        """Forget the memoised states once they fill half the budget, so that the next
+        search has room of its own. They are only a cache: answers stay exact."""
+        if len(self._memo) + len(self._upper) > self._budget // 2:
+            self._memo.clear()
+            self._upper.clear()
+            self._whole.clear()
+
     def steps_ceiling(self, fill: Fill) -> int:
         """Chicken steps the scoring phase can still earn, at most: one per bean on a
         2- or 3-ring space (each bean is discarded at most once, 1-ring beans silently)."""
@@ -97,6 +105,42 @@ class Evaluator:
         """An upper bound on the points ``fill`` can still make (see ``_bound``)."""
         beans, eggs = _masks(fill)
         return self._bound(beans, eggs, self._all_cafes)
+
+    def egg_ceiling(self, fill: Fill) -> tuple[int, int]:
+        """(points, headroom): ``fill`` with at most n more eggs on its empty spaces makes
+        at most ``points + POINTS_PER_CAFE * min(n, headroom)`` points.
+
+        The ``_bound`` count, taken as if every empty space held an egg for which cafés
+        are live, which beans are mobile and what each class can hold (all of these only
+        grow with eggs), but with the cafés' scarcest spaces as they are: each egg lifts
+        one space of one café by one fill, so the charged totals rise by at most n, and
+        no class by more than its room below its cap.
+        """
+        beans, eggs = _masks(fill)
+        every = self._slots_of(self._all_cafes)
+        held = beans | eggs
+        full = held | every
+        live = self._live(beans, eggs | (every & ~held), self._all_cafes)
+        live_slots = self._slots_of(live)
+        mobile = beans & live_slots
+        higher = self._higher
+        caps: dict[int, int] = {}
+        totals: dict[int, int] = {}
+        for ci in self._used:
+            if not live >> ci & 1:
+                continue
+            least = min((held >> i & 1) + (mobile & higher[i]).bit_count() for i in self._ids[ci])
+            top = self._top[ci]
+            k = self._klass[top]
+            if k not in caps:
+                caps[k] = (full & self._same[top] & live_slots).bit_count() + (
+                    mobile & higher[top]
+                ).bit_count()
+                totals[k] = 0
+            totals[k] += least
+        points = sum(min(caps[k], t) for k, t in totals.items())
+        room = sum(max(0, caps[k] - t) for k, t in totals.items())
+        return POINTS_PER_CAFE * points, room
 
     # -- tables -------------------------------------------------------------------------
 
