@@ -274,6 +274,41 @@ def test_delicious_page_corrections_and_save(client: TestClient, store: Store) -
     assert len(store.plays()) == 1
 
 
+@pytest.mark.slow
+def test_delicious_page_names_a_lone_or_doubled_sheet_and_saves_whole_players(
+        client: TestClient, store: Store) -> None:
+    photos = EXAMPLES / "delicious/photos"
+    garden, play = photos / "garden-player3.jpg", photos / "play-player3.jpg"
+    r = client.post("/delicious/upload", files=_files(garden), follow_redirects=False)
+    sid = int(r.headers["location"].split("s=")[1])
+    (reading,) = store.readings(sid)
+    code = reading.doc["code"]
+    page = client.get(f"/delicious?s={sid}").text
+    assert "not scored" in page and 'data-testid="total"' not in page
+    assert f"player code {code}: the play sheet is missing" in page
+    assert "Add the play sheet" in page and "Save to tonight" not in page
+    overlay = client.get(f"/delicious/{sid}/overlay/{reading.id}.jpg")
+    assert overlay.status_code == 200 and overlay.content[:2] == b"\xff\xd8"
+    refused = client.post(f"/delicious/{sid}/save")
+    assert refused.status_code == 422 and "the play sheet is missing" in refused.text
+    assert store.plays() == []
+
+    client.post("/delicious/upload", data={"s": str(sid)}, files=_files(play))
+    page = client.get(f"/delicious?s={sid}").text
+    assert page.count('data-testid="total"') == 1 and "not scored" not in page
+    client.post(f"/delicious/{sid}/save")
+    (saved,) = store.plays()
+    assert [s.player.name for s in saved.seats] == ["garden-player3"]
+
+    again = [("photo", ("second-garden.jpg", garden.read_bytes(), "image/jpeg"))]
+    r = client.post("/delicious/upload", files=_files(garden) + again, follow_redirects=False)
+    page = client.get(r.headers["location"]).text
+    assert page.count('data-testid="not-scored-reason"') == 2
+    assert (f"player code {code} is on 2 garden sheets (garden-player3.jpg and "
+            "second-garden.jpg)") in page
+    assert 'role="alert">no sheets' not in page and "Traceback" not in page
+
+
 def test_a_bug_is_one_line_not_a_trace(client: TestClient, monkeypatch: pytest.MonkeyPatch,
                                       store: Store) -> None:
     def broken(*_: object) -> None:
