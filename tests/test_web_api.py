@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -55,21 +56,41 @@ def _cli_json(cmd: object, args: list[str], cwd: Path) -> dict[str, object]:
     return json.loads(result.output)  # type: ignore[no-any-return]
 
 
+def _no_seconds(doc: dict[str, object]) -> dict[str, object]:
+    for entry in [*doc.get("players", [doc]), *doc.get("unpaired", [])]:  # type: ignore[misc]
+        entry.pop("seconds")
+    return doc
+
+
 @pytest.mark.slow
-def test_delicious_api_prints_what_the_cli_prints(client: TestClient,
+def test_delicious_api_prints_what_the_cli_prints(client: TestClient, tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    garden, play = (EXAMPLES / "delicious/photos/garden-player3.jpg",
-                    EXAMPLES / "delicious/photos/play-player3.jpg")
-    monkeypatch.chdir(COMBO.parent)
-    for photos in ([COMBO], [COMBO, garden, play]):
-        r = client.post("/api/delicious/read", files=_files(*photos))
-        assert r.status_code == 200
-        api = r.json()
-        cli = _cli_json(read_cmd, [p.name for p in photos] + ["--json"], COMBO.parent)
-        for doc in (api, cli):
-            for player in doc.get("players", [doc]):
-                player.pop("seconds")
-        assert api == cli
+    """Whole players, lone halves and a code on two gardens: the API's document is the
+    command line's, pairing problems and unpaired sheets included."""
+    photos = EXAMPLES / "delicious/photos"
+    for name in ("combo-good-light.jpg", "garden-player3.jpg", "play-player3.jpg"):
+        shutil.copy(photos / name, tmp_path / name)
+    shutil.copy(photos / "garden-player3.jpg", tmp_path / "garden-again.jpg")
+    monkeypatch.chdir(tmp_path)
+    cases = [["combo-good-light.jpg"],
+             ["combo-good-light.jpg", "garden-player3.jpg", "play-player3.jpg"],
+             ["garden-player3.jpg", "play-player3.jpg"],
+             ["play-player3.jpg"],
+             ["garden-player3.jpg"],
+             ["garden-player3.jpg", "garden-again.jpg"],
+             ["combo-good-light.jpg", "garden-player3.jpg"]]
+    seen = set()
+    for names in cases:
+        r = client.post("/api/delicious/read", files=_files(*(tmp_path / n for n in names)))
+        assert r.status_code == 200, r.text
+        api = _no_seconds(r.json())
+        cli = _no_seconds(_cli_json(read_cmd, [*names, "--json"], tmp_path))
+        assert api == cli, names
+        seen |= {pr["code"] for pr in api["pairing"]}  # type: ignore[attr-defined]
+        if len(names) == 1 and names[0].startswith(("garden", "play")):
+            (lone,) = api["unpaired"]  # type: ignore[misc]
+            assert api["players"] == [] and "missing" in lone["not_scored"]
+    assert seen == {"missing-play-sheet", "missing-garden-sheet", "same-code-twice"}
 
 
 @pytest.mark.slow
@@ -251,6 +272,41 @@ def test_delicious_page_corrections_and_save(client: TestClient, store: Store) -
     assert play.game == "delicious" and store.scoring(sid).play_id == play.id
     client.post(f"/delicious/{sid}/save")  # saving again replaces, never doubles
     assert len(store.plays()) == 1
+
+
+@pytest.mark.slow
+def test_delicious_page_names_a_lone_or_doubled_sheet_and_saves_whole_players(
+        client: TestClient, store: Store) -> None:
+    photos = EXAMPLES / "delicious/photos"
+    garden, play = photos / "garden-player3.jpg", photos / "play-player3.jpg"
+    r = client.post("/delicious/upload", files=_files(garden), follow_redirects=False)
+    sid = int(r.headers["location"].split("s=")[1])
+    (reading,) = store.readings(sid)
+    code = reading.doc["code"]
+    page = client.get(f"/delicious?s={sid}").text
+    assert "not scored" in page and 'data-testid="total"' not in page
+    assert f"player code {code}: the play sheet is missing" in page
+    assert "Add the play sheet" in page and "Save to tonight" not in page
+    overlay = client.get(f"/delicious/{sid}/overlay/{reading.id}.jpg")
+    assert overlay.status_code == 200 and overlay.content[:2] == b"\xff\xd8"
+    refused = client.post(f"/delicious/{sid}/save")
+    assert refused.status_code == 422 and "the play sheet is missing" in refused.text
+    assert store.plays() == []
+
+    client.post("/delicious/upload", data={"s": str(sid)}, files=_files(play))
+    page = client.get(f"/delicious?s={sid}").text
+    assert page.count('data-testid="total"') == 1 and "not scored" not in page
+    client.post(f"/delicious/{sid}/save")
+    (saved,) = store.plays()
+    assert [s.player.name for s in saved.seats] == ["garden-player3"]
+
+    again = [("photo", ("second-garden.jpg", garden.read_bytes(), "image/jpeg"))]
+    r = client.post("/delicious/upload", files=_files(garden) + again, follow_redirects=False)
+    page = client.get(r.headers["location"]).text
+    assert page.count('data-testid="not-scored-reason"') == 2
+    assert (f"player code {code} is on 2 garden sheets (garden-player3.jpg and "
+            "second-garden.jpg)") in page
+    assert 'role="alert">no sheets' not in page and "Traceback" not in page
 
 
 def test_a_bug_is_one_line_not_a_trace(client: TestClient, monkeypatch: pytest.MonkeyPatch,

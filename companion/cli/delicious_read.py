@@ -16,6 +16,7 @@ import click
 from companion.cli.store_options import save_options
 from companion.errors import CompanionError, IllegalMoveError, InputError, UnknownNameError
 from companion.fileio import write_json
+from companion.games.delicious.documents import player_verdicts, read_document
 from companion.games.delicious.fieldmap import check_value
 from companion.games.delicious.garden import garden
 from companion.games.delicious.players import (
@@ -27,7 +28,7 @@ from companion.games.delicious.players import (
 from companion.games.delicious.report import ranking_text, score_text
 from companion.games.delicious.state import SheetState
 from companion.games.delicious.table import TableResult, assess
-from companion.games.delicious.verdicts import Verdict, photo_verdicts
+from companion.games.delicious.verdicts import Verdict
 from companion.vision.overlay import write_overlay
 from companion.vision.sheet.overlay import draw_overlay
 from companion.vision.sheet.reader import Reader, SheetReading, read_photo
@@ -91,13 +92,6 @@ def _read_all(photos: Sequence[str], reader: Reader
     return sheets, errors
 
 
-def _verdicts(p: Player) -> list[Verdict]:
-    """Photo-wide reasons, per photo, over the player's readings after corrections."""
-    readings = p.readings
-    return [v for s in p.sheets
-            for v in photo_verdicts(s.photo, {k: readings[k] for k in s.readings})]
-
-
 def _review_text(photos: str, readings: dict[str, Any], review: list[str],
                  verdicts: Sequence[Verdict], seconds: float) -> list[str]:
     lines = [f"Read {photos} in {seconds:.2f} s; {len(field_values(readings))} fields filled"]
@@ -119,31 +113,6 @@ def _review_text(photos: str, readings: dict[str, Any], review: list[str],
 
 def _sheets_label(p: Player) -> str:
     return ", ".join(f"{s.photo} ({s.sheet}, garden {s.variant})" for s in p.sheets)
-
-
-def _player_doc(p: Player, name: str, table: TableResult, i: int) -> dict[str, Any]:
-    return {
-        "photo": p.photos[0],
-        "photos": p.photos,
-        "sheet": "+".join(s.sheet for s in p.sheets),
-        "variant": p.variant,
-        "code": p.code,
-        "player": name,
-        "fields": p.fields,
-        "confidence": p.confidence,
-        "review": p.review,
-        "verdicts": [v.to_json() for v in _verdicts(p)],
-        "violations": [v.to_json() for v in table.violations[i]],
-        "score": table.scores[i].to_json(),
-        "seconds": round(p.seconds, 3),
-    }
-
-
-def _unpaired_doc(p: Player, pairing: Pairing[SheetReading]) -> dict[str, Any]:
-    problem = pairing.problem_for(p)
-    s = p.sheets[0]
-    return {**s.to_json(), "verdicts": [v.to_json() for v in _verdicts(p)],
-            "not_scored": problem.message if problem else ""}
 
 
 @click.command(name="read")
@@ -202,25 +171,17 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
             click.echo(f"wrote {path} ({names[i]}: {', '.join(p.photos)})", err=True)
         if overlay_dir is not None:
             violating = {f for v in table.violations[i] for f in v.fields}
-            _overlays(overlay_dir, p, table.scores[i], violating, _verdicts(p))
+            _overlays(overlay_dir, p, table.scores[i], violating, player_verdicts(p))
     if out_path is not None and not players:
         click.echo(f"companion: warning: nothing written to {out_path}: no whole player was "
                    "read", err=True)
     for p in pairing.unpaired:
         if overlay_dir is not None:
             problem = pairing.problem_for(p)
-            _overlays(overlay_dir, p, None, set(), _verdicts(p),
+            _overlays(overlay_dir, p, None, set(), player_verdicts(p),
                       [f"NOT SCORED: {problem.message}"] if problem else [])
 
-    problems = [pr.to_json() for pr in pairing.problems]
-    docs = [_player_doc(p, names[i], table, i) for i, p in enumerate(players)]
-    doc: dict[str, Any]
-    if len(docs) == 1 and not pairing.unpaired and not errors:
-        doc = {**docs[0], "pairing": problems, "errors": errors}
-    else:
-        doc = {"players": docs, "ranking": [s.to_json() for s in table.standings],
-               "unpaired": [_unpaired_doc(p, pairing) for p in pairing.unpaired],
-               "pairing": problems, "errors": errors}
+    doc = read_document(players, names, table, pairing, errors)
     if save:
         from companion.cli.delicious_save import save_table
 
@@ -245,13 +206,13 @@ def _print_text(players: Sequence[Player], names: Sequence[str], table: TableRes
                 pairing: Pairing[SheetReading]) -> None:
     for i, p in enumerate(players):
         click.echo("\n".join(_review_text(_sheets_label(p), p.readings, p.review,
-                                          _verdicts(p), p.seconds)))
+                                          player_verdicts(p), p.seconds)))
         state = SheetState.from_field_map(p.fields, p.variant)
         click.echo(score_text(names[i], state, table.scores[i], table.violations[i]))
         click.echo()
     for p in pairing.unpaired:
         click.echo("\n".join(_review_text(_sheets_label(p), p.readings, p.review,
-                                          _verdicts(p), p.seconds)))
+                                          player_verdicts(p), p.seconds)))
         code = f"player code {p.code}" if p.code else "no player code"
         click.echo(f"Not scored ({code}): see below.")
         click.echo()

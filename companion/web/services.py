@@ -22,7 +22,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from companion.errors import ImageError, InputError
+from companion.errors import IllegalMoveError, ImageError, InputError
 from companion.store import SeatInput
 from companion.web.constants import (
     CROP_GROW_MM,
@@ -250,23 +250,37 @@ class PlayerResult:
 
 
 @dataclass(frozen=True)
+class UnpairedSheet:
+    """A sheet that makes no whole player (its partner is missing, or its code is on two
+    gardens): shown with why, never scored."""
+
+    key: int
+    doc: dict[str, Any]  # its entry in ``unpaired`` of ``delicious read --json``
+    message: str  # why it is not scored, naming the missing sheet or both photos
+    missing: str | None  # the sheet to photograph (delicious-garden or delicious-play)
+    reading: Any = dataclasses.field(repr=False, compare=False)  # SheetReading
+
+
+@dataclass(frozen=True)
 class TableScore:
-    players: tuple[PlayerResult, ...]
+    players: tuple[PlayerResult, ...]  # whole players only: what is scored and saved
     ranking: list[dict[str, Any]]
     legal: bool
     _internal: Any = dataclasses.field(repr=False, compare=False)
 
     pairing: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    unpaired: tuple[UnpairedSheet, ...] = ()
+    document: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def json(self) -> dict[str, Any]:
         """What ``companion delicious read --json`` prints for these photos."""
-        docs = [p.doc for p in self.players]
-        if len(docs) == 1:
-            return {**docs[0], "pairing": self.pairing, "errors": []}
-        return {"players": docs, "ranking": self.ranking, "unpaired": [],
-                "pairing": self.pairing, "errors": []}
+        return self.document
 
     def seats(self) -> list[SeatInput]:
+        """The whole players' seats; refused while a sheet is unpaired, as ``read --save``
+        refuses, since a table saved without a player would name the wrong winner."""
+        if self.unpaired:
+            raise IllegalMoveError(f"not saved: {self.unpaired[0].message}")
         by_name = {r["player"]: r for r in self.ranking}
         if not self.ranking:
             p = self.players[0]
@@ -289,22 +303,22 @@ def _field_view(key: int, reading: Any, spec: Any, corrected: bool) -> ReviewFie
 
 
 def score_table(items: Sequence[SheetItem]) -> TableScore:
-    """Group sheets into players, apply corrections, check and score them as one table.
+    """Pair sheets into players, apply corrections, check and score them as one table.
 
-    The per-player documents are built exactly as ``companion delicious read --json``
-    builds them, so the API and the command line print the same thing.
+    Sheets are paired and their document built exactly as ``companion delicious read
+    --json`` does (``companion.games.delicious.documents``), so the API and the command
+    line print the same thing; a sheet without its partner is listed, not scored.
     """
-    from companion.games.delicious.players import group_players, pair_sheets
+    from companion.games.delicious.documents import player_doc, read_document, unpaired_doc
+    from companion.games.delicious.players import pair_sheets
     from companion.games.delicious.table import assess
-    from companion.games.delicious.verdicts import photo_verdicts
 
     if not items:
         raise InputError("no sheets to score")
     by_obj = {id(it.reading): it for it in items}
-    players = group_players([it.reading for it in items])
-    pairing = [pr.to_json() for pr in pair_sheets([it.reading for it in items]).problems]
+    pairing = pair_sheets([it.reading for it in items])
     fixed, owners = [], []
-    for p in players:
+    for p in pairing.players:
         its = [by_obj[id(s)] for s in p.sheets]
         owners.append(its)
         known = p.readings
@@ -314,26 +328,9 @@ def score_table(items: Sequence[SheetItem]) -> TableScore:
              for p, its in zip(fixed, owners, strict=True)]
     if len(set(names)) < len(names):
         names = [n if names.count(n) == 1 else f"{n} ({i + 1})" for i, n in enumerate(names)]
-    table = assess(fixed, names)
+    table = assess(fixed, names, pairing.unpaired)
     results = []
     for i, p in enumerate(fixed):
-        score, violations = table.scores[i], table.violations[i]
-        doc = {
-            "photo": p.photos[0],
-            "photos": p.photos,
-            "sheet": "+".join(s.sheet for s in p.sheets),
-            "variant": p.variant,
-            "code": p.code,
-            "player": names[i],
-            "fields": p.fields,
-            "confidence": p.confidence,
-            "review": p.review,
-            "verdicts": [v.to_json() for sh in p.sheets for v in photo_verdicts(
-                sh.photo, {k: p.readings[k] for k in sh.readings})],
-            "violations": [v.to_json() for v in violations],
-            "score": score.to_json(),
-            "seconds": round(p.seconds, 3),
-        }
         readings = p.readings
         hand = {fid for it in owners[i] for fid, _ in it.corrections}
         review, corrected = [], []
@@ -344,14 +341,24 @@ def score_table(items: Sequence[SheetItem]) -> TableScore:
                     review.append(_field_view(it.key, readings[fid], specs[fid], False))
             for fid in sorted(hand & set(it.reading.readings)):
                 corrected.append(_field_view(it.key, readings[fid], specs[fid], True))
-        results.append(PlayerResult(names[i], tuple(it.key for it in owners[i]), doc,
-                                    tuple(review), tuple(corrected)))
+        results.append(PlayerResult(names[i], tuple(it.key for it in owners[i]),
+                                    player_doc(p, names[i], table, i), tuple(review),
+                                    tuple(corrected)))
+    unpaired = []
+    for p in pairing.unpaired:
+        problem = pairing.problem_for(p)
+        unpaired.append(UnpairedSheet(by_obj[id(p.sheets[0])].key, unpaired_doc(p, pairing),
+                                      problem.message if problem else "",
+                                      problem.missing if problem else None, p.sheets[0]))
     ranking = [s.to_json() for s in table.standings] if len(fixed) > 1 else []
-    return TableScore(tuple(results), ranking, table.legal, (fixed, table, owners), pairing)
+    return TableScore(tuple(results), ranking, table.legal, (fixed, table, owners),
+                      [pr.to_json() for pr in pairing.problems], tuple(unpaired),
+                      read_document(fixed, names, table, pairing))
 
 
 def sheet_overlay(table: TableScore, key: int) -> bytes:
-    """The flattened sheet with every reading drawn (after corrections), as a JPEG."""
+    """The flattened sheet with every reading drawn (after corrections), as a JPEG; a sheet
+    left unpaired carries why it is not scored across its top."""
     from companion.vision.sheet.overlay import draw_overlay
 
     fixed, result, owners = table._internal
@@ -364,6 +371,10 @@ def sheet_overlay(table: TableScore, key: int) -> bytes:
             summary = {"planter": score.planter, "total": score.total}
             img = draw_overlay(it.reading, bad, score.containers, summary, set(p.review),
                                p.readings)
+            return _encode_jpeg(img)
+    for u in table.unpaired:
+        if u.key == key:
+            img = draw_overlay(u.reading, notes=[f"NOT SCORED: {u.message}"] if u.message else [])
             return _encode_jpeg(img)
     raise InputError(f"no sheet {key} in this table")
 
