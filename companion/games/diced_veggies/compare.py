@@ -95,12 +95,48 @@ def align_turned(before: Block, after: Block) -> tuple[int, tuple[int, int]]:
     return best[1], best[2]
 
 
+def _alignments(before: Block, after: Block) -> list[tuple[int, tuple[int, int]]]:
+    """Every (quarter turn, translation) of ``after`` that matches as many dice of
+    ``before`` as the best one, in the order ``align_turned`` prefers them."""
+    scored: list[tuple[tuple[int, int, int, int], int, tuple[int, int]]] = []
+    for k in range(4):
+        a = turned(after, k)
+        offsets = {(b.row - d.row, b.col - d.col) for d in a.dice for b in before.dice
+                   if (b.ingredient, b.value) == (d.ingredient, d.value)} | {(0, 0)}
+        for dr, dc in offsets:
+            matches = sum(
+                1 for d in a.dice
+                if (b := before.at((d.row + dr, d.col + dc))) is not None
+                and (b.ingredient, b.value) == (d.ingredient, d.value)
+            )
+            landed = sum((d.row + dr, d.col + dc) in before for d in a.dice)
+            key = (matches, landed, -min(k, 4 - k) * 100 - k, -(abs(dr) + abs(dc)))
+            scored.append((key, k, (dr, dc)))
+    top = max(key[0] for key, _, _ in scored)
+    scored.sort(key=lambda t: t[0], reverse=True)
+    return [(k, off) for key, k, off in scored if key[0] == top]
+
+
 def judge_change(
     before: Block, after: Block, options: CutOptions | None = None
 ) -> ChangeCheck:
-    """What was taken between ``before`` and ``after``, and whether a legal cut did it."""
+    """What was taken between ``before`` and ``after``, and whether a legal cut did it.
+
+    Where several placements of the after block match equally many dice (a row of equal
+    dice can be read one cell further along), a legal cut explaining any of them is the
+    answer; otherwise the verdict of the most likely placement.
+    """
     opts = options if options is not None else CutOptions()
-    turns, (dr, dc) = align_turned(before, after)
+    if not before.dice or not after.dice:
+        return _judge_at(before, after, 0, (0, 0), opts)
+    verdicts = [_judge_at(before, after, k, off, opts) for k, off in _alignments(before, after)]
+    return next((v for v in verdicts if v.legal), verdicts[0])
+
+
+def _judge_at(before: Block, after: Block, turns: int, offset: tuple[int, int],
+              opts: CutOptions) -> ChangeCheck:
+    """The verdict with ``after`` turned ``turns`` quarter turns and moved by ``offset``."""
+    dr, dc = offset
     moved = [d.moved(dr, dc) for d in turned(after, turns).dice]
     changed: list[tuple[Die, Die]] = []
     extra: list[Die] = []
