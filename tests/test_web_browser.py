@@ -159,13 +159,15 @@ def test_dice_before_after_verdict_and_correction(page: Any, server: Server) -> 
     in_review = fix.count()
     assert in_review >= 1 and fix.first.is_visible()
     assert page.locator("form.die-fix.on-tap").first.is_hidden()
-    fix.first.locator("button.choice.chosen").click()  # confirm what was read
+    with page.expect_navigation():
+        fix.first.locator("button.choice.chosen").click()  # confirm what was read
     page.wait_for_selector("button:has-text('Undo last correction')")
     assert page.locator("form.die-fix:not(.on-tap)").count() == in_review - 1
     assert "1 die set by hand" in page.content()
     page.locator("#verdict").wait_for()
-    page.locator("button:has-text('Undo last correction')").click()
-    page.wait_for_selector("form.die-fix:not(.on-tap)")
+    with page.expect_navigation():  # the undo reloads the page: tap the new one
+        page.locator("button:has-text('Undo last correction')").click()
+    assert page.locator("form.die-fix:not(.on-tap)").count() == in_review
     # any die can be corrected by tapping it on the photo
     hit = page.locator("#verdict ~ section .diemap .hit:not(.doubt)").first
     target = hit.get_attribute("href")
