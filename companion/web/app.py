@@ -205,12 +205,18 @@ async def delicious(request: Request) -> Response:
     return _page(request, "delicious.html", **context)
 
 
-def _read_sheets(st: WebState, ups: list[Upload]) -> list[Any]:
+def _read_uploads(st: WebState, ups: list[Upload],
+                  read: Callable[[Path, str], Any]) -> list[Any]:
+    """Each upload read from a temporary file by ``read`` (a sheet or a dice reader)."""
     out = []
     for up in ups:
         with _temp_photo(st.store, up) as path:
-            out.append(st.readers.sheet(path, up.label))
+            out.append(read(path, up.label))
     return out
+
+
+def _read_sheets(st: WebState, ups: list[Upload]) -> list[Any]:
+    return _read_uploads(st, ups, st.readers.sheet)
 
 
 async def delicious_upload(request: Request) -> Response:
@@ -382,11 +388,7 @@ async def dice(request: Request) -> Response:
 
 
 def _read_dice_uploads(st: WebState, ups: list[Upload]) -> list[Any]:
-    out = []
-    for up in ups:
-        with _temp_photo(st.store, up) as path:
-            out.append(st.readers.dice(path, up.label))
-    return out
+    return _read_uploads(st, ups, st.readers.dice)
 
 
 async def dice_upload(request: Request) -> Response:
