@@ -77,6 +77,25 @@ def write_json(path: str | os.PathLike[str], doc: Any) -> None:
         raise InputError(f"cannot write {os.fspath(path)}: {exc.strerror or exc}") from None
 
 
+def write_atomic(target: Path, data: bytes, *, fresh: bool = False) -> None:
+    """Write ``data`` to a file beside ``target``, fsync it and rename it over ``target``.
+
+    A crash leaves either the old file or the whole new one, never half of it. ``fresh``
+    refuses to reuse a leftover part file. OSError propagates: each caller names the failure
+    in its own words and error type.
+    """
+    tmp = target.with_name(f".{target.name}.part")
+    try:
+        with open(tmp, "xb" if fresh else "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
 @contextmanager
 def errors_naming(source: str | os.PathLike[str]) -> Iterator[None]:
     """Prefix the message of any project error raised inside with the source's name.

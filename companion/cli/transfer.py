@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 from pathlib import Path
 
 import click
 
 from companion.cli.store_options import data_option, open_store
 from companion.errors import InputError
+from companion.fileio import write_atomic
 
 FORMATS = ("json", "csv", "bgstats")
 
@@ -21,15 +21,9 @@ def _write(path: str, text: str) -> None:
         click.echo(text, nl=False)
         return
     target = Path(path)
-    tmp = target.with_name(f".{target.name}.part")
     try:
-        with open(tmp, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
+        write_atomic(target, text.encode("utf-8"))
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
         raise InputError(f"cannot write {target}: {exc.strerror}") from None
 
 

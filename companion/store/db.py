@@ -22,6 +22,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from companion.fileio import write_atomic
 from companion.store import schema
 from companion.store.errors import NotFoundError, StoreError, StoreVersionError
 from companion.store.models import (
@@ -380,15 +381,9 @@ class Store:
             raise StoreError(f"cannot keep a photo of type {media_type}")
         name = f"{dt.datetime.now(dt.UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(8)}{suffix}"
         final = self.photo_dir / name
-        tmp = self.photo_dir / f".{name}.part"
         try:
-            with open(tmp, "xb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, final)
+            write_atomic(final, data, fresh=True)
         except OSError as exc:
-            tmp.unlink(missing_ok=True)
             raise StoreError(f"cannot keep the photo: {exc.strerror}") from None
         try:
             with self.transaction() as c:
