@@ -38,7 +38,8 @@ PHOTO_SIZE = (4000, 3000)  # 12 MP, landscape
 
 SHEET_STAGES: tuple[tuple[str, str, str], ...] = (
     # (stage, module, attribute): the reader's steps as its module calls them
-    ("decode", "companion.vision.sheet.reader", "load_image"),
+    ("decode", "companion.vision.sheet.reader", "load_grey"),
+    ("decode", "companion.vision.sheet.reader", "load_image"),  # before load_grey existed
     ("register", "companion.vision.sheet.reader", "register"),
     ("rectify", "companion.vision.register", "Registration.rectify"),
     ("page + align", "companion.vision.sheet.reader", "_page"),
@@ -93,7 +94,8 @@ class StageClock:
 
 @contextmanager
 def staged(stages: Sequence[tuple[str, str, str]]) -> Iterator[StageClock]:
-    """Wrap each named step in a stage timer for the duration of the block."""
+    """Wrap each named step in a stage timer for the duration of the block (a step the
+    reader does not have is skipped, so older readers can be timed alike)."""
     import importlib
 
     clock = StageClock()
@@ -103,6 +105,8 @@ def staged(stages: Sequence[tuple[str, str, str]]) -> Iterator[StageClock]:
         *path, name = attr.split(".")
         for part in path:
             owner = getattr(owner, part)
+        if not hasattr(owner, name):
+            continue
         original = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
         saved.append((owner, name, original))
         setattr(owner, name, clock.wrap(stage, original))

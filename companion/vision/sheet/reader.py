@@ -35,7 +35,7 @@ from companion.vision.constants import (
     SHIFT_TRUST_SCORE,
     SHIFT_WINDOW_GROW_MM,
 )
-from companion.vision.load import load_image
+from companion.vision.load import load_grey
 from companion.vision.register import DELICIOUS_SHEETS, Registration, field_shift, register
 from companion.vision.sheet import marks
 from companion.vision.sheet.constants import (
@@ -607,9 +607,12 @@ def read_photo(
     path: str, reader: Reader | str = Reader.OURS, sheets: Sequence[str] = DELICIOUS_SHEETS,
     *, own_letters: bool = False,
 ) -> SheetReading:
-    """Load, register and read one photo file; ``seconds`` includes decoding it."""
+    """Load, register and read one photo file; ``seconds`` includes decoding it.
+
+    Only grey is read from a sheet, so the photo is decoded to grey alone (load_grey).
+    """
     start = time.perf_counter()
-    bgr = load_image(path)
-    reading = read_image(bgr, str(path), reader, sheets, own_letters=own_letters)
+    grey = load_grey(path)
+    reading = read_image(grey, str(path), reader, sheets, own_letters=own_letters)
     return SheetReading(reading.photo, reading.registration, reading.readings,
                         reading.rectified, time.perf_counter() - start, reading.reader)
