@@ -192,13 +192,23 @@ def _printed_in_bw(grey: np.ndarray, sheet: str, paper: str, variant: str) -> bo
     a = small.astype(np.float32) - float(small.mean())
     best, bw_best = -2.0, False
     for bw in (False, True):
-        t = cv2.resize(blank_sheet(sheet, paper, variant, bw), (small.shape[1], small.shape[0]),
-                       interpolation=cv2.INTER_AREA).astype(np.float32)
-        t -= float(t.mean())
-        ncc = float((a * t).sum() / max(float(np.sqrt((a * a).sum() * (t * t).sum())), 1e-6))
+        t, tt = _small_blank(sheet, paper, variant, bw, (small.shape[1], small.shape[0]))
+        ncc = float((a * t).sum() / max(float(np.sqrt((a * a).sum() * tt)), 1e-6))
         if ncc > best:
             best, bw_best = ncc, bw
     return bw_best
+
+
+@cache
+def _small_blank(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int, int]
+                 ) -> tuple[np.ndarray, float]:
+    """The blank at ``size`` less its mean, and its sum of squares, for _printed_in_bw
+    (the same for every photo of the sheet, so made once)."""
+    t = cv2.resize(blank_sheet(sheet, paper, variant, bw), size,
+                   interpolation=cv2.INTER_AREA).astype(np.float32)
+    t -= float(t.mean())
+    t.flags.writeable = False
+    return t, float((t * t).sum())
 
 
 def _fit(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -216,11 +226,14 @@ class _Page:
     """The rectified page and what the reader derives from it once."""
 
     grey: np.ndarray
-    ratio: np.ndarray  # float32: photo lightness over local paper white
+    ratio: np.ndarray  # float32: photo lightness over local paper white, smoothed
     blank: np.ndarray  # uint8: the blank sheet as printed
-    darkness: np.ndarray  # float32 0..1 for alignment
-    blank_dark: np.ndarray  # float32 0..1 printed artwork
+    raw_ratio: np.ndarray  # float32: the same unsmoothed; 1 - it is aligned on
     px_per_mm: float
+    # the blank's expected lightness around a field (_rel_patch), by window and blur: a
+    # mark is measured five times, nudged a pixel each way, over the same window
+    expected: dict[tuple[int, ...], np.ndarray] = field(default_factory=dict, repr=False,
+                                                       compare=False)
 
 
 def _box(spec: FieldSpec) -> tuple[float, float, float, float]:
@@ -243,17 +256,18 @@ def _shift(page: _Page, spec: FieldSpec) -> tuple[Align, float]:
     reach = int(round(FIELD_SHIFT_MAX_MM * ppm))
     x0, y0, x1, y1 = rect
     pad = reach + 8
-    h, w = page.blank_dark.shape[:2]
+    h, w = page.blank.shape[:2]
     if x0 - pad < 0 or y0 - pad < 0 or x1 + pad > w or y1 + pad > h:
         return (0, 0, 1), -1.0
-    local = page.blank_dark[y0 - pad:y1 + pad, x0 - pad:x1 + pad]
+    # darkness 0..1 of the printed artwork and of the photo, in this window only
+    window = (slice(y0 - pad, y1 + pad), slice(x0 - pad, x1 + pad))
+    local = 1.0 - page.blank[window].astype(np.float32) / 255.0
+    dark = 1.0 - page.raw_ratio[window]
     best: tuple[float, Align] = (-2.0, (0, 0, 1))
     for k, sigma in enumerate(BLANK_BLUR_PX):
         soft = cv2.GaussianBlur(local, (0, 0), sigma)
         inner = (pad, pad, pad + x1 - x0, pad + y1 - y0)
-        dx, dy, score = field_shift(
-            page.darkness[y0 - pad:y1 + pad, x0 - pad:x1 + pad], soft, inner, reach
-        )
+        dx, dy, score = field_shift(dark, soft, inner, reach)
         if score > best[0]:
             best = (score, (dx, dy, k))
     return best[1], best[0]
@@ -295,11 +309,15 @@ def _rel_patch(page: _Page, spec: FieldSpec, grow_mm: float, align: Align) -> np
     if x1 <= x0 or y1 <= y0:
         return np.ones((1, 1), np.float32)
     photo = page.ratio[y0 + dy:y1 + dy, x0 + dx:x1 + dx]
-    m = 8
-    bx0, by0 = max(0, x0 - m), max(0, y0 - m)
-    local = page.blank[by0:min(h, y1 + m), bx0:min(w, x1 + m)]
-    expected = marks.expected_ratio(local, BLANK_BLUR_PX[k])
-    expected = expected[y0 - by0:y0 - by0 + (y1 - y0), x0 - bx0:x0 - bx0 + (x1 - x0)]
+    key = (x0, y0, x1, y1, k)
+    expected = page.expected.get(key)
+    if expected is None:
+        m = 8
+        bx0, by0 = max(0, x0 - m), max(0, y0 - m)
+        local = page.blank[by0:min(h, y1 + m), bx0:min(w, x1 + m)]
+        expected = marks.expected_ratio(local, BLANK_BLUR_PX[k])
+        expected = expected[y0 - by0:y0 - by0 + (y1 - y0), x0 - bx0:x0 - bx0 + (x1 - x0)]
+        page.expected[key] = expected
     return marks.relative_ink(photo.copy(), expected)
 
 
@@ -483,11 +501,9 @@ def _page(grey: np.ndarray, reg: Registration) -> _Page:
     size = (grey.shape[1], grey.shape[0])
     bw = _printed_in_bw(grey, label.sheet, label.paper, label.variant)
     blank = _fit(blank_sheet(label.sheet, label.paper, label.variant, bw), size)
-    ratio = marks.paper_ratio(grey, ppm)
-    darkness = 1.0 - ratio
-    ratio = cv2.GaussianBlur(ratio, (0, 0), INK_SMOOTH_PX)  # sensor noise off the ink test
-    blank_dark = 1.0 - blank.astype(np.float32) / 255.0
-    return _Page(grey, ratio, blank, darkness, blank_dark, ppm)
+    raw = marks.paper_ratio(grey, ppm)
+    ratio = cv2.GaussianBlur(raw, (0, 0), INK_SMOOTH_PX)  # sensor noise off the ink test
+    return _Page(grey, ratio, blank, raw, ppm)
 
 
 def read_fields(
