@@ -120,6 +120,7 @@ def _decode(path: str | os.PathLike[str], max_pixels: int, grey: bool) -> np.nda
 
 
 def _upright_array(img: Image.Image) -> np.ndarray:
-    """An 8-bit grey image as an array, turned upright by its EXIF orientation."""
-    upright = ImageOps.exif_transpose(img)
-    return np.asarray(upright if upright is not None else img, dtype=np.uint8)
+    """An 8-bit grey image as an array, turned upright by its EXIF orientation (in place:
+    an upright photo is not copied)."""
+    ImageOps.exif_transpose(img, in_place=True)
+    return np.asarray(img, dtype=np.uint8)

@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
 import cv2
@@ -36,7 +36,14 @@ from companion.vision.constants import (
     SHIFT_WINDOW_GROW_MM,
 )
 from companion.vision.load import load_grey
-from companion.vision.register import DELICIOUS_SHEETS, Registration, field_shift, register
+from companion.vision.register import (
+    DELICIOUS_SHEETS,
+    Registration,
+    ShiftTemplate,
+    field_shifts,
+    register,
+    shift_template,
+)
 from companion.vision.sheet import marks
 from companion.vision.sheet.constants import (
     BLANK_BLUR_PX,
@@ -230,6 +237,7 @@ class _Page:
     blank: np.ndarray  # uint8: the blank sheet as printed
     raw_ratio: np.ndarray  # float32: the same unsmoothed; 1 - it is aligned on
     px_per_mm: float
+    shift_templates: dict[str, tuple[ShiftTemplate | None, ...]]  # by field id, per blur
     # the blank's expected lightness around a field (_rel_patch), by window and blur: a
     # mark is measured five times, nudged a pixel each way, over the same window
     expected: dict[tuple[int, ...], np.ndarray] = field(default_factory=dict, repr=False,
@@ -244,6 +252,40 @@ def _box(spec: FieldSpec) -> tuple[float, float, float, float]:
 Align = tuple[int, int, int]  # dx, dy (px) and the index of the lens blur in BLANK_BLUR_PX
 
 
+def _shift_window(spec: FieldSpec, ppm: float, shape: tuple[int, ...]
+                  ) -> tuple[tuple[slice, slice], tuple[int, int, int, int], int] | None:
+    """The page window a field is aligned in, the field's surroundings inside it, and the
+    reach of the search (px); None when the window leaves the page."""
+    x0, y0, x1, y1 = marks.box_px(_box(spec), ppm, SHIFT_WINDOW_GROW_MM)
+    reach = int(round(FIELD_SHIFT_MAX_MM * ppm))
+    pad = reach + 8
+    h, w = shape[:2]
+    if x0 - pad < 0 or y0 - pad < 0 or x1 + pad > w or y1 + pad > h:
+        return None
+    window = (slice(y0 - pad, y1 + pad), slice(x0 - pad, x1 + pad))
+    return window, (pad, pad, pad + x1 - x0, pad + y1 - y0), reach
+
+
+@lru_cache(maxsize=4)
+def _shift_templates(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int, int],
+                     ppm: float, specs: tuple[FieldSpec, ...]
+                     ) -> dict[str, tuple[ShiftTemplate | None, ...]]:
+    """Every field's printed surroundings on the blank, softened by each lens blur and made
+    ready for matching (the same for every photo of the sheet: made once, kept for the
+    last few sheets read, about 25 MB each)."""
+    blank = _fit(blank_sheet(sheet, paper, variant, bw), size)
+    out: dict[str, tuple[ShiftTemplate | None, ...]] = {}
+    for spec in specs:
+        found = _shift_window(spec, ppm, blank.shape)
+        if found is None:
+            continue
+        window, inner, reach = found
+        local = 1.0 - blank[window].astype(np.float32) / 255.0  # printed artwork, 0..1
+        out[spec.id] = tuple(shift_template(cv2.GaussianBlur(local, (0, 0), sigma), inner,
+                                            reach) for sigma in BLANK_BLUR_PX)
+    return out
+
+
 def _shift(page: _Page, spec: FieldSpec) -> tuple[Align, float]:
     """Where a field sits in the photo and how blurred the photo is there.
 
@@ -251,23 +293,14 @@ def _shift(page: _Page, spec: FieldSpec) -> tuple[Align, float]:
     also tells how to soften the blank before comparing ink, since a tilted photo is
     sharp on the near side of the sheet and soft on the far side.
     """
-    ppm = page.px_per_mm
-    rect = marks.box_px(_box(spec), ppm, SHIFT_WINDOW_GROW_MM)
-    reach = int(round(FIELD_SHIFT_MAX_MM * ppm))
-    x0, y0, x1, y1 = rect
-    pad = reach + 8
-    h, w = page.blank.shape[:2]
-    if x0 - pad < 0 or y0 - pad < 0 or x1 + pad > w or y1 + pad > h:
+    found = _shift_window(spec, page.px_per_mm, page.blank.shape)
+    templates = page.shift_templates.get(spec.id)
+    if found is None or templates is None:
         return (0, 0, 1), -1.0
-    # darkness 0..1 of the printed artwork and of the photo, in this window only
-    window = (slice(y0 - pad, y1 + pad), slice(x0 - pad, x1 + pad))
-    local = 1.0 - page.blank[window].astype(np.float32) / 255.0
-    dark = 1.0 - page.raw_ratio[window]
+    window, inner, reach = found
+    dark = 1.0 - page.raw_ratio[window]  # the photo's darkness, 0..1, in this window
     best: tuple[float, Align] = (-2.0, (0, 0, 1))
-    for k, sigma in enumerate(BLANK_BLUR_PX):
-        soft = cv2.GaussianBlur(local, (0, 0), sigma)
-        inner = (pad, pad, pad + x1 - x0, pad + y1 - y0)
-        dx, dy, score = field_shift(dark, soft, inner, reach)
+    for k, (dx, dy, score) in enumerate(field_shifts(dark, templates, inner, reach)):
         if score > best[0]:
             best = (score, (dx, dy, k))
     return best[1], best[0]
@@ -503,7 +536,9 @@ def _page(grey: np.ndarray, reg: Registration) -> _Page:
     blank = _fit(blank_sheet(label.sheet, label.paper, label.variant, bw), size)
     raw = marks.paper_ratio(grey, ppm)
     ratio = cv2.GaussianBlur(raw, (0, 0), INK_SMOOTH_PX)  # sensor noise off the ink test
-    return _Page(grey, ratio, blank, raw, ppm)
+    templates = _shift_templates(label.sheet, label.paper, label.variant, bw, size, ppm,
+                                 reg.geometry.fields)
+    return _Page(grey, ratio, blank, raw, ppm, templates)
 
 
 def read_fields(
