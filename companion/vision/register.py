@@ -574,20 +574,22 @@ class _SearchWindow:
         self.out_shape = (rh, rw)
         s, sq = cv2.integral2(search, sdepth=cv2.CV_64F)
         self.win_sum = s[th:, tw:] - s[:rh, tw:] - s[th:, :rw] + s[:rh, :rw]
-        self.win_sq = sq[th:, tw:] - sq[:rh, tw:] - sq[th:, :rw] + sq[:rh, :rw]
+        win_sq = sq[th:, tw:] - sq[:rh, tw:] - sq[th:, :rw] + sq[:rh, :rw]
+        # 1 / the window's own norm, shared by every template; 0 where the window is flat
+        diff2 = np.maximum(win_sq - self.win_sum * self.win_sum / float(th * tw), 0.0)
+        root = np.sqrt(diff2)
+        root[diff2 <= np.minimum(0.5, 10 * _FLT_EPSILON * win_sq)] = 0.0
+        self.inv_root = np.divide(1.0, root, out=np.zeros_like(root), where=root > 0.0)
 
     def ccoeff_normed(self, t: ShiftTemplate) -> np.ndarray:
         rh, rw = self.out_shape
         prod = cv2.mulSpectrums(self.spectrum, t.spectrum, 0, conjB=True)
         corr = cv2.idft(prod, flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE, nonzeroRows=rh)
-        area = float(t.shape[0] * t.shape[1])
         num = corr[:rh, :rw].astype(np.float64) - self.win_sum * t.mean
-        diff2 = np.maximum(self.win_sq - self.win_sum * self.win_sum / area, 0.0)
-        norm = np.sqrt(diff2) * (t.sdv * np.sqrt(area))
-        norm[diff2 <= np.minimum(0.5, 10 * _FLT_EPSILON * self.win_sq)] = 0.0  # flat window
-        size = np.abs(num)
-        scores = np.where(size < norm, num / np.where(norm > 0.0, norm, 1.0),
-                          np.where(size < norm * 1.125, np.sign(num), 0.0))
+        scores = num * (self.inv_root / (t.sdv * np.sqrt(float(t.shape[0] * t.shape[1]))))
+        over = np.abs(scores) >= 1.0  # rounding at a perfect match, as OpenCV settles it
+        if over.any():
+            scores[over] = np.where(np.abs(scores[over]) < 1.125, np.sign(scores[over]), 0.0)
         return scores.astype(np.float32)
 
 
