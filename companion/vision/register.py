@@ -49,7 +49,7 @@ BlankFn = Callable[[SheetGeometry, float], np.ndarray]
 
 
 @cache
-def _layout_geometry(name: str, paper: str, variant: str) -> SheetGeometry:
+def layout_geometry(name: str, paper: str, variant: str) -> SheetGeometry:
     """A layout's geometry, built once per process: building it draws the whole sheet
     (QR code included), which cost a 12 MP read a tenth of its time on every photo."""
     return layouts.geometry(name, paper=paper, variant=variant)
@@ -397,7 +397,7 @@ def _layout_blank(geo: SheetGeometry, px_per_mm: float) -> np.ndarray:
 
 
 def candidate_geometries(
-    sheets: Sequence[str] = DELICIOUS_SHEETS, geometry_fn: GeometryFn = _layout_geometry,
+    sheets: Sequence[str] = DELICIOUS_SHEETS, geometry_fn: GeometryFn = layout_geometry,
     variants: Sequence[str] = ("A",),
 ) -> list[SheetGeometry]:
     return [geometry_fn(s, p, v) for s in sheets for p in PAPERS for v in variants]
@@ -406,7 +406,7 @@ def candidate_geometries(
 def register(
     bgr: np.ndarray,
     sheets: Sequence[str] = DELICIOUS_SHEETS,
-    geometry_fn: GeometryFn = _layout_geometry,
+    geometry_fn: GeometryFn = layout_geometry,
     px_per_mm: float = RECTIFIED_PX_PER_MM,
     blank_fn: BlankFn | None = None,
 ) -> Registration:

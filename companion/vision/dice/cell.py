@@ -66,7 +66,10 @@ def _peaks(resp: np.ndarray, region: np.ndarray, min_dist: float) -> list[tuple[
     limit = min_dist**2
     for v, y, x in zip(vals[order].tolist(), ys[order].tolist(), xs[order].tolist(),
                        strict=True):
-        if all((y - ky) ** 2 + (x - kx) ** 2 >= limit for _, ky, kx in kept):
+        for _, ky, kx in kept:
+            if (y - ky) ** 2 + (x - kx) ** 2 < limit:
+                break
+        else:
             kept.append((v, y, x))
             if len(kept) >= 12:
                 break
@@ -316,7 +319,8 @@ def _centre_odd(read: _Pips, one_side: np.ndarray, pip_r: float) -> bool:
 
 
 def _saturation(bgr: np.ndarray) -> float:
-    hi, lo = float(np.max(bgr)), float(np.min(bgr))
+    values = bgr.tolist()
+    hi, lo = float(max(values)), float(min(values))
     return (hi - lo) / max(hi, 1.0)
 
 
@@ -334,7 +338,7 @@ def _on_layout(
     """The lattice spacing and the lattice points the blobs sit on (None if off-lattice)."""
     offs = [(y - cy, x - cx) for _, y, x in chosen]
     comps = [abs(v) for o in offs for v in o if abs(v) > 0.35 * spacing]
-    s = float(np.median(comps)) if comps else spacing
+    s = _median(comps) if comps else spacing
     s = min(max(s, C.PIP_SPACING_RANGE[0] * spacing), C.PIP_SPACING_RANGE[1] * spacing)
     cells = set()
     for dy, dx in offs:
@@ -345,3 +349,10 @@ def _on_layout(
             return s, None
         cells.add((r, c))
     return s, cells
+
+
+def _median(values: list[float]) -> float:
+    """``np.median`` of a short list, to the last bit, without its array overhead."""
+    ordered = sorted(values)
+    half = len(ordered) // 2
+    return ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
