@@ -73,24 +73,33 @@ class Background:
     threshold: float  # Lab distance (table) or chroma (mat) beyond which a pixel is foreground
     gains: np.ndarray | None = None  # per-channel BGR gains making the paper neutral (mat)
 
-    def foreground(self, bgr: np.ndarray) -> np.ndarray:
+    def foreground(self, bgr: np.ndarray, lab: np.ndarray | None = None) -> np.ndarray:
+        """Pixels unlike the surface; ``lab``: ``to_lab(bgr)`` where the caller has it."""
         if self.gains is not None:
             lab = to_lab(np.clip(bgr * self.gains.astype(np.float32), 0, 255))
             return np.hypot(lab[..., 1], lab[..., 2]) > self.threshold
-        lab = to_lab(bgr)
-        d = np.full(lab.shape[:2], np.inf, np.float32)
-        for c in self.centres:
-            d = np.minimum(d, np.linalg.norm(lab - c.astype(np.float32), axis=-1))
-        return d > self.threshold
+        planes = cv2.split(to_lab(bgr) if lab is None else lab)
+        # the Lab distance to the nearest cluster: the least squared distance, then one
+        # square root (the same bits as the least of the distances)
+        least: np.ndarray | None = None
+        for c in self.centres.astype(np.float32):
+            d0, d1, d2 = planes[0] - c[0], planes[1] - c[1], planes[2] - c[2]
+            sq = d0 * d0 + d1 * d1 + d2 * d2
+            least = sq if least is None else np.minimum(least, sq, out=least)
+        if least is None:
+            return np.ones(bgr.shape[:2], bool)
+        return np.sqrt(least) > self.threshold
 
 
 def to_lab(bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(bgr.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
 
 
-def background_model(bgr: np.ndarray, region: np.ndarray | None = None) -> Background:
-    """Cluster the surface's colours from the frame border (or from ``region`` pixels)."""
-    lab = to_lab(bgr)
+def background_model(bgr: np.ndarray, region: np.ndarray | None = None,
+                     lab: np.ndarray | None = None) -> Background:
+    """Cluster the surface's colours from the frame border (or from ``region`` pixels);
+    ``lab``: ``to_lab(bgr)`` where the caller has it."""
+    lab = to_lab(bgr) if lab is None else lab
     h, w = lab.shape[:2]
     if region is None:
         band = max(4, int(min(h, w) * C.BORDER_BAND_FRACTION))
