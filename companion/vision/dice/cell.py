@@ -135,7 +135,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     q = fg.shape[0]  # the mask may be coarser than the patch
     occupied = float(fg[q // 4 : q - q // 4, q // 4 : q - q // 4].mean())
 
-    face0 = np.median(bgr[region], axis=0)
+    face0 = _median_colour(patch, bgr, region)
     face_grey = float(face0.mean())
     pip_r = C.PIP_DIAMETER_FRACTION * n / 2
     # colour distance from the face, signed by brightness: pale pips on a pale (tan) face
@@ -193,12 +193,14 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     face_mask = region.copy()
     for _, py, px in best.points:
         face_mask &= (yy - py) ** 2 + (xx - px) ** 2 > (1.7 * pip_r) ** 2
-    face_px = bgr[face_mask]
-    if len(face_px) < 20:
-        face_px = bgr[region]
+    if int(face_mask.sum()) < 20:
+        face_mask = region
+    face_px = bgr.reshape(-1, 3).take(np.flatnonzero(face_mask), axis=0)  # bgr[face_mask]
     bright = face_px.mean(axis=1)
     keep = bright <= np.percentile(bright, 85)
-    fb = np.median(face_px[keep], axis=0)
+    face_mask = face_mask.copy()
+    face_mask[face_mask] = keep
+    fb = _median_colour(patch, bgr, face_mask)
     pip_bgr = None
     if best.points:
         pb = np.median(np.array([bgr[py, px] for _, py, px in best.points]), axis=0)
@@ -356,3 +358,19 @@ def _median(values: list[float]) -> float:
     ordered = sorted(values)
     half = len(ordered) // 2
     return ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
+
+
+def _median_colour(patch: np.ndarray, bgr: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``np.median(bgr[mask], axis=0)``, to the last bit; from channel histograms under the
+    mask when the patch is 8-bit (no pixels gathered, no sorting)."""
+    if patch.dtype != np.uint8 or mask.dtype != np.bool_ or not mask.flags.c_contiguous:
+        return np.asarray(np.median(bgr[mask], axis=0))
+    m = mask.view(np.uint8)
+    cdf = np.stack([cv2.calcHist([patch], [ch], m, [256], [0, 256]).ravel()
+                    for ch in range(3)]).cumsum(axis=1)  # counts, exact in float32
+    n = int(cdf[0, -1])
+    if n == 0:
+        return np.asarray(np.median(bgr[mask], axis=0))
+    lo = (cdf < (n - 1) // 2 + 1).sum(axis=1).astype(np.float32)  # the middle one or two
+    hi = (cdf < n // 2 + 1).sum(axis=1).astype(np.float32)
+    return np.asarray((lo + hi) / np.float32(2))
