@@ -131,3 +131,56 @@ def test_error_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(ImageError) as info:
         load_image(path)
     assert "\n" not in str(info.value) and str(path) in str(info.value)
+
+
+def _smooth_photo(w: int = 120, h: int = 90) -> Image.Image:
+    """Smooth colour gradients: no sharp colour edge for the JPEG's halved colour planes."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    arr = np.stack([xx / w * 200 + 30, yy / h * 180 + 40, (xx + yy) / (w + h) * 150 + 60], -1)
+    return Image.fromarray(arr.astype(np.uint8))
+
+
+def test_grey_jpeg_is_the_grey_of_the_colour_photo(tmp_path: Path) -> None:
+    import cv2
+
+    from companion.vision.load import load_grey
+
+    path = tmp_path / "p.jpg"
+    _smooth_photo().save(path, "JPEG", quality=90)
+    grey = load_grey(path)
+    via_colour = cv2.cvtColor(load_image(path), cv2.COLOR_BGR2GRAY)
+    assert grey.shape == via_colour.shape == (90, 120) and grey.dtype == np.uint8
+    assert int(np.abs(grey.astype(int) - via_colour).max()) <= 2
+
+
+def test_grey_other_formats_match_exactly(tmp_path: Path) -> None:
+    import cv2
+
+    from companion.vision.load import load_grey
+
+    for name, img in (("c.png", _smooth_photo()), ("g.png", Image.new("L", (10, 8), 90)),
+                      ("a.png", Image.new("RGBA", (10, 8), (0, 0, 0, 0)))):
+        path = tmp_path / name
+        img.save(path)
+        want = cv2.cvtColor(load_image(path), cv2.COLOR_BGR2GRAY)
+        assert np.array_equal(load_grey(path), want), name
+
+
+def test_grey_exif_orientation_and_errors(tmp_path: Path) -> None:
+    from companion.vision.load import load_grey
+
+    path = tmp_path / "rot.jpg"
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    _pattern(60, 40).save(path, "JPEG", quality=95, exif=exif.tobytes())
+    grey = load_grey(path)
+    assert grey.shape == (60, 40)
+    assert grey[5, 35] < 120 and grey[5, 5] > 200  # red (dark in grey) went top-right
+    cut = tmp_path / "cut.jpg"
+    rng = np.random.default_rng(1)
+    Image.fromarray(rng.integers(0, 255, (200, 300, 3), np.uint8)).save(cut, "JPEG")
+    cut.write_bytes(cut.read_bytes()[: len(cut.read_bytes()) // 2])
+    with pytest.raises(ImageError, match="truncated"):
+        load_grey(cut)
+    with pytest.raises(ImageError, match="no such file"):
+        load_grey(tmp_path / "none.jpg")

@@ -197,3 +197,29 @@ def test_find_markers_on_flat_render() -> None:
     assert sorted(found) == [0, 1, 2, 3]
     tl = found[0][0]
     assert abs(tl[0] - 12 * DRAW_PX_PER_MM) < 1.5 and abs(tl[1] - 12 * DRAW_PX_PER_MM) < 1.5
+
+
+def test_field_shifts_agree_with_field_shift() -> None:
+    """The shared-transform matcher finds the same shift and score as matchTemplate, for
+    each blur of the blank, on a photo whose print sits 3 px right and 2 px up."""
+    from companion.vision.register import field_shift, field_shifts, shift_template
+
+    blank = np.zeros((160, 200), np.float32)
+    cv2.rectangle(blank, (50, 40), (150, 110), 1.0, 2)
+    cv2.line(blank, (60, 75), (140, 75), 0.6, 1)
+    cv2.circle(blank, (100, 60), 9, 0.8, 2)
+    rng = np.random.default_rng(4)
+    photo = np.roll(blank, (-2, 3), axis=(0, 1)) * 0.8 + rng.normal(0, 0.03, blank.shape)
+    photo = photo.astype(np.float32)
+    rect, reach = (40, 30, 160, 120), 12
+    blurs = [cv2.GaussianBlur(blank, (0, 0), s) for s in (0.7, 1.2, 1.8, 2.6)]
+    templates = [shift_template(b, rect, reach) for b in blurs]
+    got = field_shifts(photo, templates, rect, reach)
+    for b, (dx, dy, score) in zip(blurs, got, strict=True):
+        want = field_shift(photo, b, rect, reach)
+        assert (dx, dy) == want[:2] == (3, -2)
+        assert score == pytest.approx(want[2], abs=1e-5)
+    flat = np.zeros_like(blank)
+    assert shift_template(flat, rect, reach) is None
+    assert field_shifts(photo, [None], rect, reach) == [(0, 0, -1.0)]
+    assert field_shifts(photo, templates[:1], (2, 2, 100, 100), reach) == [(0, 0, -1.0)]

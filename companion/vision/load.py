@@ -49,6 +49,32 @@ def load_image(path: str | os.PathLike[str], max_pixels: int = MAX_IMAGE_PIXELS)
     Raises ImageError for a missing file, a file that is not an image, a truncated image,
     or one with more than ``max_pixels`` pixels.
     """
+    arr = _decode(path, max_pixels, grey=False)
+    # RGB -> BGR without a cv2 import: the dice reader may load without touching OpenCV.
+    return np.ascontiguousarray(arr[:, :, ::-1])
+
+
+def load_grey(path: str | os.PathLike[str], max_pixels: int = MAX_IMAGE_PIXELS) -> np.ndarray:
+    """The photo at ``path`` as an H x W grey uint8 array, EXIF-rotated upright; errors as
+    :func:`load_image`.
+
+    A JPEG is decoded straight to its luma channel (the decoder skips the colour planes and
+    their upsampling: a 12 MP photo in 0.04 s instead of 0.24 s); the luma is the weighting
+    of red, green and blue that a grey conversion computes, so a pixel differs from
+    ``cvtColor(load_image(path), COLOR_BGR2GRAY)`` by rounding at most, except where the
+    colour planes' lower resolution shifts it at sharp colour edges. Other formats are
+    decoded in colour and converted.
+    """
+    arr = _decode(path, max_pixels, grey=True)
+    if arr.ndim == 2:
+        return arr
+    import cv2
+
+    return np.asarray(cv2.cvtColor(arr, cv2.COLOR_RGB2GRAY))
+
+
+def _decode(path: str | os.PathLike[str], max_pixels: int, grey: bool) -> np.ndarray:
+    """RGB (or, with ``grey`` for a JPEG, luma) uint8 array of an upright photo."""
     p = Path(path)
     name = str(path)
     if not p.exists():
@@ -68,10 +94,14 @@ def load_image(path: str | os.PathLike[str], max_pixels: int = MAX_IMAGE_PIXELS)
                         f"{name}: {w}x{h} is {w * h / 1e6:.0f} megapixels, more than the "
                         f"{max_pixels / 1e6:.0f} MP limit; resize the photo"
                     )
+                if grey and img.format == "JPEG" and img.mode in ("RGB", "L"):
+                    img.draft("L", img.size)  # full size, luma only
                 img.load()
+                if grey and img.mode == "L":
+                    return _upright_array(img)
                 upright = ImageOps.exif_transpose(img)
                 rgb = _to_rgb(upright if upright is not None else img)
-                arr = np.asarray(rgb, dtype=np.uint8)
+                return np.asarray(rgb, dtype=np.uint8)
     except ImageError:
         raise
     except UnidentifiedImageError:
@@ -87,5 +117,10 @@ def load_image(path: str | os.PathLike[str], max_pixels: int = MAX_IMAGE_PIXELS)
         if "truncated" in msg or "broken data" in msg or isinstance(exc, EOFError):
             raise ImageError(f"{name}: the image file is truncated or damaged") from None
         raise ImageError(f"{name}: cannot decode the image ({exc})") from None
-    # RGB -> BGR without a cv2 import: the dice reader may load without touching OpenCV.
-    return np.ascontiguousarray(arr[:, :, ::-1])
+
+
+def _upright_array(img: Image.Image) -> np.ndarray:
+    """An 8-bit grey image as an array, turned upright by its EXIF orientation (in place:
+    an upright photo is not copied)."""
+    ImageOps.exif_transpose(img, in_place=True)
+    return np.asarray(img, dtype=np.uint8)

@@ -9,6 +9,7 @@ of the six layouts.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, replace
 
@@ -59,17 +60,23 @@ def _peaks(resp: np.ndarray, region: np.ndarray, min_dist: float) -> list[tuple[
     non-maximum suppression at ``min_dist`` pixels."""
     dil = cv2.dilate(resp, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((resp >= dil) & region & (resp > 0))
-    cand = sorted(((float(resp[y, x]), int(y), int(x)) for y, x in zip(ys, xs, strict=True)),
-                  reverse=True)
+    vals = resp[ys, xs]
+    order = np.lexsort((xs, ys, vals))[::-1]  # by value, then y, then x, all descending
     kept: list[tuple[float, int, int]] = []
-    for v, y, x in cand:
-        if all((y - ky) ** 2 + (x - kx) ** 2 >= min_dist**2 for _, ky, kx in kept):
+    limit = min_dist**2
+    for v, y, x in zip(vals[order].tolist(), ys[order].tolist(), xs[order].tolist(),
+                       strict=True):
+        for _, ky, kx in kept:
+            if (y - ky) ** 2 + (x - kx) ** 2 < limit:
+                break
+        else:
             kept.append((v, y, x))
-        if len(kept) >= 12:
-            break
+            if len(kept) >= 12:
+                break
     return kept
 
 
+@functools.cache
 def _disc_minus_ring(pip_r: float) -> np.ndarray:
     """Kernel: mean over a disc of 0.8 pip radius minus mean over a ring at 1.5-2.1 radii."""
     half = int(math.ceil(2.2 * pip_r))
@@ -77,28 +84,65 @@ def _disc_minus_ring(pip_r: float) -> np.ndarray:
     d = np.hypot(yy, xx)
     disc = (d <= 0.8 * pip_r).astype(np.float32)
     ring = ((d >= 1.5 * pip_r) & (d <= 2.1 * pip_r)).astype(np.float32)
-    return disc / disc.sum() - ring / ring.sum()
+    kernel = disc / disc.sum() - ring / ring.sum()
+    kernel.flags.writeable = False
+    return kernel
+
+
+@functools.cache
+def _patch_grid(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Row and column index of every pixel of an n x n patch, and the face region where
+    pips are searched (read-only, made once per size)."""
+    yy, xx = np.mgrid[0:n, 0:n]
+    mid = (n - 1) / 2
+    half = C.FACE_HALF_FRACTION * n
+    region = (np.abs(xx - mid) <= half) & (np.abs(yy - mid) <= half)
+    for a in (yy, xx, region):
+        a.flags.writeable = False
+    return yy, xx, region
+
+
+def _box_mean3(bgr: np.ndarray) -> np.ndarray:
+    """Mean colour of every 3x3 window inside the patch (index [y - 1, x - 1] for the window
+    centred on (y, x)), summed in the same order as ``window.reshape(-1, 3).mean(axis=0)``
+    so that each value is exactly the per-window mean."""
+    n, m = bgr.shape[:2]
+    acc = bgr[0 : n - 2, 0 : m - 2].copy()
+    for dy in range(3):
+        for dx in range(3):
+            if dy or dx:
+                acc += bgr[dy : n - 2 + dy, dx : m - 2 + dx]
+    acc /= 9
+    return acc
+
+
+def _core(bgr: np.ndarray, box: np.ndarray, y: int, x: int) -> np.ndarray:
+    """Mean colour of the 3x3 pixels around (y, x), fewer at the patch's edge."""
+    n, m = bgr.shape[:2]
+    if 1 <= y < n - 1 and 1 <= x < m - 1:
+        return np.asarray(box[y - 1, x - 1])
+    return np.asarray(bgr[max(y - 1, 0) : y + 2, max(x - 1, 0) : x + 2].reshape(-1, 3).mean(axis=0))
 
 
 def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     """Read a BGR patch (CELL_PATCH_PX square, float or uint8); ``fg`` is a square mask of
     the same cell (any resolution) marking pixels unlike the table."""
     n = patch.shape[0]
-    mid = (n - 1) / 2
     bgr = patch.astype(np.float32)
-    grey = bgr.mean(axis=2)
-    yy, xx = np.mgrid[0:n, 0:n]
-    half = C.FACE_HALF_FRACTION * n
-    region = (np.abs(xx - mid) <= half) & (np.abs(yy - mid) <= half)
+    b, g, r = bgr[..., 0], bgr[..., 1], bgr[..., 2]
+    grey = (b + g + r) / 3  # bgr.mean(axis=2), to the last bit, without the reduction's cost
+    yy, xx, region = _patch_grid(n)
     q = fg.shape[0]  # the mask may be coarser than the patch
     occupied = float(fg[q // 4 : q - q // 4, q // 4 : q - q // 4].mean())
 
-    face0 = np.median(bgr[region], axis=0)
+    face0 = _median_colour(patch, bgr, region)
     face_grey = float(face0.mean())
     pip_r = C.PIP_DIAMETER_FRACTION * n / 2
     # colour distance from the face, signed by brightness: pale pips on a pale (tan) face
     # differ more in colour than in grey level
-    diff = np.linalg.norm(bgr - face0, axis=2) * np.sign(grey - face_grey)
+    d = bgr - face0
+    diff = np.sqrt(d[..., 0] * d[..., 0] + d[..., 1] * d[..., 1] + d[..., 2] * d[..., 2])
+    diff *= np.sign(grey - face_grey)  # norm over the colour axis, signed
     # a pip is a small sharp disc: its core against a ring just outside it. A broad glossy
     # highlight lifts core and ring alike, so it scores low. Each polarity only sees its own
     # side of the face colour, so the dark seam around a face is no "light pip" at its rim.
@@ -108,6 +152,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     best: _Pips | None = None
     best_peaks: list[tuple[float, int, int]] = []
+    box = _box_mean3(bgr)
     for light in (True, False):
         one_side = np.maximum(diff if light else -diff, 0)
         resp = cv2.filter2D(one_side, -1, kernel, borderType=cv2.BORDER_REPLICATE)
@@ -118,8 +163,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
             # pips are painted alike; one light blob far stronger than the next is the
             # lamp's glint on the plastic
             peaks, glint = peaks[1:], True
-        cores = [bgr[max(y - 1, 0) : y + 2, max(x - 1, 0) : x + 2].reshape(-1, 3).mean(axis=0)
-                 for _, y, x in peaks]
+        cores = [_core(bgr, box, y, x) for _, y, x in peaks]
         if light and len(peaks) > 1 and sat_face >= C.PIP_SATURATION_MIN_FACE:
             # pips are painted alike and paler than the face; a glossy highlight keeps much
             # of the face's colour, so it sits well above the palest blobs
@@ -149,12 +193,14 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     face_mask = region.copy()
     for _, py, px in best.points:
         face_mask &= (yy - py) ** 2 + (xx - px) ** 2 > (1.7 * pip_r) ** 2
-    face_px = bgr[face_mask]
-    if len(face_px) < 20:
-        face_px = bgr[region]
+    if int(face_mask.sum()) < 20:
+        face_mask = region
+    face_px = bgr.reshape(-1, 3).take(np.flatnonzero(face_mask), axis=0)  # bgr[face_mask]
     bright = face_px.mean(axis=1)
     keep = bright <= np.percentile(bright, 85)
-    fb = np.median(face_px[keep], axis=0)
+    face_mask = face_mask.copy()
+    face_mask[face_mask] = keep
+    fb = _median_colour(patch, bgr, face_mask)
     pip_bgr = None
     if best.points:
         pb = np.median(np.array([bgr[py, px] for _, py, px in best.points]), axis=0)
@@ -204,8 +250,8 @@ def _read_pips(
         contrast = min(contrasts[:k])
         if weakest < C.PIP_REL_THRESHOLD * top or contrast < C.PIP_MIN_CONTRAST:
             break
-        cy = float(np.mean([y for _, y, _ in chosen]))
-        cx = float(np.mean([x for _, _, x in chosen]))
+        cy = sum(y for _, y, _ in chosen) / k
+        cx = sum(x for _, _, x in chosen) / k
         if k == 1:
             ok = math.hypot(cx - mid, cy - mid) < 0.2 * n
             cells: set[tuple[int, int]] = {(0, 0)}
@@ -238,8 +284,7 @@ def _read_pips(
 def _flatness(one_side: np.ndarray, y: int, x: int, pip_r: float) -> float:
     """How light a blob stays towards its rim, against its centre: a painted pip is a flat
     disc, a glint fades from a bright point."""
-    n = one_side.shape[0]
-    yy, xx = np.mgrid[0:n, 0:n]
+    yy, xx, _ = _patch_grid(one_side.shape[0])
     d = np.hypot(yy - y, xx - x)
     core = one_side[d <= max(1.0, C.GLINT_CORE_FRACTION * pip_r)]
     rim = one_side[(d >= C.GLINT_RIM_FRACTION[0] * pip_r) & (d <= C.GLINT_RIM_FRACTION[1] * pip_r)]
@@ -276,7 +321,8 @@ def _centre_odd(read: _Pips, one_side: np.ndarray, pip_r: float) -> bool:
 
 
 def _saturation(bgr: np.ndarray) -> float:
-    hi, lo = float(np.max(bgr)), float(np.min(bgr))
+    values = bgr.tolist()
+    hi, lo = float(max(values)), float(min(values))
     return (hi - lo) / max(hi, 1.0)
 
 
@@ -294,7 +340,7 @@ def _on_layout(
     """The lattice spacing and the lattice points the blobs sit on (None if off-lattice)."""
     offs = [(y - cy, x - cx) for _, y, x in chosen]
     comps = [abs(v) for o in offs for v in o if abs(v) > 0.35 * spacing]
-    s = float(np.median(comps)) if comps else spacing
+    s = _median(comps) if comps else spacing
     s = min(max(s, C.PIP_SPACING_RANGE[0] * spacing), C.PIP_SPACING_RANGE[1] * spacing)
     cells = set()
     for dy, dx in offs:
@@ -305,3 +351,26 @@ def _on_layout(
             return s, None
         cells.add((r, c))
     return s, cells
+
+
+def _median(values: list[float]) -> float:
+    """``np.median`` of a short list, to the last bit, without its array overhead."""
+    ordered = sorted(values)
+    half = len(ordered) // 2
+    return ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
+
+
+def _median_colour(patch: np.ndarray, bgr: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``np.median(bgr[mask], axis=0)``, to the last bit; from channel histograms under the
+    mask when the patch is 8-bit (no pixels gathered, no sorting)."""
+    if patch.dtype != np.uint8 or mask.dtype != np.bool_ or not mask.flags.c_contiguous:
+        return np.asarray(np.median(bgr[mask], axis=0))
+    m = mask.view(np.uint8)
+    cdf = np.stack([cv2.calcHist([patch], [ch], m, [256], [0, 256]).ravel()
+                    for ch in range(3)]).cumsum(axis=1)  # counts, exact in float32
+    n = int(cdf[0, -1])
+    if n == 0:
+        return np.asarray(np.median(bgr[mask], axis=0))
+    lo = (cdf < (n - 1) // 2 + 1).sum(axis=1).astype(np.float32)  # the middle one or two
+    hi = (cdf < n // 2 + 1).sum(axis=1).astype(np.float32)
+    return np.asarray((lo + hi) / np.float32(2))

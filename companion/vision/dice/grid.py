@@ -73,24 +73,33 @@ class Background:
     threshold: float  # Lab distance (table) or chroma (mat) beyond which a pixel is foreground
     gains: np.ndarray | None = None  # per-channel BGR gains making the paper neutral (mat)
 
-    def foreground(self, bgr: np.ndarray) -> np.ndarray:
+    def foreground(self, bgr: np.ndarray, lab: np.ndarray | None = None) -> np.ndarray:
+        """Pixels unlike the surface; ``lab``: ``to_lab(bgr)`` where the caller has it."""
         if self.gains is not None:
             lab = to_lab(np.clip(bgr * self.gains.astype(np.float32), 0, 255))
             return np.hypot(lab[..., 1], lab[..., 2]) > self.threshold
-        lab = to_lab(bgr)
-        d = np.full(lab.shape[:2], np.inf, np.float32)
-        for c in self.centres:
-            d = np.minimum(d, np.linalg.norm(lab - c.astype(np.float32), axis=-1))
-        return d > self.threshold
+        planes = cv2.split(to_lab(bgr) if lab is None else lab)
+        # the Lab distance to the nearest cluster: the least squared distance, then one
+        # square root (the same bits as the least of the distances)
+        least: np.ndarray | None = None
+        for c in self.centres.astype(np.float32):
+            d0, d1, d2 = planes[0] - c[0], planes[1] - c[1], planes[2] - c[2]
+            sq = d0 * d0 + d1 * d1 + d2 * d2
+            least = sq if least is None else np.minimum(least, sq, out=least)
+        if least is None:
+            return np.ones(bgr.shape[:2], bool)
+        return np.sqrt(least) > self.threshold
 
 
 def to_lab(bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(bgr.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
 
 
-def background_model(bgr: np.ndarray, region: np.ndarray | None = None) -> Background:
-    """Cluster the surface's colours from the frame border (or from ``region`` pixels)."""
-    lab = to_lab(bgr)
+def background_model(bgr: np.ndarray, region: np.ndarray | None = None,
+                     lab: np.ndarray | None = None) -> Background:
+    """Cluster the surface's colours from the frame border (or from ``region`` pixels);
+    ``lab``: ``to_lab(bgr)`` where the caller has it."""
+    lab = to_lab(bgr) if lab is None else lab
     h, w = lab.shape[:2]
     if region is None:
         band = max(4, int(min(h, w) * C.BORDER_BAND_FRACTION))
@@ -305,21 +314,27 @@ def trim(grid: DiceGrid, mask: np.ndarray, scale: float = 1.0) -> DiceGrid:
     the grid's current range, so a refitted grid can grow."""
     hgt, wid = mask.shape
     offs = np.array([-0.25, 0.0, 0.25])
-    hit_rows, hit_cols = [], []
     h = np.diag([scale, scale, 1.0]) @ grid.h
-    for r in range(grid.rows.start - 2, grid.rows.stop + 2):
-        for c in range(grid.cols.start - 2, grid.cols.stop + 2):
-            pts = np.array([[c + dx, r + dy] for dx in offs for dy in offs], np.float64)
-            img = cv2.perspectiveTransform(pts[None], h)[0].round().astype(int)
-            ok = (img[:, 0] >= 0) & (img[:, 0] < wid) & (img[:, 1] >= 0) & (img[:, 1] < hgt)
-            if ok.sum() and mask[img[ok, 1], img[ok, 0]].mean() >= 0.3:
-                hit_rows.append(r)
-                hit_cols.append(c)
-    if not hit_rows:
+    # nine points in each cell, every cell at once: (cell, point, xy), cells row by row
+    rs = np.arange(grid.rows.start - 2, grid.rows.stop + 2, dtype=np.float64)
+    cs = np.arange(grid.cols.start - 2, grid.cols.stop + 2, dtype=np.float64)
+    rr, cc = np.meshgrid(rs, cs, indexing="ij")
+    dx, dy = np.meshgrid(offs, offs, indexing="ij")  # dx outer, dy inner
+    pts = np.stack([cc.reshape(-1, 1) + dx.reshape(1, -1),
+                    rr.reshape(-1, 1) + dy.reshape(1, -1)], axis=-1)
+    img = cv2.perspectiveTransform(pts.reshape(1, -1, 2), h)[0].round().astype(int)
+    img = img.reshape(pts.shape)
+    ok = (img[..., 0] >= 0) & (img[..., 0] < wid) & (img[..., 1] >= 0) & (img[..., 1] < hgt)
+    on = np.zeros(ok.shape, bool)
+    on[ok] = mask[img[..., 1][ok], img[..., 0][ok]]
+    seen = ok.sum(axis=1)
+    hit = (seen > 0) & (on.sum(axis=1) / np.maximum(seen, 1) >= 0.3)
+    if not hit.any():
         return grid
+    hit_rows, hit_cols = rr.ravel()[hit], cc.ravel()[hit]
     return DiceGrid(
-        grid.h, range(min(hit_rows) - 1, max(hit_rows) + 2),
-        range(min(hit_cols) - 1, max(hit_cols) + 2),
+        grid.h, range(int(hit_rows.min()) - 1, int(hit_rows.max()) + 2),
+        range(int(hit_cols.min()) - 1, int(hit_cols.max()) + 2),
     )
 
 

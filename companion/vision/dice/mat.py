@@ -13,7 +13,13 @@ import numpy as np
 from companion.errors import ImageError
 from companion.paper.model import CORNER_MARKER_IDS, SheetGeometry
 from companion.vision.dice import constants as C
-from companion.vision.register import PAPERS, find_markers, marker_corners_mm, marker_homography
+from companion.vision.register import (
+    PAPERS,
+    find_markers,
+    layout_geometry,
+    marker_corners_mm,
+    marker_homography,
+)
 
 
 @dataclass(frozen=True)
@@ -110,9 +116,7 @@ def _page_fit(found: dict[int, np.ndarray]) -> tuple[np.ndarray, SheetGeometry] 
     """Page mm -> image px from the markers found, using the mat's printed geometry and
     trying each paper size; None without the layout or when nothing fits."""
     try:
-        import layouts
-
-        geos = [layouts.geometry(C.MAT_SHEET, paper, "A") for paper in PAPERS]
+        geos = [layout_geometry(C.MAT_SHEET, paper, "A") for paper in PAPERS]  # made once
     except Exception:  # the layout is optional here: without it the mat only gives colour
         return None
     best: tuple[float, np.ndarray, SheetGeometry] | None = None

@@ -35,6 +35,7 @@ from companion.vision.dice.grid import (
     fit_lattice,
     paper_model,
     refine,
+    to_lab,
     trim,
 )
 from companion.vision.dice.mat import MatView, find_mat
@@ -207,7 +208,8 @@ def _locate(
         fg = paper_model(smooth, mat.paper_band(det.shape)).foreground(smooth)
         fg &= mat.block_area(det.shape)
     else:
-        fg = background_model(smooth).foreground(smooth)
+        lab = to_lab(smooth)  # once, for the surface model and the foreground
+        fg = background_model(smooth, lab=lab).foreground(smooth, lab)
     mask = block_mask(fg, C.MIN_BLOCK_AREA_FRACTION * det.shape[0] * det.shape[1])
     if mat is None and _close_up(mask) and seen.coloured_share >= C.CLOSE_UP_MIN_COLOURED:
         # the block fills the frame, so the frame's border is dice, not table: fit the grid

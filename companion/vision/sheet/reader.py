@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 from typing import Any
 
 import cv2
@@ -35,8 +35,15 @@ from companion.vision.constants import (
     SHIFT_TRUST_SCORE,
     SHIFT_WINDOW_GROW_MM,
 )
-from companion.vision.load import load_image
-from companion.vision.register import DELICIOUS_SHEETS, Registration, field_shift, register
+from companion.vision.load import load_grey
+from companion.vision.register import (
+    DELICIOUS_SHEETS,
+    Registration,
+    ShiftTemplate,
+    field_shifts,
+    register,
+    shift_template,
+)
 from companion.vision.sheet import marks
 from companion.vision.sheet.constants import (
     BLANK_BLUR_PX,
@@ -192,13 +199,23 @@ def _printed_in_bw(grey: np.ndarray, sheet: str, paper: str, variant: str) -> bo
     a = small.astype(np.float32) - float(small.mean())
     best, bw_best = -2.0, False
     for bw in (False, True):
-        t = cv2.resize(blank_sheet(sheet, paper, variant, bw), (small.shape[1], small.shape[0]),
-                       interpolation=cv2.INTER_AREA).astype(np.float32)
-        t -= float(t.mean())
-        ncc = float((a * t).sum() / max(float(np.sqrt((a * a).sum() * (t * t).sum())), 1e-6))
+        t, tt = _small_blank(sheet, paper, variant, bw, (small.shape[1], small.shape[0]))
+        ncc = float((a * t).sum() / max(float(np.sqrt((a * a).sum() * tt)), 1e-6))
         if ncc > best:
             best, bw_best = ncc, bw
     return bw_best
+
+
+@cache
+def _small_blank(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int, int]
+                 ) -> tuple[np.ndarray, float]:
+    """The blank at ``size`` less its mean, and its sum of squares, for _printed_in_bw
+    (the same for every photo of the sheet, so made once)."""
+    t = cv2.resize(blank_sheet(sheet, paper, variant, bw), size,
+                   interpolation=cv2.INTER_AREA).astype(np.float32)
+    t -= float(t.mean())
+    t.flags.writeable = False
+    return t, float((t * t).sum())
 
 
 def _fit(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -216,11 +233,15 @@ class _Page:
     """The rectified page and what the reader derives from it once."""
 
     grey: np.ndarray
-    ratio: np.ndarray  # float32: photo lightness over local paper white
+    ratio: np.ndarray  # float32: photo lightness over local paper white, smoothed
     blank: np.ndarray  # uint8: the blank sheet as printed
-    darkness: np.ndarray  # float32 0..1 for alignment
-    blank_dark: np.ndarray  # float32 0..1 printed artwork
+    raw_ratio: np.ndarray  # float32: the same unsmoothed; 1 - it is aligned on
     px_per_mm: float
+    shift_templates: dict[str, tuple[ShiftTemplate | None, ...]]  # by field id, per blur
+    # the blank's expected lightness around a field (_rel_patch), by window and blur: a
+    # mark is measured five times, nudged a pixel each way, over the same window
+    expected: dict[tuple[int, ...], np.ndarray] = field(default_factory=dict, repr=False,
+                                                       compare=False)
 
 
 def _box(spec: FieldSpec) -> tuple[float, float, float, float]:
@@ -231,6 +252,40 @@ def _box(spec: FieldSpec) -> tuple[float, float, float, float]:
 Align = tuple[int, int, int]  # dx, dy (px) and the index of the lens blur in BLANK_BLUR_PX
 
 
+def _shift_window(spec: FieldSpec, ppm: float, shape: tuple[int, ...]
+                  ) -> tuple[tuple[slice, slice], tuple[int, int, int, int], int] | None:
+    """The page window a field is aligned in, the field's surroundings inside it, and the
+    reach of the search (px); None when the window leaves the page."""
+    x0, y0, x1, y1 = marks.box_px(_box(spec), ppm, SHIFT_WINDOW_GROW_MM)
+    reach = int(round(FIELD_SHIFT_MAX_MM * ppm))
+    pad = reach + 8
+    h, w = shape[:2]
+    if x0 - pad < 0 or y0 - pad < 0 or x1 + pad > w or y1 + pad > h:
+        return None
+    window = (slice(y0 - pad, y1 + pad), slice(x0 - pad, x1 + pad))
+    return window, (pad, pad, pad + x1 - x0, pad + y1 - y0), reach
+
+
+@lru_cache(maxsize=8)
+def _shift_templates(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int, int],
+                     ppm: float, specs: tuple[FieldSpec, ...]
+                     ) -> dict[str, tuple[ShiftTemplate | None, ...]]:
+    """Every field's printed surroundings on the blank, softened by each lens blur and made
+    ready for matching (the same for every photo of the sheet: made once, in about 0.2 s,
+    and kept for the last eight sheets read, up to 25 MB each)."""
+    blank = _fit(blank_sheet(sheet, paper, variant, bw), size)
+    out: dict[str, tuple[ShiftTemplate | None, ...]] = {}
+    for spec in specs:
+        found = _shift_window(spec, ppm, blank.shape)
+        if found is None:
+            continue
+        window, inner, reach = found
+        local = 1.0 - blank[window].astype(np.float32) / 255.0  # printed artwork, 0..1
+        out[spec.id] = tuple(shift_template(cv2.GaussianBlur(local, (0, 0), sigma), inner,
+                                            reach) for sigma in BLANK_BLUR_PX)
+    return out
+
+
 def _shift(page: _Page, spec: FieldSpec) -> tuple[Align, float]:
     """Where a field sits in the photo and how blurred the photo is there.
 
@@ -238,22 +293,14 @@ def _shift(page: _Page, spec: FieldSpec) -> tuple[Align, float]:
     also tells how to soften the blank before comparing ink, since a tilted photo is
     sharp on the near side of the sheet and soft on the far side.
     """
-    ppm = page.px_per_mm
-    rect = marks.box_px(_box(spec), ppm, SHIFT_WINDOW_GROW_MM)
-    reach = int(round(FIELD_SHIFT_MAX_MM * ppm))
-    x0, y0, x1, y1 = rect
-    pad = reach + 8
-    h, w = page.blank_dark.shape[:2]
-    if x0 - pad < 0 or y0 - pad < 0 or x1 + pad > w or y1 + pad > h:
+    found = _shift_window(spec, page.px_per_mm, page.blank.shape)
+    templates = page.shift_templates.get(spec.id)
+    if found is None or templates is None:
         return (0, 0, 1), -1.0
-    local = page.blank_dark[y0 - pad:y1 + pad, x0 - pad:x1 + pad]
+    window, inner, reach = found
+    dark = 1.0 - page.raw_ratio[window]  # the photo's darkness, 0..1, in this window
     best: tuple[float, Align] = (-2.0, (0, 0, 1))
-    for k, sigma in enumerate(BLANK_BLUR_PX):
-        soft = cv2.GaussianBlur(local, (0, 0), sigma)
-        inner = (pad, pad, pad + x1 - x0, pad + y1 - y0)
-        dx, dy, score = field_shift(
-            page.darkness[y0 - pad:y1 + pad, x0 - pad:x1 + pad], soft, inner, reach
-        )
+    for k, (dx, dy, score) in enumerate(field_shifts(dark, templates, inner, reach)):
         if score > best[0]:
             best = (score, (dx, dy, k))
     return best[1], best[0]
@@ -295,11 +342,15 @@ def _rel_patch(page: _Page, spec: FieldSpec, grow_mm: float, align: Align) -> np
     if x1 <= x0 or y1 <= y0:
         return np.ones((1, 1), np.float32)
     photo = page.ratio[y0 + dy:y1 + dy, x0 + dx:x1 + dx]
-    m = 8
-    bx0, by0 = max(0, x0 - m), max(0, y0 - m)
-    local = page.blank[by0:min(h, y1 + m), bx0:min(w, x1 + m)]
-    expected = marks.expected_ratio(local, BLANK_BLUR_PX[k])
-    expected = expected[y0 - by0:y0 - by0 + (y1 - y0), x0 - bx0:x0 - bx0 + (x1 - x0)]
+    key = (x0, y0, x1, y1, k)
+    expected = page.expected.get(key)
+    if expected is None:
+        m = 8
+        bx0, by0 = max(0, x0 - m), max(0, y0 - m)
+        local = page.blank[by0:min(h, y1 + m), bx0:min(w, x1 + m)]
+        expected = marks.expected_ratio(local, BLANK_BLUR_PX[k])
+        expected = expected[y0 - by0:y0 - by0 + (y1 - y0), x0 - bx0:x0 - bx0 + (x1 - x0)]
+        page.expected[key] = expected
     return marks.relative_ink(photo.copy(), expected)
 
 
@@ -483,11 +534,11 @@ def _page(grey: np.ndarray, reg: Registration) -> _Page:
     size = (grey.shape[1], grey.shape[0])
     bw = _printed_in_bw(grey, label.sheet, label.paper, label.variant)
     blank = _fit(blank_sheet(label.sheet, label.paper, label.variant, bw), size)
-    ratio = marks.paper_ratio(grey, ppm)
-    darkness = 1.0 - ratio
-    ratio = cv2.GaussianBlur(ratio, (0, 0), INK_SMOOTH_PX)  # sensor noise off the ink test
-    blank_dark = 1.0 - blank.astype(np.float32) / 255.0
-    return _Page(grey, ratio, blank, darkness, blank_dark, ppm)
+    raw = marks.paper_ratio(grey, ppm)
+    ratio = cv2.GaussianBlur(raw, (0, 0), INK_SMOOTH_PX)  # sensor noise off the ink test
+    templates = _shift_templates(label.sheet, label.paper, label.variant, bw, size, ppm,
+                                 reg.geometry.fields)
+    return _Page(grey, ratio, blank, raw, ppm, templates)
 
 
 def read_fields(
@@ -607,9 +658,12 @@ def read_photo(
     path: str, reader: Reader | str = Reader.OURS, sheets: Sequence[str] = DELICIOUS_SHEETS,
     *, own_letters: bool = False,
 ) -> SheetReading:
-    """Load, register and read one photo file; ``seconds`` includes decoding it."""
+    """Load, register and read one photo file; ``seconds`` includes decoding it.
+
+    Only grey is read from a sheet, so the photo is decoded to grey alone (load_grey).
+    """
     start = time.perf_counter()
-    bgr = load_image(path)
-    reading = read_image(bgr, str(path), reader, sheets, own_letters=own_letters)
+    grey = load_grey(path)
+    reading = read_image(grey, str(path), reader, sheets, own_letters=own_letters)
     return SheetReading(reading.photo, reading.registration, reading.readings,
                         reading.rectified, time.perf_counter() - start, reading.reader)
