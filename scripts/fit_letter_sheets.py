@@ -34,12 +34,14 @@ from scripts.bench_reader import (
     tally,
 )
 
-# Silent letter errors allowed on the calibration sheets, per field read (all kinds): a
-# quarter of the target (1 in 2,000), as margin for writers the fit has not met.
-CALIB_SILENT_PER_FIELD = 1 / 8000
+# Silent letter errors allowed on the calibration sheets, per field read (all kinds): half
+# the target (1 in 2,000), as margin for writers the fit has not met. (A quarter was tried
+# first: on the 100 calibration photos it asks for 0.998 and 12% of all fields in review,
+# because the only letters wrong above 0.9955 are two cursive Fs of one writer read as G.)
+CALIB_SILENT_PER_FIELD = 1 / 4000
 # Thresholds tried, lowest first (the crop-fitted one is 0.995).
 GRID = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.92, 0.94, 0.95, 0.96, 0.97, 0.98, 0.985, 0.99,
-        0.993, 0.995, 0.997, 0.999)
+        0.993, 0.995, 0.9955, 0.996, 0.997, 0.998, 0.999)
 CALIB_SEED = 0
 
 
