@@ -152,7 +152,9 @@ LOW_DETAIL_CONFIDENCE = 0.7
 # the frame or more: 5,430 letters of seed 0 and 5,450 of seed 1; and 1,059 of sheets
 # covering 5-33%), no letter at 0.95 or more was wrong, one at 0.918 was; 0.95 reviews 130
 # and 141 letters where 0.98 reviewed 218 and 236. A model whose letters.json carries its
-# own "review_below" (fitted on held-out real writers by scripts/train_letters.py) uses that.
+# own threshold uses that: "sheet_review_below", fitted on filled sheets of the real
+# calibration writers (scripts/fit_letter_sheets.py, run by `make train`), else
+# "review_below", fitted on their single crops (scripts/train_letters.py).
 LETTER_REVIEW_BELOW = 0.95
 LETTER_DOUBT_CONFIDENCE = 0.85
 # A field whose calibrated confidence is below this goes to review.
