@@ -10,13 +10,17 @@ slow tesseract baseline reads the first few, and the table compares both on thos
 photos. Honey is circled on some papers although random play never earns it,
 so the honey reading is measured too. A column of its own reads papers filled by real
 people's letters: the held-out test writers of the UNIPEN capitals (never used to train or
-calibrate; companion.synth.real_hands), one writer per player, drawn with the sheet's pen.
+calibrate; companion.synth.real_hands), one writer per player, drawn with the sheet's pen;
+under it, a reliability table of those letters (letter probability bins against how often
+they were right). ``--real-split calibrate`` fills that column with the calibration writers
+instead (what scripts/fit_letter_sheets.py fits the letter review threshold on).
 
 Photos are cached in ``bench-out/reader/<layout hash>/`` (gitignored): a second run only
 reads, and new sheet artwork gets fresh photos.
 
     python -m scripts.bench_reader [--photos 200] [--small 40] [--tesseract-photos 30]
-        [--real 50] [--jobs 2] [--size 4000] [--seed 0] [--details FILE.jsonl] [--findings FILE.md]
+        [--real 50] [--real-split test|calibrate] [--jobs 2] [--size 4000] [--seed 0]
+        [--details FILE.jsonl] [--findings FILE.md]
     python -m scripts.bench_reader --examples   # remake examples/delicious/photos
 """
 
