@@ -352,13 +352,27 @@ def _cell(page: _Page, spec: FieldSpec, shift: Align) -> _CellInk:
 def _edge_ink(page: _Page, spec: FieldSpec, shift: Align) -> tuple[float, float, float]:
     """Ink share, darkest strokes and firm-stroke share over a cell's whole box, each the
     least inky of the box nudged a pixel each way (a printed edge a pixel off comes and
-    goes, a stroke stays, as for marks)."""
+    goes, a stroke stays, as for marks); no ink at all where the box nears the page edge."""
+    x0, y0, x1, y1 = marks.box_px(_box(spec), page.px_per_mm, 0.0)
     dx, dy, k = shift
-    rels = [_rel_patch(page, spec, 0.0, (dx + ex, dy + ey, k))
-            for ex, ey in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))]
-    return (min(marks.ink_fraction(marks.ink_mask(r, CELL_INK_BELOW)) for r in rels),
-            max(float(np.percentile(r, PEN_PERCENTILE)) for r in rels),
-            min(marks.ink_fraction(marks.ink_mask(r, STRONG_INK_BELOW)) for r in rels))
+    h, w = page.ratio.shape[:2]
+    m = 8  # blank margin for the blur, as in _rel_patch
+    if min(x0 + dx - 1, y0 + dy - 1, x0 - m, y0 - m) < 0 or max(
+            x1 + dx + 1 - w, y1 + dy + 1 - h, x1 + m - w, y1 + m - h) > 0:
+        return 0.0, 1.0, 0.0
+    photo = page.ratio[y0 + dy - 1:y1 + dy + 1, x0 + dx - 1:x1 + dx + 1]
+    expected = marks.expected_ratio(page.blank[y0 - m:y1 + m, x0 - m:x1 + m],
+                                    BLANK_BLUR_PX[k])[m:-m, m:-m]
+    bh, bw = y1 - y0, x1 - x0
+    out = (1.0, 0.0, 1.0)
+    for ex, ey in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
+        rel = marks.relative_ink(photo[1 + ey:1 + ey + bh, 1 + ex:1 + ex + bw].copy(), expected)
+        frac = marks.ink_fraction(marks.ink_mask(rel, CELL_INK_BELOW))
+        if frac < CELL_EDGE_WRITTEN_ABOVE:  # too little ink in one nudge: no edge letter
+            return frac, 1.0, 0.0
+        out = (min(out[0], frac), max(out[1], float(np.percentile(rel, PEN_PERCENTILE))),
+               min(out[2], marks.ink_fraction(marks.ink_mask(rel, STRONG_INK_BELOW))))
+    return out
 
 
 def _letter_crop(page: _Page, spec: FieldSpec, shift: Align) -> np.ndarray:
