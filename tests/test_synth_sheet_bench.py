@@ -169,3 +169,17 @@ def test_threshold_sweep_picks_the_lowest_within_the_silent_budget() -> None:
     text = reliability_table(records, 0.98)
     assert "| 0.95-0.98 | 1 | 0.00% | 0.9700 | 1 | 0 |" in text
     assert "| 0.999-1 | 900 | 100.00% |" in text
+
+
+def test_fitting_without_the_real_data_says_so_and_exits_2(monkeypatch: Any, tmp_path: Any,
+                                                           capsys: Any) -> None:
+    import pytest
+
+    from scripts import fit_letter_sheets
+
+    monkeypatch.setenv("COMPANION_UNIPEN", str(tmp_path / "absent.json"))
+    with pytest.raises(SystemExit) as exc:
+        fit_letter_sheets.main(["--photos", "2", "--write"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "real handwriting not found" in err and err.count("\n") == 1
