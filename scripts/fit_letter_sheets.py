@@ -1,8 +1,10 @@
 """Fit the sheet reader's letter review threshold on the real calibration writers' sheets.
 
 The letter model's own threshold (``review_below`` in assets/letters.json) is fitted on
-single cell crops, many of them with far less detail than a sheet photo holds, so on
-letters cut from real sheet photos it sends many right letters to review. Here combo and
+single cell crops, many of them with far less detail than a sheet photo holds; the
+letters the reader cuts from sheet photos are another population, so the threshold the
+reader uses is fitted on those. (On the shipped model it came out stricter than the crop
+fit, 0.997 against 0.995: see the README's Real handwriting section.) Here combo and
 garden/play papers are filled by the real ``calibrate`` writers (companion.synth.real_hands:
 never used to train the weights, never used to measure), photographed as the reader bench
 photographs them, and read; the threshold is the lowest letter probability at which no
