@@ -41,13 +41,15 @@ bench: $(STAMP) fonts
 
 # Retrain the letter classifier (assets/letters.onnx: real writers' letters from
 # ../shared/data/handwriting when present, fonts and stroke letters; calibrated on held-out
-# real writers) and the check-or-cross classifier
+# real writers; its sheet review threshold then fitted on photographed sheets of the
+# calibration writers) and the check-or-cross classifier
 # (assets/marks.onnx, from mark patches the reader cuts from 600 synthetic photos) in their
 # own venv with PyTorch (CPU).
 train: $(STAMP) fonts
 	$(PY) -m venv .trainenv
 	.trainenv/bin/pip install -q torch==2.13.0 onnx numpy opencv-python-headless pillow
 	PYTHONPATH=. .trainenv/bin/python -m scripts.train_letters
+	$(BIN)/python -m scripts.fit_letter_sheets --jobs 2 --write
 	$(BIN)/python -m scripts.train_marks --harvest
 	PYTHONPATH=. .trainenv/bin/python -m scripts.train_marks
 

@@ -10,13 +10,17 @@ slow tesseract baseline reads the first few, and the table compares both on thos
 photos. Honey is circled on some papers although random play never earns it,
 so the honey reading is measured too. A column of its own reads papers filled by real
 people's letters: the held-out test writers of the UNIPEN capitals (never used to train or
-calibrate; companion.synth.real_hands), one writer per player, drawn with the sheet's pen.
+calibrate; companion.synth.real_hands), one writer per player, drawn with the sheet's pen;
+under it, a reliability table of those letters (letter probability bins against how often
+they were right). ``--real-split calibrate`` fills that column with the calibration writers
+instead (what scripts/fit_letter_sheets.py fits the letter review threshold on).
 
 Photos are cached in ``bench-out/reader/<layout hash>/`` (gitignored): a second run only
 reads, and new sheet artwork gets fresh photos.
 
     python -m scripts.bench_reader [--photos 200] [--small 40] [--tesseract-photos 30]
-        [--real 50] [--jobs 2] [--size 4000] [--seed 0] [--details FILE.jsonl] [--findings FILE.md]
+        [--real 50] [--real-split test|calibrate] [--jobs 2] [--size 4000] [--seed 0]
+        [--details FILE.jsonl] [--findings FILE.md]
     python -m scripts.bench_reader --examples   # remake examples/delicious/photos
 """
 
@@ -64,6 +68,12 @@ class PhotoSpec:
     writer: str = ""  # the real writer filling this paper's letters
 
 
+# The real-writer photo sets: --real-split name -> (writers' part, photo name prefix, seed
+# offset of their games).
+REAL_SPLITS: dict[str, tuple[str, str, int]] = {
+    "test": ("real-test", "real", 700),
+    "calibrate": ("real-calib", "calib", 900),
+}
 # The stress set's share of the frame area: below the promised third.
 SMALL_SHEET_AREA = (0.05, 1.0 / 3.0)
 AREA_LOW, AREA_HIGH = SHEET_AREA_FRACTION
@@ -79,6 +89,9 @@ class ReaderResult:
     seconds: float
     error: str = ""
     code: str = ""  # the player code the reader found (pairs are merged by it)
+    # letter fields read as a letter: (its letter probability among the field's letters,
+    # whether the field would go to review even with no letter threshold at all)
+    letters: dict[str, tuple[float, bool]] = field(default_factory=dict)
 
 
 @dataclass
@@ -110,21 +123,24 @@ class Tally:
 
 
 def plan(n_photos: int, size_px: int, base_seed: int = 0, small: bool = False,
-         real: bool = False) -> list[PhotoSpec]:
+         real: bool = False, split: str = "test") -> list[PhotoSpec]:
     """A fixed list of photos: the same arguments always give the same set.
 
-    ``real``: the papers are filled by the held-out real test writers, one writer per
-    player paper in turn (sorted by id), in games of their own.
+    ``real``: the papers are filled by real writers of ``split`` (``test``: the held-out
+    test writers the figures are measured on; ``calibrate``: the calibration writers the
+    reader's letter confidence is fitted on), one writer per player paper in turn (sorted
+    by id), in games of their own (calibration and test papers never share a game).
     """
     if real:
         from companion.synth import real_hands
 
-        hands = real_hands.writers(real_hands.RealSplit.TEST)
-        base = plan(n_photos, size_px, base_seed + 700)
+        part, prefix, offset = REAL_SPLITS[split]
+        hands = real_hands.writers(part)
+        base = plan(n_photos, size_px, base_seed + offset)
         order = list(dict.fromkeys(s.paper_id for s in base))
-        return [replace(s, name=f"real-{s.name}", paper_id=f"real-{s.paper_id}",
-                        hand=real_hands.RealSplit.TEST.value,
-                        writer=hands[order.index(s.paper_id) % len(hands)]) for s in base]
+        return [replace(s, name=f"{prefix}-{s.name}", paper_id=f"{prefix}-{s.paper_id}",
+                        hand=part, writer=hands[order.index(s.paper_id) % len(hands)])
+                for s in base]
     if small:  # other games, other seeds and other names than the main set
         return [replace(s, name=f"small-{s.name}", paper_id=f"small-{s.paper_id}", small=True)
                 for s in plan(n_photos, size_px, base_seed + 500)]
@@ -269,6 +285,29 @@ def write_examples(out: Path = EXAMPLES_DIR, seed: int = 7) -> list[Path]:
 # ---- readers ----------------------------------------------------------------------------
 
 
+def letter_facts(readings: dict[str, Any]) -> dict[str, tuple[float, bool]]:
+    """Per field read as a letter: the letter's probability among the field's letters (the
+    value's share of the written candidates), and whether the field is in review for any
+    reason other than the letter threshold (a field held back by that threshold alone
+    would be in review by its plain reading when that is below REVIEW_BELOW)."""
+    from companion.vision.sheet.constants import REVIEW_BELOW
+    from companion.vision.sheet.reader import LETTER_DOUBT_NOTE, LETTER_VALUES
+
+    out: dict[str, tuple[float, bool]] = {}
+    for fid, r in readings.items():
+        if r.kind not in LETTER_VALUES or r.value is None:
+            continue
+        written = sum(p for v, p in r.candidates if v is not None)
+        own = sum(p for v, p in r.candidates if v == r.value)
+        q = own / written if written > 0 else 0.0
+        if r.note == LETTER_DOUBT_NOTE:  # capped by the threshold: judge the plain reading
+            other = max(p for _, p in r.candidates) < REVIEW_BELOW
+        else:
+            other = bool(r.review)
+        out[fid] = (q, other)
+    return out
+
+
 def reader_function(name: str, own_letters: bool = False) -> Callable[[Path], ReaderResult]:
     """Read one photo with ``ours`` or ``tesseract``; failures become empty readings."""
     from companion.vision.sheet import reader as sheet_reader
@@ -282,7 +321,8 @@ def reader_function(name: str, own_letters: bool = False) -> Callable[[Path], Re
                                 f"{exc}")
         seconds = time.perf_counter() - start
         fields = {k: v for k, v in dict(reading.fields).items() if v}
-        return ReaderResult(fields, set(reading.review), seconds, code=reading.code)
+        return ReaderResult(fields, set(reading.review), seconds, code=reading.code,
+                            letters=letter_facts(reading.readings))
 
     return read
 
@@ -402,6 +442,59 @@ def write_details(path: Path, specs: Sequence[PhotoSpec], truths: dict[str, dict
                                   "synthetic": truth.get("synthetic", {})}) + "\n")
 
 
+# ---- letter confidence --------------------------------------------------------------------
+
+# Reliability bins of the letter probability (lower edges; the last bin ends at 1).
+RELIABILITY_EDGES = (0.0, 0.5, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999)
+
+
+@dataclass(frozen=True)
+class LetterRecord:
+    """One field read as a letter: its letter probability, whether it is in review for
+    another reason than the letter threshold, and whether the letter is right."""
+
+    q: float
+    other_review: bool
+    right: bool
+    photo: str = ""
+    field: str = ""
+    true: str = ""
+    read: str = ""
+    writer: str = ""
+
+
+def letter_records(specs: Sequence[PhotoSpec], truths: dict[str, dict[str, Any]],
+                   results: dict[str, ReaderResult]) -> list[LetterRecord]:
+    out: list[LetterRecord] = []
+    for spec in specs:
+        res = results[spec.name]
+        truth: dict[str, str] = truths[spec.name]["fields"]
+        for fid, (q, other) in sorted(res.letters.items()):
+            want, got = truth.get(fid, ""), res.fields.get(fid, "")
+            out.append(LetterRecord(q, other, want == got, spec.name, fid, want, got,
+                                    spec.writer))
+    return out
+
+
+def reliability_table(records: Sequence[LetterRecord], threshold: float) -> str:
+    """Letter probability bins against how often the letter is right, and what the reader
+    does with each bin (review below ``threshold``)."""
+    rows = ["| letter probability | letters | right | mean probability | wrong | "
+            "wrong and trusted |", "|---|---|---|---|---|---|"]
+    edges = [*RELIABILITY_EDGES, 1.0 + 1e-9]
+    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+        got = [r for r in records if lo <= r.q < hi]
+        if not got:
+            continue
+        wrong = [r for r in got if not r.right]
+        trusted = [r for r in wrong if not r.other_review and r.q >= threshold]
+        label = f"{lo:g}-{min(hi, 1.0):g}"
+        rows.append(f"| {label} | {len(got)} | {_pct(len(got) - len(wrong), len(got))} | "
+                    f"{statistics.fmean(r.q for r in got):.4f} | {len(wrong)} | "
+                    f"{len(trusted)} |")
+    return "\n".join(rows)
+
+
 # ---- report -------------------------------------------------------------------------------
 
 
@@ -479,6 +572,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help="photos filled by real held-out writers (one per player paper, "
                          "about 4 players per 5 photos), in their own column; skipped where "
                          "the real handwriting data is absent (default 50)")
+    ap.add_argument("--real-split", choices=sorted(REAL_SPLITS), default="test",
+                    help="which real writers fill the real column: the held-out test writers "
+                         "(default; the figures to report) or the calibration writers "
+                         "(what scripts/fit_letter_sheets.py fits the letter threshold on)")
     ap.add_argument("--jobs", type=int, default=1, help="processes making photos")
     ap.add_argument("--size", type=int, default=4000, help="photo long side, px (12 MP: 4000)")
     ap.add_argument("--out", type=Path, default=OUT_DIR, help="photo cache directory")
@@ -502,7 +599,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     real: list[PhotoSpec] = []
     if args.real and real_hands.available():
-        real = plan(args.real, args.size, args.seed, real=True)
+        real = plan(args.real, args.size, args.seed, real=True, split=args.real_split)
     elif args.real:
         print(f"(real handwriting not found at {real_hands.data_path()}: no real-writer "
               "column)\n")
@@ -538,7 +635,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         ours_real = {s.name: ours_read(paths[s.name]) for s in real}
         n_real = len({s.paper_id for s in real})
         n_hands = len({s.writer for s in real})
-        tallies[f"ours, {len(real)} photos of {n_real} players: real held-out writers "
+        who = "held-out" if args.real_split == "test" else "calibration"
+        tallies[f"ours, {len(real)} photos of {n_real} players: real {who} writers "
                 f"({n_hands})"] = tally(real, truths, ours_real)
         with_own = reader_function("ours", own_letters=True)
         tallies["the same, with the player's own letters (off by default)"] = tally(
@@ -563,6 +661,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         if t.silent_examples and not name.startswith("ours, same"):
             notes += [f"\nSilent errors ({name}), first few:"] + [f"- {x}" for x in
                                                                   t.silent_examples]
+    if real:
+        from companion.vision.sheet.reader import Reader, _letter_review_below
+
+        threshold = _letter_review_below(Reader.OURS)
+        notes += ["", f"Letter reliability, real {who} writers (letters as read on their "
+                  f"sheets; the reader reviews a letter below {threshold:g}):", "",
+                  reliability_table(letter_records(real, truths, ours_real), threshold)]
     print("\n".join(notes))
     if args.findings is not None:
         args.findings.write_text("# Reader bench findings\n\n" + text + "\n" + "\n".join(notes)

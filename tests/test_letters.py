@@ -47,6 +47,16 @@ def test_model_is_small_and_loads_with_cv2_dnn() -> None:
     assert 0.2 < meta["temperature"] < 10
     assert 0.5 < meta["review_below"] < 1.0  # fitted on the real calibration writers
     assert meta["calibrated_on"] == "real-calib writers"
+    # fitted on photographed sheets of the same writers (scripts/fit_letter_sheets.py)
+    assert 0.5 < meta["sheet_review_below"] < 1.0
+    assert "real-calib" in meta["sheet_calibrated_on"]
+
+
+def test_the_reader_reviews_letters_below_the_sheet_fitted_threshold() -> None:
+    from companion.vision.sheet.reader import Reader, _letter_review_below
+
+    meta = json.loads(META_PATH.read_text())
+    assert _letter_review_below(Reader.OURS) == meta["sheet_review_below"]
 
 
 def test_model_exposes_its_features_for_the_players_own_letters() -> None:

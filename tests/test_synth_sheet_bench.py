@@ -102,3 +102,84 @@ def test_real_plan_gives_each_player_one_held_out_writer() -> None:
     test_writers = set(real_hands.writers(real_hands.RealSplit.TEST))
     assert set(papers.values()) <= test_writers
     assert not {s.name for s in specs} & {s.name for s in plan(50, 1000)}
+
+
+def test_calibration_plan_uses_only_calibration_writers_in_games_of_its_own() -> None:
+    import pytest
+
+    from companion.synth import real_hands
+
+    if not real_hands.available():
+        pytest.skip("real handwriting (UNIPEN) not in ../shared")
+    calib = plan(100, 1000, real=True, split="calibrate")
+    test = plan(50, 1000, real=True)
+    writers = {s.writer for s in calib}
+    assert writers == set(real_hands.writers(real_hands.RealSplit.CALIB))
+    assert not writers & {s.writer for s in test}
+    assert all(s.hand == "real-calib" for s in calib)
+    assert not {s.game_seed for s in calib} & {s.game_seed for s in test}
+    assert not {s.name for s in calib} & {s.name for s in test}
+
+
+def _reading(fid: str, kind: FieldKind, value: str | None, conf: float,
+             cands: tuple[tuple[str | None, float], ...], note: str = "") -> Any:
+    from companion.vision.sheet.reader import FieldReading
+
+    return FieldReading(fid, kind, value, conf, cands, note=note)
+
+
+def test_letter_facts_see_through_the_letter_threshold() -> None:
+    from companion.vision.sheet.reader import LETTER_DOUBT_NOTE
+    from scripts.bench_reader import letter_facts
+
+    v = FieldKind.VEGETABLE
+    readings = {
+        # held back by the letter threshold alone: plain reading 0.931 is trusted otherwise
+        "a": _reading("a", v, "carrot", 0.85, (("carrot", 0.931), (None, 0.02),
+                                               ("onion", 0.049)), LETTER_DOUBT_NOTE),
+        # in review on its own: the ink is doubtful
+        "b": _reading("b", v, "onion", 0.6, (("onion", 0.6), (None, 0.4)), "faint"),
+        "c": _reading("c", v, None, 0.99, ((None, 0.99), ("onion", 0.01))),
+        "d": _reading("d", FieldKind.TOOL, "cross", 0.99, (("cross", 0.99), (None, 0.01))),
+    }
+    facts = letter_facts(readings)
+    assert set(facts) == {"a", "b"}
+    assert facts["a"][0] == pytest_approx(0.931 / 0.98) and facts["a"][1] is False
+    assert facts["b"] == (1.0, True)
+
+
+def pytest_approx(x: float) -> Any:
+    import pytest
+
+    return pytest.approx(x, abs=1e-9)
+
+
+def test_threshold_sweep_picks_the_lowest_within_the_silent_budget() -> None:
+    from scripts.bench_reader import LetterRecord, reliability_table
+    from scripts.fit_letter_sheets import choose, sweep
+
+    records = ([LetterRecord(0.999, False, True)] * 900 + [LetterRecord(0.97, False, False)]
+               + [LetterRecord(0.9, False, True)] * 50 + [LetterRecord(0.6, True, False)])
+    rows = sweep(records, (0.5, 0.95, 0.98, 0.995))
+    assert [(r.reviewed, r.silent) for r in rows] == [(1, 1), (51, 1), (52, 0), (52, 0)]
+    assert choose(rows, 10_000).threshold == 0.5  # budget 2.5: one silent error allowed
+    assert choose(rows, 1000).threshold == 0.98
+    assert choose(rows, 4000).threshold == 0.5
+    assert choose(rows, 3000).threshold == 0.98
+    text = reliability_table(records, 0.98)
+    assert "| 0.95-0.98 | 1 | 0.00% | 0.9700 | 1 | 0 |" in text
+    assert "| 0.999-1 | 900 | 100.00% |" in text
+
+
+def test_fitting_without_the_real_data_says_so_and_exits_2(monkeypatch: Any, tmp_path: Any,
+                                                           capsys: Any) -> None:
+    import pytest
+
+    from scripts import fit_letter_sheets
+
+    monkeypatch.setenv("COMPANION_UNIPEN", str(tmp_path / "absent.json"))
+    with pytest.raises(SystemExit) as exc:
+        fit_letter_sheets.main(["--photos", "2", "--write"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "real handwriting not found" in err and err.count("\n") == 1

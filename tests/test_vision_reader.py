@@ -121,3 +121,27 @@ def test_half_erased_smudge_reads_empty(seed: int) -> None:
         assert reading.readings[fid].value is None
         assert "erased" in reading.readings[fid].note
     assert _silent_errors(reading, shot.truth) == []
+
+
+def test_a_letter_along_the_cell_border_is_never_read_empty() -> None:
+    """An L drawn on the cell's left and bottom edges leaves almost no ink inside the
+    writing area; the cell must still count as written (in review), not read as empty."""
+    geo = layouts.geometry("delicious-combo", variant="A")
+    dpi = 200
+    s = dpi / 25.4
+    page = np.asarray(layouts.render_image("delicious-combo", variant="A", dpi=dpi,
+                                           code="AB12").convert("L")).copy()
+    cells = [f for f in geo.fields if f.kind.value == "vegetable"]
+    spec = cells[0]
+    b = spec.box_mm
+    x0, y0 = int((b.x + 0.4) * s), int((b.y + 0.15 * b.h) * s)
+    x1, y1 = int((b.x + 0.8 * b.w) * s), int((b.y + b.h - 0.4) * s)
+    cv2.line(page, (x0, y0), (x0, y1), 40, 3)
+    cv2.line(page, (x0, y1), (x1, y1), 40, 3)
+    photo = cv2.copyMakeBorder(page, 60, 60, 60, 60, cv2.BORDER_CONSTANT, value=120)
+    reading = read_image(photo, "edge-l.jpg")
+    r = reading.readings[spec.id]
+    assert r.value is not None, r
+    assert r.review
+    empty = reading.readings[cells[1].id]
+    assert empty.value is None and not empty.review

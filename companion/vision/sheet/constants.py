@@ -49,6 +49,16 @@ CELL_STRONG_MIN = 0.01
 CELL_FAINT_DARK = 0.82
 # Confidence given to such a faint cell (below REVIEW_BELOW, so it is reviewed).
 FAINT_CONFIDENCE = 0.6
+# A letter written along the cell's border (an L hugging its bottom-left corner) leaves
+# little ink inside the writing area. A cell not clearly written there is measured again
+# over its whole box, print included, nudged a pixel each way as marks are (the least ink
+# is kept, so a printed edge a pixel off never counts): from CELL_EDGE_WRITTEN_ABOVE of the
+# box, and more than in the writing area, it is written, at EDGE_WRITTEN_CONFIDENCE (in
+# review: print may still leak in). Measured: empty cells of 40 synthetic photos (650) reach
+# 0.0054 at most over the whole box; the one real test writer's L read empty (a silent
+# error) had 0.0035 in its writing area and 0.13 over the box.
+CELL_EDGE_WRITTEN_ABOVE = 0.05
+EDGE_WRITTEN_CONFIDENCE = 0.6
 # A cell's darkest strokes against the player's own writing on the same sheet (darkness
 # 1 - lightness at PEN_PERCENTILE, over the median of the sheet's sure letters): an erased
 # letter keeps a small part of it. On 240 synthetic photos (6,489 letters, 70 half-erased
@@ -142,7 +152,9 @@ LOW_DETAIL_CONFIDENCE = 0.7
 # the frame or more: 5,430 letters of seed 0 and 5,450 of seed 1; and 1,059 of sheets
 # covering 5-33%), no letter at 0.95 or more was wrong, one at 0.918 was; 0.95 reviews 130
 # and 141 letters where 0.98 reviewed 218 and 236. A model whose letters.json carries its
-# own "review_below" (fitted on held-out real writers by scripts/train_letters.py) uses that.
+# own threshold uses that: "sheet_review_below", fitted on filled sheets of the real
+# calibration writers (scripts/fit_letter_sheets.py, run by `make train`), else
+# "review_below", fitted on their single crops (scripts/train_letters.py).
 LETTER_REVIEW_BELOW = 0.95
 LETTER_DOUBT_CONFIDENCE = 0.85
 # A field whose calibrated confidence is below this goes to review.

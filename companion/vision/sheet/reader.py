@@ -48,11 +48,13 @@ from companion.vision.sheet import marks
 from companion.vision.sheet.constants import (
     BLANK_BLUR_PX,
     BORDER_RING_MM,
+    CELL_EDGE_WRITTEN_ABOVE,
     CELL_EMPTY_BELOW,
     CELL_FAINT_DARK,
     CELL_INK_BELOW,
     CELL_STRONG_MIN,
     CELL_WRITTEN_ABOVE,
+    EDGE_WRITTEN_CONFIDENCE,
     ERASED_BELOW,
     ERASED_CONFIDENCE,
     ERASED_SURE_BELOW,
@@ -88,6 +90,9 @@ LETTER_VALUES: dict[FieldKind, dict[str, str]] = {
     FieldKind.VEGETABLE: {letter: v.value for v, letter in VEGETABLE_LETTERS.items()},
     FieldKind.FRUIT: {letter: f.value for f, letter in FRUIT_LETTERS.items()},
 }
+# The note of a letter field sent to review for its letter alone (scripts/fit_letter_sheets.py
+# recognises it).
+LETTER_DOUBT_NOTE = "letter not clear enough to be sure"
 MARK_VALUES: dict[FieldKind, str] = {
     FieldKind.CHOICE: Mark.MARKED,
     FieldKind.TOOL: Mark.CROSS,
@@ -386,7 +391,39 @@ def _cell(page: _Page, spec: FieldSpec, shift: Align) -> _CellInk:
         p = min(p, FAINT_CONFIDENCE)
         if strong < CELL_STRONG_MIN:  # no firm stroke at all: faint whatever the pen
             plain = p
+    if frac < CELL_WRITTEN_ABOVE:
+        whole = _edge_ink(page, spec, shift)
+        if whole[0] >= CELL_EDGE_WRITTEN_ABOVE and whole[0] > frac:
+            # written along the border: its strokes are the cell's darkest, not the inside's
+            p = plain = max(p, EDGE_WRITTEN_CONFIDENCE)
+            dark, strong = min(dark, whole[1]), max(strong, whole[2])
     return _CellInk(p, plain, _letter_crop(page, spec, shift), dark, strong)
+
+
+def _edge_ink(page: _Page, spec: FieldSpec, shift: Align) -> tuple[float, float, float]:
+    """Ink share, darkest strokes and firm-stroke share over a cell's whole box, each the
+    least inky of the box nudged a pixel each way (a printed edge a pixel off comes and
+    goes, a stroke stays, as for marks); no ink at all where the box nears the page edge."""
+    x0, y0, x1, y1 = marks.box_px(_box(spec), page.px_per_mm, 0.0)
+    dx, dy, k = shift
+    h, w = page.ratio.shape[:2]
+    m = 8  # blank margin for the blur, as in _rel_patch
+    if min(x0 + dx - 1, y0 + dy - 1, x0 - m, y0 - m) < 0 or max(
+            x1 + dx + 1 - w, y1 + dy + 1 - h, x1 + m - w, y1 + m - h) > 0:
+        return 0.0, 1.0, 0.0
+    photo = page.ratio[y0 + dy - 1:y1 + dy + 1, x0 + dx - 1:x1 + dx + 1]
+    expected = marks.expected_ratio(page.blank[y0 - m:y1 + m, x0 - m:x1 + m],
+                                    BLANK_BLUR_PX[k])[m:-m, m:-m]
+    bh, bw = y1 - y0, x1 - x0
+    out = (1.0, 0.0, 1.0)
+    for ex, ey in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
+        rel = marks.relative_ink(photo[1 + ey:1 + ey + bh, 1 + ex:1 + ex + bw].copy(), expected)
+        frac = marks.ink_fraction(marks.ink_mask(rel, CELL_INK_BELOW))
+        if frac < CELL_EDGE_WRITTEN_ABOVE:  # too little ink in one nudge: no edge letter
+            return frac, 1.0, 0.0
+        out = (min(out[0], frac), max(out[1], float(np.percentile(rel, PEN_PERCENTILE))),
+               min(out[2], marks.ink_fraction(marks.ink_mask(rel, STRONG_INK_BELOW))))
+    return out
 
 
 def _letter_crop(page: _Page, spec: FieldSpec, shift: Align) -> np.ndarray:
@@ -509,12 +546,16 @@ def _classify(crops: list[np.ndarray], alloweds: list[list[str]], trusted: list[
 
 
 def _letter_review_below(reader: Reader) -> float:
-    """The letter probability below which a letter goes to review: the shipped model's own,
-    calibrated on real writers it never saw (letters.json), else LETTER_REVIEW_BELOW."""
+    """The letter probability below which a letter goes to review: the shipped model's own
+    (letters.json), fitted on filled sheets of real writers it never saw
+    (``sheet_review_below``, scripts/fit_letter_sheets.py), else on their single crops
+    (``review_below``), else LETTER_REVIEW_BELOW."""
     if reader is Reader.OURS:
-        value = _classifier().meta.get("review_below")
-        if isinstance(value, int | float) and 0.0 < value < 1.0:
-            return float(value)
+        meta = _classifier().meta
+        for key in ("sheet_review_below", "review_below"):
+            value = meta.get(key)
+            if isinstance(value, int | float) and 0.0 < value < 1.0:
+                return float(value)
     return LETTER_REVIEW_BELOW
 
 
@@ -608,7 +649,7 @@ def read_fields(
         if value is not None and spec.kind in LETTER_VALUES and not note:
             letter_p = conf / max(p_written[fid], 1e-9)
             if letter_p < letter_review_below and LETTER_DOUBT_CONFIDENCE < min(cap, conf):
-                cap, note = LETTER_DOUBT_CONFIDENCE, "letter not clear enough to be sure"
+                cap, note = LETTER_DOUBT_CONFIDENCE, LETTER_DOUBT_NOTE
         if conf > cap:
             conf, note = cap, note or LOW_DETAIL_NOTE
         if fid in glared and not clear_cross:  # glare hides ink, never adds it
