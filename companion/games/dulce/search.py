@@ -110,36 +110,17 @@ class Evaluator:
         """(points, headroom): ``fill`` with at most n more eggs on its empty spaces makes
         at most ``points + POINTS_PER_CAFE * min(n, headroom)`` points.
 
-        The ``_bound`` count, taken as if every empty space held an egg for which cafés
+        The ``_cover`` count, taken as if every empty space held an egg for which cafés
         are live, which beans are mobile and what each class can hold (all of these only
         grow with eggs), but with the cafés' scarcest spaces as they are: each egg lifts
-        one space of one café by one fill, so the charged totals rise by at most n, and
-        no class by more than its room below its cap.
+        one space of one café by one fill, so the uncovered cafés' sum rises by at most
+        n, and no class's share by more than its room below its cap.
         """
         beans, eggs = _masks(fill)
         every = self._slots_of(self._all_cafes)
-        held = beans | eggs
-        full = held | every
-        live = self._live(beans, eggs | (every & ~held), self._all_cafes)
-        live_slots = self._slots_of(live)
-        mobile = beans & live_slots
-        higher = self._higher
-        caps: dict[int, int] = {}
-        totals: dict[int, int] = {}
-        for ci in self._used:
-            if not live >> ci & 1:
-                continue
-            least = min((held >> i & 1) + (mobile & higher[i]).bit_count() for i in self._ids[ci])
-            top = self._top[ci]
-            k = self._klass[top]
-            if k not in caps:
-                caps[k] = (full & self._same[top] & live_slots).bit_count() + (
-                    mobile & higher[top]
-                ).bit_count()
-                totals[k] = 0
-            totals[k] += least
-        points = sum(min(caps[k], t) for k, t in totals.items())
-        room = sum(max(0, caps[k] - t) for k, t in totals.items())
+        full = beans | eggs | every
+        live = self._live(beans, full & ~beans, self._all_cafes)
+        points, room = self._cover(beans, eggs, live, full)
         return POINTS_PER_CAFE * points, room
 
     # -- tables -------------------------------------------------------------------------
@@ -178,14 +159,22 @@ class Evaluator:
         self._moving = sum(1 << i for i in range(n) if slots[i].level > 1)
         self._used = used
         # Per café, each space's bit and the spaces a bean could come down from.
-        self._needs = [tuple((1 << i, self._higher[i]) for i in ids) for ids in k.cafe_slots]
+        # An empty space holds up its café until a bean from another café drops in.
+        self._needs = [
+            tuple((1 << i, self._higher[i] & ~self._cafe_mask[ci]) for i in ids)
+            for ci, ids in enumerate(k.cafe_slots)
+        ]
         self._ids = [tuple(ids) for ids in k.cafe_slots]
         self._top = [max(ids, key=lambda i: slots[i].level) if ids else -1 for ids in k.cafe_slots]
         self._klass = [3 * list(type(s.bean)).index(s.bean) + int(s.level) for s in slots]
-        self._same = [
-            sum(1 << j for j in range(n) if slots[j].bean is s.bean and slots[j].level == s.level)
-            for s in slots
-        ]
+        # Per (bean, level) class: its slots, the slots above it, and per café its classes.
+        self._class_slots: dict[int, int] = {}
+        self._class_higher: dict[int, int] = {}
+        for i, kl in enumerate(self._klass):
+            self._class_slots[kl] = self._class_slots.get(kl, 0) | 1 << i
+            self._class_higher[kl] = self._higher[i]
+        self._classes = [tuple(sorted({self._klass[i] for i in ids})) for ids in k.cafe_slots]
+        self._class_bits = [sum(1 << kl for kl in kls) for kls in self._classes]
         self._forced = not rules.byproducts_may_be_discarded
         # Groups of interchangeable slots: same kind in one café, or whole cafés alike.
         self._twins = k.twins
@@ -283,14 +272,8 @@ class Evaluator:
         return parts, inert
 
     def _bound(self, beans: int, eggs: int, cafes: int, live: int | None = None) -> int:
-        """Points still reachable by ``cafes``, at most.
-
-        Only live cafés score (``live`` may over-approximate them: cafés only ever die).
-        A space can be filled at most as often as it holds something now plus the mobile
-        beans of its type sitting higher (each bean visits a level once), and a café
-        scores at most as often as its scarcest space. Each (bean, level) class shares
-        its fills among the cafés charged to it (those whose highest space is in it).
-        """
+        """Points still reachable by ``cafes``, at most (``_cover`` of their live cafés;
+        ``live`` may over-approximate them: cafés only ever die)."""
         if live is None:
             live = self._live(beans, eggs, cafes)
         live &= cafes
@@ -298,36 +281,88 @@ class Evaluator:
         hit = self._bounds.get(key)
         if hit is not None:
             return hit
+        got = POINTS_PER_CAFE * self._cover(beans, eggs, live, beans | eggs)[0]
+        if len(self._bounds) < BOUND_CACHE:
+            self._bounds[key] = got
+        return got
+
+    def _cover(self, beans: int, eggs: int, live: int, capped: int) -> tuple[int, int]:
+        """(scorings, headroom): the most times the ``live`` cafés can still score, at
+        most, and how far eggs on empty spaces could lift that count (see egg_ceiling).
+
+        A space can be filled at most as often as it holds something now plus the
+        mobile beans of its type sitting higher (each bean visits a level once), so a
+        café scores at most as often as its scarcest space allows. A (bean, level) class
+        can take at most ``cap`` fills in all (what ``capped`` holds in it now plus those
+        mobile beans), and every scoring of a café fills each of its classes once: so
+        opening any set of classes, the count is at most their caps plus the scarcest-
+        space counts of the cafés touching none of them (a feasible dual of the packing
+        problem, hence admissible whichever set). The set is chosen greedily. The
+        cafés left over are grouped by top class for the headroom: a group gains at most
+        one per café with an empty scarcest space, and never beyond its class's cap.
+        """
         held = beans | eggs
-        cmask = self._cafe_mask
-        live_slots = 0
-        for ci in self._used:
-            if live >> ci & 1:
-                live_slots |= cmask[ci]
+        live_slots = self._slots_of(live)
         mobile = beans & live_slots
         higher = self._higher
-        caps: dict[int, int] = {}
-        totals: dict[int, int] = {}
+        ids = self._ids
+        cafes: list[tuple[int, int]] = []  # (scarcest count, café) of the live cafés
+        gains: dict[int, int] = {}  # per class: sum of scarcest counts of cafés touching it
         for ci in self._used:
             if not live >> ci & 1:
                 continue
             least = 99
-            for i in self._ids[ci]:
+            for i in ids[ci]:
                 fills = (held >> i & 1) + (mobile & higher[i]).bit_count()
                 if fills < least:
                     least = fills
-            top = self._top[ci]
-            k = self._klass[top]
-            if k not in caps:
-                caps[k] = (held & self._same[top] & live_slots).bit_count() + (
-                    mobile & higher[top]
-                ).bit_count()
-                totals[k] = 0
-            totals[k] += least
-        got = POINTS_PER_CAFE * sum(min(caps[k], t) for k, t in totals.items())
-        if len(self._bounds) < BOUND_CACHE:
-            self._bounds[key] = got
-        return got
+            cafes.append((least, ci))
+            for k in self._classes[ci]:
+                gains[k] = gains.get(k, 0) + least
+        caps: dict[int, int] = {}
+        for k in gains:
+            caps[k] = (capped & self._class_slots[k] & live_slots).bit_count() + (
+                mobile & self._class_higher[k]
+            ).bit_count()
+        total = sum(least for least, _ in cafes)
+        opened = 0  # class bits
+        while True:
+            pick, save = -1, 0
+            for k, g in gains.items():
+                if g - caps[k] > save:
+                    pick, save = k, g - caps[k]
+            if pick < 0:
+                break
+            opened |= 1 << pick
+            total -= save
+            del gains[pick]
+            rest: list[tuple[int, int]] = []
+            for least, ci in cafes:
+                if self._class_bits[ci] & opened:
+                    for k in self._classes[ci]:
+                        if k in gains:
+                            gains[k] -= least
+                else:
+                    rest.append((least, ci))
+            cafes = rest
+        if not cafes or capped == held:
+            return total, 0
+        # Headroom: the cafés left, grouped by their top class.
+        shares: dict[int, list[int]] = {}
+        for least, ci in cafes:
+            top = self._klass[self._top[ci]]
+            rise = 1
+            for i in ids[ci]:
+                if (held >> i & 1) + (mobile & higher[i]).bit_count() == least and held >> i & 1:
+                    rise = 0  # a scarcest space already holds something: no egg goes there
+                    break
+            share = shares.setdefault(top, [0, 0])
+            share[0] += least
+            share[1] += rise
+        room = 0
+        for k, (t, r) in shares.items():
+            room += min(max(0, caps[k] - t), r)
+        return total, room
 
     # -- the search ---------------------------------------------------------------------
 
