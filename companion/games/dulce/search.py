@@ -26,6 +26,8 @@ from companion.games.dulce.constants import BOUND_CACHE, POINTS_PER_CAFE, SEARCH
 from companion.games.dulce.kitchen import Fill, Kitchen, Value
 from companion.games.dulce.model import DEFAULT_RULES, Content, DulceRules
 
+_UNBOUNDED = 1 << 30  # more than any count a kitchen holds
+
 
 def _masks(fill: Fill) -> tuple[int, int]:
     beans = eggs = 0
@@ -93,8 +95,11 @@ class Evaluator:
 
     def steps_ceiling(self, fill: Fill) -> int:
         """Chicken steps the scoring phase can still earn, at most: one per bean on a
-        2- or 3-ring space (each bean is discarded at most once, 1-ring beans silently)."""
-        return (_masks(fill)[0] & self._moving).bit_count()
+        2- or 3-ring space (each bean is discarded at most once, 1-ring beans silently)
+        of a café that may still score (no other bean ever moves)."""
+        beans, eggs = _masks(fill)
+        live = self._live(beans, eggs, self._all_cafes)
+        return (beans & self._moving & self._slots_of(live)).bit_count()
 
     @staticmethod
     def beans(fill: Fill) -> int:
@@ -175,6 +180,16 @@ class Evaluator:
             self._class_higher[kl] = self._higher[i]
         self._classes = [tuple(sorted({self._klass[i] for i in ids})) for ids in k.cafe_slots]
         self._class_bits = [sum(1 << kl for kl in kls) for kls in self._classes]
+        # Per café its two classes (-1 for a single space), None for any other shape.
+        self._shapes: list[tuple[int, int] | None] = []
+        for ids in k.cafe_slots:
+            kinds = sorted(self._klass[i] for i in ids)
+            if len(kinds) == 1:
+                self._shapes.append((kinds[0], -1))
+            elif len(kinds) == 2:
+                self._shapes.append((kinds[0], kinds[1]))
+            else:
+                self._shapes.append(None)
         self._forced = not rules.byproducts_may_be_discarded
         # Groups of interchangeable slots: same kind in one café, or whole cafés alike.
         self._twins = k.twins
@@ -325,6 +340,7 @@ class Evaluator:
                 mobile & self._class_higher[k]
             ).bit_count()
         total = sum(least for least, _ in cafes)
+        every = cafes
         opened = 0  # class bits
         while True:
             pick, save = -1, 0
@@ -345,7 +361,9 @@ class Evaluator:
                 else:
                     rest.append((least, ci))
             cafes = rest
-        if not cafes or capped == held:
+        if capped == held:
+            return (self._matching(every, caps, total) if total else 0), 0
+        if not cafes:
             return total, 0
         # Headroom: the cafés left, grouped by their top class.
         shares: dict[int, list[int]] = {}
@@ -363,6 +381,101 @@ class Evaluator:
         for k, (t, r) in shares.items():
             room += min(max(0, caps[k] - t), r)
         return total, room
+
+    def _matching(self, cafes: list[tuple[int, int]], caps: dict[int, int], cover: int) -> int:
+        """The scorings the packing problem of ``_cover`` allows, fractionally, rounded
+        down, or ``cover`` (the greedy count) if that is no more.
+
+        Each café is an edge between its two classes (a loop when both spaces are of one
+        class, a pendant edge for a single space) taking its scarcest count at most,
+        each class a node taking its cap: a b-matching, whose fractional optimum is half
+        the maximum flow in its bipartite double cover (a loop counts twice at its node,
+        so its arc takes twice the count). The optimum is never above a feasible dual
+        such as the greedy cover, so the flow stops once it reaches ``2 * cover``. Cafés
+        of another shape (more than two spaces) leave the greedy count.
+        """
+        # Nodes: 0 source, 1 sink, then per class its "out" and "in" copy.
+        node: dict[int, int] = {}
+        to: list[int] = []
+        room: list[int] = []
+        adj: list[list[int]] = [[], []]
+
+        def arc(u: int, v: int, c: int) -> int:
+            adj[u].append(len(to))
+            to.append(v)
+            room.append(c)
+            adj[v].append(len(to))
+            to.append(u)
+            room.append(0)
+            return len(to) - 2
+
+        feed: dict[int, int] = {}  # arc from the source into each "out" node
+        drain: dict[int, int] = {}  # arc from each "in" node to the sink
+        for k, c in caps.items():
+            n = node[k] = len(adj)
+            adj.append([])
+            adj.append([])
+            feed[n] = arc(0, n, c)
+            drain[n + 1] = arc(n + 1, 1, c)
+        shapes = self._shapes
+        flow = 0
+        goal = 2 * cover
+        for least, ci in cafes:
+            if not least:
+                continue
+            shape = shapes[ci]
+            if shape is None:
+                return cover
+            u, v = shape
+            paths: tuple[tuple[int, int, int], ...]
+            if v < 0:  # one space: an edge to a node without a cap
+                paths = ((node[u], 1, least), (0, node[u] + 1, least))
+            elif u == v:
+                paths = ((node[u], node[u] + 1, 2 * least),)
+            else:
+                paths = ((node[u], node[v] + 1, least), (node[v], node[u] + 1, least))
+            for x, y, c in paths:
+                # Push at once what goes straight through (source, x, y, sink).
+                a = arc(x, y, c)
+                push = c
+                if x:
+                    push = min(push, room[feed[x]])
+                if y != 1:
+                    push = min(push, room[drain[y]])
+                if push:
+                    for b in (a, feed.get(x, -1), drain.get(y, -1)):
+                        if b >= 0:
+                            room[b] -= push
+                            room[b + 1] += push
+                    flow += push
+        while flow < goal:  # shortest augmenting paths (Edmonds-Karp)
+            back = [-1] * len(adj)
+            back[0] = -2
+            queue = [0]
+            for x in queue:
+                for a in adj[x]:
+                    y = to[a]
+                    if room[a] and back[y] == -1:
+                        back[y] = a
+                        queue.append(y)
+                if back[1] != -1:
+                    break
+            if back[1] == -1:
+                break
+            push = _UNBOUNDED
+            y = 1
+            while y:
+                a = back[y]
+                push = min(push, room[a])
+                y = to[a ^ 1]
+            y = 1
+            while y:
+                a = back[y]
+                room[a] -= push
+                room[a ^ 1] += push
+                y = to[a ^ 1]
+            flow += push
+        return min(cover, flow // 2)
 
     # -- the search ---------------------------------------------------------------------
 
@@ -490,6 +603,7 @@ class Evaluator:
             self._memo[key] = done
             return done if need <= 0 else None
         children.sort(key=lambda ch: -ch[0])
+        movers = self._moving & self._slots_of(live)
         top: Value | None = None
         gain = POINTS_PER_CAFE
         most = 0  # proven ceiling on this state's points, from the children seen
@@ -500,10 +614,11 @@ class Evaluator:
                 most = max(most, limit + gain)
                 break
             if top is not None:
-                # Chicken steps still to come: at most one per bean that can still move.
-                steps = lost + (nb & self._moving).bit_count()
-                if (limit + gain, steps, nb.bit_count()) < top:
-                    continue
+                # Chicken steps still to come: at most one per bean on a 2- or 3-ring
+                # space of a café that may still score (others never move).
+                steps = lost + (nb & movers).bit_count()
+                if (limit + gain, steps, nb.bit_count()) <= top:
+                    continue  # cannot beat the best child
             got = self._value(nb, ne, cafes, floor - gain)
             if got is None:
                 most = max(most, floor - 1)  # the child made fewer than floor - gain
