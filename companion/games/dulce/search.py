@@ -180,16 +180,7 @@ class Evaluator:
             self._class_higher[kl] = self._higher[i]
         self._classes = [tuple(sorted({self._klass[i] for i in ids})) for ids in k.cafe_slots]
         self._class_bits = [sum(1 << kl for kl in kls) for kls in self._classes]
-        # Per café its two classes (-1 for a single space), None for any other shape.
-        self._shapes: list[tuple[int, int] | None] = []
-        for ids in k.cafe_slots:
-            kinds = sorted(self._klass[i] for i in ids)
-            if len(kinds) == 1:
-                self._shapes.append((kinds[0], -1))
-            elif len(kinds) == 2:
-                self._shapes.append((kinds[0], kinds[1]))
-            else:
-                self._shapes.append(None)
+        self._flow_network(k)
         self._forced = not rules.byproducts_may_be_discarded
         # Groups of interchangeable slots: same kind in one café, or whole cafés alike.
         self._twins = k.twins
@@ -207,6 +198,51 @@ class Evaluator:
             for group in shapes.values()
             if len(group) > 1
         ]
+
+    def _flow_network(self, k: Kitchen) -> None:
+        """The fixed arcs of ``_matching``'s network: node 0 the source, 1 the sink, and
+        per class an "out" and an "in" node; arcs in pairs (arc ^ 1 is the reverse)."""
+        self._arc_to: list[int] = []
+        self._arc_adj: list[list[int]] = [[], []]
+
+        def arc(u: int, v: int) -> int:
+            self._arc_adj[u].append(len(self._arc_to))
+            self._arc_to.append(v)
+            self._arc_adj[v].append(len(self._arc_to))
+            self._arc_to.append(u)
+            return len(self._arc_to) - 2
+
+        node: dict[int, int] = {}
+        self._class_arcs: dict[int, tuple[int, int]] = {}
+        for kl in sorted(self._class_slots):
+            n = node[kl] = len(self._arc_adj)
+            self._arc_adj += [[], []]
+            self._class_arcs[kl] = (arc(0, n), arc(n + 1, 1))
+        # Per café: (its arc, the source arc feeding it or -1, the sink arc draining it
+        # or -1, how many fills one scoring takes there).
+        self._cafe_arcs: list[tuple[tuple[int, int, int, int], ...]] = []
+        self._odd_shapes = False
+        for ids in k.cafe_slots:
+            kinds = sorted(self._klass[i] for i in ids)
+            paths: tuple[tuple[int, int, int, int], ...] = ()
+            if len(kinds) > 2:
+                self._odd_shapes = True
+            if len(kinds) == 1:  # an edge to a node without a cap, both ways
+                u = node[kinds[0]]
+                feed, drain = self._class_arcs[kinds[0]]
+                paths = ((arc(u, 1), feed, -1, 1), (arc(0, u + 1), -1, drain, 1))
+            elif len(kinds) == 2 and kinds[0] == kinds[1]:
+                u = node[kinds[0]]
+                feed, drain = self._class_arcs[kinds[0]]
+                paths = ((arc(u, u + 1), feed, drain, 2),)
+            elif len(kinds) == 2:
+                (u, v), (fu, du), (fv, dv) = (
+                    (node[kinds[0]], node[kinds[1]]),
+                    self._class_arcs[kinds[0]],
+                    self._class_arcs[kinds[1]],
+                )
+                paths = ((arc(u, v + 1), fu, dv, 1), (arc(v, u + 1), fv, du, 1))
+            self._cafe_arcs.append(paths)
 
     # -- analysis of one state ----------------------------------------------------------
 
@@ -394,70 +430,48 @@ class Evaluator:
         such as the greedy cover, so the flow stops once it reaches ``2 * cover``. Cafés
         of another shape (more than two spaces) leave the greedy count.
         """
-        # Nodes: 0 source, 1 sink, then per class its "out" and "in" copy.
-        node: dict[int, int] = {}
-        to: list[int] = []
-        room: list[int] = []
-        adj: list[list[int]] = [[], []]
-
-        def arc(u: int, v: int, c: int) -> int:
-            adj[u].append(len(to))
-            to.append(v)
-            room.append(c)
-            adj[v].append(len(to))
-            to.append(u)
-            room.append(0)
-            return len(to) - 2
-
-        feed: dict[int, int] = {}  # arc from the source into each "out" node
-        drain: dict[int, int] = {}  # arc from each "in" node to the sink
+        if self._odd_shapes:
+            return cover
+        room = [0] * len(self._arc_to)
+        ends = self._class_arcs
         for k, c in caps.items():
-            n = node[k] = len(adj)
-            adj.append([])
-            adj.append([])
-            feed[n] = arc(0, n, c)
-            drain[n + 1] = arc(n + 1, 1, c)
-        shapes = self._shapes
+            a, b = ends[k]
+            room[a] = room[b] = c
         flow = 0
         goal = 2 * cover
+        paths = self._cafe_arcs
         for least, ci in cafes:
-            if not least:
-                continue
-            shape = shapes[ci]
-            if shape is None:
-                return cover
-            u, v = shape
-            paths: tuple[tuple[int, int, int], ...]
-            if v < 0:  # one space: an edge to a node without a cap
-                paths = ((node[u], 1, least), (0, node[u] + 1, least))
-            elif u == v:
-                paths = ((node[u], node[u] + 1, 2 * least),)
-            else:
-                paths = ((node[u], node[v] + 1, least), (node[v], node[u] + 1, least))
-            for x, y, c in paths:
-                # Push at once what goes straight through (source, x, y, sink).
-                a = arc(x, y, c)
-                push = c
-                if x:
-                    push = min(push, room[feed[x]])
-                if y != 1:
-                    push = min(push, room[drain[y]])
-                if push:
-                    for b in (a, feed.get(x, -1), drain.get(y, -1)):
-                        if b >= 0:
-                            room[b] -= push
-                            room[b + 1] += push
+            for a, feed, drain, times in paths[ci]:
+                # Push at once what goes straight through (source, café arc, sink).
+                push = times * least
+                if feed >= 0 and room[feed] < push:
+                    push = room[feed]
+                if drain >= 0 and room[drain] < push:
+                    push = room[drain]
+                if push > 0:
+                    room[a] = times * least - push
+                    room[a ^ 1] = push
+                    if feed >= 0:
+                        room[feed] -= push
+                        room[feed ^ 1] += push
+                    if drain >= 0:
+                        room[drain] -= push
+                        room[drain ^ 1] += push
                     flow += push
+                else:
+                    room[a] = times * least
+        to, adj, nodes = self._arc_to, self._arc_adj, len(self._arc_adj)
         while flow < goal:  # shortest augmenting paths (Edmonds-Karp)
-            back = [-1] * len(adj)
+            back = [-1] * nodes
             back[0] = -2
             queue = [0]
             for x in queue:
                 for a in adj[x]:
-                    y = to[a]
-                    if room[a] and back[y] == -1:
-                        back[y] = a
-                        queue.append(y)
+                    if room[a]:
+                        y = to[a]
+                        if back[y] == -1:
+                            back[y] = a
+                            queue.append(y)
                 if back[1] != -1:
                     break
             if back[1] == -1:
@@ -466,7 +480,8 @@ class Evaluator:
             y = 1
             while y:
                 a = back[y]
-                push = min(push, room[a])
+                if room[a] < push:
+                    push = room[a]
                 y = to[a ^ 1]
             y = 1
             while y:
