@@ -180,6 +180,7 @@ class Evaluator:
             self._class_higher[kl] = self._higher[i]
         self._classes = [tuple(sorted({self._klass[i] for i in ids})) for ids in k.cafe_slots]
         self._class_bits = [sum(1 << kl for kl in kls) for kls in self._classes]
+        self._spaces = [tuple((i, self._klass[i]) for i in ids) for ids in k.cafe_slots]
         self._flow_network(k)
         self._forced = not rules.byproducts_may_be_discarded
         # Groups of interchangeable slots: same kind in one café, or whole cafés alike.
@@ -355,26 +356,25 @@ class Evaluator:
         held = beans | eggs
         live_slots = self._slots_of(live)
         mobile = beans & live_slots
-        higher = self._higher
-        ids = self._ids
+        # Per class, the mobile beans that could still come down into it.
+        arriving = {k: (mobile & up).bit_count() for k, up in self._class_higher.items()}
         cafes: list[tuple[int, int]] = []  # (scarcest count, café) of the live cafés
         gains: dict[int, int] = {}  # per class: sum of scarcest counts of cafés touching it
         for ci in self._used:
             if not live >> ci & 1:
                 continue
             least = 99
-            for i in ids[ci]:
-                fills = (held >> i & 1) + (mobile & higher[i]).bit_count()
+            for i, k in self._spaces[ci]:
+                fills = (held >> i & 1) + arriving[k]
                 if fills < least:
                     least = fills
             cafes.append((least, ci))
             for k in self._classes[ci]:
                 gains[k] = gains.get(k, 0) + least
-        caps: dict[int, int] = {}
-        for k in gains:
-            caps[k] = (capped & self._class_slots[k] & live_slots).bit_count() + (
-                mobile & self._class_higher[k]
-            ).bit_count()
+        caps = {
+            k: (capped & self._class_slots[k] & live_slots).bit_count() + arriving[k]
+            for k in gains
+        }
         total = sum(least for least, _ in cafes)
         every = cafes
         opened = 0  # class bits
@@ -406,8 +406,8 @@ class Evaluator:
         for least, ci in cafes:
             top = self._klass[self._top[ci]]
             rise = 1
-            for i in ids[ci]:
-                if (held >> i & 1) + (mobile & higher[i]).bit_count() == least and held >> i & 1:
+            for i, k in self._spaces[ci]:
+                if held >> i & 1 and 1 + arriving[k] == least:
                     rise = 0  # a scarcest space already holds something: no egg goes there
                     break
             share = shares.setdefault(top, [0, 0])
