@@ -119,7 +119,8 @@ class Evaluator:
         are live, which beans are mobile and what each class can hold (all of these only
         grow with eggs), but with the cafés' scarcest spaces as they are: each egg lifts
         one space of one café by one fill, so the uncovered cafés' sum rises by at most
-        n, and no class's share by more than its room below its cap.
+        n, and no class's share by more than its room below its cap; and the matching
+        count, which one more allowed scoring of one café lifts by one at most.
         """
         beans, eggs = _masks(fill)
         every = self._slots_of(self._all_cafes)
@@ -397,10 +398,13 @@ class Evaluator:
                 else:
                     rest.append((least, ci))
             cafes = rest
+        flow = self._matching(every, caps, total) if total else 0
         if capped == held:
-            return (self._matching(every, caps, total) if total else 0), 0
+            return flow, 0
+        # With eggs: at most the greedy count plus the headroom below, and at most the
+        # matching count plus one per egg (each egg lifts one café's limit by one).
         if not cafes:
-            return total, 0
+            return flow, total - flow
         # Headroom: the cafés left, grouped by their top class.
         shares: dict[int, list[int]] = {}
         for least, ci in cafes:
@@ -416,7 +420,7 @@ class Evaluator:
         room = 0
         for k, (t, r) in shares.items():
             room += min(max(0, caps[k] - t), r)
-        return total, room
+        return flow, total - flow + room
 
     def _matching(self, cafes: list[tuple[int, int]], caps: dict[int, int], cover: int) -> int:
         """The scorings the packing problem of ``_cover`` allows, fractionally, rounded
