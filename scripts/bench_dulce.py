@@ -6,9 +6,8 @@ Prints a Markdown table: per café count, the median and worst wall time of
 share of answers proven best, and the worst CPU time of each (on a shared machine the
 wall time also counts the waits for a core). Kitchens are drawn the way a game leaves
 them: built cafés hold leftovers from earlier rounds (30% of spaces), the board has 0-2
-cubes a square;
-the score-order kitchen then gets one random line harvested into it, with eggs bought
-at random from the chicken steps.
+cubes a square; the score-order kitchen then gets one random line harvested into it,
+with eggs bought at random from the chicken steps.
 
 ``python -m scripts.bench_dulce [--samples N] [--seed S]``
 """

@@ -5,14 +5,19 @@ what is held and the search always ends. Three things keep it small enough to be
 on every kitchen a game can reach:
 
 * Dead cafés. A café can score again only if each of its empty spaces can still be
-  refilled by a bean of its type sitting higher in a café that can itself score again
-  (a greatest fixpoint). Dead cafés never score; their beans never move.
+  refilled by a bean of its type sitting higher in another café that can itself score
+  again (a greatest fixpoint; its own beans leave only once it has scored). Dead cafés
+  never score; their beans never move.
 * Independent parts. Cafés that no future byproduct can link (a bean of one reaching a
   space of the other) never affect each other, so the best value of a state is the sum
   of the best values of its parts, each searched and memoised on its own. As high beans
   drain away a kitchen falls apart into small parts.
 * Point ceilings (``bound``). A branch whose ceiling cannot beat the best sibling found
   so far is skipped; the skipped branch provably loses, so memoised values stay exact.
+  The ceiling is the lower of two counts of how often the cafés can still fill up: a
+  greedy cover by (bean, level) classes and the fractional b-matching of cafés to
+  classes (a small max flow), which sees that a café of two like spaces takes two
+  fills per scoring. One memo serves every harvest start of a kitchen.
 
 The value compared is (points, chicken steps, beans left in cafés), larger is better in
 that order.
