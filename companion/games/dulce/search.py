@@ -187,6 +187,11 @@ class Evaluator:
         self._classes = [tuple(sorted({self._klass[i] for i in ids})) for ids in k.cafe_slots]
         self._class_bits = [sum(1 << kl for kl in kls) for kls in self._classes]
         self._spaces = [tuple((i, self._klass[i]) for i in ids) for ids in k.cafe_slots]
+        self._twin_class = [
+            self._klass[ids[0]] if len(ids) == 2 and len(set(self._klass[i] for i in ids)) == 1
+            else -1
+            for ids in k.cafe_slots
+        ]
         self._flow_network(k)
         self._forced = not rules.byproducts_may_be_discarded
         # Groups of interchangeable slots: same kind in one café, or whole cafés alike.
@@ -366,6 +371,7 @@ class Evaluator:
         arriving = {k: (mobile & up).bit_count() for k, up in self._class_higher.items()}
         cafes: list[tuple[int, int]] = []  # (scarcest count, café) of the live cafés
         gains: dict[int, int] = {}  # per class: sum of scarcest counts of cafés touching it
+        twice: dict[int, int] = {}  # the same, once more for cafés of two spaces of a class
         for ci in self._used:
             if not live >> ci & 1:
                 continue
@@ -377,6 +383,9 @@ class Evaluator:
             cafes.append((least, ci))
             for k in self._classes[ci]:
                 gains[k] = gains.get(k, 0) + least
+            k = self._twin_class[ci]
+            if k >= 0 and least:
+                twice[k] = twice.get(k, 0) + least
         caps = {
             k: (capped & self._class_slots[k] & live_slots).bit_count() + arriving[k]
             for k in gains
@@ -403,7 +412,10 @@ class Evaluator:
                 else:
                     rest.append((least, ci))
             cafes = rest
-        flow = self._matching(every, caps, total) if total else 0
+        if not opened and all(gains[k] + n <= caps[k] for k, n in twice.items()):
+            flow = total  # every café at its scarcest count fits: no matching can cut
+        else:
+            flow = self._matching(every, caps, total) if total else 0
         if capped == held:
             return flow, 0
         # With eggs: at most the greedy count plus the headroom below, and at most the
