@@ -306,3 +306,38 @@ def _starts_of(cafes) -> list[int]:
         out.append(at)
         at += len(cafe)
     return out
+
+
+def test_ceiling_counts_a_cafe_of_two_like_spaces_twice():
+    # Two 3-ring cacao beans are all that can ever fill the 2-ring cacao spaces, and the
+    # café holding two of them needs both for one scoring: three scorings, not four.
+    cafes = [
+        [["cacao", 2, None], ["cacao", 2, None]],
+        [["cacao", 3, "bean"]],
+        [["cacao", 3, "bean"]],
+    ]
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    fill = k.fill_of(engine)
+    assert Evaluator(k).bound(fill) == 3 == brute_best(cafes)[0]
+
+
+def test_an_empty_space_only_its_own_cafe_could_refill_is_dead():
+    # The 2-ring peanut could drop into the 1-ring space only once its café has scored,
+    # and it cannot score while that space is empty.
+    cafes = [[["peanut", 2, "bean"], ["peanut", 1, None]], [["cacao", 1, "bean"]]]
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    assert Evaluator(k).bound(k.fill_of(engine)) == 1 == brute_best(cafes)[0]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(space_st, min_size=2, max_size=2), min_size=2, max_size=5))
+def test_ceiling_is_admissible_on_kitchens_of_like_spaces(cafes):
+    # Two bean types and two-space cafés: many cafés share classes or hold two spaces of
+    # one class, where the matching ceiling cuts below the greedy one.
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    fill = k.fill_of(engine)
+    value = Evaluator(k)
+    assert value.bound(fill) >= brute_best(cafes)[0] == value(fill)[0]

@@ -33,8 +33,8 @@ CORNER_CELLS: dict[str, tuple[int, int]] = {
 
 # Memoised scoring states one search may hold (about 150 bytes each) before it stops
 # branching and reports its plan as not proven best.
-SEARCH_BUDGET = 60_000
-BOUND_CACHE = 200_000  # point bounds remembered per search (about 120 bytes each)
+SEARCH_BUDGET = 400_000
+BOUND_CACHE = 500_000  # point bounds remembered per search (about 120 bytes each)
 START_BUDGET = 120_000  # harvest placements (line, beans, eggs) searched before giving up
 
 # What the box holds: a state beyond these is readable but no game can reach it.

@@ -5,14 +5,19 @@ what is held and the search always ends. Three things keep it small enough to be
 on every kitchen a game can reach:
 
 * Dead cafés. A café can score again only if each of its empty spaces can still be
-  refilled by a bean of its type sitting higher in a café that can itself score again
-  (a greatest fixpoint). Dead cafés never score; their beans never move.
+  refilled by a bean of its type sitting higher in another café that can itself score
+  again (a greatest fixpoint; its own beans leave only once it has scored). Dead cafés
+  never score; their beans never move.
 * Independent parts. Cafés that no future byproduct can link (a bean of one reaching a
   space of the other) never affect each other, so the best value of a state is the sum
   of the best values of its parts, each searched and memoised on its own. As high beans
   drain away a kitchen falls apart into small parts.
 * Point ceilings (``bound``). A branch whose ceiling cannot beat the best sibling found
   so far is skipped; the skipped branch provably loses, so memoised values stay exact.
+  The ceiling is the lower of two counts of how often the cafés can still fill up: a
+  greedy cover by (bean, level) classes and the fractional b-matching of cafés to
+  classes (a small max flow), which sees that a café of two like spaces takes two
+  fills per scoring. One memo serves every harvest start of a kitchen.
 
 The value compared is (points, chicken steps, beans left in cafés), larger is better in
 that order.
@@ -25,6 +30,8 @@ from collections.abc import Iterator
 from companion.games.dulce.constants import BOUND_CACHE, POINTS_PER_CAFE, SEARCH_BUDGET
 from companion.games.dulce.kitchen import Fill, Kitchen, Value
 from companion.games.dulce.model import DEFAULT_RULES, Content, DulceRules
+
+_UNBOUNDED = 1 << 30  # more than any count a kitchen holds
 
 
 def _masks(fill: Fill) -> tuple[int, int]:
@@ -93,8 +100,11 @@ class Evaluator:
 
     def steps_ceiling(self, fill: Fill) -> int:
         """Chicken steps the scoring phase can still earn, at most: one per bean on a
-        2- or 3-ring space (each bean is discarded at most once, 1-ring beans silently)."""
-        return (_masks(fill)[0] & self._moving).bit_count()
+        2- or 3-ring space (each bean is discarded at most once, 1-ring beans silently)
+        of a café that may still score (no other bean ever moves)."""
+        beans, eggs = _masks(fill)
+        live = self._live(beans, eggs, self._all_cafes)
+        return (beans & self._moving & self._slots_of(live)).bit_count()
 
     @staticmethod
     def beans(fill: Fill) -> int:
@@ -110,36 +120,18 @@ class Evaluator:
         """(points, headroom): ``fill`` with at most n more eggs on its empty spaces makes
         at most ``points + POINTS_PER_CAFE * min(n, headroom)`` points.
 
-        The ``_bound`` count, taken as if every empty space held an egg for which cafés
+        The ``_cover`` count, taken as if every empty space held an egg for which cafés
         are live, which beans are mobile and what each class can hold (all of these only
         grow with eggs), but with the cafés' scarcest spaces as they are: each egg lifts
-        one space of one café by one fill, so the charged totals rise by at most n, and
-        no class by more than its room below its cap.
+        one space of one café by one fill, so the uncovered cafés' sum rises by at most
+        n, and no class's share by more than its room below its cap; and the matching
+        count, which one more allowed scoring of one café lifts by one at most.
         """
         beans, eggs = _masks(fill)
         every = self._slots_of(self._all_cafes)
-        held = beans | eggs
-        full = held | every
-        live = self._live(beans, eggs | (every & ~held), self._all_cafes)
-        live_slots = self._slots_of(live)
-        mobile = beans & live_slots
-        higher = self._higher
-        caps: dict[int, int] = {}
-        totals: dict[int, int] = {}
-        for ci in self._used:
-            if not live >> ci & 1:
-                continue
-            least = min((held >> i & 1) + (mobile & higher[i]).bit_count() for i in self._ids[ci])
-            top = self._top[ci]
-            k = self._klass[top]
-            if k not in caps:
-                caps[k] = (full & self._same[top] & live_slots).bit_count() + (
-                    mobile & higher[top]
-                ).bit_count()
-                totals[k] = 0
-            totals[k] += least
-        points = sum(min(caps[k], t) for k, t in totals.items())
-        room = sum(max(0, caps[k] - t) for k, t in totals.items())
+        full = beans | eggs | every
+        live = self._live(beans, full & ~beans, self._all_cafes)
+        points, room = self._cover(beans, eggs, live, full)
         return POINTS_PER_CAFE * points, room
 
     # -- tables -------------------------------------------------------------------------
@@ -178,14 +170,29 @@ class Evaluator:
         self._moving = sum(1 << i for i in range(n) if slots[i].level > 1)
         self._used = used
         # Per café, each space's bit and the spaces a bean could come down from.
-        self._needs = [tuple((1 << i, self._higher[i]) for i in ids) for ids in k.cafe_slots]
+        # An empty space holds up its café until a bean from another café drops in.
+        self._needs = [
+            tuple((1 << i, self._higher[i] & ~self._cafe_mask[ci]) for i in ids)
+            for ci, ids in enumerate(k.cafe_slots)
+        ]
         self._ids = [tuple(ids) for ids in k.cafe_slots]
         self._top = [max(ids, key=lambda i: slots[i].level) if ids else -1 for ids in k.cafe_slots]
         self._klass = [3 * list(type(s.bean)).index(s.bean) + int(s.level) for s in slots]
-        self._same = [
-            sum(1 << j for j in range(n) if slots[j].bean is s.bean and slots[j].level == s.level)
-            for s in slots
+        # Per (bean, level) class: its slots, the slots above it, and per café its classes.
+        self._class_slots: dict[int, int] = {}
+        self._class_higher: dict[int, int] = {}
+        for i, kl in enumerate(self._klass):
+            self._class_slots[kl] = self._class_slots.get(kl, 0) | 1 << i
+            self._class_higher[kl] = self._higher[i]
+        self._classes = [tuple(sorted({self._klass[i] for i in ids})) for ids in k.cafe_slots]
+        self._class_bits = [sum(1 << kl for kl in kls) for kls in self._classes]
+        self._spaces = [tuple((i, self._klass[i]) for i in ids) for ids in k.cafe_slots]
+        self._twin_class = [
+            self._klass[ids[0]] if len(ids) == 2 and len(set(self._klass[i] for i in ids)) == 1
+            else -1
+            for ids in k.cafe_slots
         ]
+        self._flow_network(k)
         self._forced = not rules.byproducts_may_be_discarded
         # Groups of interchangeable slots: same kind in one café, or whole cafés alike.
         self._twins = k.twins
@@ -203,6 +210,51 @@ class Evaluator:
             for group in shapes.values()
             if len(group) > 1
         ]
+
+    def _flow_network(self, k: Kitchen) -> None:
+        """The fixed arcs of ``_matching``'s network: node 0 the source, 1 the sink, and
+        per class an "out" and an "in" node; arcs in pairs (arc ^ 1 is the reverse)."""
+        self._arc_to: list[int] = []
+        self._arc_adj: list[list[int]] = [[], []]
+
+        def arc(u: int, v: int) -> int:
+            self._arc_adj[u].append(len(self._arc_to))
+            self._arc_to.append(v)
+            self._arc_adj[v].append(len(self._arc_to))
+            self._arc_to.append(u)
+            return len(self._arc_to) - 2
+
+        node: dict[int, int] = {}
+        self._class_arcs: dict[int, tuple[int, int]] = {}
+        for kl in sorted(self._class_slots):
+            n = node[kl] = len(self._arc_adj)
+            self._arc_adj += [[], []]
+            self._class_arcs[kl] = (arc(0, n), arc(n + 1, 1))
+        # Per café: (its arc, the source arc feeding it or -1, the sink arc draining it
+        # or -1, how many fills one scoring takes there).
+        self._cafe_arcs: list[tuple[tuple[int, int, int, int], ...]] = []
+        self._odd_shapes = False
+        for ids in k.cafe_slots:
+            kinds = sorted(self._klass[i] for i in ids)
+            paths: tuple[tuple[int, int, int, int], ...] = ()
+            if len(kinds) > 2:
+                self._odd_shapes = True
+            if len(kinds) == 1:  # an edge to a node without a cap, both ways
+                u = node[kinds[0]]
+                feed, drain = self._class_arcs[kinds[0]]
+                paths = ((arc(u, 1), feed, -1, 1), (arc(0, u + 1), -1, drain, 1))
+            elif len(kinds) == 2 and kinds[0] == kinds[1]:
+                u = node[kinds[0]]
+                feed, drain = self._class_arcs[kinds[0]]
+                paths = ((arc(u, u + 1), feed, drain, 2),)
+            elif len(kinds) == 2:
+                (u, v), (fu, du), (fv, dv) = (
+                    (node[kinds[0]], node[kinds[1]]),
+                    self._class_arcs[kinds[0]],
+                    self._class_arcs[kinds[1]],
+                )
+                paths = ((arc(u, v + 1), fu, dv, 1), (arc(v, u + 1), fv, du, 1))
+            self._cafe_arcs.append(paths)
 
     # -- analysis of one state ----------------------------------------------------------
 
@@ -283,14 +335,8 @@ class Evaluator:
         return parts, inert
 
     def _bound(self, beans: int, eggs: int, cafes: int, live: int | None = None) -> int:
-        """Points still reachable by ``cafes``, at most.
-
-        Only live cafés score (``live`` may over-approximate them: cafés only ever die).
-        A space can be filled at most as often as it holds something now plus the mobile
-        beans of its type sitting higher (each bean visits a level once), and a café
-        scores at most as often as its scarcest space. Each (bean, level) class shares
-        its fills among the cafés charged to it (those whose highest space is in it).
-        """
+        """Points still reachable by ``cafes``, at most (``_cover`` of their live cafés;
+        ``live`` may over-approximate them: cafés only ever die)."""
         if live is None:
             live = self._live(beans, eggs, cafes)
         live &= cafes
@@ -298,36 +344,174 @@ class Evaluator:
         hit = self._bounds.get(key)
         if hit is not None:
             return hit
+        got = POINTS_PER_CAFE * self._cover(beans, eggs, live, beans | eggs)[0]
+        if len(self._bounds) < BOUND_CACHE:
+            self._bounds[key] = got
+        return got
+
+    def _cover(self, beans: int, eggs: int, live: int, capped: int) -> tuple[int, int]:
+        """(scorings, headroom): the most times the ``live`` cafés can still score, at
+        most, and how far eggs on empty spaces could lift that count (see egg_ceiling).
+
+        A space can be filled at most as often as it holds something now plus the
+        mobile beans of its type sitting higher (each bean visits a level once), so a
+        café scores at most as often as its scarcest space allows. A (bean, level) class
+        can take at most ``cap`` fills in all (what ``capped`` holds in it now plus those
+        mobile beans), and every scoring of a café fills each of its classes once: so
+        opening any set of classes, the count is at most their caps plus the scarcest-
+        space counts of the cafés touching none of them (a feasible dual of the packing
+        problem, hence admissible whichever set). The set is chosen greedily. The
+        cafés left over are grouped by top class for the headroom: a group gains at most
+        one per café with an empty scarcest space, and never beyond its class's cap.
+        """
         held = beans | eggs
-        cmask = self._cafe_mask
-        live_slots = 0
-        for ci in self._used:
-            if live >> ci & 1:
-                live_slots |= cmask[ci]
+        live_slots = self._slots_of(live)
         mobile = beans & live_slots
-        higher = self._higher
-        caps: dict[int, int] = {}
-        totals: dict[int, int] = {}
+        # Per class, the mobile beans that could still come down into it.
+        arriving = {k: (mobile & up).bit_count() for k, up in self._class_higher.items()}
+        cafes: list[tuple[int, int]] = []  # (scarcest count, café) of the live cafés
+        gains: dict[int, int] = {}  # per class: sum of scarcest counts of cafés touching it
+        twice: dict[int, int] = {}  # the same, once more for cafés of two spaces of a class
         for ci in self._used:
             if not live >> ci & 1:
                 continue
             least = 99
-            for i in self._ids[ci]:
-                fills = (held >> i & 1) + (mobile & higher[i]).bit_count()
+            for i, k in self._spaces[ci]:
+                fills = (held >> i & 1) + arriving[k]
                 if fills < least:
                     least = fills
-            top = self._top[ci]
-            k = self._klass[top]
-            if k not in caps:
-                caps[k] = (held & self._same[top] & live_slots).bit_count() + (
-                    mobile & higher[top]
-                ).bit_count()
-                totals[k] = 0
-            totals[k] += least
-        got = POINTS_PER_CAFE * sum(min(caps[k], t) for k, t in totals.items())
-        if len(self._bounds) < BOUND_CACHE:
-            self._bounds[key] = got
-        return got
+            cafes.append((least, ci))
+            for k in self._classes[ci]:
+                gains[k] = gains.get(k, 0) + least
+            k = self._twin_class[ci]
+            if k >= 0 and least:
+                twice[k] = twice.get(k, 0) + least
+        caps = {
+            k: (capped & self._class_slots[k] & live_slots).bit_count() + arriving[k]
+            for k in gains
+        }
+        total = sum(least for least, _ in cafes)
+        every = cafes
+        opened = 0  # class bits
+        while True:
+            pick, save = -1, 0
+            for k, g in gains.items():
+                if g - caps[k] > save:
+                    pick, save = k, g - caps[k]
+            if pick < 0:
+                break
+            opened |= 1 << pick
+            total -= save
+            del gains[pick]
+            rest: list[tuple[int, int]] = []
+            for least, ci in cafes:
+                if self._class_bits[ci] & opened:
+                    for k in self._classes[ci]:
+                        if k in gains:
+                            gains[k] -= least
+                else:
+                    rest.append((least, ci))
+            cafes = rest
+        if not opened and all(gains[k] + n <= caps[k] for k, n in twice.items()):
+            flow = total  # every café at its scarcest count fits: no matching can cut
+        else:
+            flow = self._matching(every, caps, total) if total else 0
+        if capped == held:
+            return flow, 0
+        # With eggs: at most the greedy count plus the headroom below, and at most the
+        # matching count plus one per egg (each egg lifts one café's limit by one).
+        if not cafes:
+            return flow, total - flow
+        # Headroom: the cafés left, grouped by their top class.
+        shares: dict[int, list[int]] = {}
+        for least, ci in cafes:
+            top = self._klass[self._top[ci]]
+            rise = 1
+            for i, k in self._spaces[ci]:
+                if held >> i & 1 and 1 + arriving[k] == least:
+                    rise = 0  # a scarcest space already holds something: no egg goes there
+                    break
+            share = shares.setdefault(top, [0, 0])
+            share[0] += least
+            share[1] += rise
+        room = 0
+        for k, (t, r) in shares.items():
+            room += min(max(0, caps[k] - t), r)
+        return flow, total - flow + room
+
+    def _matching(self, cafes: list[tuple[int, int]], caps: dict[int, int], cover: int) -> int:
+        """The scorings the packing problem of ``_cover`` allows, fractionally, rounded
+        down, or ``cover`` (the greedy count) if that is no more.
+
+        Each café is an edge between its two classes (a loop when both spaces are of one
+        class, a pendant edge for a single space) taking its scarcest count at most,
+        each class a node taking its cap: a b-matching, whose fractional optimum is half
+        the maximum flow in its bipartite double cover (a loop counts twice at its node,
+        so its arc takes twice the count). The optimum is never above a feasible dual
+        such as the greedy cover, so the flow stops once it reaches ``2 * cover``. Cafés
+        of another shape (more than two spaces) leave the greedy count.
+        """
+        if self._odd_shapes:
+            return cover
+        room = [0] * len(self._arc_to)
+        ends = self._class_arcs
+        for k, c in caps.items():
+            a, b = ends[k]
+            room[a] = room[b] = c
+        flow = 0
+        goal = 2 * cover
+        paths = self._cafe_arcs
+        for least, ci in cafes:
+            for a, feed, drain, times in paths[ci]:
+                # Push at once what goes straight through (source, café arc, sink).
+                push = times * least
+                if feed >= 0 and room[feed] < push:
+                    push = room[feed]
+                if drain >= 0 and room[drain] < push:
+                    push = room[drain]
+                if push > 0:
+                    room[a] = times * least - push
+                    room[a ^ 1] = push
+                    if feed >= 0:
+                        room[feed] -= push
+                        room[feed ^ 1] += push
+                    if drain >= 0:
+                        room[drain] -= push
+                        room[drain ^ 1] += push
+                    flow += push
+                else:
+                    room[a] = times * least
+        to, adj, nodes = self._arc_to, self._arc_adj, len(self._arc_adj)
+        while flow < goal:  # shortest augmenting paths (Edmonds-Karp)
+            back = [-1] * nodes
+            back[0] = -2
+            queue = [0]
+            for x in queue:
+                for a in adj[x]:
+                    if room[a]:
+                        y = to[a]
+                        if back[y] == -1:
+                            back[y] = a
+                            queue.append(y)
+                if back[1] != -1:
+                    break
+            if back[1] == -1:
+                break
+            push = _UNBOUNDED
+            y = 1
+            while y:
+                a = back[y]
+                if room[a] < push:
+                    push = room[a]
+                y = to[a ^ 1]
+            y = 1
+            while y:
+                a = back[y]
+                room[a] -= push
+                room[a ^ 1] += push
+                y = to[a ^ 1]
+            flow += push
+        return min(cover, flow // 2)
 
     # -- the search ---------------------------------------------------------------------
 
@@ -455,6 +639,7 @@ class Evaluator:
             self._memo[key] = done
             return done if need <= 0 else None
         children.sort(key=lambda ch: -ch[0])
+        movers = self._moving & self._slots_of(live)
         top: Value | None = None
         gain = POINTS_PER_CAFE
         most = 0  # proven ceiling on this state's points, from the children seen
@@ -465,10 +650,11 @@ class Evaluator:
                 most = max(most, limit + gain)
                 break
             if top is not None:
-                # Chicken steps still to come: at most one per bean that can still move.
-                steps = lost + (nb & self._moving).bit_count()
-                if (limit + gain, steps, nb.bit_count()) < top:
-                    continue
+                # Chicken steps still to come: at most one per bean on a 2- or 3-ring
+                # space of a café that may still score (others never move).
+                steps = lost + (nb & movers).bit_count()
+                if (limit + gain, steps, nb.bit_count()) <= top:
+                    continue  # cannot beat the best child
             got = self._value(nb, ne, cafes, floor - gain)
             if got is None:
                 most = max(most, floor - 1)  # the child made fewer than floor - gain
