@@ -37,6 +37,12 @@ class CellRead:
     # the strongest blob of the pips' polarity that is no pip: (x, y, its strength over the
     # weakest pip's), where a glint of the lamp would show
     extra: tuple[float, float, float] | None = None
+    # how far the worst pip's sub-pixel centre lies off the best-fitting square lattice
+    # (lattice units): a glint falls where the lamp puts it, a painted pip on the lattice
+    lattice_misfit: float = 0.0
+    # a strong blob of the other polarity at the face's middle lattice point: a glint may
+    # hide a dark middle pip there (a 3 read as a 2, a 5 as a 4)
+    middle_hidden: bool = False
 
 
 def _layouts() -> tuple[tuple[int, frozenset[tuple[int, int]]], ...]:
@@ -52,6 +58,9 @@ def _layouts() -> tuple[tuple[int, frozenset[tuple[int, int]]], ...]:
 
 # every standard face and its quarter turn, as (pips, lattice points)
 LAYOUTS = _layouts()
+# one polarity's evidence: the one-sided colour difference, its pip response, the blobs'
+# core colours and the blobs (value, y, x)
+_Side = tuple[np.ndarray, np.ndarray, list[np.ndarray], list[tuple[float, int, int]]]
 
 
 def _peaks(resp: np.ndarray, region: np.ndarray, min_dist: float) -> list[tuple[float, int, int]]:
@@ -108,6 +117,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     best: _Pips | None = None
     best_peaks: list[tuple[float, int, int]] = []
+    sides: dict[bool, _Side] = {}
     for light in (True, False):
         one_side = np.maximum(diff if light else -diff, 0)
         resp = cv2.filter2D(one_side, -1, kernel, borderType=cv2.BORDER_REPLICATE)
@@ -130,6 +140,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
             peaks = [p for p, k in zip(peaks, keep, strict=True) if k]
             cores = [c for c, k in zip(cores, keep, strict=True) if k]
         near = cv2.dilate(resp, ker)
+        sides[light] = (one_side, resp, cores, peaks)
         read = _read_pips(peaks, resp, near, n, spacing, light, cores, face0)
         if light and len(peaks) >= 3 and not (read.ok and read.count >= 2):
             # no face of ours with the strongest blob: read again without it (a glint)
@@ -145,6 +156,30 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         if best is None or (read.ok, read.contrast) > (best.ok, best.contrast):
             best, best_peaks = read, raw
     assert best is not None
+    misfit = 0.0
+    if best.ok and best.count >= 3:
+        one_side, resp, cores, peaks = sides[best.light]
+        misfit, worst = _lattice_misfit(best.points, one_side, pip_r, spacing)
+        if misfit > C.PIP_GLINT_MISFIT:
+            # one blob sits well off the lattice the others share: a glint taken for a
+            # pip. Read the die without it when its other pips still make a face.
+            drop = best.points[worst]
+            kept = [i for i, p in enumerate(peaks) if p != drop]
+            other = _read_pips([peaks[i] for i in kept], resp, cv2.dilate(resp, ker), n,
+                               spacing, best.light, [cores[i] for i in kept], face0)
+            if other.ok and other.count >= 2:
+                refit = (_lattice_misfit(other.points, one_side, pip_r, spacing)[0]
+                         if other.count >= 3 else 0.0)
+                if refit <= C.PIP_LATTICE_MISFIT:
+                    best, misfit = replace(other, glint=True), refit
+    hidden = False
+    if best.ok and best.count in (2, 4) and best.center is not None:
+        # a dark-pip face whose middle shows a strong light blob (or the reverse)
+        resp_other = sides[not best.light][1]
+        cx, cy = best.center
+        near_middle = np.hypot(xx - cx, yy - cy) <= C.PIP_HIDDEN_RADIUS * spacing
+        weakest = min(v for v, _, _ in best.points)
+        hidden = float(resp_other[near_middle].max()) >= C.PIP_HIDDEN_SHARE * weakest
     extra = _strongest_other(best, best_peaks)
     face_mask = region.copy()
     for _, py, px in best.points:
@@ -163,6 +198,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         occupied, best.count, best.ok, best.margin, best.contrast, best.center,
         (float(fb[0]), float(fb[1]), float(fb[2])), pip_bgr, best.light, best.even,
         best.glint, tuple((float(x), float(y)) for _, y, x in best.points), extra,
+        misfit, hidden,
     )
 
 
@@ -233,6 +269,43 @@ def _read_pips(
         if cand.beats(best):
             best = cand
     return best
+
+
+def _centroid(img: np.ndarray, x: int, y: int, radius: float) -> tuple[float, float]:
+    """Sub-pixel centre of the blob at (x, y): the brightness-weighted mean within
+    ``radius`` above the window's 30th percentile."""
+    n = img.shape[0]
+    r = int(math.ceil(radius))
+    y0, y1, x0, x1 = max(y - r, 0), min(y + r + 1, n), max(x - r, 0), min(x + r + 1, n)
+    win = img[y0:y1, x0:x1]
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    inside = np.hypot(xx - x, yy - y) <= radius
+    w = np.clip(win - np.percentile(win[inside], 30), 0, None) * inside
+    total = float(w.sum())
+    if total <= 0:
+        return float(x), float(y)
+    return float((w * xx).sum() / total), float((w * yy).sum() / total)
+
+
+def _lattice_misfit(
+    points: tuple[tuple[float, int, int], ...], one_side: np.ndarray, pip_r: float,
+    spacing: float,
+) -> tuple[float, int]:
+    """Fit a square lattice (centre, scale and turn) to the pips' sub-pixel centres; the
+    largest residual in lattice units, and which pip it belongs to."""
+    xy = np.array([_centroid(one_side, x, y, 1.3 * pip_r) for _, y, x in points])
+    cx, cy = np.mean([(x, y) for _, y, x in points], axis=0)
+    a_rows, b = [], []
+    for (_, y, x), (px, py) in zip(points, xy, strict=True):
+        u, v = round((x - cx) / spacing), round((y - cy) / spacing)
+        a_rows += [[1.0, 0.0, u, -v], [0.0, 1.0, v, u]]
+        b += [px, py]
+    a = np.array(a_rows)
+    sol = np.linalg.lstsq(a, np.array(b), rcond=None)[0]
+    res = (a @ sol - np.array(b)).reshape(-1, 2)
+    err = np.hypot(res[:, 0], res[:, 1]) / max(float(np.hypot(sol[2], sol[3])), 1e-6)
+    worst = int(np.argmax(err))
+    return float(err[worst]), worst
 
 
 def _flatness(one_side: np.ndarray, y: int, x: int, pip_r: float) -> float:

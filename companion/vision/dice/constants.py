@@ -142,3 +142,12 @@ GLINT_FLAT_SHARE = 0.87
 GLINT_SPOT_MIN_STRENGTH = 0.6  # a non-pip blob this strong (over the weakest pip) may be a glint
 GLINT_SPOT_MIN_DICE = 3  # dice showing a blob at one face spot make it the photo's glint spot
 GLINT_SPOT_RADIUS = 0.1  # pitch units
+# Sub-pixel pip centres against the best-fitting square lattice (lattice units): painted
+# pips sit within a few hundredths; a die whose worst pip is off by more goes to review,
+# and a blob this far off is read as a glint when the other pips still make a face.
+PIP_LATTICE_MISFIT = 0.12
+PIP_GLINT_MISFIT = 0.2
+# a blob of the other polarity near the middle of a 2 or a 4 (within this radius, lattice
+# units) at least this strong (over the weakest pip) may be a glint over a middle pip
+PIP_HIDDEN_RADIUS = 0.35
+PIP_HIDDEN_SHARE = 1.0

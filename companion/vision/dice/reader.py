@@ -408,8 +408,11 @@ def _decide(
         if rd.layout_ok and not rd.even_paint:
             flags.append("pip-or-highlight")
             pip_conf = min(pip_conf, 0.6)
-        if rd.glint or middle_pip_on_spot(rd, spot):
+        if rd.glint or middle_pip_on_spot(rd, spot) or rd.middle_hidden:
             flags.append("glint")
+            pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
+        if rd.lattice_misfit > C.PIP_LATTICE_MISFIT:
+            flags.append("pip-off-lattice")
             pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
         value = min(6, max(1, rd.pips))
         if value not in FACES:
