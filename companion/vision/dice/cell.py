@@ -136,10 +136,18 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
             sats = [_saturation(c) for c in cores[:7]] + [_saturation(c) for c in cores[7:]]
             palest = min(sats[:7])
             limit = palest + C.PIP_SATURATION_RATIO * (sat_face - palest)
+            # tinted pips on a pale face (bluish white on tan) are nearly as saturated as
+            # the face: then saturation tells pips from highlights nothing
+            if sat_face - palest < C.PIP_SATURATION_MIN_GAP:
+                limit = 1.0
             keep = [sat <= limit for sat in sats]
             peaks = [p for p, k in zip(peaks, keep, strict=True) if k]
             cores = [c for c, k in zip(cores, keep, strict=True) if k]
         near = cv2.dilate(resp, ker)
+        dropped = [p for p in raw if p not in peaks and p[0] >= C.PIP_REL_THRESHOLD * raw[0][0]]
+        for _, y, x in dropped:
+            # a blob left out as a glint says nothing about which lattice points are bare
+            cv2.circle(near, (x, y), int(round(0.6 * spacing)), 0.0, -1)
         sides[light] = (one_side, resp, cores, peaks)
         read = _read_pips(peaks, resp, near, n, spacing, light, cores, face0)
         if light and len(peaks) >= 3 and not (read.ok and read.count >= 2):
@@ -147,7 +155,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
             other = _read_pips(peaks[1:], resp, near, n, spacing, light, cores[1:], face0)
             if other.ok and other.count >= 2:
                 read, glint = other, True
-        if glint:
+        if glint or (read.ok and _on_bare_point(read, dropped, spacing)):
             read = replace(read, glint=True)
         elif light and read.ok and read.count in (3, 5) and _centre_odd(read, one_side, pip_r):
             read = replace(read, glint=True)  # the centre "pip" may be a glint: say so
@@ -269,6 +277,23 @@ def _read_pips(
         if cand.beats(best):
             best = cand
     return best
+
+
+def _on_bare_point(
+    read: _Pips, blobs: list[tuple[float, int, int]], spacing: float
+) -> bool:
+    """True when a blob left out as a glint sits where the face lacks a pip: the glint may
+    hide one, or be read as one on a like die, so the count is doubtful."""
+    if read.center is None or not blobs:
+        return False
+    cx, cy = read.center
+    taken = {(round((y - cy) / spacing), round((x - cx) / spacing)) for _, y, x in read.points}
+    for _, y, x in blobs:
+        r, c = (y - cy) / spacing, (x - cx) / spacing
+        if abs(round(r)) <= 1 and abs(round(c)) <= 1 and (round(r), round(c)) not in taken:
+            if math.hypot(r - round(r), c - round(c)) <= C.PIP_LAYOUT_TOLERANCE:
+                return True
+    return False
 
 
 def _centroid(img: np.ndarray, x: int, y: int, radius: float) -> tuple[float, float]:

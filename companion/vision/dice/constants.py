@@ -78,6 +78,7 @@ PIP_SPACING_RANGE = (0.85, 1.2)  # measured pip spacing / expected, allowed
 PIP_COLOUR_SPREAD = 0.4  # a pip's colour may stray this share of the pip-to-face distance
 PIP_SATURATION_RATIO = 0.5  # a light pip: at most this far from the palest blob to the face
 PIP_SATURATION_MIN_FACE = 0.15  # below this face saturation the test above is skipped
+PIP_SATURATION_MIN_GAP = 0.1  # and when the palest blob is within this of the face
 PIP_MIN_MARGIN = 1.3  # a die's pips must stand at least this clear of the next blob
 PIP_ALONE_MARGIN = 1.8  # pips this clear mark a die even where its colour matches the table
 # Ingredient colour: log-chromaticity (ln R/G, ln B/G) after white balance. A die's colour
