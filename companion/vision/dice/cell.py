@@ -187,7 +187,11 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         cx, cy = best.center
         near_middle = np.hypot(xx - cx, yy - cy) <= C.PIP_HIDDEN_RADIUS * spacing
         weakest = min(v for v, _, _ in best.points)
-        hidden = float(resp_other[near_middle].max()) >= C.PIP_HIDDEN_SHARE * weakest
+        glow = float(resp_other[near_middle].max()) / max(weakest, 1e-6)
+        # what is left of a pip the glint half covers, right at the middle point
+        rest = float(sides[best.light][1][round(cy), round(cx)]) / max(weakest, 1e-6)
+        hidden = glow >= C.PIP_HIDDEN_SHARE or (
+            glow >= C.PIP_HIDDEN_SHARE_WITH_REST and rest >= C.PIP_HIDDEN_REST)
     extra = _strongest_other(best, best_peaks)
     face_mask = region.copy()
     for _, py, px in best.points:

@@ -152,3 +152,6 @@ PIP_GLINT_MISFIT = 0.2
 # units) at least this strong (over the weakest pip) may be a glint over a middle pip
 PIP_HIDDEN_RADIUS = 0.35
 PIP_HIDDEN_SHARE = 1.0
+# or half as strong, when a trace of a pip (this share of the weakest) shows at the middle
+PIP_HIDDEN_SHARE_WITH_REST = 0.5
+PIP_HIDDEN_REST = 0.2
