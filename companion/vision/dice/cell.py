@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from companion.vision.dice import constants as C
+from companion.vision.dice.colour import log_chroma
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,12 @@ class CellRead:
     # a strong blob of the other polarity at the face's middle lattice point: a glint may
     # hide a dark middle pip there (a 3 read as a 2, a 5 as a 4)
     middle_hidden: bool = False
+    # log-chromaticity spread of the face's four quadrants: a cell straddling the corners
+    # of several dice (a grid half a die off) shows their different colours
+    face_spread: float = 0.0
+    # the response between two neighbouring pips stays high: a line or streak (a board
+    # seam, wood grain), not separate painted dots
+    joined: bool = False
 
 
 def _layouts() -> tuple[tuple[int, frozenset[tuple[int, int]]], ...]:
@@ -192,6 +199,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         rest = float(sides[best.light][1][round(cy), round(cx)]) / max(weakest, 1e-6)
         hidden = glow >= C.PIP_HIDDEN_SHARE or (
             glow >= C.PIP_HIDDEN_SHARE_WITH_REST and rest >= C.PIP_HIDDEN_REST)
+    joined = best.ok and _joined(best, sides[best.light][1], spacing)
     extra = _strongest_other(best, best_peaks)
     face_mask = region.copy()
     for _, py, px in best.points:
@@ -202,6 +210,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     bright = face_px.mean(axis=1)
     keep = bright <= np.percentile(bright, 85)
     fb = np.median(face_px[keep], axis=0)
+    spread = _quadrant_spread(bgr, face_mask, mid)
     pip_bgr = None
     if best.points:
         pb = np.median(np.array([bgr[py, px] for _, py, px in best.points]), axis=0)
@@ -210,8 +219,43 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         occupied, best.count, best.ok, best.margin, best.contrast, best.center,
         (float(fb[0]), float(fb[1]), float(fb[2])), pip_bgr, best.light, best.even,
         best.glint, tuple((float(x), float(y)) for _, y, x in best.points), extra,
-        misfit, hidden,
+        misfit, hidden, spread, joined,
     )
+
+
+def _joined(read: _Pips, resp: np.ndarray, spacing: float) -> bool:
+    """True when, all along the way between two pips up to two lattice steps apart, the
+    pip response stays nearly as strong as at the pips."""
+    pts = [(float(x), float(y)) for _, y, x in read.points]
+    weakest = min(v for v, _, _ in read.points)
+    n = resp.shape[0]
+    for i, a in enumerate(pts):
+        for b in pts[i + 1 :]:
+            if math.dist(a, b) > 3.0 * spacing:
+                continue
+            along = []
+            for t in (0.3, 0.5, 0.7):  # a line is strong all along; a glint only at one spot
+                mx = min(n - 1, max(0, round(a[0] + t * (b[0] - a[0]))))
+                my = min(n - 1, max(0, round(a[1] + t * (b[1] - a[1]))))
+                along.append(float(resp[my, mx]))
+            if min(along) >= C.PIP_JOINED_SHARE * weakest:
+                return True
+    return False
+
+
+def _quadrant_spread(bgr: np.ndarray, face_mask: np.ndarray, mid: float) -> float:
+    n = bgr.shape[0]
+    yy, xx = np.mgrid[0:n, 0:n]
+    chroma = []
+    for low_y in (True, False):
+        for low_x in (True, False):
+            q = face_mask & ((yy < mid) == low_y) & ((xx < mid) == low_x)
+            if q.sum() >= 20:
+                chroma.append(log_chroma(np.median(bgr[q], axis=0)))
+    if len(chroma) < 2:
+        return 0.0
+    arr = np.array(chroma)
+    return float(np.max(np.linalg.norm(arr - np.median(arr, axis=0), axis=1)))
 
 
 @dataclass(frozen=True)

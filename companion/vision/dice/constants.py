@@ -86,6 +86,7 @@ PIP_ALONE_MARGIN = 1.8  # pips this clear mark a die even where its colour match
 # much farther for a sure reading.
 COLOUR_SPREAD = 0.11  # log units, typical scatter of one class under our lighting
 COLOUR_MAX_DISTANCE = 3.5  # spread units
+COLOUR_UNKNOWN_CONFIDENCE = 0.6  # a die farther than that from its family goes to review
 COLOUR_SURE_MARGIN = 2.0  # spread units
 SELF_BALANCE_MIN_CLASSES = 3  # re-centre the colours on the dice themselves with this many
 SELF_BALANCE_MAX_SHIFT = 0.35  # log units
@@ -94,6 +95,9 @@ SELF_BALANCE_MAX_SHIFT = 0.35  # log units
 # there even when its pips cannot be read (it then goes to review).
 OCCUPIED_MIN = 0.2
 PRESENT_SURE_ABOVE = 0.6
+# A face whose quadrants differ in log-chromaticity by more than this is the corners of
+# several dice (a grid off by half a die), not one die: never read as a sure die.
+FACE_MIXED_LOG_CHROMA = 0.35
 
 # --- confidence -----------------------------------------------------------------------------------
 REVIEW_BELOW = 0.8  # a die whose confidence is below this goes to review
@@ -155,3 +159,6 @@ PIP_HIDDEN_SHARE = 1.0
 # or half as strong, when a trace of a pip (this share of the weakest) shows at the middle
 PIP_HIDDEN_SHARE_WITH_REST = 0.5
 PIP_HIDDEN_REST = 0.2
+# halfway between two pips the response of a line stays at least this share of the weakest
+# pip's; between painted dots it drops to the bare face
+PIP_JOINED_SHARE = 0.5
