@@ -154,7 +154,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         dropped = [p for p in raw if p not in peaks and p[0] >= C.PIP_REL_THRESHOLD * raw[0][0]]
         for _, y, x in dropped:
             # a blob left out as a glint says nothing about which lattice points are bare
-            cv2.circle(near, (x, y), int(round(0.6 * spacing)), 0.0, -1)
+            cv2.circle(near, (x, y), int(round(C.GLINT_MASK_LATTICE * spacing)), 0.0, -1)
         sides[light] = (one_side, resp, cores, peaks)
         read = _read_pips(peaks, resp, near, n, spacing, light, cores, face0)
         if light and len(peaks) >= 3 and not (read.ok and read.count >= 2):
@@ -339,7 +339,8 @@ def _on_bare_point(
     for _, y, x in blobs:
         r, c = (y - cy) / spacing, (x - cx) / spacing
         if abs(round(r)) <= 1 and abs(round(c)) <= 1 and (round(r), round(c)) not in taken:
-            if math.hypot(r - round(r), c - round(c)) <= C.PIP_LAYOUT_TOLERANCE:
+            # the glint's mask covers this bare point: its evidence was set aside
+            if math.hypot(r - round(r), c - round(c)) <= C.GLINT_MASK_LATTICE:
                 return True
     return False
 

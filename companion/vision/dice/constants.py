@@ -151,6 +151,7 @@ GLINT_SPOT_RADIUS = 0.1  # pitch units
 # pips sit within a few hundredths; a die whose worst pip is off by more goes to review,
 # and a blob this far off is read as a glint when the other pips still make a face.
 PIP_LATTICE_MISFIT = 0.12
+GLINT_MASK_LATTICE = 0.45  # a blob set aside as a glint hides this radius (lattice units)
 PIP_GLINT_MISFIT = 0.2
 # a blob of the other polarity near the middle of a 2 or a 4 (within this radius, lattice
 # units) at least this strong (over the weakest pip) may be a glint over a middle pip
