@@ -156,6 +156,21 @@ def accuracy_tables(counts: dict[str, int]) -> None:
                 r = confusion[(true, read, True)]
                 cells.append(f"{n} ({r})" if r else str(n))
             print(f"| {true} | " + " | ".join(cells) + " |")
+        pair_table(name, confusion)
+
+
+def pair_table(name: str, confusion: Confusion) -> None:
+    """Each pair of colour families: dice of one read as the other, how many of those
+    went to review, and how many were silent (wrong and not in review)."""
+    print(f"\nColour pairs ({name}): dice of one family read as the other\n")
+    print("| pair | a read as b | b read as a | in review | silent |")
+    print("|---|---|---|---|---|")
+    for i, a in enumerate(INGREDIENTS):
+        for b in INGREDIENTS[i + 1 :]:
+            ab = confusion[(a, b, False)] + confusion[(a, b, True)]
+            ba = confusion[(b, a, False)] + confusion[(b, a, True)]
+            rev = confusion[(a, b, True)] + confusion[(b, a, True)]
+            print(f"| {a} / {b} | {ab} | {ba} | {rev} | {ab + ba - rev} |")
 
 
 # ---- inputs with no block -------------------------------------------------------------------

@@ -53,7 +53,7 @@ def _files(*paths: Path) -> list[tuple[str, tuple[str, bytes, str]]]:
 
 def _cli_json(cmd: object, args: list[str], cwd: Path) -> dict[str, object]:
     result = CliRunner().invoke(cmd, args)  # type: ignore[arg-type]
-    return json.loads(result.output)  # type: ignore[no-any-return]
+    return json.loads(result.stdout)  # type: ignore[no-any-return]  # warnings go to stderr
 
 
 def _no_seconds(doc: dict[str, object]) -> dict[str, object]:

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from companion.vision.dice import constants as C
+from companion.vision.dice.colour import log_chroma
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,18 @@ class CellRead:
     # the strongest blob of the pips' polarity that is no pip: (x, y, its strength over the
     # weakest pip's), where a glint of the lamp would show
     extra: tuple[float, float, float] | None = None
+    # how far the worst pip's sub-pixel centre lies off the best-fitting square lattice
+    # (lattice units): a glint falls where the lamp puts it, a painted pip on the lattice
+    lattice_misfit: float = 0.0
+    # a strong blob of the other polarity at the face's middle lattice point: a glint may
+    # hide a dark middle pip there (a 3 read as a 2, a 5 as a 4)
+    middle_hidden: bool = False
+    # log-chromaticity spread of the face's four quadrants: a cell straddling the corners
+    # of several dice (a grid half a die off) shows their different colours
+    face_spread: float = 0.0
+    # the response between two neighbouring pips stays high: a line or streak (a board
+    # seam, wood grain), not separate painted dots
+    joined: bool = False
 
 
 def _layouts() -> tuple[tuple[int, frozenset[tuple[int, int]]], ...]:
@@ -53,6 +66,9 @@ def _layouts() -> tuple[tuple[int, frozenset[tuple[int, int]]], ...]:
 
 # every standard face and its quarter turn, as (pips, lattice points)
 LAYOUTS = _layouts()
+# one polarity's evidence: the one-sided colour difference, its pip response, the blobs'
+# core colours and the blobs (value, y, x)
+_Side = tuple[np.ndarray, np.ndarray, list[np.ndarray], list[tuple[float, int, int]]]
 
 
 def _peaks(resp: np.ndarray, region: np.ndarray, min_dist: float) -> list[tuple[float, int, int]]:
@@ -153,6 +169,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     best: _Pips | None = None
     best_peaks: list[tuple[float, int, int]] = []
     box = _box_mean3(bgr)
+    sides: dict[bool, _Side] = {}
     for light in (True, False):
         one_side = np.maximum(diff if light else -diff, 0)
         resp = cv2.filter2D(one_side, -1, kernel, borderType=cv2.BORDER_REPLICATE)
@@ -170,17 +187,26 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
             sats = [_saturation(c) for c in cores[:7]] + [_saturation(c) for c in cores[7:]]
             palest = min(sats[:7])
             limit = palest + C.PIP_SATURATION_RATIO * (sat_face - palest)
+            # tinted pips on a pale face (bluish white on tan) are nearly as saturated as
+            # the face: then saturation tells pips from highlights nothing
+            if sat_face - palest < C.PIP_SATURATION_MIN_GAP:
+                limit = 1.0
             keep = [sat <= limit for sat in sats]
             peaks = [p for p, k in zip(peaks, keep, strict=True) if k]
             cores = [c for c, k in zip(cores, keep, strict=True) if k]
         near = cv2.dilate(resp, ker)
+        dropped = [p for p in raw if p not in peaks and p[0] >= C.PIP_REL_THRESHOLD * raw[0][0]]
+        for _, y, x in dropped:
+            # a blob left out as a glint says nothing about which lattice points are bare
+            cv2.circle(near, (x, y), int(round(C.GLINT_MASK_LATTICE * spacing)), 0.0, -1)
+        sides[light] = (one_side, resp, cores, peaks)
         read = _read_pips(peaks, resp, near, n, spacing, light, cores, face0)
         if light and len(peaks) >= 3 and not (read.ok and read.count >= 2):
             # no face of ours with the strongest blob: read again without it (a glint)
             other = _read_pips(peaks[1:], resp, near, n, spacing, light, cores[1:], face0)
             if other.ok and other.count >= 2:
                 read, glint = other, True
-        if glint:
+        if glint or (read.ok and _on_bare_point(read, dropped, spacing)):
             read = replace(read, glint=True)
         elif light and read.ok and read.count in (3, 5) and _centre_odd(read, one_side, pip_r):
             read = replace(read, glint=True)  # the centre "pip" may be a glint: say so
@@ -189,10 +215,40 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         if best is None or (read.ok, read.contrast) > (best.ok, best.contrast):
             best, best_peaks = read, raw
     assert best is not None
+    misfit = 0.0
+    if best.ok and best.count >= 3:
+        one_side, resp, cores, peaks = sides[best.light]
+        misfit, worst = _lattice_misfit(best.points, one_side, pip_r, spacing)
+        if misfit > C.PIP_GLINT_MISFIT:
+            # one blob sits well off the lattice the others share: a glint taken for a
+            # pip. Read the die without it when its other pips still make a face.
+            drop = best.points[worst]
+            kept = [i for i, p in enumerate(peaks) if p != drop]
+            other = _read_pips([peaks[i] for i in kept], resp, cv2.dilate(resp, ker), n,
+                               spacing, best.light, [cores[i] for i in kept], face0)
+            if other.ok and other.count >= 2:
+                refit = (_lattice_misfit(other.points, one_side, pip_r, spacing)[0]
+                         if other.count >= 3 else 0.0)
+                if refit <= C.PIP_LATTICE_MISFIT:
+                    best, misfit = replace(other, glint=True), refit
+    hidden = False
+    if best.ok and best.count in (2, 4) and best.center is not None:
+        # a dark-pip face whose middle shows a strong light blob (or the reverse)
+        resp_other = sides[not best.light][1]
+        cx, cy = best.center
+        near_middle = np.hypot(xx - cx, yy - cy) <= C.PIP_HIDDEN_RADIUS * spacing
+        weakest = min(v for v, _, _ in best.points)
+        glow = float(resp_other[near_middle].max()) / max(weakest, 1e-6)
+        # what is left of a pip the glint half covers, right at the middle point
+        rest = float(sides[best.light][1][round(cy), round(cx)]) / max(weakest, 1e-6)
+        hidden = glow >= C.PIP_HIDDEN_SHARE or (
+            glow >= C.PIP_HIDDEN_SHARE_WITH_REST and rest >= C.PIP_HIDDEN_REST)
+    joined = best.ok and _joined(best, sides[best.light][1], spacing)
     extra = _strongest_other(best, best_peaks)
     face_mask = region.copy()
     for _, py, px in best.points:
         face_mask &= (yy - py) ** 2 + (xx - px) ** 2 > (1.7 * pip_r) ** 2
+    spread = _quadrant_spread(bgr, face_mask, (n - 1) / 2)
     if int(face_mask.sum()) < 20:
         face_mask = region
     face_px = bgr.reshape(-1, 3).take(np.flatnonzero(face_mask), axis=0)  # bgr[face_mask]
@@ -209,7 +265,43 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         occupied, best.count, best.ok, best.margin, best.contrast, best.center,
         (float(fb[0]), float(fb[1]), float(fb[2])), pip_bgr, best.light, best.even,
         best.glint, tuple((float(x), float(y)) for _, y, x in best.points), extra,
+        misfit, hidden, spread, joined,
     )
+
+
+def _joined(read: _Pips, resp: np.ndarray, spacing: float) -> bool:
+    """True when, all along the way between two pips up to two lattice steps apart, the
+    pip response stays nearly as strong as at the pips."""
+    pts = [(float(x), float(y)) for _, y, x in read.points]
+    weakest = min(v for v, _, _ in read.points)
+    n = resp.shape[0]
+    for i, a in enumerate(pts):
+        for b in pts[i + 1 :]:
+            if math.dist(a, b) > 3.0 * spacing:
+                continue
+            along = []
+            for t in (0.3, 0.5, 0.7):  # a line is strong all along; a glint only at one spot
+                mx = min(n - 1, max(0, round(a[0] + t * (b[0] - a[0]))))
+                my = min(n - 1, max(0, round(a[1] + t * (b[1] - a[1]))))
+                along.append(float(resp[my, mx]))
+            if min(along) >= C.PIP_JOINED_SHARE * weakest:
+                return True
+    return False
+
+
+def _quadrant_spread(bgr: np.ndarray, face_mask: np.ndarray, mid: float) -> float:
+    n = bgr.shape[0]
+    yy, xx = np.mgrid[0:n, 0:n]
+    chroma = []
+    for low_y in (True, False):
+        for low_x in (True, False):
+            q = face_mask & ((yy < mid) == low_y) & ((xx < mid) == low_x)
+            if q.sum() >= 20:
+                chroma.append(log_chroma(np.median(bgr[q], axis=0)))
+    if len(chroma) < 2:
+        return 0.0
+    arr = np.array(chroma)
+    return float(np.max(np.linalg.norm(arr - np.median(arr, axis=0), axis=1)))
 
 
 @dataclass(frozen=True)
@@ -279,6 +371,61 @@ def _read_pips(
         if cand.beats(best):
             best = cand
     return best
+
+
+def _on_bare_point(
+    read: _Pips, blobs: list[tuple[float, int, int]], spacing: float
+) -> bool:
+    """True when a blob left out as a glint sits where the face lacks a pip: the glint may
+    hide one, or be read as one on a like die, so the count is doubtful."""
+    if read.center is None or not blobs:
+        return False
+    cx, cy = read.center
+    taken = {(round((y - cy) / spacing), round((x - cx) / spacing)) for _, y, x in read.points}
+    for _, y, x in blobs:
+        r, c = (y - cy) / spacing, (x - cx) / spacing
+        if abs(round(r)) <= 1 and abs(round(c)) <= 1 and (round(r), round(c)) not in taken:
+            # the glint's mask covers this bare point: its evidence was set aside
+            if math.hypot(r - round(r), c - round(c)) <= C.GLINT_MASK_LATTICE:
+                return True
+    return False
+
+
+def _centroid(img: np.ndarray, x: int, y: int, radius: float) -> tuple[float, float]:
+    """Sub-pixel centre of the blob at (x, y): the brightness-weighted mean within
+    ``radius`` above the window's 30th percentile."""
+    n = img.shape[0]
+    r = int(math.ceil(radius))
+    y0, y1, x0, x1 = max(y - r, 0), min(y + r + 1, n), max(x - r, 0), min(x + r + 1, n)
+    win = img[y0:y1, x0:x1]
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    inside = np.hypot(xx - x, yy - y) <= radius
+    w = np.clip(win - np.percentile(win[inside], 30), 0, None) * inside
+    total = float(w.sum())
+    if total <= 0:
+        return float(x), float(y)
+    return float((w * xx).sum() / total), float((w * yy).sum() / total)
+
+
+def _lattice_misfit(
+    points: tuple[tuple[float, int, int], ...], one_side: np.ndarray, pip_r: float,
+    spacing: float,
+) -> tuple[float, int]:
+    """Fit a square lattice (centre, scale and turn) to the pips' sub-pixel centres; the
+    largest residual in lattice units, and which pip it belongs to."""
+    xy = np.array([_centroid(one_side, x, y, 1.3 * pip_r) for _, y, x in points])
+    cx, cy = np.mean([(x, y) for _, y, x in points], axis=0)
+    a_rows, b = [], []
+    for (_, y, x), (px, py) in zip(points, xy, strict=True):
+        u, v = round((x - cx) / spacing), round((y - cy) / spacing)
+        a_rows += [[1.0, 0.0, u, -v], [0.0, 1.0, v, u]]
+        b += [px, py]
+    a = np.array(a_rows)
+    sol = np.linalg.lstsq(a, np.array(b), rcond=None)[0]
+    res = (a @ sol - np.array(b)).reshape(-1, 2)
+    err = np.hypot(res[:, 0], res[:, 1]) / max(float(np.hypot(sol[2], sol[3])), 1e-6)
+    worst = int(np.argmax(err))
+    return float(err[worst]), worst
 
 
 def _flatness(one_side: np.ndarray, y: int, x: int, pip_r: float) -> float:

@@ -78,6 +78,7 @@ PIP_SPACING_RANGE = (0.85, 1.2)  # measured pip spacing / expected, allowed
 PIP_COLOUR_SPREAD = 0.4  # a pip's colour may stray this share of the pip-to-face distance
 PIP_SATURATION_RATIO = 0.5  # a light pip: at most this far from the palest blob to the face
 PIP_SATURATION_MIN_FACE = 0.15  # below this face saturation the test above is skipped
+PIP_SATURATION_MIN_GAP = 0.1  # and when the palest blob is within this of the face
 PIP_MIN_MARGIN = 1.3  # a die's pips must stand at least this clear of the next blob
 PIP_ALONE_MARGIN = 1.8  # pips this clear mark a die even where its colour matches the table
 # Ingredient colour: log-chromaticity (ln R/G, ln B/G) after white balance. A die's colour
@@ -85,6 +86,7 @@ PIP_ALONE_MARGIN = 1.8  # pips this clear mark a die even where its colour match
 # much farther for a sure reading.
 COLOUR_SPREAD = 0.11  # log units, typical scatter of one class under our lighting
 COLOUR_MAX_DISTANCE = 3.5  # spread units
+COLOUR_UNKNOWN_CONFIDENCE = 0.6  # a die farther than that from its family goes to review
 COLOUR_SURE_MARGIN = 2.0  # spread units
 SELF_BALANCE_MIN_CLASSES = 3  # re-centre the colours on the dice themselves with this many
 SELF_BALANCE_MAX_SHIFT = 0.35  # log units
@@ -93,6 +95,9 @@ SELF_BALANCE_MAX_SHIFT = 0.35  # log units
 # there even when its pips cannot be read (it then goes to review).
 OCCUPIED_MIN = 0.2
 PRESENT_SURE_ABOVE = 0.6
+# A face whose quadrants differ in log-chromaticity by more than this is the corners of
+# several dice (a grid off by half a die), not one die: never read as a sure die.
+FACE_MIXED_LOG_CHROMA = 0.35
 
 # --- confidence -----------------------------------------------------------------------------------
 REVIEW_BELOW = 0.8  # a die whose confidence is below this goes to review
@@ -142,3 +147,19 @@ GLINT_FLAT_SHARE = 0.87
 GLINT_SPOT_MIN_STRENGTH = 0.6  # a non-pip blob this strong (over the weakest pip) may be a glint
 GLINT_SPOT_MIN_DICE = 3  # dice showing a blob at one face spot make it the photo's glint spot
 GLINT_SPOT_RADIUS = 0.1  # pitch units
+# Sub-pixel pip centres against the best-fitting square lattice (lattice units): painted
+# pips sit within a few hundredths; a die whose worst pip is off by more goes to review,
+# and a blob this far off is read as a glint when the other pips still make a face.
+PIP_LATTICE_MISFIT = 0.12
+GLINT_MASK_LATTICE = 0.45  # a blob set aside as a glint hides this radius (lattice units)
+PIP_GLINT_MISFIT = 0.2
+# a blob of the other polarity near the middle of a 2 or a 4 (within this radius, lattice
+# units) at least this strong (over the weakest pip) may be a glint over a middle pip
+PIP_HIDDEN_RADIUS = 0.35
+PIP_HIDDEN_SHARE = 1.0
+# or half as strong, when a trace of a pip (this share of the weakest) shows at the middle
+PIP_HIDDEN_SHARE_WITH_REST = 0.5
+PIP_HIDDEN_REST = 0.2
+# halfway between two pips the response of a line stays at least this share of the weakest
+# pip's; between painted dots it drops to the bare face
+PIP_JOINED_SHARE = 0.5

@@ -313,8 +313,9 @@ def _read_cells(source: _Source, grid: DiceGrid) -> list[_Cell]:
 def _die_like(read: CellRead, on_mat: bool = False) -> bool:
     """Pips on a standard layout: over a die-coloured cell, or clear enough on their own
     (a tan die on a wooden table hardly differs from the table). On the grey mat every die
-    shows colour, so printed text never passes for pips."""
-    if not read.layout_ok:
+    shows colour, so printed text never passes for pips. A cell whose quadrants differ in
+    colour straddles several dice and is no die."""
+    if not read.layout_ok or read.joined or read.face_spread > C.FACE_MIXED_LOG_CHROMA:
         return False
     if on_mat and read.occupied < C.OCCUPIED_MIN:
         return False
@@ -371,6 +372,8 @@ def _decide(
             presence = 1.0
         elif rd.occupied >= C.PRESENT_SURE_ABOVE and rd.pips > 0:
             presence, flags = 0.5, ["pips-unclear"]
+            if rd.face_spread > C.FACE_MIXED_LOG_CHROMA:
+                flags.append("colours-mixed")
         elif rd.occupied >= C.PRESENT_SURE_ABOVE and _chromatic(rd.face_bgr):
             presence, flags = 0.4, ["no-pips-found"]
         else:
@@ -400,7 +403,9 @@ def _decide(
         if call.confidence < 1.0:
             flags.append(f"colour-near-{call.runner_up}")
         if call.distance > C.COLOUR_MAX_DISTANCE:
+            # far from every family this photo shows: a batch or a light we do not know
             flags.append("colour-unknown")
+            call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
         if rd.layout_ok:
             pip_conf = min(1.0, max(0.0, (rd.pip_margin - 1.0) / (C.PIP_SURE_RATIO - 1.0)))
         else:
@@ -410,8 +415,11 @@ def _decide(
         if rd.layout_ok and not rd.even_paint:
             flags.append("pip-or-highlight")
             pip_conf = min(pip_conf, 0.6)
-        if rd.glint or middle_pip_on_spot(rd, spot):
+        if rd.glint or middle_pip_on_spot(rd, spot) or rd.middle_hidden:
             flags.append("glint")
+            pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
+        if rd.lattice_misfit > C.PIP_LATTICE_MISFIT:
+            flags.append("pip-off-lattice")
             pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
         value = min(6, max(1, rd.pips))
         if value not in FACES:
