@@ -248,7 +248,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     face_mask = region.copy()
     for _, py, px in best.points:
         face_mask &= (yy - py) ** 2 + (xx - px) ** 2 > (1.7 * pip_r) ** 2
-    spread = _quadrant_spread(bgr, face_mask, (n - 1) / 2)
+    spread = _quadrant_spread(patch, bgr, face_mask)
     if int(face_mask.sum()) < 20:
         face_mask = region
     face_px = bgr.reshape(-1, 3).take(np.flatnonzero(face_mask), axis=0)  # bgr[face_mask]
@@ -289,15 +289,29 @@ def _joined(read: _Pips, resp: np.ndarray, spacing: float) -> bool:
     return False
 
 
-def _quadrant_spread(bgr: np.ndarray, face_mask: np.ndarray, mid: float) -> float:
-    n = bgr.shape[0]
-    yy, xx = np.mgrid[0:n, 0:n]
-    chroma = []
+@functools.cache
+def _quadrants(n: int) -> tuple[np.ndarray, ...]:
+    """The four quarter masks of an n x n patch, split at its middle (read-only, made once
+    per size)."""
+    yy, xx, _ = _patch_grid(n)
+    mid = (n - 1) / 2
+    out = []
     for low_y in (True, False):
         for low_x in (True, False):
-            q = face_mask & ((yy < mid) == low_y) & ((xx < mid) == low_x)
-            if q.sum() >= 20:
-                chroma.append(log_chroma(np.median(bgr[q], axis=0)))
+            q = ((yy < mid) == low_y) & ((xx < mid) == low_x)
+            q.flags.writeable = False
+            out.append(q)
+    return tuple(out)
+
+
+def _quadrant_spread(patch: np.ndarray, bgr: np.ndarray, face_mask: np.ndarray) -> float:
+    """How far the face colours of the patch's four quarters lie apart (log chroma): one
+    die's face is one colour, the corners of several dice are not."""
+    chroma = []
+    for quarter in _quadrants(bgr.shape[0]):
+        q = face_mask & quarter
+        if int(np.count_nonzero(q)) >= 20:
+            chroma.append(log_chroma(_median_colour(patch, bgr, q).tolist()))
     if len(chroma) < 2:
         return 0.0
     arr = np.array(chroma)
