@@ -93,6 +93,9 @@ LETTER_VALUES: dict[FieldKind, dict[str, str]] = {
 # The note of a letter field sent to review for its letter alone (scripts/fit_letter_sheets.py
 # recognises it).
 LETTER_DOUBT_NOTE = "letter not clear enough to be sure"
+# Ink is measured with the field in place and nudged a pixel each way, keeping the least: a
+# pen stroke stays put, a printed edge a pixel off the blank comes and goes.
+_NUDGES_PX = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))
 MARK_VALUES: dict[FieldKind, str] = {
     FieldKind.CHOICE: Mark.MARKED,
     FieldKind.TOOL: Mark.CROSS,
@@ -411,13 +414,9 @@ def _edge_ink(page: _Page, spec: FieldSpec, shift: Align) -> tuple[float, float,
     if min(x0 + dx - 1, y0 + dy - 1, x0 - m, y0 - m) < 0 or max(
             x1 + dx + 1 - w, y1 + dy + 1 - h, x1 + m - w, y1 + m - h) > 0:
         return 0.0, 1.0, 0.0
-    photo = page.ratio[y0 + dy - 1:y1 + dy + 1, x0 + dx - 1:x1 + dx + 1]
-    expected = marks.expected_ratio(page.blank[y0 - m:y1 + m, x0 - m:x1 + m],
-                                    BLANK_BLUR_PX[k])[m:-m, m:-m]
-    bh, bw = y1 - y0, x1 - x0
     out = (1.0, 0.0, 1.0)
-    for ex, ey in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
-        rel = marks.relative_ink(photo[1 + ey:1 + ey + bh, 1 + ex:1 + ex + bw].copy(), expected)
+    for ex, ey in _NUDGES_PX:
+        rel = _rel_patch(page, spec, 0.0, (dx + ex, dy + ey, k))
         frac = marks.ink_fraction(marks.ink_mask(rel, CELL_INK_BELOW))
         if frac < CELL_EDGE_WRITTEN_ABOVE:  # too little ink in one nudge: no edge letter
             return frac, 1.0, 0.0
@@ -479,7 +478,7 @@ def _mark(page: _Page, spec: FieldSpec, shift: Align, below: float = MARK_INK_BE
     dx, dy, k = shift
     frac = min(
         marks.ink_fraction(_written_patch(page, spec, grow, (dx + ex, dy + ey, k), below))
-        for ex, ey in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))
+        for ex, ey in _NUDGES_PX
     )
     return marks.mark_probability(frac, MARK_BLANK_BELOW[kind], MARK_SURE_ABOVE[kind])
 
