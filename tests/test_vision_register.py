@@ -17,6 +17,7 @@ import segno
 from companion.errors import ImageError
 from companion.paper.model import Box, FieldKind, FieldSpec, MarkerSpec, SheetGeometry
 from companion.synth.camera import CameraOptions, shoot
+from companion.vision.constants import SHIFT_MIN_GAIN
 from companion.vision.register import find_markers, register
 
 PAGE_MM = (215.9, 279.4)
@@ -199,10 +200,33 @@ def test_find_markers_on_flat_render() -> None:
     assert abs(tl[0] - 12 * DRAW_PX_PER_MM) < 1.5 and abs(tl[1] - 12 * DRAW_PX_PER_MM) < 1.5
 
 
-def test_field_shifts_agree_with_field_shift() -> None:
+def _matched_shift(
+    photo_dark: np.ndarray, blank_dark: np.ndarray, rect: tuple[int, int, int, int],
+    max_shift_px: int,
+) -> tuple[int, int, float]:
+    """The reference for field_shifts: one field's shift by cv2.matchTemplate."""
+    x0, y0, x1, y1 = rect
+    h, w = photo_dark.shape[:2]
+    m = max_shift_px
+    if x0 - m < 0 or y0 - m < 0 or x1 + m > w or y1 + m > h or m <= 0:
+        return (0, 0, -1.0)
+    templ = np.ascontiguousarray(blank_dark[y0:y1, x0:x1], np.float32)
+    if float(templ.std()) < 0.05:
+        return (0, 0, -1.0)
+    search = np.ascontiguousarray(photo_dark[y0 - m:y1 + m, x0 - m:x1 + m], np.float32)
+    scores = cv2.matchTemplate(search, templ, cv2.TM_CCOEFF_NORMED)
+    _, best, _, loc = cv2.minMaxLoc(scores)
+    still = float(scores[m, m])
+    if best - still < SHIFT_MIN_GAIN:
+        return (0, 0, still)
+    return (loc[0] - m, loc[1] - m, float(best))
+
+
+
+def test_field_shifts_agree_with_match_template() -> None:
     """The shared-transform matcher finds the same shift and score as matchTemplate, for
     each blur of the blank, on a photo whose print sits 3 px right and 2 px up."""
-    from companion.vision.register import field_shift, field_shifts, shift_template
+    from companion.vision.register import field_shifts, shift_template
 
     blank = np.zeros((160, 200), np.float32)
     cv2.rectangle(blank, (50, 40), (150, 110), 1.0, 2)
@@ -216,7 +240,7 @@ def test_field_shifts_agree_with_field_shift() -> None:
     templates = [shift_template(b, rect, reach) for b in blurs]
     got = field_shifts(photo, templates, rect, reach)
     for b, (dx, dy, score) in zip(blurs, got, strict=True):
-        want = field_shift(photo, b, rect, reach)
+        want = _matched_shift(photo, b, rect, reach)
         assert (dx, dy) == want[:2] == (3, -2)
         assert score == pytest.approx(want[2], abs=1e-5)
     flat = np.zeros_like(blank)

@@ -463,34 +463,6 @@ def register(
 # ---- per-field alignment -----------------------------------------------------------------
 
 
-def field_shift(
-    photo_dark: np.ndarray, blank_dark: np.ndarray, rect: tuple[int, int, int, int],
-    max_shift_px: int,
-) -> tuple[int, int, float]:
-    """Where a field's printed surroundings sit in the photo relative to the blank sheet.
-
-    Paper that is not perfectly flat moves fields by a pixel or two after the homography;
-    the printed border around each field is matched to find that (dx, dy), returned with
-    the match score. (0, 0) when the window holds too little print to align on or no shift
-    matches clearly better than none.
-    """
-    x0, y0, x1, y1 = rect
-    h, w = photo_dark.shape[:2]
-    m = max_shift_px
-    if x0 - m < 0 or y0 - m < 0 or x1 + m > w or y1 + m > h or m <= 0:
-        return (0, 0, -1.0)
-    templ = np.ascontiguousarray(blank_dark[y0:y1, x0:x1], np.float32)
-    if float(templ.std()) < 0.05:
-        return (0, 0, -1.0)
-    search = np.ascontiguousarray(photo_dark[y0 - m:y1 + m, x0 - m:x1 + m], np.float32)
-    scores = cv2.matchTemplate(search, templ, cv2.TM_CCOEFF_NORMED)
-    _, best, _, loc = cv2.minMaxLoc(scores)
-    still = float(scores[m, m])
-    if best - still < SHIFT_MIN_GAIN:
-        return (0, 0, still)
-    return (loc[0] - m, loc[1] - m, float(best))
-
-
 @dataclass(frozen=True, eq=False)
 class ShiftTemplate:
     """A field's printed surroundings on the blank sheet, made ready once for
@@ -507,7 +479,7 @@ def shift_template(
     blank_dark: np.ndarray, rect: tuple[int, int, int, int], max_shift_px: int
 ) -> ShiftTemplate | None:
     """``blank_dark[rect]`` prepared for :func:`field_shifts`; None when it holds too little
-    print to align on (as :func:`field_shift` decides)."""
+    print to align on (a standard deviation under 0.05)."""
     x0, y0, x1, y1 = rect
     templ = np.ascontiguousarray(blank_dark[y0:y1, x0:x1], np.float32)
     mean, sdv = cv2.meanStdDev(templ)
@@ -527,8 +499,14 @@ def field_shifts(
     photo_dark: np.ndarray, templates: Sequence[ShiftTemplate | None],
     rect: tuple[int, int, int, int], max_shift_px: int,
 ) -> list[tuple[int, int, float]]:
-    """:func:`field_shift` against several prepared versions of the blank around ``rect``
-    (one per lens blur), sharing the photo window's transform and sums among them.
+    """Where a field's printed surroundings sit in the photo relative to the blank sheet,
+    against several prepared versions of the blank around ``rect`` (one per lens blur),
+    sharing the photo window's transform and sums among them.
+
+    Paper that is not perfectly flat moves fields by a pixel or two after the homography;
+    the printed border around each field is matched to find that (dx, dy), returned with
+    the match score. (0, 0) when the window holds too little print to align on or no shift
+    matches clearly better than none (by SHIFT_MIN_GAIN).
 
     The score is ``cv2.matchTemplate``'s TM_CCOEFF_NORMED by the same formula and guards
     (it agrees to about 1e-6); with the blank's transforms made once per sheet, the photo
