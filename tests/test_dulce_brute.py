@@ -75,6 +75,15 @@ def best(cafes: Cafes, **rules: bool) -> tuple[int, int]:
     return top
 
 
+def best_value(cafes: Cafes, **rules: bool) -> tuple[int, int, int]:
+    """Max (points, chicken steps, beans left in cafés) over every complete sequence."""
+    top = (0, 0, sum(sp[2] == "bean" for cafe in cafes for sp in cafe))
+    for _, fed, nxt in moves(cafes, **rules):
+        p, c, b = best_value(nxt, **rules)
+        top = max(top, (p + 1, c + fed, b))
+    return top
+
+
 def random_play(cafes: Cafes, rng: random.Random) -> tuple[int, int]:
     """Some legal complete sequence, chosen at random."""
     points = chicken = 0
@@ -136,6 +145,12 @@ def fudge_and_brownies() -> Cafes:
 
 def test_brute_force_scores_the_rulebook_example():
     assert best(fudge_and_brownies()) == (2, 2)
+
+
+def test_brute_force_counts_the_bean_left_in_the_rulebook_example():
+    # Fudge's cacao drops into Brownies, which then scores; Brownies' peanut must drop
+    # into Fudge's emptied 2-ring space, where it stays: one bean left.
+    assert best_value(fudge_and_brownies()) == (2, 2, 1)
 
 
 def test_brute_force_only_fudge_can_score_first():

@@ -115,6 +115,19 @@ def test_an_egg_completes_a_cafe_when_it_pays():
     assert poorer.eggs == 0 and poorer.points == 0
 
 
+def test_eggs_that_wake_cafes_count_their_chicken_steps():
+    # Two cafés each wait for a cacao no bean can bring; two eggs (all 6 steps) score
+    # both, and each discards its 2-ring cacao bean: 2 points, 2 steps. Harvesting row 2
+    # feeds its peanut to the chicken first (no peanut space): 2 points and 3 steps. The
+    # line has to be weighed with its eggs in place, not with the cafés still dead.
+    board = [[None] * 4, [None] * 4, [("peanut", 1)] + [None] * 3, [None] * 4]
+    cafes = [[["cacao", 2, None], ["cacao", 2, "bean"]], [["cacao", 2, None], ["cacao", 2, "bean"]]]
+    state = PlayerState(to_engine(cafes), engine_board(board), chicken=6)
+    advice = best_harvest(state)
+    assert advice.best.value[:2] == (2, 3) == harvest_best(board, cafes, 6)
+    assert str(advice.best.line) == "row 2" and advice.best.eggs == 2 and advice.proven
+
+
 def test_levels_matter_for_where_a_harvested_bean_goes():
     # One cacao to place: the 3-ring space of A makes a byproduct for B's 2-ring space.
     board = [[("cacao", 1)] + [None] * 3] + [[None] * 4] * 3

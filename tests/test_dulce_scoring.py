@@ -24,6 +24,7 @@ from companion.games.dulce import (
 )
 from companion.games.dulce.scoring import Byproduct, Evaluator, ScoreStep, apply_step
 from tests.test_dulce_brute import best as brute_best
+from tests.test_dulce_brute import best_value as brute_value
 from tests.test_dulce_brute import random_play
 
 HELD = {None: Content.EMPTY, "bean": Content.BEAN, "egg": Content.EGG}
@@ -341,3 +342,32 @@ def test_ceiling_is_admissible_on_kitchens_of_like_spaces(cafes):
     fill = k.fill_of(engine)
     value = Evaluator(k)
     assert value.bound(fill) >= brute_best(cafes)[0] == value(fill)[0]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wide_kitchens(), st.integers(-1, 1), st.integers(-2, 2), st.integers(-2, 2))
+def test_triple_ceiling_and_thresholds_agree_with_brute_force(cafes, dp, dc, db):
+    # The (points, chicken, beans left) ceiling never falls below the brute force's best
+    # triple, and a search asked for a value at least near that best answers exactly.
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    fill = k.fill_of(engine)
+    best = brute_value(cafes)
+    assert Evaluator(k)(fill) == best
+    assert Evaluator(k).ceiling(fill) >= best
+    need = (best[0] + dp, best[1] + dc, best[2] + db)
+    assert Evaluator(k).reaching(fill, need) == (best if best >= need else None)
+
+
+def test_potential_caps_chicken_and_beans_left_together():
+    # A 3-ring cacao over an empty 2-ring and an empty 1-ring space: scoring A drops the
+    # bean into B, B scores and its bean drops into C, C scores. Three points use the
+    # bean's whole potential (3), so no chicken step and no bean can be left over,
+    # although one bean could be discarded and one is there now.
+    cafes = [[["cacao", 3, "bean"]], [["cacao", 2, None]], [["cacao", 1, None]]]
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    fill = k.fill_of(engine)
+    assert brute_value(cafes) == (3, 0, 0)
+    assert Evaluator(k).ceiling(fill) == (3, 0, 0)
+    assert Evaluator(k).reaching(fill, (3, 0, 1)) is None

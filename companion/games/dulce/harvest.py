@@ -26,6 +26,7 @@ from companion.games.dulce.constants import (
     START_BUDGET,
     SUPPLY_EGGS,
 )
+from companion.games.dulce.kitchen import value_above, value_add, value_sub
 from companion.games.dulce.model import (
     DEFAULT_RULES,
     Bean,
@@ -307,12 +308,13 @@ def _search(
             break  # best first: nothing left can reach the best points
         base = item.fill if isinstance(item, _Start) else item.base
         if best is not None:
-            # Chicken steps to come are at most one per bean that can still move.
+            # Chicken steps to come are at most one per bean that can still move; a
+            # group's eggs are not placed yet, and eggs can bring cafés to life.
             steps = (
                 state.chicken
                 + item.fed
                 - EGG_COST_STEPS * item.eggs
-                + value.steps_ceiling(base)
+                + value.steps_ceiling(base, isinstance(item, _Group))
             )
             if (ceiling, steps, value.beans(base)) < best[0]:
                 continue  # cannot beat the best plan even on a tie in points
@@ -327,12 +329,19 @@ def _search(
             continue
         s = item
         value.trim()
-        got = value(s.fill) if best is None else value.at_least(s.fill, best[0][0])
+        # Chicken steps this start holds before scoring: the scoring phase adds its own.
+        held = (0, state.chicken + s.fed - EGG_COST_STEPS * s.eggs, 0)
+        got: Value | None
+        if best is None:
+            got = value(s.fill)
+        else:
+            # Only a better plan, or an equal one from an earlier line, can take its place.
+            goal = best[0] if order[s.line] < order[best[1].line] else value_above(best[0])
+            got = value.reaching(s.fill, value_sub(goal, held))
         if got is None:
-            continue  # cannot reach the best points found so far
-        pts, chick, left = got
-        found[s.line] = max(found.get(s.line, 0), pts)
-        v = (pts, state.chicken + s.fed - EGG_COST_STEPS * s.eggs + chick, left)
+            continue  # cannot beat the best plan found so far
+        v = value_add(got, held)
+        found[s.line] = max(found.get(s.line, 0), v[0])
         if best is None or v > best[0] or (v == best[0] and order[s.line] < order[best[1].line]):
             best = (v, s)
         if not value.complete:

@@ -15,6 +15,20 @@ Fill = tuple[Content, ...]
 Value = tuple[int, int, int]
 
 
+def value_above(v: Value) -> Value:
+    """The least value better than ``v`` (values are integer triples, compared in order)."""
+    return (v[0], v[1], v[2] + 1)
+
+
+def value_add(a: Value, b: Value) -> Value:
+    """Sums keep the order: a <= b implies a + c <= b + c, so ceilings of parts add up."""
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+def value_sub(a: Value, b: Value) -> Value:
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+
 @dataclass(frozen=True)
 class Slot:
     cafe: int  # index into Kitchen.cafes

@@ -28,10 +28,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from companion.games.dulce.constants import BOUND_CACHE, POINTS_PER_CAFE, SEARCH_BUDGET
-from companion.games.dulce.kitchen import Fill, Kitchen, Value
+from companion.games.dulce.kitchen import Fill, Kitchen, Value, value_above, value_add, value_sub
 from companion.games.dulce.model import DEFAULT_RULES, Content, DulceRules
 
 _UNBOUNDED = 1 << 30  # more than any count a kitchen holds
+ANY: Value = (-_UNBOUNDED, -_UNBOUNDED, -_UNBOUNDED)  # a threshold every value meets
 
 
 def _masks(fill: Fill) -> tuple[int, int]:
@@ -68,8 +69,9 @@ class Evaluator:
         self._rules = rules
         self._budget = budget
         self._memo: dict[tuple[int, int, int], Value] = {}  # exact values of parts
-        self._upper: dict[tuple[int, int, int], int] = {}  # proven point ceilings of parts
-        self._bounds: dict[tuple[int, int, int], int] = {}
+        # Proven strict ceilings of parts: the part's value is below this triple.
+        self._upper: dict[tuple[int, int, int], Value] = {}
+        self._bounds: dict[tuple[int, int, int], tuple[int, int]] = {}
         self._slot_masks: dict[int, int] = {}
         self._lives: dict[tuple[int, int, int], int] = {}
         self._whole: dict[tuple[int, int, int], Value] = {}  # before splitting into parts
@@ -81,14 +83,20 @@ class Evaluator:
 
     def __call__(self, fill: Fill) -> Value:
         beans, eggs = _masks(fill)
-        got = self._value(beans, eggs, self._all_cafes)
+        got = self._value(beans, eggs, self._all_cafes, ANY)
         assert got is not None  # every state makes at least 0 points
         return got
 
     def at_least(self, fill: Fill, points: int) -> Value | None:
         """The exact best value if it reaches ``points`` points, else None."""
+        return self.reaching(fill, (points, -_UNBOUNDED, -_UNBOUNDED))
+
+    def reaching(self, fill: Fill, need: Value) -> Value | None:
+        """The exact best value if it is at least ``need`` (compared as triples), else
+        None. A high ``need`` lets the search drop any line of play that provably
+        falls short of it, in chicken steps and beans left as well as in points."""
         beans, eggs = _masks(fill)
-        return self._value(beans, eggs, self._all_cafes, points)
+        return self._value(beans, eggs, self._all_cafes, need)
 
     def trim(self) -> None:
         """Forget the memoised states once they fill half the budget, so that the next
@@ -98,13 +106,30 @@ class Evaluator:
             self._upper.clear()
             self._whole.clear()
 
-    def steps_ceiling(self, fill: Fill) -> int:
+    def steps_ceiling(self, fill: Fill, eggs_to_come: bool = False) -> int:
         """Chicken steps the scoring phase can still earn, at most: one per bean on a
         2- or 3-ring space (each bean is discarded at most once, 1-ring beans silently)
-        of a café that may still score (no other bean ever moves)."""
+        of a café that may still score (no other bean ever moves). With
+        ``eggs_to_come`` the count holds whatever eggs are then put on empty spaces
+        (cafés are taken as live as an egg on every empty space would make them)."""
         beans, eggs = _masks(fill)
+        if eggs_to_come:
+            eggs = self._slots_of(self._all_cafes) & ~beans
         live = self._live(beans, eggs, self._all_cafes)
         return (beans & self._moving & self._slots_of(live)).bit_count()
+
+    def ceiling(self, fill: Fill) -> Value:
+        """A triple no line of play from ``fill`` beats (see ``_reach``)."""
+        beans, eggs = _masks(fill)
+        cafes = self._all_cafes
+        live = self._live(beans, eggs, cafes)
+        if not live:
+            return (0, 0, beans.bit_count())
+        parts, inert = self._parts(beans, eggs, cafes, live)
+        total = (0, 0, (beans & self._slots_of(inert)).bit_count())
+        for part in parts:
+            total = value_add(total, self._ceiling(beans, eggs, part, live))
+        return total
 
     @staticmethod
     def beans(fill: Fill) -> int:
@@ -131,7 +156,7 @@ class Evaluator:
         every = self._slots_of(self._all_cafes)
         full = beans | eggs | every
         live = self._live(beans, full & ~beans, self._all_cafes)
-        points, room = self._cover(beans, eggs, live, full)
+        points, room, _ = self._cover(beans, eggs, live, full)
         return POINTS_PER_CAFE * points, room
 
     # -- tables -------------------------------------------------------------------------
@@ -168,6 +193,14 @@ class Evaluator:
                 [(i, self._lower[i] & ~own) for i in ids if slots[i].level > 1]
             )
         self._moving = sum(1 << i for i in range(n) if slots[i].level > 1)
+        # Potentials (see _reach): 2 or more on every higher space, 3 on a 3-ring space
+        # whose type has a 2-ring space to drop to.
+        self._pot2 = self._moving
+        self._pot3 = sum(
+            1 << i
+            for i in range(n)
+            if slots[i].level == 3 and any(slots[j].level == 2 for j in _bits(self._lower[i]))
+        )
         self._used = used
         # Per café, each space's bit and the spaces a bean could come down from.
         # An empty space holds up its café until a bean from another café drops in.
@@ -337,6 +370,12 @@ class Evaluator:
     def _bound(self, beans: int, eggs: int, cafes: int, live: int | None = None) -> int:
         """Points still reachable by ``cafes``, at most (``_cover`` of their live cafés;
         ``live`` may over-approximate them: cafés only ever die)."""
+        return self._bound_and_singles(beans, eggs, cafes, live)[0]
+
+    def _bound_and_singles(
+        self, beans: int, eggs: int, cafes: int, live: int | None = None
+    ) -> tuple[int, int]:
+        """``_bound`` and the most scorings the one-space cafés among them can make."""
         if live is None:
             live = self._live(beans, eggs, cafes)
         live &= cafes
@@ -344,14 +383,52 @@ class Evaluator:
         hit = self._bounds.get(key)
         if hit is not None:
             return hit
-        got = POINTS_PER_CAFE * self._cover(beans, eggs, live, beans | eggs)[0]
+        count, _, singles = self._cover(beans, eggs, live, beans | eggs)
+        got = (POINTS_PER_CAFE * count, singles)
         if len(self._bounds) < BOUND_CACHE:
             self._bounds[key] = got
         return got
 
-    def _cover(self, beans: int, eggs: int, live: int, capped: int) -> tuple[int, int]:
-        """(scorings, headroom): the most times the ``live`` cafés can still score, at
-        most, and how far eggs on empty spaces could lift that count (see egg_ceiling).
+    def _reach(
+        self, points: int, singles: int, beans: int, eggs: int, part: int, live: int
+    ) -> Value:
+        """A ceiling on the value of ``part`` (cafés) whose points are at most ``points``:
+        the part cannot do better than this triple.
+
+        Each bean and egg carries a potential, what it can still be worth: 1 for an egg
+        or a 1-ring bean (one fill, then gone), and for a bean on a higher space 1 plus
+        the most of discarding it (1, a chicken step) or of the potential of the lower
+        spaces of its type. Each fill used by a scoring lowers the potential of the
+        cafés that may score by 1 at least, and a discarded byproduct by 1 more; beans
+        still there at the end keep 1 each. So chicken steps plus beans left are at
+        most that potential plus the beans of cafés that never score, less the fills
+        that the points take, which are at least one per point and one more per point
+        beyond what the one-space cafés can score.
+        """
+        live_slots = self._slots_of(live & part)
+        on = beans & live_slots
+        potential = (
+            on.bit_count()
+            + (on & self._pot2).bit_count()
+            + (on & self._pot3).bit_count()
+            + (eggs & live_slots).bit_count()
+        )
+        scorings = points // POINTS_PER_CAFE
+        fills = scorings + max(0, scorings - singles)
+        while fills > potential:
+            scorings -= 1  # not enough to fill that often
+            fills = scorings + max(0, scorings - singles)
+        spare = potential + (beans & self._slots_of(part) & ~live_slots).bit_count() - fills
+        chicken = min((on & self._moving).bit_count(), spare)
+        left = min((beans & self._slots_of(part)).bit_count(), spare - chicken)
+        return (POINTS_PER_CAFE * scorings, chicken, left)
+
+    def _cover(
+        self, beans: int, eggs: int, live: int, capped: int
+    ) -> tuple[int, int, int]:
+        """(scorings, headroom, singles): the most times the ``live`` cafés can still
+        score, at most, how far eggs on empty spaces could lift that count (see
+        egg_ceiling), and the most times the one-space cafés among them can score.
 
         A space can be filled at most as often as it holds something now plus the
         mobile beans of its type sitting higher (each bean visits a level once), so a
@@ -391,6 +468,13 @@ class Evaluator:
             for k in gains
         }
         total = sum(least for least, _ in cafes)
+        # One-space cafés of a class together take at most that class's cap.
+        alone: dict[int, int] = {}
+        for least, ci in cafes:
+            if len(self._ids[ci]) == 1:
+                k = self._klass[self._ids[ci][0]]
+                alone[k] = alone.get(k, 0) + least
+        singles = sum(min(n, caps[k]) for k, n in alone.items())
         every = cafes
         opened = 0  # class bits
         while True:
@@ -417,11 +501,11 @@ class Evaluator:
         else:
             flow = self._matching(every, caps, total) if total else 0
         if capped == held:
-            return flow, 0
+            return flow, 0, singles
         # With eggs: at most the greedy count plus the headroom below, and at most the
         # matching count plus one per egg (each egg lifts one café's limit by one).
         if not cafes:
-            return flow, total - flow
+            return flow, total - flow, singles
         # Headroom: the cafés left, grouped by their top class.
         shares: dict[int, list[int]] = {}
         for least, ci in cafes:
@@ -437,7 +521,7 @@ class Evaluator:
         room = 0
         for k, (t, r) in shares.items():
             room += min(max(0, caps[k] - t), r)
-        return flow, total - flow + room
+        return flow, total - flow + room, singles
 
     def _matching(self, cafes: list[tuple[int, int]], caps: dict[int, int], cover: int) -> int:
         """The scorings the packing problem of ``_cover`` allows, fractionally, rounded
@@ -539,37 +623,46 @@ class Evaluator:
                     eggs = eggs | bit if v == 2 else eggs & ~bit
         return beans, eggs
 
-    def _value(self, beans: int, eggs: int, cafes: int, need: int = 0) -> Value | None:
+    def _value(self, beans: int, eggs: int, cafes: int, need: Value) -> Value | None:
         """Best value of the cafés in ``cafes`` (a café mask) from this state, or None
-        when it provably makes fewer than ``need`` points (which is cheaper to show)."""
+        when it is provably below ``need`` (which is cheaper to show)."""
         mask = self._slots_of(cafes)
         beans &= mask
         eggs &= mask
         key = (cafes, beans, eggs)
         hit = self._whole.get(key)
         if hit is not None:
-            return hit if hit[0] >= need else None
+            return hit if hit >= need else None
         live = self._live(beans, eggs, cafes)
         if not live:
-            return (0, 0, beans.bit_count()) if need <= 0 else None
+            done = (0, 0, beans.bit_count())
+            return done if done >= need else None
         parts, inert = self._parts(beans, eggs, cafes, live)
-        ceilings = [self._bound(beans, eggs, part, live) for part in parts]
-        points, chicken, left = 0, 0, (beans & self._slots_of(inert)).bit_count()
-        for k, part in enumerate(parts):
+        # Per part a ceiling on each of points, chicken steps and beans left: their sum
+        # bounds the part's value whatever it is (a sum of triples keeps their order).
+        ceilings = [self._ceiling(beans, eggs, part, live) for part in parts]
+        rest = (0, 0, 0)
+        for c in ceilings:
+            rest = value_add(rest, c)
+        value = (0, 0, (beans & self._slots_of(inert)).bit_count())
+        for part, ceiling in zip(parts, ceilings, strict=True):
+            rest = value_sub(rest, ceiling)
             # This part must make up what the others, at their best, cannot.
-            part_need = need - points - sum(ceilings[k + 1 :])
-            if part_need > ceilings[k]:
+            part_need = value_sub(value_sub(need, value), rest)
+            if ceiling < part_need:
                 return None
-            got = self._part(beans, eggs, part, live & part, max(0, part_need))
+            got = self._part(beans, eggs, part, live & part, part_need)
             if got is None:
                 return None
-            points += got[0]
-            chicken += got[1]
-            left += got[2]
-        value = (points, chicken, left)
+            value = value_add(value, got)
         if len(self._whole) <= self._budget:
             self._whole[key] = value
-        return value if points >= need else None
+        return value if value >= need else None
+
+    def _ceiling(self, beans: int, eggs: int, part: int, live: int) -> Value:
+        """A ceiling on a part's value (see ``_reach``)."""
+        points, singles = self._bound_and_singles(beans, eggs, part, live)
+        return self._reach(points, singles, beans, eggs, part, live)
 
     def _outcomes(self, cands: list[int], k: int, used: int) -> Iterator[tuple[int, int]]:
         """(bits filled, beans discarded) for every assignment of movers k.. onwards."""
@@ -597,26 +690,27 @@ class Evaluator:
                 self._slot_masks[cafes] = hit
         return hit
 
-    def _part(self, beans: int, eggs: int, cafes: int, live: int, need: int = 0) -> Value | None:
+    def _part(self, beans: int, eggs: int, cafes: int, live: int, need: Value) -> Value | None:
         """Best value of one independent group of cafés (``live``: those that may score),
-        or None when it provably makes fewer than ``need`` points.
+        or None when it is provably below ``need``.
 
-        Exact values and proven ceilings are memoised apart, so a memoised value is
-        always exact whatever ``need`` it was found under.
+        Exact values and proven strict ceilings are memoised apart, so a memoised value
+        is always exact whatever ``need`` it was found under.
         """
         mask = self._slots_of(cafes)
         b, e = self._canonical(beans & mask, eggs & mask, cafes)
         key = (cafes, b, e)
         hit = self._memo.get(key)
         if hit is not None:
-            return hit if hit[0] >= need else None
+            return hit if hit >= need else None
         ceiling = self._upper.get(key)
-        if ceiling is not None and ceiling < need:
+        if ceiling is not None and ceiling <= need:
             return None
         if (b, e) != (beans & mask, eggs & mask):
             live = self._live(b, e, cafes)  # swapping cafés moved which ones are live
         held = b | e
-        children: list[tuple[int, int, int, int]] = []  # (ceiling, beans, eggs, lost)
+        # (points ceiling, beans, eggs, lost, one-space scorings)
+        children: list[tuple[int, int, int, int, int]] = []
         for ci in self._used:
             if not live >> ci & 1:
                 continue
@@ -633,34 +727,32 @@ class Evaluator:
                     continue
                 seen.add(filled)
                 nb = left_beans | filled
-                children.append((self._bound(nb, left_eggs, cafes, live), nb, left_eggs, lost))
+                limit, singles = self._bound_and_singles(nb, left_eggs, cafes, live)
+                children.append((limit, nb, left_eggs, lost, singles))
         if not children:
             done = (0, 0, b.bit_count())
             self._memo[key] = done
-            return done if need <= 0 else None
+            return done if done >= need else None
         children.sort(key=lambda ch: -ch[0])
-        movers = self._moving & self._slots_of(live)
         top: Value | None = None
         gain = POINTS_PER_CAFE
-        most = 0  # proven ceiling on this state's points, from the children seen
-        for k, (limit, nb, ne, lost) in enumerate(children):
-            floor = max(need, top[0] if top is not None else 0)
-            if limit + gain < floor:
+        most = ANY  # proven strict ceiling on this state's value, from the children seen
+        for k, (limit, nb, ne, lost, singles) in enumerate(children):
+            floor = need if top is None else max(need, value_above(top))
+            if limit + gain < floor[0]:
                 # Sorted by ceiling: no later child reaches the floor either.
-                most = max(most, limit + gain)
+                most = max(most, (limit + gain + 1, -_UNBOUNDED, -_UNBOUNDED))
                 break
-            if top is not None:
-                # Chicken steps still to come: at most one per bean on a 2- or 3-ring
-                # space of a café that may still score (others never move).
-                steps = lost + (nb & movers).bit_count()
-                if (limit + gain, steps, nb.bit_count()) <= top:
-                    continue  # cannot beat the best child
-            got = self._value(nb, ne, cafes, floor - gain)
+            reach = value_add(self._reach(limit, singles, nb, ne, cafes, live), (gain, lost, 0))
+            if reach < floor:
+                most = max(most, value_above(reach))
+                continue  # cannot reach the floor
+            got = self._value(nb, ne, cafes, value_sub(floor, (gain, lost, 0)))
             if got is None:
-                most = max(most, floor - 1)  # the child made fewer than floor - gain
+                most = max(most, floor)  # the child's line of play fell short of floor
             else:
                 v = (got[0] + gain, got[1] + lost, got[2])
-                most = max(most, v[0])
+                most = max(most, value_above(v))
                 if top is None or v > top:
                     top = v
             if len(self._memo) + len(self._upper) > self._budget:
@@ -668,9 +760,9 @@ class Evaluator:
                 # the children are covered by their (sorted) ceilings.
                 self.complete = False
                 if k + 1 < len(children):
-                    most = max(most, children[k + 1][0] + gain)
+                    most = max(most, (children[k + 1][0] + gain + 1, -_UNBOUNDED, -_UNBOUNDED))
                 break
-        if top is not None and top[0] >= need:
+        if top is not None and top >= need:
             self._memo[key] = top
             return top
         self._upper[key] = most
