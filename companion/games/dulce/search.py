@@ -35,6 +35,11 @@ _UNBOUNDED = 1 << 30  # more than any count a kitchen holds
 ANY: Value = (-_UNBOUNDED, -_UNBOUNDED, -_UNBOUNDED)  # a threshold every value meets
 
 
+# (live cafés, parts, inert cafés, per part (points, one-space scorings) and ceiling,
+# ceiling on the whole): see Evaluator._analyse.
+_Analysis = tuple[int, tuple[int, ...], int, tuple[tuple[int, int], ...], tuple[Value, ...], Value]
+
+
 def _masks(fill: Fill) -> tuple[int, int]:
     beans = eggs = 0
     for i, c in enumerate(fill):
@@ -75,6 +80,8 @@ class Evaluator:
         self._slot_masks: dict[int, int] = {}
         self._lives: dict[tuple[int, int, int], int] = {}
         self._whole: dict[tuple[int, int, int], Value] = {}  # before splitting into parts
+        self._short: dict[tuple[int, int, int], Value] = {}  # strict ceilings of the same
+        self._analyses: dict[tuple[int, int, int], _Analysis] = {}
         self._prepare()
 
     @property
@@ -105,6 +112,8 @@ class Evaluator:
             self._memo.clear()
             self._upper.clear()
             self._whole.clear()
+            self._short.clear()
+            self._analyses.clear()
 
     def steps_ceiling(self, fill: Fill, eggs_to_come: bool = False) -> int:
         """Chicken steps the scoring phase can still earn, at most: one per bean on a
@@ -193,14 +202,14 @@ class Evaluator:
                 [(i, self._lower[i] & ~own) for i in ids if slots[i].level > 1]
             )
         self._moving = sum(1 << i for i in range(n) if slots[i].level > 1)
-        # Potentials (see _reach): 2 or more on every higher space, 3 on a 3-ring space
-        # whose type has a 2-ring space to drop to.
-        self._pot2 = self._moving
-        self._pot3 = sum(
-            1 << i
-            for i in range(n)
-            if slots[i].level == 3 and any(slots[j].level == 2 for j in _bits(self._lower[i]))
-        )
+        # Per bean type, its 3-ring and its 2-ring spaces (see _reach).
+        self._rings = [
+            (
+                sum(1 << i for i in range(n) if slots[i].bean is bean and slots[i].level == 3),
+                sum(1 << i for i in range(n) if slots[i].bean is bean and slots[i].level == 2),
+            )
+            for bean in {s.bean for s in slots}
+        ]
         self._used = used
         # Per café, each space's bit and the spaces a bean could come down from.
         # An empty space holds up its café until a bean from another café drops in.
@@ -398,21 +407,22 @@ class Evaluator:
         Each bean and egg carries a potential, what it can still be worth: 1 for an egg
         or a 1-ring bean (one fill, then gone), and for a bean on a higher space 1 plus
         the most of discarding it (1, a chicken step) or of the potential of the lower
-        spaces of its type. Each fill used by a scoring lowers the potential of the
-        cafés that may score by 1 at least, and a discarded byproduct by 1 more; beans
-        still there at the end keep 1 each. So chicken steps plus beans left are at
-        most that potential plus the beans of cafés that never score, less the fills
-        that the points take, which are at least one per point and one more per point
-        beyond what the one-space cafés can score.
+        spaces of its type it could drop to (a bean that lands in a café that never
+        scores again is only worth 1 more, as a bean left). Each fill used by a scoring
+        lowers the potential of the cafés that may score by 1 at least, and a discarded
+        byproduct by 1 more; beans still there at the end keep 1 each. So chicken steps
+        plus beans left are at most that potential plus the beans of cafés that never
+        score, less the fills that the points take, which are at least one per point and
+        one more per point beyond what the one-space cafés can score.
         """
         live_slots = self._slots_of(live & part)
         on = beans & live_slots
         potential = (
-            on.bit_count()
-            + (on & self._pot2).bit_count()
-            + (on & self._pot3).bit_count()
-            + (eggs & live_slots).bit_count()
+            on.bit_count() + (on & self._moving).bit_count() + (eggs & live_slots).bit_count()
         )
+        for three, two in self._rings:
+            if two & live_slots:
+                potential += (on & three).bit_count()
         scorings = points // POINTS_PER_CAFE
         fills = scorings + max(0, scorings - singles)
         while fills > potential:
@@ -633,25 +643,61 @@ class Evaluator:
         hit = self._whole.get(key)
         if hit is not None:
             return hit if hit >= need else None
+        below = self._short.get(key)
+        if below is not None and below <= need:
+            return None
+        got = self._whole_value(beans, eggs, cafes, need, key)
+        if got is None and len(self._short) <= self._budget:
+            # The value is below ``need``: keep the lowest such triple known.
+            self._short[key] = need if below is None else min(below, need)
+        return got
+
+    def _analyse(self, beans: int, eggs: int, cafes: int) -> _Analysis:
+        """Live cafés, independent parts, their point counts and value ceilings, and a
+        ceiling on the whole: worked out once per state, for its parent's choice and
+        for its own search."""
+        key = (cafes, beans, eggs)
+        hit = self._analyses.get(key)
+        if hit is not None:
+            return hit
         live = self._live(beans, eggs, cafes)
         if not live:
+            got: _Analysis = (live, (), 0, (), (), (0, 0, beans.bit_count()))
+        else:
+            parts, inert = self._parts(beans, eggs, cafes, live)
+            counts = tuple(self._bound_and_singles(beans, eggs, part, live) for part in parts)
+            ceilings = tuple(
+                self._reach(points, singles, beans, eggs, part, live)
+                for part, (points, singles) in zip(parts, counts, strict=True)
+            )
+            total = (0, 0, (beans & self._slots_of(inert)).bit_count())
+            for c in ceilings:
+                total = value_add(total, c)
+            got = (live, tuple(parts), inert, counts, ceilings, total)
+        if len(self._analyses) < BOUND_CACHE:
+            self._analyses[key] = got
+        return got
+
+    def _whole_value(
+        self, beans: int, eggs: int, cafes: int, need: Value, key: tuple[int, int, int]
+    ) -> Value | None:
+        live, parts, inert, counts, ceilings, total = self._analyse(beans, eggs, cafes)
+        if not parts:
             done = (0, 0, beans.bit_count())
             return done if done >= need else None
-        parts, inert = self._parts(beans, eggs, cafes, live)
+        if total < need:
+            return None
         # Per part a ceiling on each of points, chicken steps and beans left: their sum
         # bounds the part's value whatever it is (a sum of triples keeps their order).
-        ceilings = [self._ceiling(beans, eggs, part, live) for part in parts]
-        rest = (0, 0, 0)
-        for c in ceilings:
-            rest = value_add(rest, c)
+        rest = value_sub(total, (0, 0, (beans & self._slots_of(inert)).bit_count()))
         value = (0, 0, (beans & self._slots_of(inert)).bit_count())
-        for part, ceiling in zip(parts, ceilings, strict=True):
+        for part, ceiling, count in zip(parts, ceilings, counts, strict=True):
             rest = value_sub(rest, ceiling)
             # This part must make up what the others, at their best, cannot.
             part_need = value_sub(value_sub(need, value), rest)
             if ceiling < part_need:
                 return None
-            got = self._part(beans, eggs, part, live & part, part_need)
+            got = self._part(beans, eggs, part, live & part, part_need, count)
             if got is None:
                 return None
             value = value_add(value, got)
@@ -690,9 +736,15 @@ class Evaluator:
                 self._slot_masks[cafes] = hit
         return hit
 
-    def _part(self, beans: int, eggs: int, cafes: int, live: int, need: Value) -> Value | None:
+    def _part(
+        self, beans: int, eggs: int, cafes: int, live: int, need: Value, count: tuple[int, int]
+    ) -> Value | None:
         """Best value of one independent group of cafés (``live``: those that may score),
-        or None when it is provably below ``need``.
+        or None when it is provably below ``need``. ``count`` is its ``_bound_and_singles``.
+
+        A child's points are at most this state's ceiling less the point it scores, and
+        its one-space cafés score no more often than here: so ``_reach`` can often rule
+        a child out before its own ceiling is worked out.
 
         Exact values and proven strict ceilings are memoised apart, so a memoised value
         is always exact whatever ``need`` it was found under.
@@ -709,8 +761,11 @@ class Evaluator:
         if (b, e) != (beans & mask, eggs & mask):
             live = self._live(b, e, cafes)  # swapping cafés moved which ones are live
         held = b | e
-        # (points ceiling, beans, eggs, lost, one-space scorings)
-        children: list[tuple[int, int, int, int, int]] = []
+        gain = POINTS_PER_CAFE
+        most = ANY  # proven strict ceiling on this state's value, from the children seen
+        below, singles_here = count[0] - gain, count[1]
+        # (points ceiling, beans, eggs, lost, ceiling on the value through it)
+        children: list[tuple[int, int, int, int, Value]] = []
         for ci in self._used:
             if not live >> ci & 1:
                 continue
@@ -727,23 +782,29 @@ class Evaluator:
                     continue
                 seen.add(filled)
                 nb = left_beans | filled
-                limit, singles = self._bound_and_singles(nb, left_eggs, cafes, live)
-                children.append((limit, nb, left_eggs, lost, singles))
-        if not children:
+                quick = value_add(
+                    self._reach(below, singles_here, nb, left_eggs, cafes, live), (gain, lost, 0)
+                )
+                if quick < need:
+                    most = max(most, value_above(quick))
+                    continue
+                reach = value_add(self._analyse(nb, left_eggs, cafes)[5], (gain, lost, 0))
+                if reach < need:
+                    most = max(most, value_above(reach))
+                    continue
+                children.append((min(reach[0] - gain, below), nb, left_eggs, lost, reach))
+        if not children and most == ANY:
             done = (0, 0, b.bit_count())
             self._memo[key] = done
             return done if done >= need else None
         children.sort(key=lambda ch: -ch[0])
         top: Value | None = None
-        gain = POINTS_PER_CAFE
-        most = ANY  # proven strict ceiling on this state's value, from the children seen
-        for k, (limit, nb, ne, lost, singles) in enumerate(children):
+        for k, (limit, nb, ne, lost, reach) in enumerate(children):
             floor = need if top is None else max(need, value_above(top))
             if limit + gain < floor[0]:
                 # Sorted by ceiling: no later child reaches the floor either.
                 most = max(most, (limit + gain + 1, -_UNBOUNDED, -_UNBOUNDED))
                 break
-            reach = value_add(self._reach(limit, singles, nb, ne, cafes, live), (gain, lost, 0))
             if reach < floor:
                 most = max(most, value_above(reach))
                 continue  # cannot reach the floor
@@ -765,5 +826,6 @@ class Evaluator:
         if top is not None and top >= need:
             self._memo[key] = top
             return top
-        self._upper[key] = most
+        known = self._upper.get(key)
+        self._upper[key] = most if known is None else min(known, most)
         return None
