@@ -35,9 +35,9 @@ _UNBOUNDED = 1 << 30  # more than any count a kitchen holds
 ANY: Value = (-_UNBOUNDED, -_UNBOUNDED, -_UNBOUNDED)  # a threshold every value meets
 
 
-# (live cafés, parts, inert cafés, per part (points, one-space scorings) and ceiling,
-# ceiling on the whole): see Evaluator._analyse.
-_Analysis = tuple[int, tuple[int, ...], int, tuple[tuple[int, int], ...], tuple[Value, ...], Value]
+# (parts, inert cafés, per part (points, one-space scorings) and ceiling, ceiling on
+# the whole): see Evaluator._analyse.
+_Analysis = tuple[tuple[int, ...], int, tuple[tuple[int, int], ...], tuple[Value, ...], Value]
 
 
 def _masks(fill: Fill) -> tuple[int, int]:
@@ -82,6 +82,7 @@ class Evaluator:
         self._whole: dict[tuple[int, int, int], Value] = {}  # before splitting into parts
         self._short: dict[tuple[int, int, int], Value] = {}  # strict ceilings of the same
         self._analyses: dict[tuple[int, int, int], _Analysis] = {}
+        self._glances: dict[tuple[int, int, int], tuple[int, Value]] = {}
         self._prepare()
 
     @property
@@ -114,6 +115,7 @@ class Evaluator:
             self._whole.clear()
             self._short.clear()
             self._analyses.clear()
+            self._glances.clear()
 
     def steps_ceiling(self, fill: Fill, eggs_to_come: bool = False) -> int:
         """Chicken steps the scoring phase can still earn, at most: one per bean on a
@@ -652,28 +654,41 @@ class Evaluator:
             self._short[key] = need if below is None else min(below, need)
         return got
 
-    def _analyse(self, beans: int, eggs: int, cafes: int) -> _Analysis:
-        """Live cafés, independent parts, their point counts and value ceilings, and a
-        ceiling on the whole: worked out once per state, for its parent's choice and
-        for its own search."""
+    def _glance(self, beans: int, eggs: int, cafes: int) -> tuple[int, Value]:
+        """Live cafés and a ceiling on the value, taking the cafés as one part: enough
+        to rule most states out, for their parent, before their parts are worked out."""
+        key = (cafes, beans, eggs)
+        hit = self._glances.get(key)
+        if hit is not None:
+            return hit
+        live = self._live(beans, eggs, cafes)
+        got: tuple[int, Value]
+        if not live:
+            got = (live, (0, 0, beans.bit_count()))
+        else:
+            points, singles = self._bound_and_singles(beans, eggs, cafes, live)
+            got = (live, self._reach(points, singles, beans, eggs, cafes, live))
+        if len(self._glances) < BOUND_CACHE:
+            self._glances[key] = got
+        return got
+
+    def _analyse(self, beans: int, eggs: int, cafes: int, live: int) -> _Analysis:
+        """Independent parts, their point counts and value ceilings, and a ceiling on the
+        whole (no higher than ``_glance``'s)."""
         key = (cafes, beans, eggs)
         hit = self._analyses.get(key)
         if hit is not None:
             return hit
-        live = self._live(beans, eggs, cafes)
-        if not live:
-            got: _Analysis = (live, (), 0, (), (), (0, 0, beans.bit_count()))
-        else:
-            parts, inert = self._parts(beans, eggs, cafes, live)
-            counts = tuple(self._bound_and_singles(beans, eggs, part, live) for part in parts)
-            ceilings = tuple(
-                self._reach(points, singles, beans, eggs, part, live)
-                for part, (points, singles) in zip(parts, counts, strict=True)
-            )
-            total = (0, 0, (beans & self._slots_of(inert)).bit_count())
-            for c in ceilings:
-                total = value_add(total, c)
-            got = (live, tuple(parts), inert, counts, ceilings, total)
+        parts, inert = self._parts(beans, eggs, cafes, live)
+        counts = tuple(self._bound_and_singles(beans, eggs, part, live) for part in parts)
+        ceilings = tuple(
+            self._reach(points, singles, beans, eggs, part, live)
+            for part, (points, singles) in zip(parts, counts, strict=True)
+        )
+        total = (0, 0, (beans & self._slots_of(inert)).bit_count())
+        for c in ceilings:
+            total = value_add(total, c)
+        got: _Analysis = (tuple(parts), inert, counts, ceilings, total)
         if len(self._analyses) < BOUND_CACHE:
             self._analyses[key] = got
         return got
@@ -681,10 +696,13 @@ class Evaluator:
     def _whole_value(
         self, beans: int, eggs: int, cafes: int, need: Value, key: tuple[int, int, int]
     ) -> Value | None:
-        live, parts, inert, counts, ceilings, total = self._analyse(beans, eggs, cafes)
-        if not parts:
+        live, whole = self._glance(beans, eggs, cafes)
+        if not live:
             done = (0, 0, beans.bit_count())
             return done if done >= need else None
+        if whole < need:
+            return None
+        parts, inert, counts, ceilings, total = self._analyse(beans, eggs, cafes, live)
         if total < need:
             return None
         # Per part a ceiling on each of points, chicken steps and beans left: their sum
@@ -788,7 +806,7 @@ class Evaluator:
                 if quick < need:
                     most = max(most, value_above(quick))
                     continue
-                reach = value_add(self._analyse(nb, left_eggs, cafes)[5], (gain, lost, 0))
+                reach = value_add(self._glance(nb, left_eggs, cafes)[1], (gain, lost, 0))
                 if reach < need:
                     most = max(most, value_above(reach))
                     continue
