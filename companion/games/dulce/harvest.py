@@ -226,13 +226,13 @@ def _groups(
     start = kitchen.fill_of(state.cafes)
     gathered = gather(state.board, line)
     held = sum(1 for c in state.cafes for h in c.holds if h is Content.EGG)
-    seen: set[tuple[Fill, int]] = set()
+    seen: set[tuple[tuple[int, int], int]] = set()
     for bean_slots, fed in _bean_choices(kitchen, start, gathered, rules):
         with_beans = list(start)
         for i in bean_slots:
             with_beans[i] = Content.BEAN
         base = tuple(with_beans)
-        key = (kitchen.canonical(base), fed)
+        key = (value.canonical(base), fed)
         if key in seen:
             continue
         seen.add(key)
@@ -250,14 +250,14 @@ def _groups(
 def _starts(group: _Group, value: Evaluator) -> list[_Start]:
     """Every distinct set of ``group.eggs`` useful eggs on the group's placement."""
     kitchen = value.kitchen
-    out: dict[Fill, _Start] = {}
+    out: dict[tuple[int, int], _Start] = {}
     beans = tuple(Placement(i, Content.BEAN) for i in group.bean_slots)
     for egg_slots in _egg_sets(kitchen, group.base, group.eggs):
         fill = list(group.base)
         for i in egg_slots:
             fill[i] = Content.EGG
         done = tuple(fill)
-        key = kitchen.canonical(done)
+        key = value.canonical(done)
         if key not in out:
             places = beans + tuple(Placement(i, Content.EGG) for i in sorted(egg_slots))
             out[key] = _Start(group.line, done, places, group.fed, group.eggs, value.bound(done))

@@ -142,6 +142,12 @@ class Evaluator:
             total = value_add(total, self._ceiling(beans, eggs, part, live))
         return total
 
+    def canonical(self, fill: Fill) -> tuple[int, int]:
+        """One key for all fills equal up to swapping interchangeable spaces or whole
+        identical cafés: they make the same best value."""
+        beans, eggs = _masks(fill)
+        return self._canonical(beans, eggs, self._all_cafes)
+
     @staticmethod
     def beans(fill: Fill) -> int:
         """Beans in cafés: none ever appear during scoring, so also a ceiling on those left."""
