@@ -150,21 +150,38 @@ def best_scoring(
 ) -> ScoringPlan:
     """The order and byproduct moves with the most points, then the most chicken steps."""
     value = value or Evaluator(kitchen, rules)
-    target = value(fill)
+    want = value(fill)
     steps: list[ScoreStep] = []
     state = fill
     while True:
-        want = value(state)
-        for step, after in legal_steps(kitchen, state, rules):
-            if _add((POINTS_PER_CAFE, step.chicken), value(after)) == want:
-                steps.append(step)
-                state = after
-                break
-        else:
+        options = list(legal_steps(kitchen, state, rules))
+        if not options:
             break
+        chosen: tuple[ScoreStep, Fill, Value] | None = None
+        if isinstance(value, Evaluator):
+            # No step does better than the best, so the first that reaches it is one;
+            # the Evaluator rules the others out without working out their values.
+            for step, after in options:
+                rest = (want[0] - POINTS_PER_CAFE, want[1] - step.chicken, want[2])
+                if value.reaching(after, rest) == rest:
+                    chosen = (step, after, rest)
+                    break
+        if chosen is None:  # a search cut short by its budget: follow its values
+            want = value(state)
+            for step, after in options:
+                rest = value(after)
+                if _add((POINTS_PER_CAFE, step.chicken), rest) == want:
+                    chosen = (step, after, rest)
+                    break
+            else:
+                step, after = options[0]  # keep the plan legal: a full café must score
+                chosen = (step, after, value(after))
+        step, state, want = chosen
+        steps.append(step)
     proven = value.complete if isinstance(value, Evaluator) else True
+    points = POINTS_PER_CAFE * len(steps)  # what the plan shown makes (the target, if exact)
     return ScoringPlan(
-        kitchen, fill, tuple(steps), state, target[0], sum(s.chicken for s in steps), proven
+        kitchen, fill, tuple(steps), state, points, sum(s.chicken for s in steps), proven
     )
 
 
