@@ -218,6 +218,7 @@ class Evaluator:
             )
             for bean in {s.bean for s in slots}
         ]
+        self._threes = sum(three for three, _ in self._rings)
         self._used = used
         # Per café, each space's bit and the spaces a bean could come down from.
         # An empty space holds up its café until a bean from another café drops in.
@@ -423,23 +424,24 @@ class Evaluator:
         score, less the fills that the points take, which are at least one per point and
         one more per point beyond what the one-space cafés can score.
         """
+        slots = self._slots_of(part)
         live_slots = self._slots_of(live & part)
         on = beans & live_slots
-        potential = (
-            on.bit_count() + (on & self._moving).bit_count() + (eggs & live_slots).bit_count()
-        )
-        for three, two in self._rings:
-            if two & live_slots:
-                potential += (on & three).bit_count()
+        movers = (on & self._moving).bit_count()
+        potential = on.bit_count() + movers + (eggs & live_slots).bit_count()
+        if on & self._threes:
+            for three, two in self._rings:
+                if two & live_slots:
+                    potential += (on & three).bit_count()
         scorings = points // POINTS_PER_CAFE
         fills = scorings + max(0, scorings - singles)
         while fills > potential:
             scorings -= 1  # not enough to fill that often
             fills = scorings + max(0, scorings - singles)
-        spare = potential + (beans & self._slots_of(part) & ~live_slots).bit_count() - fills
-        chicken = min((on & self._moving).bit_count(), spare)
-        left = min((beans & self._slots_of(part)).bit_count(), spare - chicken)
-        return (POINTS_PER_CAFE * scorings, chicken, left)
+        mine = beans & slots
+        spare = potential + (mine & ~live_slots).bit_count() - fills
+        chicken = min(movers, spare)
+        return (POINTS_PER_CAFE * scorings, chicken, min(mine.bit_count(), spare - chicken))
 
     def _cover(
         self, beans: int, eggs: int, live: int, capped: int
