@@ -1,7 +1,7 @@
 """Exact, memoised search for the best scoring phase, on bitmasks.
 
 Beans only ever move to a strictly lower level, so every step lowers the total level of
-what is held and the search always ends. Three things keep it small enough to be exact
+what is held and the search always ends. Four things keep it small enough to be exact
 on every kitchen a game can reach:
 
 * Dead cafés. A café can score again only if each of its empty spaces can still be
@@ -18,6 +18,10 @@ on every kitchen a game can reach:
   greedy cover by (bean, level) classes and the fractional b-matching of cafés to
   classes (a small max flow), which sees that a café of two like spaces takes two
   fills per scoring. One memo serves every harvest start of a kitchen.
+* Thresholds on the whole value. A search asks for a value at least some triple, and
+  a second ceiling, on chicken steps plus beans left once the points are known (a
+  potential that every fill and every discard uses up, ``_reach``), rules out most
+  branches that only tie on points.
 
 The value compared is (points, chicken steps, beans left in cafés), larger is better in
 that order.
