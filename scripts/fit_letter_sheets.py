@@ -64,9 +64,14 @@ def sweep(records: Sequence[LetterRecord], grid: Sequence[float] = GRID) -> list
 
 
 def choose(rows: Sequence[Sweep], n_fields: int) -> Sweep:
-    """The lowest threshold within the silent budget (the highest tried when none is)."""
+    """The lowest threshold within the silent budget (the highest tried when none is); where
+    stricter thresholds send no more fields to review (letters that unsure are in review
+    anyway, below the reader's own field floor), the strictest of those, which costs
+    nothing and keeps a letter threshold that means something."""
     budget = CALIB_SILENT_PER_FIELD * n_fields
-    return next((r for r in rows if r.silent <= budget), rows[-1])
+    best = next((r for r in rows if r.silent <= budget), rows[-1])
+    same = [r for r in rows if r.threshold >= best.threshold and r.reviewed == best.reviewed]
+    return max(same, key=lambda r: r.threshold)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

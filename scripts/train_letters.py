@@ -58,7 +58,7 @@ ELASTIC = 0.03  # elastic warp of the letter (displacement sd / box side), 70% o
 # Real trajectories are bent (letter heights, sd) by an amount drawn from this range, in the
 # same 70% of crops, after companion.synth.hand_variety has re-drawn them as another hand.
 REAL_TRAIN_WARP = (0.015, 0.06)
-VARIETY_VERSION = "hand_variety-2"  # part of the data cache key: bump when it changes
+VARIETY_VERSION = "hand_variety-1"  # part of the data cache key: bump when it changes
 LABEL_SMOOTHING = 0.05  # keeps the logits from racing to certainty on 76 writers
 N_TRAIN = 42_000
 N_VAL = 1_000  # font validation families (reported only)
@@ -95,7 +95,7 @@ def _sample(job: Job) -> tuple[np.ndarray, int]:
     if use.startswith("real-") and use != fonts:
         warp = rng.uniform(*REAL_TRAIN_WARP) if warp > 0 else 0.0
         if variety:
-            strokes = vary_strokes(real_hands.pick(letter, rng, use).strokes, letter, rng)
+            strokes = vary_strokes(real_hands.pick(letter, rng, use).strokes, rng)
     crop = letter_cell_crop(letter, rng, fonts=use, families=families, warp=warp,
                             strokes=strokes)
     return preprocess(crop), label
