@@ -30,7 +30,8 @@ import numpy as np
 
 from companion.synth import real_hands
 from companion.synth.fonts import FontSplit, font_families
-from companion.synth.handwriting import REAL_WARP, letter_cell_crop
+from companion.synth.hand_variety import vary_strokes
+from companion.synth.handwriting import letter_cell_crop
 from companion.vision.sheet.constants_letters import (
     FIELD_LETTERS,
     INPUT_PX,
@@ -51,15 +52,20 @@ from scripts.train_common import (
 
 SEED = 20261129
 VAL_FAMILIES = ("because-we-organize", "breip")  # train-split families kept for validation
-STROKE_SHARE = 0.15  # share of training samples drawn from our stroke letters
-REAL_SHARE = 0.4  # share drawn from the real-train writers (when the data is there)
+STROKE_SHARE = 0.12  # share of training samples drawn from our stroke letters
+REAL_SHARE = 0.5  # share drawn from the real-train writers (when the data is there)
 ELASTIC = 0.03  # elastic warp of the letter (displacement sd / box side), 70% of train crops
+# Real trajectories are bent (letter heights, sd) by an amount drawn from this range, in the
+# same 70% of crops, after companion.synth.hand_variety has re-drawn them as another hand.
+REAL_TRAIN_WARP = (0.015, 0.06)
+VARIETY_VERSION = "hand_variety-1"  # part of the data cache key: bump when it changes
+LABEL_SMOOTHING = 0.05  # keeps the logits from racing to certainty on 76 writers
 N_TRAIN = 42_000
 N_VAL = 1_000  # font validation families (reported only)
 N_HELDOUT = 1_000  # held-out font families (reported only)
 N_CALIB = 2_500  # crops of the real-calib writers: selection, temperature, threshold
-EPOCHS = 5
-WIDTH = 1.0  # channel multiplier of build_model
+EPOCHS = 6
+WIDTH = 1.5  # channel multiplier of build_model
 # The review threshold: the lowest letter probability (among the field's letters) at which
 # no more than this share of the calibration writers' trusted letters is wrong.
 CALIB_SILENT_SHARE = 0.001
@@ -70,13 +76,14 @@ OPSET = 13
 WORKERS = 2
 
 
-Job = tuple[int, int, str, tuple[str, ...] | None, float, float, float]
+Job = tuple[int, int, str, tuple[str, ...] | None, float, float, float, bool]
 
 
 def _sample(job: Job) -> tuple[np.ndarray, int]:
-    seed, i, fonts, families, stroke_share, elastic_amount, real_share = job
+    seed, i, fonts, families, stroke_share, elastic_amount, real_share, variety = job
     rng = np.random.default_rng([seed, i])
     label = i % len(LETTER_CLASSES)
+    letter = LETTER_CLASSES[label]
     use = fonts
     r = rng.random()
     if r < real_share:
@@ -84,20 +91,24 @@ def _sample(job: Job) -> tuple[np.ndarray, int]:
     elif fonts != "heldout" and r < real_share + stroke_share:
         use = "strokes"
     warp = elastic_amount if rng.random() < 0.7 else 0.0
+    strokes = None
     if use.startswith("real-") and use != fonts:
-        warp = REAL_WARP if warp > 0 else 0.0
-    crop = letter_cell_crop(LETTER_CLASSES[label], rng, fonts=use, families=families,
-                            warp=warp)
+        warp = rng.uniform(*REAL_TRAIN_WARP) if warp > 0 else 0.0
+        if variety:
+            strokes = vary_strokes(real_hands.pick(letter, rng, use).strokes, rng)
+    crop = letter_cell_crop(letter, rng, fonts=use, families=families, warp=warp,
+                            strokes=strokes)
     return preprocess(crop), label
 
 
 def make_set(seed: int, n: int, fonts: str, families: tuple[str, ...] | None,
              stroke_share: float, workers: int, elastic_amount: float = 0.0,
-             real_share: float = 0.0, cache: Path | None = None
+             real_share: float = 0.0, cache: Path | None = None, variety: bool = False
              ) -> tuple[np.ndarray, np.ndarray]:
     """Preprocessed crops and labels; with ``cache``, kept in a .npz named by every argument
     that shapes the data (the crops take most of a training's time)."""
-    key = json.dumps([seed, n, fonts, families, stroke_share, elastic_amount, real_share])
+    key = json.dumps([seed, n, fonts, families, stroke_share, elastic_amount, real_share]
+                     + ([VARIETY_VERSION] if variety else []))
     path = None
     if cache is not None:
         import hashlib
@@ -107,7 +118,7 @@ def make_set(seed: int, n: int, fonts: str, families: tuple[str, ...] | None,
             with np.load(path) as f:
                 return f["x"], f["y"]
     x, y = _make_set(seed, n, fonts, families, stroke_share, workers, elastic_amount,
-                     real_share)
+                     real_share, variety)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         np.savez(path, x=x, y=y)
@@ -116,8 +127,8 @@ def make_set(seed: int, n: int, fonts: str, families: tuple[str, ...] | None,
 
 def _make_set(seed: int, n: int, fonts: str, families: tuple[str, ...] | None,
               stroke_share: float, workers: int, elastic_amount: float,
-              real_share: float) -> tuple[np.ndarray, np.ndarray]:
-    jobs = [(seed, i, fonts, families, stroke_share, elastic_amount, real_share)
+              real_share: float, variety: bool) -> tuple[np.ndarray, np.ndarray]:
+    jobs = [(seed, i, fonts, families, stroke_share, elastic_amount, real_share, variety)
             for i in range(n)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
@@ -248,7 +259,7 @@ def main() -> None:
     real_share = REAL_SHARE if real else 0.0
     tr_fonts = "train" if train_fams else "strokes"
     xtr, ytr = make_set(SEED, n_train, tr_fonts, train_fams, STROKE_SHARE, args.workers,
-                        ELASTIC, real_share, args.cache)
+                        ELASTIC, real_share, args.cache, variety=True)
     xva, yva = make_set(SEED + 1, n_val, "train" if val_fams else "strokes", val_fams,
                         0.2, args.workers, cache=args.cache)
     xho, yho = make_set(SEED + 2, n_held, "heldout" if held_fams else "strokes", None, 0.0,
@@ -275,7 +286,7 @@ def main() -> None:
         for i in range(0, len(perm), BATCH):
             idx = perm[i:i + BATCH]
             xb = augment(xt[idx], gen)
-            loss = F.cross_entropy(model(xb), yt[idx])
+            loss = F.cross_entropy(model(xb), yt[idx], label_smoothing=LABEL_SMOOTHING)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -327,6 +338,8 @@ def main() -> None:
         "real_share": real_share,
         "opset": OPSET, "params": params, "width": args.width, "seed": SEED, "epochs": epochs,
         "n_train": len(xtr), "stroke_share": STROKE_SHARE, "elastic": ELASTIC,
+        "real_train_warp": list(REAL_TRAIN_WARP), "real_variety": VARIETY_VERSION,
+        "label_smoothing": LABEL_SMOOTHING,
         "train_families": list(train_fams), "val_families": list(val_fams),
         "heldout_families": list(held_fams), **report,
         "train_seconds": round(time.perf_counter() - t0, 1),

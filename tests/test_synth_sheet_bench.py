@@ -162,13 +162,28 @@ def test_threshold_sweep_picks_the_lowest_within_the_silent_budget() -> None:
                + [LetterRecord(0.9, False, True)] * 50 + [LetterRecord(0.6, True, False)])
     rows = sweep(records, (0.5, 0.95, 0.98, 0.995))
     assert [(r.reviewed, r.silent) for r in rows] == [(1, 1), (51, 1), (52, 0), (52, 0)]
-    assert choose(rows, 10_000).threshold == 0.5  # budget 2.5: one silent error allowed
-    assert choose(rows, 1000).threshold == 0.98
-    assert choose(rows, 4000).threshold == 0.5
-    assert choose(rows, 3000).threshold == 0.98
+    quarter = 1 / 4000
+    assert choose(rows, 10_000, quarter).threshold == 0.5  # budget 2.5: one silent allowed
+    # 0.98 is the lowest with no silent error; 0.995 reviews no more fields, so it is taken
+    assert choose(rows, 1000, quarter).threshold == 0.995
+    assert choose(rows, 4000, quarter).threshold == 0.5
+    assert choose(rows, 3000, quarter).threshold == 0.995
+    assert choose(rows, 10_000).threshold == 0.995  # the shipped budget: none
     text = reliability_table(records, 0.98)
     assert "| 0.95-0.98 | 1 | 0.00% | 0.9700 | 1 | 0 |" in text
     assert "| 0.999-1 | 900 | 100.00% |" in text
+
+
+def test_threshold_sweep_takes_the_strictest_of_equally_costly_thresholds() -> None:
+    from scripts.bench_reader import LetterRecord
+    from scripts.fit_letter_sheets import choose, sweep
+
+    # the letters below 0.9 are in review anyway: 0.5 to 0.9 cost the same
+    records = ([LetterRecord(0.999, False, True)] * 900 + [LetterRecord(0.6, True, False)]
+               + [LetterRecord(0.97, False, True)] * 20)
+    rows = sweep(records, (0.5, 0.8, 0.9, 0.98, 0.995))
+    assert [r.reviewed for r in rows] == [1, 1, 1, 21, 21]
+    assert choose(rows, 4000, 1 / 4000).threshold == 0.9
 
 
 def test_fitting_without_the_real_data_says_so_and_exits_2(monkeypatch: Any, tmp_path: Any,
