@@ -18,6 +18,7 @@ import numpy as np
 
 from companion.vision.dice import constants as C
 from companion.vision.dice.colour import log_chroma
+from companion.vision.dice.paint import read_paint
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,10 @@ class CellRead:
     # the response between two neighbouring pips stays high: a line or streak (a board
     # seam, wood grain), not separate painted dots
     joined: bool = False
+    # the pips counted by paint colour at the nine lattice points (None: undecided), and
+    # how clear its least clear point was (see paint.py)
+    paint_pips: int | None = None
+    paint_margin: float = 0.0
 
 
 def _layouts() -> tuple[tuple[int, frozenset[tuple[int, int]]], ...]:
@@ -261,11 +266,16 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     if best.points:
         pb = np.median(np.array([bgr[py, px] for _, py, px in best.points]), axis=0)
         pip_bgr = (float(pb[0]), float(pb[1]), float(pb[2]))
+    paint = None
+    if best.ok and best.light and best.count >= 2 and best.points:
+        paint = read_paint(bgr, [(float(x), float(y)) for _, y, x in best.points], fb, pb,
+                           LAYOUTS)
     return CellRead(
         occupied, best.count, best.ok, best.margin, best.contrast, best.center,
         (float(fb[0]), float(fb[1]), float(fb[2])), pip_bgr, best.light, best.even,
         best.glint, tuple((float(x), float(y)) for _, y, x in best.points), extra,
         misfit, hidden, spread, joined,
+        paint.count if paint else None, paint.margin if paint else 0.0,
     )
 
 

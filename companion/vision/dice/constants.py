@@ -163,3 +163,17 @@ PIP_HIDDEN_REST = 0.2
 # halfway between two pips the response of a line stays at least this share of the weakest
 # pip's; between painted dots it drops to the bare face
 PIP_JOINED_SHARE = 0.5
+
+# --- pips by paint (companion/vision/dice/paint.py): face share of a face + pip colour mix ----
+PAINT_CLIP_LEVEL = 250.0  # a channel this bright is clipped and says nothing of the paint
+PAINT_RING_PIP_R = (0.45, 0.85)  # the ring read at each lattice point, pip radii
+PAINT_MIN_PIXELS = 5  # fewer unclipped pixels in a ring: that point is undecided
+PAINT_MIN_COLOUR_GAP = 40.0  # BGR distance: a face and pip closer than this are not told apart
+PAINT_CORNER_MAX = 0.5  # a corner ring with less face share than this is a painted pip
+PAINT_MIN_SCALE = 0.3  # the bare face's share over the pips', at least
+# after scaling (0 = a corner pip, 1 = the bare face): a point at most this is painted, at
+# least that is bare; between, the die is left to the blobs
+PAINT_PIP_BELOW = 0.25
+PAINT_BARE_ABOVE = 0.55
+PAINT_SURE_MARGIN = 0.1  # every lattice point this far inside its band: the paint is sure
+PAINT_SURE_CONFIDENCE = 1.0

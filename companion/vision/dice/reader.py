@@ -368,7 +368,7 @@ def _decide(
     for cell in cells:
         rd = cell.read
         flags: list[str] = []
-        if _die_like(rd, on_mat):
+        if _die_like(rd, on_mat) or _paint_sure(rd, on_mat):
             presence = 1.0
         elif rd.occupied >= C.PRESENT_SURE_ABOVE and rd.pips > 0:
             presence, flags = 0.5, ["pips-unclear"]
@@ -412,16 +412,18 @@ def _decide(
             pip_conf = 0.3
             if rd.pips:
                 flags.append("pips-off-layout")
-        if rd.layout_ok and not rd.even_paint:
-            flags.append("pip-or-highlight")
-            pip_conf = min(pip_conf, 0.6)
-        if rd.glint or middle_pip_on_spot(rd, spot) or rd.middle_hidden:
-            flags.append("glint")
-            pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
-        if rd.lattice_misfit > C.PIP_LATTICE_MISFIT:
-            flags.append("pip-off-lattice")
-            pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
-        value = min(6, max(1, rd.pips))
+        value, settled, pip_conf = _pips_by_paint(rd, spot, pip_conf, flags)
+        if not settled:
+            if rd.layout_ok and not rd.even_paint:
+                flags.append("pip-or-highlight")
+                pip_conf = min(pip_conf, 0.6)
+            if rd.glint or middle_pip_on_spot(rd, spot) or rd.middle_hidden:
+                flags.append("glint")
+                pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
+            if rd.lattice_misfit > C.PIP_LATTICE_MISFIT:
+                flags.append("pip-off-lattice")
+                pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
+        value = min(6, max(1, value))
         if value not in FACES:
             flags.append("face-not-in-set")
             pip_conf = min(pip_conf, 0.5)
@@ -434,6 +436,42 @@ def _decide(
         )
     dice.sort(key=lambda d: (d.row, d.col))
     return dice, grid.shifted(r0, c0)
+
+
+def _glinty(rd: CellRead, spot: tuple[float, float] | None) -> bool:
+    """The blobs' count is doubtful the way a glint makes it: a blob set aside or suspect,
+    a highlight among the pips, or one off the lattice."""
+    return (rd.glint or middle_pip_on_spot(rd, spot) or rd.middle_hidden or not rd.even_paint
+            or rd.lattice_misfit > C.PIP_LATTICE_MISFIT)
+
+
+def _pips_by_paint(
+    rd: CellRead, spot: tuple[float, float] | None, pip_conf: float, flags: list[str]
+) -> tuple[int, bool, float]:
+    """The pips, weighing the blobs' count against the paint's (paint.py). Returns the
+    count, whether the paint settled the doubts a glint leaves, and the pips' confidence.
+    The paint reads every lattice point, so where the two differ it is the one kept; a
+    difference the blobs gave no reason for still goes to review."""
+    paint = rd.paint_pips
+    if paint is None or not rd.layout_ok:
+        return rd.pips, False, pip_conf
+    if rd.paint_margin < C.PAINT_SURE_MARGIN:
+        if paint != rd.pips:
+            flags.append("pips-by-paint")
+            pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
+        return paint, False, pip_conf
+    if paint == rd.pips or _glinty(rd, spot) or rd.pip_margin < C.PIP_SURE_RATIO:
+        return paint, True, 1.0
+    flags.append("pips-by-paint")
+    return paint, True, min(pip_conf, C.GLINT_CONFIDENCE)
+
+
+def _paint_sure(read: CellRead, on_mat: bool) -> bool:
+    """A coloured cell whose nine lattice points the paint read clearly as one face."""
+    return (read.paint_pips is not None and read.paint_margin >= C.PAINT_SURE_MARGIN
+            and read.layout_ok and not read.joined
+            and read.face_spread <= C.FACE_MIXED_LOG_CHROMA
+            and read.occupied >= (C.PRESENT_SURE_ABOVE if on_mat else C.OCCUPIED_MIN))
 
 
 def _connected_to_block(
