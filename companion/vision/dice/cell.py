@@ -266,17 +266,23 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     if best.points:
         pb = np.median(np.array([bgr[py, px] for _, py, px in best.points]), axis=0)
         pip_bgr = (float(pb[0]), float(pb[1]), float(pb[2]))
-    paint = None
-    if best.ok and best.light and best.count >= 2 and best.points:
-        paint = read_paint(bgr, [(float(x), float(y)) for _, y, x in best.points], fb, pb,
-                           LAYOUTS)
     return CellRead(
         occupied, best.count, best.ok, best.margin, best.contrast, best.center,
         (float(fb[0]), float(fb[1]), float(fb[2])), pip_bgr, best.light, best.even,
         best.glint, tuple((float(x), float(y)) for _, y, x in best.points), extra,
         misfit, hidden, spread, joined,
-        paint.count if paint else None, paint.margin if paint else 0.0,
     )
+
+
+def with_paint(patch: np.ndarray, read: CellRead) -> CellRead:
+    """The read with the pips also counted by paint (paint.py), for light pips on a face
+    the blobs put on a standard layout. Done once, on the final grid's cells."""
+    if not (read.layout_ok and read.light_pips and read.pips >= 2 and read.pip_bgr is not None):
+        return read
+    paint = read_paint(patch.astype(np.float32), list(read.pips_xy),
+                       np.array(read.face_bgr, np.float32), np.array(read.pip_bgr, np.float32),
+                       LAYOUTS)
+    return replace(read, paint_pips=paint.count, paint_margin=paint.margin)
 
 
 def _joined(read: _Pips, resp: np.ndarray, spacing: float) -> bool:

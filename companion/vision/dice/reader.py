@@ -24,7 +24,7 @@ from companion.games.diced_veggies.constants import FACES
 from companion.games.diced_veggies.model import Block, Die, Ingredient
 from companion.vision.dice import constants as C
 from companion.vision.dice import gate
-from companion.vision.dice.cell import CellRead, read_cell
+from companion.vision.dice.cell import CellRead, read_cell, with_paint
 from companion.vision.dice.colour import log_chroma
 from companion.vision.dice.families import name_families
 from companion.vision.dice.glints import glint_spot, middle_pip_on_spot
@@ -126,6 +126,7 @@ class _Cell:
     col: int
     read: CellRead
     center: tuple[float, float]  # read-image pixels: the die's face centre, else the cell's
+    patch: np.ndarray = field(repr=False, compare=False)  # the cell as read (BGR uint8)
 
 
 def read_dice_image(bgr: np.ndarray) -> DiceReading:
@@ -160,6 +161,7 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
             break  # the cells were read on (nearly) this grid already
         grid = trim(new, mask, s_det / s_read)
         cells = _read_cells(source, grid)
+    cells = [replace(c, read=with_paint(c.patch, c.read)) for c in cells]
     offset, white_sure = _white_offset(src, mat, s_read / s_det, cells, seen.white_bgr)
     if mat is not None:
         inside = mat.block_area(src.shape, C.MAT_CENTRE_MARGIN_MM, s_read / s_det)
@@ -306,7 +308,7 @@ def _read_cells(source: _Source, grid: DiceGrid) -> list[_Cell]:
                 centre = (float(p[0] / p[2]), float(p[1] / p[2]))
             else:
                 centre = grid.center(r, c)
-            out.append(_Cell(r, c, read, centre))
+            out.append(_Cell(r, c, read, centre, patch))
     return out
 
 
