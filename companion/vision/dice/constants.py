@@ -98,6 +98,9 @@ PRESENT_SURE_ABOVE = 0.6
 # A face whose quadrants differ in log-chromaticity by more than this is the corners of
 # several dice (a grid off by half a die), not one die: never read as a sure die.
 FACE_MIXED_LOG_CHROMA = 0.35
+# A cell beside the read dice that is not read as a die but whose centre is at least this
+# share unlike the table is reported as a gap: a die may stand there unread.
+GAP_MIN_OCCUPIED = 0.2
 
 # --- confidence -----------------------------------------------------------------------------------
 REVIEW_BELOW = 0.8  # a die whose confidence is below this goes to review

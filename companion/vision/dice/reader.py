@@ -68,12 +68,27 @@ class DieReading:
 
 
 @dataclass(frozen=True)
+class Gap:
+    """A cell beside the read dice where something unlike the table stands that was not
+    read as a die: a die missed, to be checked, never silently left out."""
+
+    row: int
+    col: int
+    center_px: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def cell(self) -> tuple[int, int]:
+        return (self.row, self.col)
+
+
+@dataclass(frozen=True)
 class DiceReading:
     dice: list[DieReading]
     grid: DiceGrid  # cell (row, col) -> photo pixels, rows and cols as in ``dice``
     on_mat: bool = False
     seconds: float = 0.0
     notes: tuple[str, ...] = field(default=())
+    gaps: tuple[Gap, ...] = ()  # cells (numbered as ``dice``) where a die may be missing
 
     def block_json(self) -> dict[str, Any]:
         return {"dice": [d.to_json() for d in self.dice]}
@@ -95,6 +110,7 @@ class DiceReading:
             if d.flags:
                 item["flags"] = list(d.flags)
         out["review"] = [[d.row, d.col] for d in sorted(self.dice, key=_by_confidence) if d.review]
+        out["gaps"] = [[g.row, g.col] for g in self.gaps]
         out["on_mat"] = self.on_mat
         out["seconds"] = round(self.seconds, 3)
         return out
@@ -115,9 +131,7 @@ def read_dice_photo(path: str | Path) -> DiceReading:
         reading = read_dice_image(img)
     except ImageError as exc:
         raise type(exc)(f"{path}: {exc}") from None
-    return DiceReading(
-        reading.dice, reading.grid, reading.on_mat, time.perf_counter() - start, reading.notes
-    )
+    return replace(reading, seconds=time.perf_counter() - start)
 
 
 @dataclass(frozen=True)
@@ -166,18 +180,22 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
     if mat is not None:
         inside = mat.block_area(src.shape, C.MAT_CENTRE_MARGIN_MM, s_read / s_det)
         cells = [c for c in cells if _at(inside, c.center, 1.0)]
-    dice, grid_out = _decide(
+    dice, grid_out, gaps = _decide(
         cells, grid, offset, pitch_full * s_read, mat is not None, white_sure
     )
     gate.confirm(dice)
-    dice, grid_out = turn_cells(dice, grid_out, _quarter_turns(mat, grid_out, dice, s_read / s_det))
+    dice, grid_out, gaps = turn_cells(
+        dice, grid_out, _quarter_turns(mat, grid_out, dice, s_read / s_det), gaps
+    )
     grid_out = grid_out.scaled(1.0 / s_read)
     dice = [
         DieReading(d.row, d.col, d.ingredient, d.value, d.confidence, d.review, d.flags,
                    (d.center_px[0] / s_read, d.center_px[1] / s_read))
         for d in dice
     ]
-    return DiceReading(dice, grid_out, mat is not None, time.perf_counter() - start)
+    gaps = [Gap(g.row, g.col, (g.center_px[0] / s_read, g.center_px[1] / s_read)) for g in gaps]
+    return DiceReading(dice, grid_out, mat is not None, time.perf_counter() - start,
+                       gaps=tuple(gaps))
 
 
 def _quarter_turns(
@@ -365,7 +383,7 @@ class _Die:
 def _decide(
     cells: list[_Cell], grid: DiceGrid, offset: np.ndarray, pitch: float, on_mat: bool,
     white_sure: bool = True,
-) -> tuple[list[DieReading], DiceGrid]:
+) -> tuple[list[DieReading], DiceGrid, list[Gap]]:
     present: list[tuple[_Cell, float, list[str]]] = []
     for cell in cells:
         rd = cell.read
@@ -390,7 +408,7 @@ def _decide(
         present.append((cell, presence, flags))
     present = _connected_to_block(present)
     if not present:
-        return [], grid
+        return [], grid, []
     feats = [log_chroma(c.read.face_bgr) for c, _, _ in present]
     calls = name_families(feats, offset, white_sure)
     spot = glint_spot([c.read for c, _, _ in present])
@@ -437,7 +455,22 @@ def _decide(
             )
         )
     dice.sort(key=lambda d: (d.row, d.col))
-    return dice, grid.shifted(r0, c0)
+    gaps = [Gap(c.row - r0, c.col - c0, grid.center(c.row, c.col)) for c in _gaps(cells, present)]
+    return dice, grid.shifted(r0, c0), gaps
+
+
+def _gaps(cells: list[_Cell], present: list[tuple[_Cell, float, list[str]]]) -> list[_Cell]:
+    """Grid cells beside a read die that were not read as one although much of their
+    middle is unlike the table: where a die may have been missed."""
+    taken = {(c.row, c.col) for c, _, _ in present}
+    out = []
+    for cell in cells:
+        if (cell.row, cell.col) in taken or cell.read.occupied < C.GAP_MIN_OCCUPIED:
+            continue
+        r, c = cell.row, cell.col
+        if any(nb in taken for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1))):
+            out.append(cell)
+    return out
 
 
 def _glinty(rd: CellRead, spot: tuple[float, float] | None) -> bool:
