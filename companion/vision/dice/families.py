@@ -68,6 +68,25 @@ def _search(
     return best[1], best[2]
 
 
+def _drift(step: np.ndarray, k: int, centres: np.ndarray) -> np.ndarray:
+    """How far family ``k``'s centre moves towards where its dice show: only a little
+    towards any other family (a misnamed group cannot drag a family across to a
+    neighbour's place), further away from them all (a deep red batch of tomatoes moves out
+    where no other family lies)."""
+    norm = float(np.linalg.norm(step))
+    if norm == 0.0:
+        return step
+    towards = 0.0
+    for j in range(len(centres)):
+        if j != k:
+            u = centres[j] - centres[k]
+            towards = max(towards, float(step @ u) / max(float(np.linalg.norm(u)), 1e-9))
+    scale = min(1.0, C.FAMILY_MAX_DRIFT_AWAY / norm)
+    if towards > C.FAMILY_MAX_DRIFT:
+        scale = min(scale, C.FAMILY_MAX_DRIFT / towards)
+    return step * scale
+
+
 def name_families(
     features: Sequence[np.ndarray], white: np.ndarray, white_is_sure: bool
 ) -> list[FamilyCall]:
@@ -87,12 +106,7 @@ def name_families(
             members = rel[label == k]
             if len(members) >= C.FAMILY_MIN_MEMBERS:
                 seen = np.median(members, axis=0)
-                # a family's own centre moves towards where it shows, but only so far:
-                # a misnamed group cannot drag a family across to a neighbour's place
-                step = seen - centres[k]
-                norm = float(np.linalg.norm(step))
-                limit = C.FAMILY_MAX_DRIFT
-                new[k] = centres[k] + (step if norm <= limit else step * limit / norm)
+                new[k] = centres[k] + _drift(seen - centres[k], k, centres)
         centres = new
     d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1) / spread[None]
     out = []
