@@ -139,6 +139,10 @@ FAMILY_ROUNDS = 2  # the families' own centres are re-found this many times
 FAMILY_MIN_MEMBERS = 2  # a family needs this many dice to move its centre
 FAMILY_MAX_DRIFT = 0.12  # and moves it at most this far towards any other family
 FAMILY_MAX_DRIFT_AWAY = 0.5  # and at most this far in all
+# a rival light fit naming at least this many dice otherwise, whose cost (squared spread
+# units summed over the dice) is within this of the best fit's, sends those dice to review
+FAMILY_RIVAL_MIN_DICE = 3
+FAMILY_RIVAL_COST = 10.0
 FAMILY_SURE_MARGIN = 2.0  # spread units between the two nearest families for a sure name
 GLINT_RATIO = 1.5  # a light blob this much stronger than the next is a glint, not a pip
 GLINT_SUSPECT_RATIO = 1.7  # a middle pip this much stronger than the corners may be a glint

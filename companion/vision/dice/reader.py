@@ -422,6 +422,9 @@ def _decide(
             call = replace(call, confidence=0.0)
         if call.confidence < 1.0:
             flags.append(f"colour-near-{call.runner_up}")
+        if call.rival:
+            flags.append("colour-light-doubtful")
+            call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
         if call.distance > C.COLOUR_MAX_DISTANCE:
             # far from every family this photo shows: a batch or a light we do not know
             flags.append("colour-unknown")
