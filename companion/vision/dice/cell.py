@@ -18,7 +18,7 @@ import numpy as np
 
 from companion.vision.dice import constants as C
 from companion.vision.dice.colour import log_chroma
-from companion.vision.dice.paint import read_paint
+from companion.vision.dice.paint import read_paint, search_paint
 
 
 @dataclass(frozen=True)
@@ -277,7 +277,15 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
 def with_paint(patch: np.ndarray, read: CellRead) -> CellRead:
     """The read with the pips also counted by paint (paint.py), for light pips on a face
     the blobs put on a standard layout. Done once, on the final grid's cells."""
-    if not (read.layout_ok and read.light_pips and read.pips >= 2 and read.pip_bgr is not None):
+    if not read.light_pips or read.pip_bgr is None:
+        return read
+    if not read.layout_ok:
+        if read.occupied < C.OCCUPIED_MIN:
+            return read
+        found = search_paint(patch.astype(np.float32), np.array(read.face_bgr, np.float32),
+                             np.array(read.pip_bgr, np.float32), LAYOUTS)
+        return replace(read, paint_pips=found.count, paint_margin=found.margin)
+    if read.pips < 2:
         return read
     paint = read_paint(patch.astype(np.float32), list(read.pips_xy),
                        np.array(read.face_bgr, np.float32), np.array(read.pip_bgr, np.float32),

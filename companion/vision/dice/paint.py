@@ -128,3 +128,69 @@ def read_paint(
     found = frozenset(painted)
     count = next((k for k, lay in layouts if lay == found), None)
     return PaintRead(count, margin if count is not None else 0.0, tuple(shares))
+
+
+@functools.cache
+def _ring_kernel(n: int) -> np.ndarray:
+    pip_r = C.PIP_DIAMETER_FRACTION * n / 2
+    half = int(math.ceil(C.PAINT_RING_PIP_R[1] * pip_r)) + 1
+    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
+    d = np.hypot(yy, xx)
+    ring = ((d >= C.PAINT_RING_PIP_R[0] * pip_r) & (d <= C.PAINT_RING_PIP_R[1] * pip_r))
+    kernel = ring.astype(np.float32)
+    kernel.flags.writeable = False
+    return kernel
+
+
+def search_paint(
+    bgr: np.ndarray, face: np.ndarray, pip: np.ndarray,
+    layouts: tuple[tuple[int, frozenset[tuple[int, int]]], ...],
+) -> PaintRead:
+    """Where the blobs found no standard face (a glint outshining the pips, say), look
+    for the pip lattice by paint alone: lattices square to the cell, around its middle,
+    each read at its nine points; the clearest one that makes a standard face wins."""
+    import cv2
+
+    n = bgr.shape[0]
+    if float(np.linalg.norm(face - pip)) < C.PAINT_MIN_COLOUR_GAP:
+        return PaintRead(None, 0.0, ())
+    share = face_share(bgr.reshape(-1, 3), face, pip).reshape(n, n)
+    valid = ~np.isnan(share)
+    kernel = _ring_kernel(n)
+    num = cv2.filter2D(np.where(valid, share, 0).astype(np.float32), -1, kernel,
+                       borderType=cv2.BORDER_REPLICATE)
+    den = cv2.filter2D(valid.astype(np.float32), -1, kernel, borderType=cv2.BORDER_REPLICATE)
+    ring = np.where(den >= C.PAINT_MIN_PIXELS, num / np.maximum(den, 1.0), np.nan)
+    mid = (n - 1) / 2
+    reach = C.PAINT_SEARCH_CENTRE * n
+    offs = np.arange(-reach, reach + 1e-9, 1.0)
+    base = C.PIP_LATTICE_FRACTION * n
+    cx, cy, sp = np.meshgrid(mid + offs, mid + offs, base * np.array(C.PAINT_SEARCH_SPACING))
+    cx, cy, sp = cx.ravel(), cy.ravel(), sp.ravel()
+    grid = np.array([(v, u) for v in (-1, 0, 1) for u in (-1, 0, 1)], np.float64)
+    xs = np.rint(cx[:, None] + sp[:, None] * grid[None, :, 1]).astype(np.intp)
+    ys = np.rint(cy[:, None] + sp[:, None] * grid[None, :, 0]).astype(np.intp)
+    inside = ((xs >= 0) & (xs < n) & (ys >= 0) & (ys < n)).all(axis=1)
+    shares = ring[np.clip(ys, 0, n - 1), np.clip(xs, 0, n - 1)]  # (K, 9)
+    corners = shares[:, [0, 2, 6, 8]]
+    painted_corner = np.where(corners < C.PAINT_CORNER_MAX, corners, np.nan)
+    enough = (~np.isnan(painted_corner)).sum(axis=1) >= 2
+    ok = inside & enough & ~np.isnan(shares).any(axis=1)
+    if not ok.any():
+        return PaintRead(None, 0.0, ())
+    ref = np.nanmedian(np.where(ok[:, None], painted_corner, 0.0), axis=1)
+    t = (shares - ref[:, None]) / np.maximum(1.0 - ref, C.PAINT_MIN_SCALE)[:, None]
+    pipish = t <= C.PAINT_PIP_BELOW
+    bare = t >= C.PAINT_BARE_ABOVE
+    ok &= (pipish | bare).all(axis=1)
+    margin = np.where(pipish, C.PAINT_PIP_BELOW - t, t - C.PAINT_BARE_ABOVE).min(axis=1)
+    best: tuple[float, int] | None = None
+    for k in np.flatnonzero(ok)[np.argsort(-margin[ok])]:
+        found = frozenset((i // 3 - 1, i % 3 - 1) for i in np.flatnonzero(pipish[k]))
+        count = next((c for c, lay in layouts if lay == found), None)
+        if count is not None:
+            best = (float(margin[k]), count)
+            break
+    if best is None:
+        return PaintRead(None, 0.0, ())
+    return PaintRead(best[1], best[0], ())

@@ -491,8 +491,15 @@ def _pips_by_paint(
     The paint reads every lattice point, so where the two differ it is the one kept; a
     difference the blobs gave no reason for still goes to review."""
     paint = rd.paint_pips
-    if paint is None or not rd.layout_ok:
+    if paint is None:
         return rd.pips, False, pip_conf
+    if not rd.layout_ok:
+        # the blobs made no face; the paint found one on a lattice of its own: kept, and
+        # checked by the player
+        if rd.paint_margin < C.PAINT_SURE_MARGIN:
+            return rd.pips, False, pip_conf
+        flags.append("pips-by-paint")
+        return paint, False, pip_conf
     if rd.paint_margin < C.PAINT_SURE_MARGIN:
         if paint != rd.pips:
             flags.append("pips-by-paint")
