@@ -358,3 +358,7 @@ def test_cli_read_lists_a_gap_to_check(tmp_path):
     assert "not read as a die" in result.stdout
     out = json.loads(CliRunner().invoke(main, ["dice", "read", str(path), "--json"]).stdout)
     assert len(out["gaps"]) == 1
+    # cuts worked out from such a photo say the block may lack a die
+    cuts = CliRunner().invoke(main, ["dice", "cuts", str(path)])
+    assert cuts.exit_code == 0
+    assert "a die may be missing" in cuts.stderr
