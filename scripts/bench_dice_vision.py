@@ -14,6 +14,7 @@ machine the wall clock mostly measures the neighbours).
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import sys
 import time
@@ -28,8 +29,14 @@ import numpy as np
 from companion.errors import CompanionError, ImageError
 from companion.synth.dice_photo import INGREDIENTS, DicePhoto, random_block, render_dice_photo
 from companion.synth.dice_style import HELD_OUT, NARROW, WIDE, Style
-from companion.synth.dice_truth import ZERO, DiceScore, match_dice, score_reading
-from companion.vision.dice.reader import read_dice_image
+from companion.synth.dice_truth import (
+    MATCH_RADIUS_PITCH,
+    ZERO,
+    DiceScore,
+    match_dice,
+    score_reading,
+)
+from companion.vision.dice.reader import DiceReading, read_dice_image
 
 SETTINGS: dict[str, tuple[Style, int]] = {
     "narrow": (NARROW, 10_000),
@@ -47,6 +54,8 @@ class Tally:
     cpu: list[float] = field(default_factory=list)
     unread: int = 0
     photos: int = 0
+    gap_missed: int = 0  # missed dice whose cell the reading lists as a gap
+    gap_empty: int = 0  # gaps where no die stands
 
 
 def _block(rng: np.random.Generator, kind: str) -> dict[str, object]:
@@ -105,9 +114,27 @@ def run_setting(setting: str, count: int) -> tuple[dict[str, Tally], Confusion]:
             groups[k].seconds.append(wall)
             groups[k].cpu.append(cpu)
         truth = {(d["row"], d["col"]): d for d in shot.block["dice"]}
+        found, empty = _gap_hits(shot, reading)
+        for k in keys:
+            groups[k].gap_missed += found
+            groups[k].gap_empty += empty
         for d, cell in match_dice(shot, reading.dice):
             confusion[(truth[cell]["ingredient"], d.ingredient.value, d.review)] += 1
     return groups, confusion
+
+
+def _gap_hits(shot: DicePhoto, reading: DiceReading) -> tuple[int, int]:
+    """Gaps standing on a true die the reading missed, and gaps with no die under them."""
+    read = {cell for _, cell in match_dice(shot, reading.dice)}
+    radius = MATCH_RADIUS_PITCH * (shot.pitch_px or 50.0)
+    found = empty = 0
+    for g in reading.gaps:
+        near = [c for c, xy in shot.centers_px.items() if math.dist(xy, g.center_px) <= radius]
+        if any(c not in read for c in near):
+            found += 1
+        elif not near:
+            empty += 1
+    return found, empty
 
 
 def _row(label: str, t: Tally) -> str:
@@ -116,8 +143,8 @@ def _row(label: str, t: Tally) -> str:
     med_cpu = f"{statistics.median(t.cpu):.3f}" if t.cpu else "-"
     return (f"| {label} ({t.photos}) | {s.dice} | {_pct(s.ingredient_ok, s.dice)} | "
             f"{_pct(s.value_ok, s.dice)} | {_pct(s.all_ok, s.dice)} | {s.missed} | "
-            f"{s.phantom} | {s.silent} | {_pct(s.review, s.dice)} | {t.unread} | {med} | "
-            f"{med_cpu} |")
+            f"{t.gap_missed} | {t.gap_empty} | {s.phantom} | {s.silent} | "
+            f"{_pct(s.review, s.dice)} | {t.unread} | {med} | {med_cpu} |")
 
 
 def accuracy_tables(counts: dict[str, int]) -> None:
@@ -139,10 +166,10 @@ def accuracy_tables(counts: dict[str, int]) -> None:
     for name in names:
         groups, confusion = results[name]
         print(f"\n### {name}\n")
-        print("| photos | dice | ingredient | pips | fully right | missed | phantom | "
-              "silent errors | sent to review | unread photos | median s/photo | "
-              "median CPU s/photo |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        print("| photos | dice | ingredient | pips | fully right | missed | missed at a gap | "
+              "gaps with no die | phantom | silent errors | sent to review | unread photos | "
+              "median s/photo | median CPU s/photo |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for key in ("all", *SURFACES, *BLOCKS, "lamp", "daylight"):
             if key in groups:
                 print(_row(key, groups[key]))

@@ -56,3 +56,21 @@ def test_a_die_halfway_between_two_close_families_goes_to_review(a, b):
     calls = name_families([*faces, mid + white], white, True)
     assert calls[-1].ingredient in (a, b)
     assert calls[-1].confidence < REVIEW_BELOW
+
+
+def test_a_light_fit_with_a_near_rival_leaves_its_dice_in_doubt():
+    """Mushroom and pepper dice whose shades have drawn towards each other, with no sure
+    white: one light makes them all mushrooms, another names them apart. Every die named
+    wrongly must carry the rival's doubt; a clean block carries none."""
+    from companion.vision.dice.colour import CENTROIDS, INGREDIENT_NAMES
+
+    rng = np.random.default_rng(0)
+    clean = [CENTROIDS[k] + rng.normal(0, 0.03, 2) for k in range(5) for _ in range(5)]
+    assert not any(c.rival for c in name_families(clean, np.zeros(2), False))
+    m = CENTROIDS[INGREDIENT_NAMES.index("mushroom")]
+    p = CENTROIDS[INGREDIENT_NAMES.index("pepper")]
+    feats = [m + 0.4 * (p - m) + rng.normal(0, 0.02, 2) for _ in range(5)]
+    feats += [p + 0.4 * (m - p) + rng.normal(0, 0.02, 2) for _ in range(5)]
+    truth = ["mushroom"] * 5 + ["pepper"] * 5
+    calls = name_families(feats, np.zeros(2), False)
+    assert all(c.ingredient == t or c.rival for c, t in zip(calls, truth, strict=True))

@@ -17,7 +17,8 @@ LAYOUTS = C.PIP_LAYOUTS
 
 
 def _patch(value: int, glint_at: tuple[float, float] | None = None, dark: bool = False,
-           glint_sigma: float = 0.045) -> np.ndarray:
+           glint_sigma: float = 0.045, glint_peak: float = 230.0,
+           exposure: float = 1.0) -> np.ndarray:
     """A die face filling one cell, pips on the standard lattice, and optionally a clipped
     Gaussian glint at ``glint_at`` (lattice units from the middle)."""
     yy, xx = np.mgrid[0:N, 0:N].astype(np.float32)
@@ -30,9 +31,11 @@ def _patch(value: int, glint_at: tuple[float, float] | None = None, dark: bool =
         d = np.hypot(xx - (mid + c * s), yy - (mid + r * s))
         inside = np.clip(pip_r - d + 0.5, 0, 1)[..., None]
         img = img * (1 - inside) + np.array(DARK_PIP_BGR if dark else PIP_BGR) * inside
+    img *= exposure
     if glint_at is not None:
         gx, gy = mid + glint_at[1] * s, mid + glint_at[0] * s
-        glow = 230 * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * (glint_sigma * N) ** 2))
+        spread = 2 * (glint_sigma * N) ** 2
+        glow = glint_peak * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / spread)
         img = img + glow[..., None]
     return np.clip(img, 0, 255).astype(np.uint8)
 
@@ -81,3 +84,52 @@ def test_a_pip_off_the_lattice_the_others_share_is_doubtful(shift, flagged):
     if not flagged:
         assert read.pips == 3
     assert math.isfinite(read.lattice_misfit)
+
+
+def _paint(patch: np.ndarray):
+    from companion.vision.dice.cell import with_paint
+
+    return with_paint(patch, read_cell(patch, np.ones((16, 16), bool)))
+
+
+@pytest.mark.parametrize("value", [2, 3, 4, 5, 6])
+def test_the_paint_count_agrees_on_clean_faces(value):
+    read = _paint(_patch(value))
+    assert read.paint_pips == value
+    assert read.paint_margin >= C.PAINT_SURE_MARGIN
+
+
+@pytest.mark.parametrize("value, at, peak", [
+    (2, (0.0, 0.0), 230), (2, (0.15, -0.1), 230), (4, (0.05, 0.05), 230),
+    (3, (0.0, 0.0), 100), (3, (0.2, 0.1), 150), (5, (-0.1, 0.15), 120)])
+def test_a_glint_over_the_middle_is_settled_by_the_paint_around_it(value, at, peak):
+    """A glint right on the middle lattice point: whatever the blobs make of it, the ring
+    around the glint's core shows face colour (no pip) or pip paint (a pip)."""
+    read = _paint(_patch(value, at, glint_sigma=0.05, glint_peak=peak, exposure=0.8))
+    assert read.paint_pips == value
+
+
+def test_a_middle_pip_clipped_all_over_is_left_undecided():
+    """Every pixel of the pip clipped white: paint cannot tell a pip from a glint there."""
+    read = _paint(_patch(3, (0.0, 0.0), glint_sigma=0.05, glint_peak=230))
+    assert read.paint_pips in (None, 3)
+
+
+def test_a_glint_on_a_bare_face_keeps_the_face_colour_in_its_unclipped_channels():
+    from companion.vision.dice.paint import face_share
+
+    face = np.array(FACE_BGR, np.float32)
+    pip = np.array(PIP_BGR, np.float32)
+    lit = np.clip(face + 60, 0, 255)[None]  # red channel clipped
+    assert float(face_share(lit, face, pip)[0]) > 0.7
+    assert abs(float(face_share(pip[None], face, pip)[0])) < 0.1
+
+
+@pytest.mark.parametrize("at, peak", [((0.0, -1.0), 150), ((1.0, 1.0), 230), ((0.5, 0.5), 230)])
+def test_a_glint_that_breaks_the_blobs_face_leaves_the_paint_to_find_it(at, peak):
+    """A bright glint on or between a 6's pips: the blobs make no standard face, the
+    paint searched on lattices square to the cell still reads the 6."""
+    read = _paint(_patch(6, at, glint_sigma=0.05, glint_peak=peak, exposure=0.8))
+    assert not read.layout_ok
+    assert read.paint_pips == 6
+    assert read.paint_margin >= C.PAINT_SURE_MARGIN

@@ -62,6 +62,14 @@ def _warn(block: Block, source: str, reading: Any = None) -> None:
             "check them (companion dice read)",
             err=True,
         )
+    gaps = getattr(reading, "gaps", None) or ()
+    if gaps:
+        cells = ", ".join(f"({g.row}, {g.col})" for g in gaps)
+        click.echo(
+            f"companion: warning: {source}: something stands unread at {cells}; a die may "
+            "be missing from the block (companion dice read)",
+            err=True,
+        )
 
 
 def _options(full_only: bool, kids: bool) -> CutOptions:

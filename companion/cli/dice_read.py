@@ -15,7 +15,8 @@ import click
 def read(photo: str, as_json: bool, overlay: str | None) -> None:
     """Read the dice in PHOTO: each die's cell, ingredient and pips.
 
-    Doubtful dice are listed for review; faces our dice do not carry are flagged.
+    Doubtful dice are listed for review; faces our dice do not carry are flagged; a cell
+    beside the block where something stands unread is listed as a gap (shown as ?).
     """
     from companion.vision.dice.reader import read_dice_photo
 
@@ -34,14 +35,19 @@ def read(photo: str, as_json: bool, overlay: str | None) -> None:
     click.echo(f"{photo}: {len(reading.dice)} dice {where}, {rows} rows x {cols} cols, "
                f"{sum(d.value for d in reading.dice)} pips")
     by_cell = {d.cell: d for d in reading.dice}
+    gaps = {g.cell for g in reading.gaps}
     for r in range(rows):
         line = []
         for c in range(cols):
             d = by_cell.get((r, c))
-            line.append("  .  " if d is None else
+            empty = "  ?  " if (r, c) in gaps else "  .  "
+            line.append(empty if d is None else
                         f"{d.ingredient.value[:3]}{d.value}{'?' if d.review else ' '}")
         click.echo("  " + " ".join(line))
     for d in sorted(reading.review, key=lambda d: d.confidence):
         why = ", ".join(d.flags) or "low confidence"
         click.echo(f"  check ({d.row}, {d.col}): read {d.ingredient.value} {d.value} "
                    f"({d.confidence:.2f}: {why})")
+    for g in reading.gaps:
+        click.echo(f"  check ({g.row}, {g.col}): something stands here that was not read "
+                   "as a die (a missed die?)")

@@ -18,6 +18,7 @@ import numpy as np
 
 from companion.vision.dice import constants as C
 from companion.vision.dice.colour import log_chroma
+from companion.vision.dice.paint import read_paint, search_paint
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,10 @@ class CellRead:
     # the response between two neighbouring pips stays high: a line or streak (a board
     # seam, wood grain), not separate painted dots
     joined: bool = False
+    # the pips counted by paint colour at the nine lattice points (None: undecided), and
+    # how clear its least clear point was (see paint.py)
+    paint_pips: int | None = None
+    paint_margin: float = 0.0
 
 
 def _layouts() -> tuple[tuple[int, frozenset[tuple[int, int]]], ...]:
@@ -267,6 +272,25 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         best.glint, tuple((float(x), float(y)) for _, y, x in best.points), extra,
         misfit, hidden, spread, joined,
     )
+
+
+def with_paint(patch: np.ndarray, read: CellRead) -> CellRead:
+    """The read with the pips also counted by paint (paint.py), for light pips on a face
+    the blobs put on a standard layout. Done once, on the final grid's cells."""
+    if not read.light_pips or read.pip_bgr is None:
+        return read
+    if not read.layout_ok:
+        if read.occupied < C.OCCUPIED_MIN:
+            return read
+        found = search_paint(patch.astype(np.float32), np.array(read.face_bgr, np.float32),
+                             np.array(read.pip_bgr, np.float32), LAYOUTS)
+        return replace(read, paint_pips=found.count, paint_margin=found.margin)
+    if read.pips < 2:
+        return read
+    paint = read_paint(patch.astype(np.float32), list(read.pips_xy),
+                       np.array(read.face_bgr, np.float32), np.array(read.pip_bgr, np.float32),
+                       LAYOUTS)
+    return replace(read, paint_pips=paint.count, paint_margin=paint.margin)
 
 
 def _joined(read: _Pips, resp: np.ndarray, spacing: float) -> bool:

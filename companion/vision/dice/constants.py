@@ -98,6 +98,9 @@ PRESENT_SURE_ABOVE = 0.6
 # A face whose quadrants differ in log-chromaticity by more than this is the corners of
 # several dice (a grid off by half a die), not one die: never read as a sure die.
 FACE_MIXED_LOG_CHROMA = 0.35
+# A cell beside the read dice that is not read as a die but whose centre is at least this
+# share unlike the table is reported as a gap: a die may stand there unread.
+GAP_MIN_OCCUPIED = 0.2
 
 # --- confidence -----------------------------------------------------------------------------------
 REVIEW_BELOW = 0.8  # a die whose confidence is below this goes to review
@@ -134,7 +137,12 @@ FAMILY_PRIOR_SURE = 0.12  # prior spread of the shift when the white came from p
 FAMILY_PRIOR_LOOSE = 0.5  # and when it came from the photo's brightest pixels
 FAMILY_ROUNDS = 2  # the families' own centres are re-found this many times
 FAMILY_MIN_MEMBERS = 2  # a family needs this many dice to move its centre
-FAMILY_MAX_DRIFT = 0.12  # and moves it at most this far
+FAMILY_MAX_DRIFT = 0.12  # and moves it at most this far towards any other family
+FAMILY_MAX_DRIFT_AWAY = 0.5  # and at most this far in all
+# a rival light fit naming at least this many dice otherwise, whose cost (squared spread
+# units summed over the dice) is within this of the best fit's, sends those dice to review
+FAMILY_RIVAL_MIN_DICE = 3
+FAMILY_RIVAL_COST = 10.0
 FAMILY_SURE_MARGIN = 2.0  # spread units between the two nearest families for a sure name
 GLINT_RATIO = 1.5  # a light blob this much stronger than the next is a glint, not a pip
 GLINT_SUSPECT_RATIO = 1.7  # a middle pip this much stronger than the corners may be a glint
@@ -163,3 +171,21 @@ PIP_HIDDEN_REST = 0.2
 # halfway between two pips the response of a line stays at least this share of the weakest
 # pip's; between painted dots it drops to the bare face
 PIP_JOINED_SHARE = 0.5
+
+# --- pips by paint (companion/vision/dice/paint.py): face share of a face + pip colour mix ----
+PAINT_CLIP_LEVEL = 250.0  # a channel this bright is clipped and says nothing of the paint
+PAINT_RING_PIP_R = (0.45, 0.85)  # the ring read at each lattice point, pip radii
+PAINT_MIN_PIXELS = 5  # fewer unclipped pixels in a ring: that point is undecided
+PAINT_MIN_COLOUR_GAP = 40.0  # BGR distance: a face and pip closer than this are not told apart
+PAINT_CORNER_MAX = 0.5  # a corner ring with less face share than this is a painted pip
+PAINT_MIN_SCALE = 0.3  # the bare face's share over the pips', at least
+# after scaling (0 = a corner pip, 1 = the bare face): a point at most this is painted, at
+# least that is bare; between, the die is left to the blobs
+PAINT_PIP_BELOW = 0.25
+PAINT_BARE_ABOVE = 0.55
+PAINT_SURE_MARGIN = 0.1  # every lattice point this far inside its band: the paint is sure
+PAINT_SURE_CONFIDENCE = 1.0
+# where the blobs make no face, lattices square to the cell are tried by paint: centres
+# within this share of the cell from its middle, spacings these multiples of the lattice's
+PAINT_SEARCH_CENTRE = 0.12
+PAINT_SEARCH_SPACING = (0.9, 1.0, 1.1)

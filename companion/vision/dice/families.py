@@ -27,18 +27,40 @@ class FamilyCall:
     confidence: float  # 0-1, from the margin to the runner-up family in this photo
     runner_up: str
     distance: float  # spread units to the chosen family's centre in this photo
+    rival: bool = False  # another light, fitting nearly as well, names this die otherwise
 
 
-def _fit_light(rel: np.ndarray, prior_sigma: float) -> tuple[np.ndarray, np.ndarray]:
+def _fit_light(rel: np.ndarray, prior_sigma: float) -> tuple[np.ndarray, np.ndarray, set[int]]:
     """Shift t and saturation s (one per axis) with rel ~ s * centroid + t, chosen by every
     die at once: a robust sum of distances to the nearest family, plus priors keeping t
     near zero (the white reference is right unless the dice say clearly otherwise) and s
     near one. Each axis has its own saturation: under a warm lamp the blue channel is
-    weak, and noise and compression squeeze the blue-green axis more than the red-green."""
+    weak, and noise and compression squeeze the blue-green axis more than the red-green.
+    Also the dice a rival fit, nearly as good, names otherwise: there the light itself is
+    in doubt (several dice of one family could pass for the next family under another
+    light)."""
     span, step = C.FAMILY_SHIFT_SPAN, C.FAMILY_SHIFT_STEP
     sats = [np.array([a, b]) for a in C.FAMILY_SATURATIONS for b in C.FAMILY_SATURATIONS]
-    coarse = _search(rel, _lattice(np.zeros(2), span, 3 * step), sats, prior_sigma)
-    return _search(rel, _lattice(coarse[0], 1.5 * step, step / 2), [coarse[1]], prior_sigma)
+    fits: list[tuple[np.ndarray, np.ndarray]] = []
+    coarse = _search(rel, _lattice(np.zeros(2), span, 3 * step), sats, prior_sigma, fits)
+    fine = _search(rel, _lattice(coarse[0], 1.5 * step, step / 2), [coarse[1]], prior_sigma)
+    return fine[0], fine[1], _rivals(fits)
+
+
+def _rivals(fits: list[tuple[np.ndarray, np.ndarray]]) -> set[int]:
+    """Dice named otherwise by the best fit that differs from the best at several dice,
+    when its cost is within FAMILY_RIVAL_COST of the best's."""
+    totals = np.concatenate([t for t, _ in fits])
+    labels = np.concatenate([lab for _, lab in fits])
+    b = int(np.argmin(totals))
+    differ = labels != labels[b]
+    several = differ.sum(axis=1) >= C.FAMILY_RIVAL_MIN_DICE
+    if not several.any():
+        return set()
+    a = int(np.argmin(np.where(several, totals, np.inf)))
+    if totals[a] - totals[b] > C.FAMILY_RIVAL_COST:
+        return set()
+    return {int(i) for i in np.flatnonzero(differ[a])}
 
 
 def _lattice(centre: np.ndarray, span: float, step: float) -> np.ndarray:
@@ -48,8 +70,11 @@ def _lattice(centre: np.ndarray, span: float, step: float) -> np.ndarray:
 
 
 def _search(
-    rel: np.ndarray, shifts: np.ndarray, saturations: Sequence[np.ndarray], prior_sigma: float
+    rel: np.ndarray, shifts: np.ndarray, saturations: Sequence[np.ndarray], prior_sigma: float,
+    fits: list[tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
+    """The best (shift, saturation); with ``fits``, every candidate's total cost and the
+    family each die is nearest are appended to it, one (T,), (T, N) pair per saturation."""
     best = (np.inf, np.zeros(2), np.ones(2))
     cap = C.FAMILY_ROBUST_CAP
     for s in saturations:
@@ -58,14 +83,41 @@ def _search(
         dy = rel[None, :, None, 1] - shifts[:, None, None, 1] - model[None, None, :, 1]
         # distance to the nearest family, (T, N): the root of the least squared distance
         # is the least distance, bit for bit, at a fifth of the roots
-        nearest = np.sqrt((dx * dx + dy * dy).min(axis=2)) / C.COLOUR_SPREAD
+        d2 = dx * dx + dy * dy
+        if fits is None:
+            least = d2.min(axis=2)
+        else:
+            label = d2.argmin(axis=2)
+            least = np.take_along_axis(d2, label[..., None], axis=2)[..., 0]
+        nearest = np.sqrt(least) / C.COLOUR_SPREAD
         cost = np.minimum(nearest, cap) ** 2
         total = cost.sum(axis=1) + (np.linalg.norm(shifts, axis=1) / prior_sigma) ** 2
         total = total + float(np.sum((np.log(s) / C.FAMILY_SATURATION_SIGMA) ** 2))
+        if fits is not None:
+            fits.append((total, label))
         i = int(np.argmin(total))
         if total[i] < best[0]:
             best = (float(total[i]), shifts[i].copy(), s)
     return best[1], best[2]
+
+
+def _drift(step: np.ndarray, k: int, centres: np.ndarray) -> np.ndarray:
+    """How far family ``k``'s centre moves towards where its dice show: only a little
+    towards any other family (a misnamed group cannot drag a family across to a
+    neighbour's place), further away from them all (a deep red batch of tomatoes moves out
+    where no other family lies)."""
+    norm = float(np.linalg.norm(step))
+    if norm == 0.0:
+        return step
+    towards = 0.0
+    for j in range(len(centres)):
+        if j != k:
+            u = centres[j] - centres[k]
+            towards = max(towards, float(step @ u) / max(float(np.linalg.norm(u)), 1e-9))
+    scale = min(1.0, C.FAMILY_MAX_DRIFT_AWAY / norm)
+    if towards > C.FAMILY_MAX_DRIFT:
+        scale = min(scale, C.FAMILY_MAX_DRIFT / towards)
+    return step * scale
 
 
 def name_families(
@@ -76,7 +128,7 @@ def name_families(
         return []
     rel = np.array(features, np.float64) - white
     prior = C.FAMILY_PRIOR_SURE if white_is_sure else C.FAMILY_PRIOR_LOOSE
-    shift, sat = _fit_light(rel, prior)
+    shift, sat, rivals = _fit_light(rel, prior)
     centres = CENTROIDS * sat[None, :] + shift
     spread = np.full(len(CENTROIDS), C.COLOUR_SPREAD)
     for _ in range(C.FAMILY_ROUNDS):
@@ -87,21 +139,17 @@ def name_families(
             members = rel[label == k]
             if len(members) >= C.FAMILY_MIN_MEMBERS:
                 seen = np.median(members, axis=0)
-                # a family's own centre moves towards where it shows, but only so far:
-                # a misnamed group cannot drag a family across to a neighbour's place
-                step = seen - centres[k]
-                norm = float(np.linalg.norm(step))
-                limit = C.FAMILY_MAX_DRIFT
-                new[k] = centres[k] + (step if norm <= limit else step * limit / norm)
+                new[k] = centres[k] + _drift(seen - centres[k], k, centres)
         centres = new
     d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1) / spread[None]
     out = []
-    for row in d:
+    for i, row in enumerate(d):
         order = np.argsort(row)
         d1, d2 = float(row[order[0]]), float(row[order[1]])
         # the margin between the two nearest families, measured on the line between them
         conf = min(1.0, max(0.0, (d2 - d1) / C.FAMILY_SURE_MARGIN))
         if d1 > C.COLOUR_MAX_DISTANCE:
             conf *= C.COLOUR_MAX_DISTANCE / d1
-        out.append(FamilyCall(INGREDIENT_NAMES[order[0]], conf, INGREDIENT_NAMES[order[1]], d1))
+        out.append(FamilyCall(INGREDIENT_NAMES[order[0]], conf, INGREDIENT_NAMES[order[1]], d1,
+                              i in rivals))
     return out

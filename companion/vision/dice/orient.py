@@ -27,6 +27,7 @@ class _Placed(Protocol):
 
 
 _T = TypeVar("_T", bound=_Placed)
+_U = TypeVar("_U", bound=_Placed)
 
 # quarter turns of grid coordinates (x = col, y = row): k -> 2x2 matrix new = M @ old
 _TURNS = tuple(
@@ -55,12 +56,13 @@ def quarter_turns_to_page(grid: DiceGrid, px_to_mm: np.ndarray, at: tuple[float,
 
 
 def turn_cells(
-    dice: Sequence[_T], grid: DiceGrid, k: int
-) -> tuple[list[_T], DiceGrid]:
+    dice: Sequence[_T], grid: DiceGrid, k: int, extra: Sequence[_U] = ()
+) -> tuple[list[_T], DiceGrid, list[_U]]:
     """Renumber dice (dataclasses with ``row`` and ``col``) and the grid by ``k`` quarter
-    turns, rows and cols starting at 0 again."""
+    turns, rows and cols starting at 0 again; ``extra`` cells (gaps) are turned alike,
+    numbered as the dice are."""
     if k % 4 == 0 or not dice:
-        return list(dice), grid
+        return list(dice), grid, list(extra)
     m = _TURNS[k % 4]
     cells = [m @ np.array([float(d.col), float(d.row)]) for d in dice]
     c0 = min(int(round(c[0])) for c in cells)
@@ -79,7 +81,12 @@ def turn_cells(
         for d, c in zip(dice, cells, strict=True)
     ]
     out.sort(key=lambda d: (d.row, d.col))
-    return out, new_grid
+    more: list[_U] = []
+    for e in extra:
+        p = m @ np.array([float(e.col), float(e.row)])
+        more.append(_moved(e, int(round(p[1])) - r0, int(round(p[0])) - c0))
+    more.sort(key=lambda d: (d.row, d.col))
+    return out, new_grid, more
 
 
 def _moved(d: _T, row: int, col: int) -> _T:

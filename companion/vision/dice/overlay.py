@@ -52,7 +52,8 @@ def _label(img: np.ndarray, text: str, at: tuple[int, int], scale: float,
 
 def render_reading(photo: str | Path | np.ndarray, reading: DiceReading) -> np.ndarray:
     """The photo with every read die's cell outlined and labelled (ingredient letter and
-    pips); dice sent to review are outlined in orange."""
+    pips); dice sent to review are outlined in orange, gaps (cells where something stands
+    unread) outlined in orange and marked "?"."""
     img = _photo(photo)
     pitch, thick = _sizes(reading)
     scale = pitch / 70
@@ -63,6 +64,11 @@ def render_reading(photo: str | Path | np.ndarray, reading: DiceReading) -> np.n
         text = f"{_LETTER.get(d.ingredient.value, '?')}{d.value}"
         _label(img, text, _pt(reading.grid.center(d.row, d.col)), scale,
                C.OVERLAY_REVIEW_BGR if d.review else C.OVERLAY_TEXT_BGR)
+    for g in reading.gaps:  # something unread stands here
+        quad = reading.grid.corners(g.row, g.col)
+        cv2.polylines(img, [np.round(quad).astype(np.int32)], True, C.OVERLAY_REVIEW_BGR,
+                      thick, cv2.LINE_AA)
+        _label(img, "?", _pt(reading.grid.center(g.row, g.col)), scale, C.OVERLAY_REVIEW_BGR)
     return img
 
 

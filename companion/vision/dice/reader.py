@@ -24,7 +24,7 @@ from companion.games.diced_veggies.constants import FACES
 from companion.games.diced_veggies.model import Block, Die, Ingredient
 from companion.vision.dice import constants as C
 from companion.vision.dice import gate
-from companion.vision.dice.cell import CellRead, read_cell
+from companion.vision.dice.cell import CellRead, read_cell, with_paint
 from companion.vision.dice.colour import log_chroma
 from companion.vision.dice.families import name_families
 from companion.vision.dice.glints import glint_spot, middle_pip_on_spot
@@ -68,12 +68,27 @@ class DieReading:
 
 
 @dataclass(frozen=True)
+class Gap:
+    """A cell beside the read dice where something unlike the table stands that was not
+    read as a die: a die missed, to be checked, never silently left out."""
+
+    row: int
+    col: int
+    center_px: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def cell(self) -> tuple[int, int]:
+        return (self.row, self.col)
+
+
+@dataclass(frozen=True)
 class DiceReading:
     dice: list[DieReading]
     grid: DiceGrid  # cell (row, col) -> photo pixels, rows and cols as in ``dice``
     on_mat: bool = False
     seconds: float = 0.0
     notes: tuple[str, ...] = field(default=())
+    gaps: tuple[Gap, ...] = ()  # cells (numbered as ``dice``) where a die may be missing
 
     def block_json(self) -> dict[str, Any]:
         return {"dice": [d.to_json() for d in self.dice]}
@@ -95,6 +110,7 @@ class DiceReading:
             if d.flags:
                 item["flags"] = list(d.flags)
         out["review"] = [[d.row, d.col] for d in sorted(self.dice, key=_by_confidence) if d.review]
+        out["gaps"] = [[g.row, g.col] for g in self.gaps]
         out["on_mat"] = self.on_mat
         out["seconds"] = round(self.seconds, 3)
         return out
@@ -115,9 +131,7 @@ def read_dice_photo(path: str | Path) -> DiceReading:
         reading = read_dice_image(img)
     except ImageError as exc:
         raise type(exc)(f"{path}: {exc}") from None
-    return DiceReading(
-        reading.dice, reading.grid, reading.on_mat, time.perf_counter() - start, reading.notes
-    )
+    return replace(reading, seconds=time.perf_counter() - start)
 
 
 @dataclass(frozen=True)
@@ -126,6 +140,7 @@ class _Cell:
     col: int
     read: CellRead
     center: tuple[float, float]  # read-image pixels: the die's face centre, else the cell's
+    patch: np.ndarray = field(repr=False, compare=False)  # the cell as read (BGR uint8)
 
 
 def read_dice_image(bgr: np.ndarray) -> DiceReading:
@@ -160,22 +175,27 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
             break  # the cells were read on (nearly) this grid already
         grid = trim(new, mask, s_det / s_read)
         cells = _read_cells(source, grid)
+    cells = [replace(c, read=with_paint(c.patch, c.read)) for c in cells]
     offset, white_sure = _white_offset(src, mat, s_read / s_det, cells, seen.white_bgr)
     if mat is not None:
         inside = mat.block_area(src.shape, C.MAT_CENTRE_MARGIN_MM, s_read / s_det)
         cells = [c for c in cells if _at(inside, c.center, 1.0)]
-    dice, grid_out = _decide(
+    dice, grid_out, gaps = _decide(
         cells, grid, offset, pitch_full * s_read, mat is not None, white_sure
     )
     gate.confirm(dice)
-    dice, grid_out = turn_cells(dice, grid_out, _quarter_turns(mat, grid_out, dice, s_read / s_det))
+    dice, grid_out, gaps = turn_cells(
+        dice, grid_out, _quarter_turns(mat, grid_out, dice, s_read / s_det), gaps
+    )
     grid_out = grid_out.scaled(1.0 / s_read)
     dice = [
         DieReading(d.row, d.col, d.ingredient, d.value, d.confidence, d.review, d.flags,
                    (d.center_px[0] / s_read, d.center_px[1] / s_read))
         for d in dice
     ]
-    return DiceReading(dice, grid_out, mat is not None, time.perf_counter() - start)
+    gaps = [Gap(g.row, g.col, (g.center_px[0] / s_read, g.center_px[1] / s_read)) for g in gaps]
+    return DiceReading(dice, grid_out, mat is not None, time.perf_counter() - start,
+                       gaps=tuple(gaps))
 
 
 def _quarter_turns(
@@ -306,7 +326,7 @@ def _read_cells(source: _Source, grid: DiceGrid) -> list[_Cell]:
                 centre = (float(p[0] / p[2]), float(p[1] / p[2]))
             else:
                 centre = grid.center(r, c)
-            out.append(_Cell(r, c, read, centre))
+            out.append(_Cell(r, c, read, centre, patch))
     return out
 
 
@@ -363,12 +383,12 @@ class _Die:
 def _decide(
     cells: list[_Cell], grid: DiceGrid, offset: np.ndarray, pitch: float, on_mat: bool,
     white_sure: bool = True,
-) -> tuple[list[DieReading], DiceGrid]:
+) -> tuple[list[DieReading], DiceGrid, list[Gap]]:
     present: list[tuple[_Cell, float, list[str]]] = []
     for cell in cells:
         rd = cell.read
         flags: list[str] = []
-        if _die_like(rd, on_mat):
+        if _die_like(rd, on_mat) or _paint_sure(rd, on_mat):
             presence = 1.0
         elif rd.occupied >= C.PRESENT_SURE_ABOVE and rd.pips > 0:
             presence, flags = 0.5, ["pips-unclear"]
@@ -388,7 +408,7 @@ def _decide(
         present.append((cell, presence, flags))
     present = _connected_to_block(present)
     if not present:
-        return [], grid
+        return [], grid, []
     feats = [log_chroma(c.read.face_bgr) for c, _, _ in present]
     calls = name_families(feats, offset, white_sure)
     spot = glint_spot([c.read for c, _, _ in present])
@@ -402,6 +422,9 @@ def _decide(
             call = replace(call, confidence=0.0)
         if call.confidence < 1.0:
             flags.append(f"colour-near-{call.runner_up}")
+        if call.rival:
+            flags.append("colour-light-doubtful")
+            call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
         if call.distance > C.COLOUR_MAX_DISTANCE:
             # far from every family this photo shows: a batch or a light we do not know
             flags.append("colour-unknown")
@@ -412,16 +435,18 @@ def _decide(
             pip_conf = 0.3
             if rd.pips:
                 flags.append("pips-off-layout")
-        if rd.layout_ok and not rd.even_paint:
-            flags.append("pip-or-highlight")
-            pip_conf = min(pip_conf, 0.6)
-        if rd.glint or middle_pip_on_spot(rd, spot) or rd.middle_hidden:
-            flags.append("glint")
-            pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
-        if rd.lattice_misfit > C.PIP_LATTICE_MISFIT:
-            flags.append("pip-off-lattice")
-            pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
-        value = min(6, max(1, rd.pips))
+        value, settled, pip_conf = _pips_by_paint(rd, spot, pip_conf, flags)
+        if not settled:
+            if rd.layout_ok and not rd.even_paint:
+                flags.append("pip-or-highlight")
+                pip_conf = min(pip_conf, 0.6)
+            if rd.glint or middle_pip_on_spot(rd, spot) or rd.middle_hidden:
+                flags.append("glint")
+                pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
+            if rd.lattice_misfit > C.PIP_LATTICE_MISFIT:
+                flags.append("pip-off-lattice")
+                pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
+        value = min(6, max(1, value))
         if value not in FACES:
             flags.append("face-not-in-set")
             pip_conf = min(pip_conf, 0.5)
@@ -433,7 +458,65 @@ def _decide(
             )
         )
     dice.sort(key=lambda d: (d.row, d.col))
-    return dice, grid.shifted(r0, c0)
+    gaps = [Gap(c.row - r0, c.col - c0, grid.center(c.row, c.col)) for c in _gaps(cells, present)]
+    return dice, grid.shifted(r0, c0), gaps
+
+
+def _gaps(cells: list[_Cell], present: list[tuple[_Cell, float, list[str]]]) -> list[_Cell]:
+    """Grid cells beside a read die that were not read as one although much of their
+    middle is unlike the table: where a die may have been missed."""
+    taken = {(c.row, c.col) for c, _, _ in present}
+    out = []
+    for cell in cells:
+        if (cell.row, cell.col) in taken or cell.read.occupied < C.GAP_MIN_OCCUPIED:
+            continue
+        r, c = cell.row, cell.col
+        if any(nb in taken for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1))):
+            out.append(cell)
+    return out
+
+
+def _glinty(rd: CellRead, spot: tuple[float, float] | None) -> bool:
+    """The blobs' count is doubtful the way a glint makes it: a blob set aside or suspect,
+    a highlight among the pips, or one off the lattice."""
+    return (rd.glint or middle_pip_on_spot(rd, spot) or rd.middle_hidden or not rd.even_paint
+            or rd.lattice_misfit > C.PIP_LATTICE_MISFIT)
+
+
+def _pips_by_paint(
+    rd: CellRead, spot: tuple[float, float] | None, pip_conf: float, flags: list[str]
+) -> tuple[int, bool, float]:
+    """The pips, weighing the blobs' count against the paint's (paint.py). Returns the
+    count, whether the paint settled the doubts a glint leaves, and the pips' confidence.
+    The paint reads every lattice point, so where the two differ it is the one kept; a
+    difference the blobs gave no reason for still goes to review."""
+    paint = rd.paint_pips
+    if paint is None:
+        return rd.pips, False, pip_conf
+    if not rd.layout_ok:
+        # the blobs made no face; the paint found one on a lattice of its own: kept, and
+        # checked by the player
+        if rd.paint_margin < C.PAINT_SURE_MARGIN:
+            return rd.pips, False, pip_conf
+        flags.append("pips-by-paint")
+        return paint, False, pip_conf
+    if rd.paint_margin < C.PAINT_SURE_MARGIN:
+        if paint != rd.pips:
+            flags.append("pips-by-paint")
+            pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
+        return paint, False, pip_conf
+    if paint == rd.pips or _glinty(rd, spot) or rd.pip_margin < C.PIP_SURE_RATIO:
+        return paint, True, 1.0
+    flags.append("pips-by-paint")
+    return paint, True, min(pip_conf, C.GLINT_CONFIDENCE)
+
+
+def _paint_sure(read: CellRead, on_mat: bool) -> bool:
+    """A coloured cell whose nine lattice points the paint read clearly as one face."""
+    return (read.paint_pips is not None and read.paint_margin >= C.PAINT_SURE_MARGIN
+            and read.layout_ok and not read.joined
+            and read.face_spread <= C.FACE_MIXED_LOG_CHROMA
+            and read.occupied >= (C.PRESENT_SURE_ABOVE if on_mat else C.OCCUPIED_MIN))
 
 
 def _connected_to_block(

@@ -1,0 +1,196 @@
+"""Pips told by their paint, not by their brightness.
+
+A lamp's glint adds light to whatever it falls on: over a bare face it leaves the face's
+own colour in every channel it does not clip, over a pip it leaves the pip's. So each
+pixel is split into a share of the face colour and a share of the pip colour (the glint
+mixes into both); a lattice point whose ring (the pip's body, its glinting core left out)
+holds little face colour carries a pip. Read at all nine lattice points, this gives a
+count independent of which blob is brightest, and settles a 3 against a 2 (a 5 against a
+4) whose middle holds a glint. Only light pips on a coloured face are read so: a dark pip
+and the glint's light are too nearly one colour to tell apart this way.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from companion.vision.dice import constants as C
+
+
+@dataclass(frozen=True)
+class PaintRead:
+    count: int | None  # pips on a standard layout by paint; None when undecided
+    # the least clear lattice point: how far its face share lies inside the pip or bare
+    # band (0 = on a threshold, larger = surer)
+    margin: float
+    shares: tuple[float, ...]  # face share at the nine lattice points, row by row
+
+
+@functools.cache
+def _ring_offsets(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pixel offsets (dy, dx) of the ring between the pip's core and its rim (read-only)."""
+    pip_r = C.PIP_DIAMETER_FRACTION * n / 2
+    half = int(math.ceil(C.PAINT_RING_PIP_R[1] * pip_r)) + 1
+    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
+    d = np.hypot(yy, xx)
+    ring = (d >= C.PAINT_RING_PIP_R[0] * pip_r) & (d <= C.PAINT_RING_PIP_R[1] * pip_r)
+    dy, dx = yy[ring].astype(np.float32), xx[ring].astype(np.float32)
+    dy.flags.writeable = False
+    dx.flags.writeable = False
+    return dy, dx
+
+
+def face_share(px: np.ndarray, face: np.ndarray, pip: np.ndarray) -> np.ndarray:
+    """For each BGR pixel (N x 3), the share of the face colour in a face + pip mix, fitted
+    on its unclipped channels (NaN where two or more clip)."""
+    clipped = px >= C.PAINT_CLIP_LEVEL
+    n_clip = clipped.sum(axis=1)
+    out = np.full(len(px), np.nan, np.float32)
+    basis = np.stack([face, pip], axis=1).astype(np.float64)  # 3 x 2
+    for drop in (None, 0, 1, 2):
+        if drop is None:
+            sel = n_clip == 0
+            ch = [0, 1, 2]
+        else:
+            sel = clipped[:, drop] & (n_clip == 1)
+            ch = [c for c in range(3) if c != drop]
+        if not sel.any():
+            continue
+        m = basis[ch]
+        if abs(np.linalg.det(m.T @ m)) < 1e-6:
+            continue
+        out[sel] = (np.linalg.pinv(m) @ px[sel][:, ch].T.astype(np.float64))[0]
+    return out
+
+
+def _lattice(points: list[tuple[float, float]], spacing: float) -> tuple[float, ...]:
+    """Least-squares square lattice (centre x, y and step vector a, b) through the pips."""
+    cx = sum(x for x, _ in points) / len(points)
+    cy = sum(y for _, y in points) / len(points)
+    rows, rhs = [], []
+    for x, y in points:
+        u, v = round((x - cx) / spacing), round((y - cy) / spacing)
+        rows += [[1.0, 0.0, u, -v], [0.0, 1.0, v, u]]
+        rhs += [x, y]
+    sol = np.linalg.lstsq(np.array(rows), np.array(rhs), rcond=None)[0]
+    return tuple(float(v) for v in sol)
+
+
+def read_paint(
+    bgr: np.ndarray, points: list[tuple[float, float]], face: np.ndarray, pip: np.ndarray,
+    layouts: tuple[tuple[int, frozenset[tuple[int, int]]], ...],
+) -> PaintRead:
+    """Read which lattice points carry paint, on the lattice through ``points`` (the pips
+    the blobs gave, patch pixels x, y); ``face`` and ``pip`` are BGR colours."""
+    n = bgr.shape[0]
+    spacing = C.PIP_LATTICE_FRACTION * n
+    if len(points) < 2 or float(np.linalg.norm(face - pip)) < C.PAINT_MIN_COLOUR_GAP:
+        return PaintRead(None, 0.0, ())
+    cx, cy, a, b = _lattice(points, spacing)
+    dy, dx = _ring_offsets(n)
+    xs, ys, owner = [], [], []
+    for v in (-1, 0, 1):
+        for u in (-1, 0, 1):
+            x, y = cx + a * u - b * v, cy + b * u + a * v
+            xs.append(np.rint(x + dx))
+            ys.append(np.rint(y + dy))
+            owner.append(len(xs) - 1)
+    xi = np.clip(np.concatenate(xs), 0, n - 1).astype(np.intp)
+    yi = np.clip(np.concatenate(ys), 0, n - 1).astype(np.intp)
+    shares_px = face_share(bgr[yi, xi], face, pip).reshape(9, -1)
+    shares = []
+    for row in shares_px:
+        ok = row[~np.isnan(row)]
+        shares.append(float(np.median(ok)) if ok.size >= C.PAINT_MIN_PIXELS else math.nan)
+    # the corner pips (every face has two) give the share a painted pip shows here
+    corner = [s for i, s in enumerate(shares) if i in (0, 2, 6, 8) and s < C.PAINT_CORNER_MAX]
+    if len(corner) < 2:
+        return PaintRead(None, 0.0, tuple(shares))
+    ref = float(np.median(corner))
+    scale = max(1.0 - ref, C.PAINT_MIN_SCALE)
+    painted: set[tuple[int, int]] = set()
+    margin = math.inf
+    for i, s in enumerate(shares):
+        if math.isnan(s):
+            return PaintRead(None, 0.0, tuple(shares))
+        t = (s - ref) / scale
+        if t <= C.PAINT_PIP_BELOW:
+            painted.add((i // 3 - 1, i % 3 - 1))
+            margin = min(margin, C.PAINT_PIP_BELOW - t)
+        elif t >= C.PAINT_BARE_ABOVE:
+            margin = min(margin, t - C.PAINT_BARE_ABOVE)
+        else:
+            return PaintRead(None, 0.0, tuple(shares))
+    found = frozenset(painted)
+    count = next((k for k, lay in layouts if lay == found), None)
+    return PaintRead(count, margin if count is not None else 0.0, tuple(shares))
+
+
+@functools.cache
+def _ring_kernel(n: int) -> np.ndarray:
+    pip_r = C.PIP_DIAMETER_FRACTION * n / 2
+    half = int(math.ceil(C.PAINT_RING_PIP_R[1] * pip_r)) + 1
+    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
+    d = np.hypot(yy, xx)
+    ring = ((d >= C.PAINT_RING_PIP_R[0] * pip_r) & (d <= C.PAINT_RING_PIP_R[1] * pip_r))
+    kernel = ring.astype(np.float32)
+    kernel.flags.writeable = False
+    return kernel
+
+
+def search_paint(
+    bgr: np.ndarray, face: np.ndarray, pip: np.ndarray,
+    layouts: tuple[tuple[int, frozenset[tuple[int, int]]], ...],
+) -> PaintRead:
+    """Where the blobs found no standard face (a glint outshining the pips, say), look
+    for the pip lattice by paint alone: lattices square to the cell, around its middle,
+    each read at its nine points; the clearest one that makes a standard face wins."""
+    import cv2
+
+    n = bgr.shape[0]
+    if float(np.linalg.norm(face - pip)) < C.PAINT_MIN_COLOUR_GAP:
+        return PaintRead(None, 0.0, ())
+    share = face_share(bgr.reshape(-1, 3), face, pip).reshape(n, n)
+    valid = ~np.isnan(share)
+    kernel = _ring_kernel(n)
+    num = cv2.filter2D(np.where(valid, share, 0).astype(np.float32), -1, kernel,
+                       borderType=cv2.BORDER_REPLICATE)
+    den = cv2.filter2D(valid.astype(np.float32), -1, kernel, borderType=cv2.BORDER_REPLICATE)
+    ring = np.where(den >= C.PAINT_MIN_PIXELS, num / np.maximum(den, 1.0), np.nan)
+    mid = (n - 1) / 2
+    reach = C.PAINT_SEARCH_CENTRE * n
+    offs = np.arange(-reach, reach + 1e-9, 1.0)
+    base = C.PIP_LATTICE_FRACTION * n
+    cx, cy, sp = np.meshgrid(mid + offs, mid + offs, base * np.array(C.PAINT_SEARCH_SPACING))
+    cx, cy, sp = cx.ravel(), cy.ravel(), sp.ravel()
+    grid = np.array([(v, u) for v in (-1, 0, 1) for u in (-1, 0, 1)], np.float64)
+    xs = np.rint(cx[:, None] + sp[:, None] * grid[None, :, 1]).astype(np.intp)
+    ys = np.rint(cy[:, None] + sp[:, None] * grid[None, :, 0]).astype(np.intp)
+    inside = ((xs >= 0) & (xs < n) & (ys >= 0) & (ys < n)).all(axis=1)
+    shares = ring[np.clip(ys, 0, n - 1), np.clip(xs, 0, n - 1)]  # (K, 9)
+    corners = shares[:, [0, 2, 6, 8]]
+    painted_corner = np.where(corners < C.PAINT_CORNER_MAX, corners, np.nan)
+    enough = (~np.isnan(painted_corner)).sum(axis=1) >= 2
+    ok = inside & enough & ~np.isnan(shares).any(axis=1)
+    if not ok.any():
+        return PaintRead(None, 0.0, ())
+    ref = np.nanmedian(np.where(ok[:, None], painted_corner, 0.0), axis=1)
+    t = (shares - ref[:, None]) / np.maximum(1.0 - ref, C.PAINT_MIN_SCALE)[:, None]
+    pipish = t <= C.PAINT_PIP_BELOW
+    bare = t >= C.PAINT_BARE_ABOVE
+    ok &= (pipish | bare).all(axis=1)
+    margin = np.where(pipish, C.PAINT_PIP_BELOW - t, t - C.PAINT_BARE_ABOVE).min(axis=1)
+    best: tuple[float, int] | None = None
+    for k in np.flatnonzero(ok)[np.argsort(-margin[ok])]:
+        found = frozenset((i // 3 - 1, i % 3 - 1) for i in np.flatnonzero(pipish[k]))
+        count = next((c for c, lay in layouts if lay == found), None)
+        if count is not None:
+            best = (float(margin[k]), count)
+            break
+    if best is None:
+        return PaintRead(None, 0.0, ())
+    return PaintRead(best[1], best[0], ())
