@@ -19,6 +19,7 @@ import numpy as np
 from companion.vision.dice import constants as C
 from companion.vision.dice.colour import log_chroma
 from companion.vision.dice.paint import read_paint, search_paint
+from companion.vision.dice.pip_lattice import fit_square_lattice
 
 
 @dataclass(frozen=True)
@@ -451,16 +452,8 @@ def _lattice_misfit(
 ) -> tuple[float, int]:
     """Fit a square lattice (centre, scale and turn) to the pips' sub-pixel centres; the
     largest residual in lattice units, and which pip it belongs to."""
-    xy = np.array([_centroid(one_side, x, y, 1.3 * pip_r) for _, y, x in points])
-    cx, cy = np.mean([(x, y) for _, y, x in points], axis=0)
-    a_rows, b = [], []
-    for (_, y, x), (px, py) in zip(points, xy, strict=True):
-        u, v = round((x - cx) / spacing), round((y - cy) / spacing)
-        a_rows += [[1.0, 0.0, u, -v], [0.0, 1.0, v, u]]
-        b += [px, py]
-    a = np.array(a_rows)
-    sol = np.linalg.lstsq(a, np.array(b), rcond=None)[0]
-    res = (a @ sol - np.array(b)).reshape(-1, 2)
+    xy = [_centroid(one_side, x, y, 1.3 * pip_r) for _, y, x in points]
+    sol, res = fit_square_lattice([(x, y) for _, y, x in points], spacing, xy)
     err = np.hypot(res[:, 0], res[:, 1]) / max(float(np.hypot(sol[2], sol[3])), 1e-6)
     worst = int(np.argmax(err))
     return float(err[worst]), worst

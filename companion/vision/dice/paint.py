@@ -16,9 +16,11 @@ import functools
 import math
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from companion.vision.dice import constants as C
+from companion.vision.dice.pip_lattice import fit_square_lattice
 
 
 @dataclass(frozen=True)
@@ -31,14 +33,24 @@ class PaintRead:
 
 
 @functools.cache
-def _ring_offsets(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Pixel offsets (dy, dx) of the ring between the pip's core and its rim (read-only)."""
+def _ring_mask(n: int) -> np.ndarray:
+    """The ring between a pip's core and its rim, on a square centred on the pip
+    (read-only)."""
     pip_r = C.PIP_DIAMETER_FRACTION * n / 2
     half = int(math.ceil(C.PAINT_RING_PIP_R[1] * pip_r)) + 1
     yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
     d = np.hypot(yy, xx)
     ring = (d >= C.PAINT_RING_PIP_R[0] * pip_r) & (d <= C.PAINT_RING_PIP_R[1] * pip_r)
-    dy, dx = yy[ring].astype(np.float32), xx[ring].astype(np.float32)
+    ring.flags.writeable = False
+    return ring
+
+
+@functools.cache
+def _ring_offsets(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pixel offsets (dy, dx) of the ring's pixels from the pip's centre (read-only)."""
+    ring = _ring_mask(n)
+    half = ring.shape[0] // 2
+    dy, dx = (v.astype(np.float32) - half for v in np.nonzero(ring))
     dy.flags.writeable = False
     dx.flags.writeable = False
     return dy, dx
@@ -69,15 +81,7 @@ def face_share(px: np.ndarray, face: np.ndarray, pip: np.ndarray) -> np.ndarray:
 
 def _lattice(points: list[tuple[float, float]], spacing: float) -> tuple[float, ...]:
     """Least-squares square lattice (centre x, y and step vector a, b) through the pips."""
-    cx = sum(x for x, _ in points) / len(points)
-    cy = sum(y for _, y in points) / len(points)
-    rows, rhs = [], []
-    for x, y in points:
-        u, v = round((x - cx) / spacing), round((y - cy) / spacing)
-        rows += [[1.0, 0.0, u, -v], [0.0, 1.0, v, u]]
-        rhs += [x, y]
-    sol = np.linalg.lstsq(np.array(rows), np.array(rhs), rcond=None)[0]
-    return tuple(float(v) for v in sol)
+    return tuple(float(v) for v in fit_square_lattice(points, spacing)[0])
 
 
 def read_paint(
@@ -132,12 +136,7 @@ def read_paint(
 
 @functools.cache
 def _ring_kernel(n: int) -> np.ndarray:
-    pip_r = C.PIP_DIAMETER_FRACTION * n / 2
-    half = int(math.ceil(C.PAINT_RING_PIP_R[1] * pip_r)) + 1
-    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
-    d = np.hypot(yy, xx)
-    ring = ((d >= C.PAINT_RING_PIP_R[0] * pip_r) & (d <= C.PAINT_RING_PIP_R[1] * pip_r))
-    kernel = ring.astype(np.float32)
+    kernel = _ring_mask(n).astype(np.float32)
     kernel.flags.writeable = False
     return kernel
 
@@ -149,8 +148,6 @@ def search_paint(
     """Where the blobs found no standard face (a glint outshining the pips, say), look
     for the pip lattice by paint alone: lattices square to the cell, around its middle,
     each read at its nine points; the clearest one that makes a standard face wins."""
-    import cv2
-
     n = bgr.shape[0]
     if float(np.linalg.norm(face - pip)) < C.PAINT_MIN_COLOUR_GAP:
         return PaintRead(None, 0.0, ())

@@ -330,12 +330,18 @@ def _read_cells(source: _Source, grid: DiceGrid) -> list[_Cell]:
     return out
 
 
+def _one_face(read: CellRead) -> bool:
+    """Pips on a standard layout, not along a line, over one colour: a die's face, not the
+    corners of several."""
+    return read.layout_ok and not read.joined and read.face_spread <= C.FACE_MIXED_LOG_CHROMA
+
+
 def _die_like(read: CellRead, on_mat: bool = False) -> bool:
     """Pips on a standard layout: over a die-coloured cell, or clear enough on their own
     (a tan die on a wooden table hardly differs from the table). On the grey mat every die
     shows colour, so printed text never passes for pips. A cell whose quadrants differ in
     colour straddles several dice and is no die."""
-    if not read.layout_ok or read.joined or read.face_spread > C.FACE_MIXED_LOG_CHROMA:
+    if not _one_face(read):
         return False
     if on_mat and read.occupied < C.OCCUPIED_MIN:
         return False
@@ -435,17 +441,12 @@ def _decide(
             pip_conf = 0.3
             if rd.pips:
                 flags.append("pips-off-layout")
-        value, settled, pip_conf = _pips_by_paint(rd, spot, pip_conf, flags)
+        doubts = _blob_doubts(rd, spot)
+        value, settled, pip_conf = _pips_by_paint(rd, bool(doubts), pip_conf, flags)
         if not settled:
-            if rd.layout_ok and not rd.even_paint:
-                flags.append("pip-or-highlight")
-                pip_conf = min(pip_conf, 0.6)
-            if rd.glint or middle_pip_on_spot(rd, spot) or rd.middle_hidden:
-                flags.append("glint")
-                pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
-            if rd.lattice_misfit > C.PIP_LATTICE_MISFIT:
-                flags.append("pip-off-lattice")
-                pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
+            for flag, cap in doubts:
+                flags.append(flag)
+                pip_conf = min(pip_conf, cap)
         value = min(6, max(1, value))
         if value not in FACES:
             flags.append("face-not-in-set")
@@ -476,20 +477,28 @@ def _gaps(cells: list[_Cell], present: list[tuple[_Cell, float, list[str]]]) -> 
     return out
 
 
-def _glinty(rd: CellRead, spot: tuple[float, float] | None) -> bool:
-    """The blobs' count is doubtful the way a glint makes it: a blob set aside or suspect,
-    a highlight among the pips, or one off the lattice."""
-    return (rd.glint or middle_pip_on_spot(rd, spot) or rd.middle_hidden or not rd.even_paint
-            or rd.lattice_misfit > C.PIP_LATTICE_MISFIT)
+def _blob_doubts(rd: CellRead, spot: tuple[float, float] | None) -> list[tuple[str, float]]:
+    """Why the blobs' count may be wrong the way a glint makes it, each as (flag, cap on
+    the pips' confidence): a highlight among the pips, a blob set aside or suspect, or one
+    off the lattice."""
+    out: list[tuple[str, float]] = []
+    if rd.layout_ok and not rd.even_paint:
+        out.append(("pip-or-highlight", 0.6))
+    if rd.glint or middle_pip_on_spot(rd, spot) or rd.middle_hidden:
+        out.append(("glint", C.GLINT_CONFIDENCE))
+    if rd.lattice_misfit > C.PIP_LATTICE_MISFIT:
+        out.append(("pip-off-lattice", C.GLINT_CONFIDENCE))
+    return out
 
 
 def _pips_by_paint(
-    rd: CellRead, spot: tuple[float, float] | None, pip_conf: float, flags: list[str]
+    rd: CellRead, glinty: bool, pip_conf: float, flags: list[str]
 ) -> tuple[int, bool, float]:
-    """The pips, weighing the blobs' count against the paint's (paint.py). Returns the
-    count, whether the paint settled the doubts a glint leaves, and the pips' confidence.
-    The paint reads every lattice point, so where the two differ it is the one kept; a
-    difference the blobs gave no reason for still goes to review."""
+    """The pips, weighing the blobs' count against the paint's (paint.py); ``glinty``: the
+    blobs' count has a glint's doubts (``_blob_doubts``). Returns the count, whether the
+    paint settled those doubts, and the pips' confidence. The paint reads every lattice
+    point, so where the two differ it is the one kept; a difference the blobs gave no
+    reason for still goes to review."""
     paint = rd.paint_pips
     if paint is None:
         return rd.pips, False, pip_conf
@@ -505,7 +514,7 @@ def _pips_by_paint(
             flags.append("pips-by-paint")
             pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
         return paint, False, pip_conf
-    if paint == rd.pips or _glinty(rd, spot) or rd.pip_margin < C.PIP_SURE_RATIO:
+    if paint == rd.pips or glinty or rd.pip_margin < C.PIP_SURE_RATIO:
         return paint, True, 1.0
     flags.append("pips-by-paint")
     return paint, True, min(pip_conf, C.GLINT_CONFIDENCE)
@@ -514,8 +523,7 @@ def _pips_by_paint(
 def _paint_sure(read: CellRead, on_mat: bool) -> bool:
     """A coloured cell whose nine lattice points the paint read clearly as one face."""
     return (read.paint_pips is not None and read.paint_margin >= C.PAINT_SURE_MARGIN
-            and read.layout_ok and not read.joined
-            and read.face_spread <= C.FACE_MIXED_LOG_CHROMA
+            and _one_face(read)
             and read.occupied >= (C.PRESENT_SURE_ABOVE if on_mat else C.OCCUPIED_MIN))
 
 

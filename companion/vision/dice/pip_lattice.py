@@ -1,0 +1,34 @@
+"""The square lattice a die's pips sit on, fitted to where they were found.
+
+Both pip counts lean on it: the blobs' misfit check (cell.py) measures how far each pip
+lies off it, the paint count (paint.py) reads the nine points it puts on the face.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+
+def fit_square_lattice(
+    anchors: Sequence[tuple[float, float]], spacing: float,
+    targets: Sequence[tuple[float, float]] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Least squares: (centre x, centre y, step a, step b), the lattice point (u, v) lying
+    at centre + u * (a, b) + v * (-b, a), and each pip's residual (x, y).
+
+    Each pip's lattice point is its anchor (x, y) against the anchors' mean, rounded in
+    steps of ``spacing``; the lattice is fitted to ``targets`` (sub-pixel centres, say),
+    or to the anchors themselves.
+    """
+    pts = np.asarray(anchors, np.float64)
+    cx, cy = pts.mean(axis=0)
+    rows: list[list[float]] = []
+    for x, y in pts:
+        u, v = round((x - cx) / spacing), round((y - cy) / spacing)
+        rows += [[1.0, 0.0, u, -v], [0.0, 1.0, v, u]]
+    a = np.array(rows)
+    rhs = np.asarray(anchors if targets is None else targets, np.float64).reshape(-1)
+    sol = np.linalg.lstsq(a, rhs, rcond=None)[0]
+    return sol, (a @ sol - rhs).reshape(-1, 2)
