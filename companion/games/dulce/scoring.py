@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from companion.errors import IllegalMoveError
 from companion.games.dulce.constants import POINTS_PER_CAFE
-from companion.games.dulce.kitchen import Fill, Kitchen, Slot, Value
+from companion.games.dulce.kitchen import Fill, Kitchen, Slot, Value, value_add, value_sub
 from companion.games.dulce.model import DEFAULT_RULES, Content, DulceRules
 from companion.games.dulce.search import Evaluator
 
@@ -138,10 +138,6 @@ def apply_step(
     raise IllegalMoveError(f"scoring {name} that way is not allowed in this state")
 
 
-def _add(gain: tuple[int, int], rest: Value) -> Value:
-    return (gain[0] + rest[0], gain[1] + rest[1], rest[2])
-
-
 def best_scoring(
     kitchen: Kitchen,
     fill: Fill,
@@ -162,7 +158,7 @@ def best_scoring(
             # No step does better than the best, so the first that reaches it is one;
             # the Evaluator rules the others out without working out their values.
             for step, after in options:
-                rest = (want[0] - POINTS_PER_CAFE, want[1] - step.chicken, want[2])
+                rest = value_sub(want, (POINTS_PER_CAFE, step.chicken, 0))
                 if value.reaching(after, rest) == rest:
                     chosen = (step, after, rest)
                     break
@@ -170,7 +166,7 @@ def best_scoring(
             want = value(state)
             for step, after in options:
                 rest = value(after)
-                if _add((POINTS_PER_CAFE, step.chicken), rest) == want:
+                if value_add((POINTS_PER_CAFE, step.chicken, 0), rest) == want:
                     chosen = (step, after, rest)
                     break
             else:

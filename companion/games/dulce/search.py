@@ -158,9 +158,9 @@ class Evaluator:
         return sum(1 for c in fill if c is Content.BEAN)
 
     def bound(self, fill: Fill) -> int:
-        """An upper bound on the points ``fill`` can still make (see ``_bound``)."""
+        """An upper bound on the points ``fill`` can still make (see ``_bound_and_singles``)."""
         beans, eggs = _masks(fill)
-        return self._bound(beans, eggs, self._all_cafes)
+        return self._bound_and_singles(beans, eggs, self._all_cafes)[0]
 
     def egg_ceiling(self, fill: Fill) -> tuple[int, int]:
         """(points, headroom): ``fill`` with at most n more eggs on its empty spaces makes
@@ -389,15 +389,12 @@ class Evaluator:
             inert &= ~g
         return parts, inert
 
-    def _bound(self, beans: int, eggs: int, cafes: int, live: int | None = None) -> int:
-        """Points still reachable by ``cafes``, at most (``_cover`` of their live cafés;
-        ``live`` may over-approximate them: cafés only ever die)."""
-        return self._bound_and_singles(beans, eggs, cafes, live)[0]
-
     def _bound_and_singles(
         self, beans: int, eggs: int, cafes: int, live: int | None = None
     ) -> tuple[int, int]:
-        """``_bound`` and the most scorings the one-space cafés among them can make."""
+        """Points still reachable by ``cafes``, at most (``_cover`` of their live cafés;
+        ``live`` may over-approximate them: cafés only ever die), and the most scorings
+        the one-space cafés among them can make."""
         if live is None:
             live = self._live(beans, eggs, cafes)
         live &= cafes
