@@ -114,18 +114,21 @@ def run_setting(setting: str, count: int) -> tuple[dict[str, Tally], Confusion]:
             groups[k].seconds.append(wall)
             groups[k].cpu.append(cpu)
         truth = {(d["row"], d["col"]): d for d in shot.block["dice"]}
-        found, empty = _gap_hits(shot, reading)
+        matched = match_dice(shot, reading.dice)
+        found, empty = _gap_hits(shot, reading, {cell for _, cell in matched})
         for k in keys:
             groups[k].gap_missed += found
             groups[k].gap_empty += empty
-        for d, cell in match_dice(shot, reading.dice):
+        for d, cell in matched:
             confusion[(truth[cell]["ingredient"], d.ingredient.value, d.review)] += 1
     return groups, confusion
 
 
-def _gap_hits(shot: DicePhoto, reading: DiceReading) -> tuple[int, int]:
-    """Gaps standing on a true die the reading missed, and gaps with no die under them."""
-    read = {cell for _, cell in match_dice(shot, reading.dice)}
+def _gap_hits(
+    shot: DicePhoto, reading: DiceReading, read: set[tuple[int, int]]
+) -> tuple[int, int]:
+    """Gaps standing on a true die the reading missed (``read``: the true cells its dice
+    matched), and gaps with no die under them."""
     radius = MATCH_RADIUS_PITCH * (shot.pitch_px or 50.0)
     found = empty = 0
     for g in reading.gaps:

@@ -36,10 +36,6 @@ RUNON_LEN = (0.04, 0.12)  # letter heights
 MIN_LEN = 1e-6
 
 
-def _length(st: Stroke) -> float:
-    return float(np.linalg.norm(np.diff(st, axis=0), axis=1).sum()) if len(st) > 1 else 0.0
-
-
 def _jitter_strokes(strokes: list[Stroke], rng: np.random.Generator) -> list[Stroke]:
     out = []
     for st in strokes:
@@ -76,9 +72,9 @@ def _join(strokes: list[Stroke], rng: np.random.Generator) -> list[Stroke]:
     return out
 
 
-def _direction(st: Stroke, at_end: bool) -> np.ndarray | None:
-    """Unit direction of travel over the last (or first) few points."""
-    pts = st[-4:] if at_end else st[:4]
+def _end_direction(st: Stroke) -> np.ndarray | None:
+    """Unit direction of travel over the last few points."""
+    pts = st[-4:]
     d = pts[-1] - pts[0]
     n = float(np.linalg.norm(d))
     return d / n if n > MIN_LEN else None
@@ -101,7 +97,7 @@ def _hook(st: Stroke, rng: np.random.Generator) -> Stroke:
 
 def _runon(st: Stroke, rng: np.random.Generator) -> Stroke:
     """The stroke going on a little along its own direction, as a hurried hand does."""
-    d = _direction(st, at_end=True)
+    d = _end_direction(st)
     if d is None:
         return st
     length = rng.uniform(*RUNON_LEN)

@@ -96,6 +96,9 @@ LETTER_DOUBT_NOTE = "letter not clear enough to be sure"
 # Ink is measured with the field in place and nudged a pixel each way, keeping the least: a
 # pen stroke stays put, a printed edge a pixel off the blank comes and goes.
 _NUDGES_PX = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))
+# Blank sheet taken around a field before it is blurred like the photo, so the blur sees
+# the print just outside the field.
+_BLUR_MARGIN_PX = 8
 MARK_VALUES: dict[FieldKind, str] = {
     FieldKind.CHOICE: Mark.MARKED,
     FieldKind.TOOL: Mark.CROSS,
@@ -353,7 +356,7 @@ def _rel_patch(page: _Page, spec: FieldSpec, grow_mm: float, align: Align) -> np
     key = (x0, y0, x1, y1, k)
     expected = page.expected.get(key)
     if expected is None:
-        m = 8
+        m = _BLUR_MARGIN_PX
         bx0, by0 = max(0, x0 - m), max(0, y0 - m)
         local = page.blank[by0:min(h, y1 + m), bx0:min(w, x1 + m)]
         expected = marks.expected_ratio(local, BLANK_BLUR_PX[k])
@@ -410,7 +413,7 @@ def _edge_ink(page: _Page, spec: FieldSpec, shift: Align) -> tuple[float, float,
     x0, y0, x1, y1 = marks.box_px(_box(spec), page.px_per_mm, 0.0)
     dx, dy, k = shift
     h, w = page.ratio.shape[:2]
-    m = 8  # blank margin for the blur, as in _rel_patch
+    m = _BLUR_MARGIN_PX
     if min(x0 + dx - 1, y0 + dy - 1, x0 - m, y0 - m) < 0 or max(
             x1 + dx + 1 - w, y1 + dy + 1 - h, x1 + m - w, y1 + m - h) > 0:
         return 0.0, 1.0, 0.0
