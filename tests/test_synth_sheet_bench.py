@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from companion.games.delicious.garden import garden
 from companion.games.delicious.simulate import simulate_game
 from companion.paper.model import FieldKind
@@ -88,8 +90,6 @@ def test_a_pair_scores_only_when_the_reader_can_pair_it() -> None:
 
 
 def test_real_plan_gives_each_player_one_held_out_writer() -> None:
-    import pytest
-
     from companion.synth import real_hands
 
     if not real_hands.available():
@@ -105,8 +105,6 @@ def test_real_plan_gives_each_player_one_held_out_writer() -> None:
 
 
 def test_calibration_plan_uses_only_calibration_writers_in_games_of_its_own() -> None:
-    import pytest
-
     from companion.synth import real_hands
 
     if not real_hands.available():
@@ -144,14 +142,8 @@ def test_letter_facts_see_through_the_letter_threshold() -> None:
     }
     facts = letter_facts(readings)
     assert set(facts) == {"a", "b"}
-    assert facts["a"][0] == pytest_approx(0.931 / 0.98) and facts["a"][1] is False
+    assert facts["a"][0] == pytest.approx(0.931 / 0.98, abs=1e-9) and facts["a"][1] is False
     assert facts["b"] == (1.0, True)
-
-
-def pytest_approx(x: float) -> Any:
-    import pytest
-
-    return pytest.approx(x, abs=1e-9)
 
 
 def test_threshold_sweep_picks_the_lowest_within_the_silent_budget() -> None:
@@ -188,8 +180,6 @@ def test_threshold_sweep_takes_the_strictest_of_equally_costly_thresholds() -> N
 
 def test_fitting_without_the_real_data_says_so_and_exits_2(monkeypatch: Any, tmp_path: Any,
                                                            capsys: Any) -> None:
-    import pytest
-
     from scripts import fit_letter_sheets
 
     monkeypatch.setenv("COMPANION_UNIPEN", str(tmp_path / "absent.json"))

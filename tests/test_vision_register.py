@@ -222,7 +222,6 @@ def _matched_shift(
     return (loc[0] - m, loc[1] - m, float(best))
 
 
-
 def test_field_shifts_agree_with_match_template() -> None:
     """The shared-transform matcher finds the same shift and score as matchTemplate, for
     each blur of the blank, on a photo whose print sits 3 px right and 2 px up."""
