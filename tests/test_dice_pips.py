@@ -133,3 +133,33 @@ def test_a_glint_that_breaks_the_blobs_face_leaves_the_paint_to_find_it(at, peak
     assert not read.layout_ok
     assert read.paint_pips == 6
     assert read.paint_margin >= C.PAINT_SURE_MARGIN
+
+
+@pytest.mark.parametrize("value", [2, 3, 4, 5, 6])
+def test_the_paint_count_agrees_on_clean_faces_with_dark_pips(value):
+    read = _paint(_patch(value, dark=True))
+    assert read.paint_pips == value
+    assert read.paint_margin >= C.PAINT_SURE_MARGIN
+
+
+@pytest.mark.parametrize("value, at, peak", [
+    (5, (0.0, 0.0), 120), (5, (0.1, -0.05), 150), (3, (0.0, 0.0), 120),
+    (4, (0.0, 0.0), 120), (2, (0.05, 0.0), 150)])
+def test_a_glint_over_a_dark_middle_pip_is_settled_by_the_paint_around_it(value, at, peak):
+    """Dark pips under a glint: a glinting dark pip is white light with no face paint in
+    it, a glinting bare face is face paint plus that light, so the ring tells them apart."""
+    read = _paint(_patch(value, at, dark=True, glint_sigma=0.05, glint_peak=peak,
+                         exposure=0.8))
+    assert read.paint_pips == value
+
+
+def test_a_dark_pip_lit_white_holds_no_face_colour():
+    from companion.vision.dice.paint import face_share
+
+    face = np.array(FACE_BGR, np.float32)
+    white = np.array(C.PAINT_WHITE_BGR, np.float32)
+    dark = np.array(DARK_PIP_BGR, np.float32)
+    lit_pip = np.clip(dark + 120, 0, 255)[None]
+    lit_face = np.clip(face * 0.8 + 40, 0, 255)[None]
+    assert abs(float(face_share(lit_pip, face, white)[0])) < 0.15
+    assert float(face_share(lit_face, face, white)[0]) > 0.7

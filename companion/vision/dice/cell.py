@@ -276,21 +276,25 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
 
 
 def with_paint(patch: np.ndarray, read: CellRead) -> CellRead:
-    """The read with the pips also counted by paint (paint.py), for light pips on a face
-    the blobs put on a standard layout. Done once, on the final grid's cells."""
-    if not read.light_pips or read.pip_bgr is None:
+    """The read with the pips also counted by paint (paint.py), on a face the blobs put on
+    a standard layout (and, for light pips, on one the paint finds alone). Done once, on
+    the final grid's cells."""
+    if read.pip_bgr is None:
         return read
+    # Light pips: a pixel is a mix of face and pip paint (a glint whitens both). Dark pips
+    # add nearly nothing to a mix, so there a pixel is face paint plus white light: the
+    # face's share is as low on a glinting dark pip as on a bare one.
+    other = np.array(read.pip_bgr if read.light_pips else C.PAINT_WHITE_BGR, np.float32)
     if not read.layout_ok:
-        if read.occupied < C.OCCUPIED_MIN:
+        if read.occupied < C.OCCUPIED_MIN or not read.light_pips:
             return read
         found = search_paint(patch.astype(np.float32), np.array(read.face_bgr, np.float32),
-                             np.array(read.pip_bgr, np.float32), LAYOUTS)
+                             other, LAYOUTS)
         return replace(read, paint_pips=found.count, paint_margin=found.margin)
     if read.pips < 2:
         return read
     paint = read_paint(patch.astype(np.float32), list(read.pips_xy),
-                       np.array(read.face_bgr, np.float32), np.array(read.pip_bgr, np.float32),
-                       LAYOUTS)
+                       np.array(read.face_bgr, np.float32), other, LAYOUTS)
     return replace(read, paint_pips=paint.count, paint_margin=paint.margin)
 
 

@@ -175,6 +175,7 @@ PIP_JOINED_SHARE = 0.5
 # --- pips by paint (companion/vision/dice/paint.py): face share of a face + pip colour mix ----
 PAINT_CLIP_LEVEL = 250.0  # a channel this bright is clipped and says nothing of the paint
 PAINT_RING_PIP_R = (0.45, 0.85)  # the ring read at each lattice point, pip radii
+PAINT_WHITE_BGR = (255.0, 255.0, 255.0)  # the light a glint adds, mixed with a dark pip's face
 PAINT_MIN_PIXELS = 5  # fewer unclipped pixels in a ring: that point is undecided
 PAINT_MIN_COLOUR_GAP = 40.0  # BGR distance: a face and pip closer than this are not told apart
 PAINT_CORNER_MAX = 0.5  # a corner ring with less face share than this is a painted pip

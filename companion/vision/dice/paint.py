@@ -6,8 +6,9 @@ pixel is split into a share of the face colour and a share of the pip colour (th
 mixes into both); a lattice point whose ring (the pip's body, its glinting core left out)
 holds little face colour carries a pip. Read at all nine lattice points, this gives a
 count independent of which blob is brightest, and settles a 3 against a 2 (a 5 against a
-4) whose middle holds a glint. Only light pips on a coloured face are read so: a dark pip
-and the glint's light are too nearly one colour to tell apart this way.
+4) whose middle holds a glint. A dark pip adds next to nothing to a mix, so on dice with
+dark pips the second colour is white light instead (cell.with_paint): a glinting dark pip
+is that light alone, a glinting bare face still holds its paint.
 """
 
 from __future__ import annotations
