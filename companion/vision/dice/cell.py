@@ -285,14 +285,13 @@ def with_paint(patch: np.ndarray, read: CellRead) -> CellRead:
     # add nearly nothing to a mix, so there a pixel is face paint plus white light: the
     # face's share is as low on a glinting dark pip as on a bare one.
     other = np.array(read.pip_bgr if read.light_pips else C.PAINT_WHITE_BGR, np.float32)
-    if not read.layout_ok:
+    if not read.layout_ok or read.pips < 2:
+        # no face the dice have (they have no 1): let the paint look for one
         if read.occupied < C.OCCUPIED_MIN or not read.light_pips:
             return read
         found = search_paint(patch.astype(np.float32), np.array(read.face_bgr, np.float32),
                              other, LAYOUTS)
         return replace(read, paint_pips=found.count, paint_margin=found.margin)
-    if read.pips < 2:
-        return read
     paint = read_paint(patch.astype(np.float32), list(read.pips_xy),
                        np.array(read.face_bgr, np.float32), other, LAYOUTS)
     return replace(read, paint_pips=paint.count, paint_margin=paint.margin)

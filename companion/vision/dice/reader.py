@@ -502,13 +502,13 @@ def _pips_by_paint(
     paint = rd.paint_pips
     if paint is None:
         return rd.pips, False, pip_conf
-    if not rd.layout_ok:
-        # the blobs made no face; the paint found one on a lattice of its own: kept, and
-        # checked by the player
+    if not rd.layout_ok or rd.pips < 2:
+        # the blobs made no face the dice have; the paint found one on a lattice of its
+        # own: kept, and checked by the player
         if rd.paint_margin < C.PAINT_SURE_MARGIN:
             return rd.pips, False, pip_conf
         flags.append("pips-by-paint")
-        return paint, False, pip_conf
+        return paint, False, min(pip_conf, C.GLINT_CONFIDENCE)
     if rd.paint_margin < C.PAINT_SURE_MARGIN:
         if paint != rd.pips:
             flags.append("pips-by-paint")
