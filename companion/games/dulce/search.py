@@ -29,7 +29,7 @@ that order.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from companion.games.dulce.constants import BOUND_CACHE, POINTS_PER_CAFE, SEARCH_BUDGET
 from companion.games.dulce.kitchen import Fill, Kitchen, Value, value_above, value_add, value_sub
@@ -162,11 +162,12 @@ class Evaluator:
         beans, eggs = _masks(fill)
         return self._bound_and_singles(beans, eggs, self._all_cafes)[0]
 
-    def egg_ceiling(self, fill: Fill) -> tuple[int, int]:
-        """(points, headroom): ``fill`` with at most n more eggs on its empty spaces makes
-        at most ``points + POINTS_PER_CAFE * min(n, headroom)`` points.
+    def egg_ceiling(self, fill: Fill, where: Iterable[int] | None = None) -> tuple[int, int]:
+        """(points, headroom): ``fill`` with at most n more eggs on its empty spaces (those
+        among the slots ``where``, if given) makes at most
+        ``points + POINTS_PER_CAFE * min(n, headroom)`` points.
 
-        The ``_cover`` count, taken as if every empty space held an egg for which cafés
+        The ``_cover`` count, taken as if every such space held an egg for which cafés
         are live, which beans are mobile and what each class can hold (all of these only
         grow with eggs), but with the cafés' scarcest spaces as they are: each egg lifts
         one space of one café by one fill, so the uncovered cafés' sum rises by at most
@@ -174,11 +175,55 @@ class Evaluator:
         count, which one more allowed scoring of one café lifts by one at most.
         """
         beans, eggs = _masks(fill)
-        every = self._slots_of(self._all_cafes)
-        full = beans | eggs | every
+        if where is None:
+            spots = self._slots_of(self._all_cafes)
+        else:
+            spots = sum(1 << i for i in set(where))
+        full = beans | eggs | spots
         live = self._live(beans, full & ~beans, self._all_cafes)
         points, room, _ = self._cover(beans, eggs, live, full)
         return POINTS_PER_CAFE * points, room
+
+    def rollout(self, fill: Fill, eggs: int = 0) -> Value | None:
+        """The value of one legal line of play, each step taken to the child with the
+        highest ceiling: a quick floor under the best value, to rule starts out early.
+
+        With ``eggs`` eggs still to place, a café whose empty spaces have held nothing
+        so far may take them just before it scores; eggs left at the end go on such
+        spaces (the same play is legal with every egg there from the start, and an egg
+        that then completes a café only adds points). None when they do not fit."""
+        b, e = _masks(fill)
+        cafes = self._all_cafes
+        mask = self._slots_of(cafes)
+        virgin = mask & ~(b | e)
+        points = chicken = 0
+        while True:
+            held = b | e
+            pick: tuple[tuple[int, Value], int, int, int, int] | None = None
+            for ci in self._used:
+                cm = self._cafe_mask[ci]
+                gap = cm & ~held
+                if gap & ~virgin or gap.bit_count() > eggs:
+                    continue
+                left_beans, left_eggs = b & ~cm, e & ~cm
+                occupied = left_beans | left_eggs
+                cands = [t & mask & ~occupied for i, t in self._targets[ci] if b >> i & 1]
+                for filled, lost in self._outcomes(cands, 0, 0):
+                    nb = left_beans | filled
+                    reach = value_add(self._glance(nb, left_eggs, cafes)[1], (0, lost, 0))
+                    key = (-gap.bit_count(), reach)  # eggs only when nothing is full
+                    if pick is None or key > pick[0]:
+                        pick = (key, nb, left_eggs, lost, cm | filled)
+            if pick is None:
+                break
+            key, b, e, lost, touched = pick
+            eggs += key[0]
+            virgin &= ~touched
+            points += POINTS_PER_CAFE
+            chicken += lost
+        if eggs > virgin.bit_count():
+            return None
+        return (points, chicken, b.bit_count())
 
     # -- tables -------------------------------------------------------------------------
 
@@ -528,13 +573,14 @@ class Evaluator:
         if not cafes:
             return flow, total - flow, singles
         # Headroom: the cafés left, grouped by their top class.
+        eggable = capped & ~held
         shares: dict[int, list[int]] = {}
         for least, ci in cafes:
             top = self._klass[self._top[ci]]
             rise = 1
             for i, k in self._spaces[ci]:
-                if held >> i & 1 and 1 + arriving[k] == least:
-                    rise = 0  # a scarcest space already holds something: no egg goes there
+                if not eggable >> i & 1 and (held >> i & 1) + arriving[k] == least:
+                    rise = 0  # a scarcest space no egg can go to: it stays the scarcest
                     break
             share = shares.setdefault(top, [0, 0])
             share[0] += least
