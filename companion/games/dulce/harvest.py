@@ -362,9 +362,10 @@ def _search(
         if isinstance(item, _Start) and item.bound is None:
             # Its group's ceiling brought it here; its own bound may send it back, under
             # its first place in the queue so that ties keep their order.
-            item = replace(item, bound=value.bound(item.fill))
-            if item.bound < ceiling:
-                heapq.heappush(heap, (-item.bound, item.eggs, order[item.line], at, item))
+            own = value.bound(item.fill)
+            item = replace(item, bound=own)
+            if own < ceiling:
+                heapq.heappush(heap, (-own, item.eggs, order[item.line], at, item))
                 continue
         quick: Value | None = None
         if best is None and value.complete:
