@@ -232,6 +232,8 @@ class Evaluator:
         slots = k.slots
         n = len(slots)
         self._cafe_of = [s.cafe for s in slots]
+        self._cafe_bit = [1 << s.cafe for s in slots]
+        self._cafes_at: dict[int, int] = {}  # a slot mask's cafés, as a café mask
         self._cafe_mask = [sum(1 << i for i in ids) for ids in k.cafe_slots]
         used = [ci for ci, ids in enumerate(k.cafe_slots) if ids]
         self._all_cafes = sum(1 << ci for ci in used)
@@ -389,46 +391,40 @@ class Evaluator:
         Two cafés are linked when a bean that may still move from one could land in a
         space of the other that is or may become empty.
         """
-        cmask = self._cafe_mask
-        live_slots = 0
-        cafe_slots = 0
-        for ci in self._used:
-            if live >> ci & 1:
-                live_slots |= cmask[ci]
-            if cafes >> ci & 1:
-                cafe_slots |= cmask[ci]
+        live_slots = self._slots_of(live)
         mobile = beans & live_slots
         # Spaces that may be empty at some point: empty now, or in a café that may score.
-        openable = (cafe_slots & ~(beans | eggs)) | live_slots
-        cafe_of = self._cafe_of
-        parent = list(range(len(cmask)))
-
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        touched = live
+        openable = (self._slots_of(cafes) & ~(beans | eggs)) | live_slots
+        cafe_bit, lower, higher = self._cafe_bit, self._lower, self._higher
+        cafes_at = self._cafes_at
+        linked: list[int] = []  # disjoint café masks, each holding a link
         for i in _bits(live_slots & self._moving):
-            if not (beans >> i & 1 or mobile & self._higher[i]):
+            if not (beans >> i & 1 or mobile & higher[i]):
                 continue  # no bean will ever sit here
-            reach = self._lower[i] & openable
+            reach = lower[i] & openable
             if not reach:
                 continue
-            a = find(cafe_of[i])
-            for j in _bits(reach):
-                cj = cafe_of[j]
-                touched |= 1 << cj
-                r = find(cj)
-                if r != a:
-                    parent[r] = a
-        groups: dict[int, int] = {}
-        for ci in self._used:
-            if touched >> ci & 1:
-                r = find(ci)
-                groups[r] = groups.get(r, 0) | 1 << ci
-        parts = [g for g in groups.values() if g & live]  # no live café: nothing happens
+            group = cafes_at.get(reach)
+            if group is None:
+                group = 0
+                for j in _bits(reach):
+                    group |= cafe_bit[j]
+                if len(cafes_at) < BOUND_CACHE:
+                    cafes_at[reach] = group
+            group |= cafe_bit[i]
+            rest = []
+            for g in linked:
+                if g & group:
+                    group |= g
+                else:
+                    rest.append(g)
+            rest.append(group)
+            linked = rest
+        alone = live
+        for g in linked:
+            alone &= ~g
+        parts = linked + [1 << ci for ci in _bits(alone)]  # no live café: nothing happens
+        parts.sort(key=lambda g: g & -g)
         inert = cafes
         for g in parts:
             inert &= ~g
@@ -443,6 +439,10 @@ class Evaluator:
         if live is None:
             live = self._live(beans, eggs, cafes)
         live &= cafes
+        # Only what the live cafés hold counts: states alike there share one entry.
+        spots = self._slots_of(live)
+        beans &= spots
+        eggs &= spots
         key = (beans, eggs, live)
         hit = self._bounds.get(key)
         if hit is not None:
@@ -470,8 +470,13 @@ class Evaluator:
         score, less the fills that the points take, which are at least one per point and
         one more per point beyond what the one-space cafés can score.
         """
-        slots = self._slots_of(part)
-        live_slots = self._slots_of(live & part)
+        known = self._slot_masks
+        slots = known.get(part)
+        if slots is None:
+            slots = self._slots_of(part)
+        live_slots = known.get(live & part)
+        if live_slots is None:
+            live_slots = self._slots_of(live & part)
         on = beans & live_slots
         movers = (on & self._moving).bit_count()
         potential = on.bit_count() + movers + (eggs & live_slots).bit_count()
@@ -785,6 +790,9 @@ class Evaluator:
 
     def _outcomes(self, cands: list[int], k: int, used: int) -> Iterator[tuple[int, int]]:
         """(bits filled, beans discarded) for every assignment of movers k.. onwards."""
+        if k == 0 and len(cands) <= 2:
+            yield from self._few_outcomes(cands)
+            return
         if k == len(cands):
             yield 0, 0
             return
@@ -797,6 +805,34 @@ class Evaluator:
             if self._forced and free & ~filled:
                 continue  # it could still have moved somewhere
             yield filled, lost + 1
+
+    def _few_outcomes(self, cands: list[int]) -> list[tuple[int, int]]:
+        """``_outcomes`` of at most two movers (every café here has at most two spaces),
+        written out, in the same order."""
+        forced = self._forced
+        if not cands:
+            return [(0, 0)]
+        if len(cands) == 1:
+            one = [(1 << t, 0) for t in _bits(cands[0])]
+            if not (forced and cands[0]):
+                one.append((0, 1))
+            return one
+        first, second = cands
+        out: list[tuple[int, int]] = []
+        for t in _bits(first):
+            bit = 1 << t
+            rest = second & ~bit
+            out.extend((bit | 1 << u, 0) for u in _bits(rest))
+            if not (forced and rest):
+                out.append((bit, 1))
+        # The first mover discarded: only if every space it could take is taken.
+        for u in _bits(second):
+            bit = 1 << u
+            if not (forced and first & ~bit):
+                out.append((bit, 1))
+        if not (forced and (second or first)):
+            out.append((0, 2))
+        return out
 
     def _slots_of(self, cafes: int) -> int:
         hit = self._slot_masks.get(cafes)
