@@ -22,6 +22,7 @@ from companion.games.dulce.constants import (
     BOARD_SIZE,
     EGG_COST_STEPS,
     POINTS_PER_CAFE,
+    QUICK_PLAYS,
     SEARCH_BUDGET,
     START_BUDGET,
     SUPPLY_EGGS,
@@ -342,6 +343,7 @@ def _search(
     # Points some start is known to make (a quick line of play or the best so far):
     # whatever cannot reach them cannot be the best.
     floor = 0
+    tries = 0  # quick lines of play tried so far
     while heap:
         ceiling, _, _, at, item = heapq.heappop(heap)
         ceiling = -ceiling
@@ -368,7 +370,8 @@ def _search(
                 heapq.heappush(heap, (-own, item.eggs, order[item.line], at, item))
                 continue
         quick: Value | None = None
-        if best is None and value.complete:
+        if best is None and ceiling > floor and tries < QUICK_PLAYS and value.complete:
+            tries += 1
             quick = value.rollout(base, item.eggs if isinstance(item, _Group) else 0)
             if quick is not None:
                 floor = max(floor, quick[0])

@@ -289,6 +289,7 @@ class Evaluator:
         self._classes = [tuple(sorted({self._klass[i] for i in ids})) for ids in k.cafe_slots]
         self._class_bits = [sum(1 << kl for kl in kls) for kls in self._classes]
         self._spaces = [tuple((i, self._klass[i]) for i in ids) for ids in k.cafe_slots]
+        self._single_class = [self._klass[ids[0]] if len(ids) == 1 else -1 for ids in k.cafe_slots]
         self._twin_class = [
             self._klass[ids[0]] if len(ids) == 2 and len(set(self._klass[i] for i in ids)) == 1
             else -1
@@ -484,11 +485,13 @@ class Evaluator:
             for three, two in self._rings:
                 if two & live_slots:
                     potential += (on & three).bit_count()
-        scorings = points // POINTS_PER_CAFE
+        # Not enough potential to fill that often: the most scorings s whose fills,
+        # s + max(0, s - singles), the potential still covers.
+        scorings = min(
+            points // POINTS_PER_CAFE,
+            (potential + singles) // 2 if potential > singles else potential,
+        )
         fills = scorings + max(0, scorings - singles)
-        while fills > potential:
-            scorings -= 1  # not enough to fill that often
-            fills = scorings + max(0, scorings - singles)
         mine = beans & slots
         spare = potential + (mine & ~live_slots).bit_count() - fills
         chicken = min(movers, spare)
@@ -520,31 +523,31 @@ class Evaluator:
         cafes: list[tuple[int, int]] = []  # (scarcest count, café) of the live cafés
         gains: dict[int, int] = {}  # per class: sum of scarcest counts of cafés touching it
         twice: dict[int, int] = {}  # the same, once more for cafés of two spaces of a class
-        for ci in self._used:
-            if not live >> ci & 1:
-                continue
+        alone: dict[int, int] = {}  # the same for one-space cafés
+        spaces, classes, twin, single = (
+            self._spaces, self._classes, self._twin_class, self._single_class
+        )
+        total = 0
+        for ci in _bits(live & self._all_cafes):
             least = 99
-            for i, k in self._spaces[ci]:
+            for i, k in spaces[ci]:
                 fills = (held >> i & 1) + arriving[k]
                 if fills < least:
                     least = fills
             cafes.append((least, ci))
-            for k in self._classes[ci]:
+            total += least
+            for k in classes[ci]:
                 gains[k] = gains.get(k, 0) + least
-            k = self._twin_class[ci]
+            k = twin[ci]
             if k >= 0 and least:
                 twice[k] = twice.get(k, 0) + least
-        caps = {
-            k: (capped & self._class_slots[k] & live_slots).bit_count() + arriving[k]
-            for k in gains
-        }
-        total = sum(least for least, _ in cafes)
-        # One-space cafés of a class together take at most that class's cap.
-        alone: dict[int, int] = {}
-        for least, ci in cafes:
-            if len(self._ids[ci]) == 1:
-                k = self._klass[self._ids[ci][0]]
+            k = single[ci]
+            if k >= 0:
                 alone[k] = alone.get(k, 0) + least
+        class_slots = self._class_slots
+        ready = capped & live_slots
+        caps = {k: (ready & class_slots[k]).bit_count() + arriving[k] for k in gains}
+        # One-space cafés of a class together take at most that class's cap.
         singles = sum(min(n, caps[k]) for k, n in alone.items())
         every = cafes
         opened = 0  # class bits
