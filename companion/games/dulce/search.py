@@ -370,18 +370,19 @@ class Evaluator:
         held = beans | eggs
         live = cafes & self._all_cafes
         needs = self._needs
-        while True:
+        # The empty spaces (as their café's bit and the spaces above them): full spaces
+        # never hold a café up.
+        waiting = [(1 << ci, up) for ci in _bits(live) for bit, up in needs[ci] if not held & bit]
+        while waiting:
             mobile = beans & self._slots_of(live)
             dead = 0
-            for ci in self._used:
-                if live >> ci & 1:
-                    for bit, up in needs[ci]:
-                        if not held & bit and not mobile & up:
-                            dead |= 1 << ci
-                            break
+            for cafe, up in waiting:
+                if not mobile & up:
+                    dead |= cafe
             if not dead:
                 break
             live &= ~dead
+            waiting = [(cafe, up) for cafe, up in waiting if not cafe & dead]
         if len(self._lives) < BOUND_CACHE:
             self._lives[key] = live
         return live
@@ -487,15 +488,18 @@ class Evaluator:
                     potential += (on & three).bit_count()
         # Not enough potential to fill that often: the most scorings s whose fills,
         # s + max(0, s - singles), the potential still covers.
-        scorings = min(
-            points // POINTS_PER_CAFE,
-            (potential + singles) // 2 if potential > singles else potential,
-        )
-        fills = scorings + max(0, scorings - singles)
+        scorings = points // POINTS_PER_CAFE
+        most = (potential + singles) // 2 if potential > singles else potential
+        if most < scorings:
+            scorings = most
+        fills = 2 * scorings - singles if scorings > singles else scorings
         mine = beans & slots
         spare = potential + (mine & ~live_slots).bit_count() - fills
-        chicken = min(movers, spare)
-        return (POINTS_PER_CAFE * scorings, chicken, min(mine.bit_count(), spare - chicken))
+        chicken = movers if movers < spare else spare
+        left = mine.bit_count()
+        if left > spare - chicken:
+            left = spare - chicken
+        return (POINTS_PER_CAFE * scorings, chicken, left)
 
     def _cover(
         self, beans: int, eggs: int, live: int, capped: int
@@ -894,17 +898,22 @@ class Evaluator:
                     continue
                 seen.add(filled)
                 nb = left_beans | filled
-                quick = value_add(
-                    self._reach(below, singles_here, nb, left_eggs, cafes, live), (gain, lost, 0)
-                )
+                q = self._reach(below, singles_here, nb, left_eggs, cafes, live)
+                quick = (q[0] + gain, q[1] + lost, q[2])
                 if quick < need:
-                    most = max(most, value_above(quick))
+                    above = (quick[0], quick[1], quick[2] + 1)  # value_above(quick)
+                    if above > most:
+                        most = above
                     continue
-                reach = value_add(self._glance(nb, left_eggs, cafes)[1], (gain, lost, 0))
+                g = self._glance(nb, left_eggs, cafes)[1]
+                reach = (g[0] + gain, g[1] + lost, g[2])
                 if reach < need:
-                    most = max(most, value_above(reach))
+                    above = (reach[0], reach[1], reach[2] + 1)
+                    if above > most:
+                        most = above
                     continue
-                children.append((min(reach[0] - gain, below), nb, left_eggs, lost, reach))
+                limit = g[0] if g[0] < below else below
+                children.append((limit, nb, left_eggs, lost, reach))
         if not children and most == ANY:
             done = (0, 0, b.bit_count())
             self._memo[key] = done
