@@ -82,6 +82,7 @@ class Evaluator:
         self._upper: dict[tuple[int, int, int], Value] = {}
         self._bounds: dict[tuple[int, int, int], tuple[int, int]] = {}
         self._slot_masks: dict[int, int] = {}
+        self._member_lists: dict[int, tuple[int, ...]] = {}
         self._lives: dict[tuple[int, int, int], int] = {}
         self._whole: dict[tuple[int, int, int], Value] = {}  # before splitting into parts
         self._short: dict[tuple[int, int, int], Value] = {}  # strict ceilings of the same
@@ -372,7 +373,9 @@ class Evaluator:
         needs = self._needs
         # The empty spaces (as their café's bit and the spaces above them): full spaces
         # never hold a café up.
-        waiting = [(1 << ci, up) for ci in _bits(live) for bit, up in needs[ci] if not held & bit]
+        waiting = [
+            (1 << ci, up) for ci in self._members(live) for bit, up in needs[ci] if not held & bit
+        ]
         while waiting:
             mobile = beans & self._slots_of(live)
             dead = 0
@@ -400,7 +403,7 @@ class Evaluator:
         cafe_bit, lower, higher = self._cafe_bit, self._lower, self._higher
         cafes_at = self._cafes_at
         linked: list[int] = []  # disjoint café masks, each holding a link
-        for i in _bits(live_slots & self._moving):
+        for i in self._members(live_slots & self._moving):
             if not (beans >> i & 1 or mobile & higher[i]):
                 continue  # no bean will ever sit here
             reach = lower[i] & openable
@@ -532,7 +535,7 @@ class Evaluator:
             self._spaces, self._classes, self._twin_class, self._single_class
         )
         total = 0
-        for ci in _bits(live & self._all_cafes):
+        for ci in self._members(live & self._all_cafes):
             least = 99
             for i, k in spaces[ci]:
                 fills = (held >> i & 1) + arriving[k]
@@ -820,26 +823,36 @@ class Evaluator:
         if not cands:
             return [(0, 0)]
         if len(cands) == 1:
-            one = [(1 << t, 0) for t in _bits(cands[0])]
+            one = [(1 << t, 0) for t in self._members(cands[0])]
             if not (forced and cands[0]):
                 one.append((0, 1))
             return one
         first, second = cands
         out: list[tuple[int, int]] = []
-        for t in _bits(first):
+        members = self._members
+        for t in members(first):
             bit = 1 << t
             rest = second & ~bit
-            out.extend((bit | 1 << u, 0) for u in _bits(rest))
+            out.extend((bit | 1 << u, 0) for u in members(rest))
             if not (forced and rest):
                 out.append((bit, 1))
         # The first mover discarded: only if every space it could take is taken.
-        for u in _bits(second):
+        for u in members(second):
             bit = 1 << u
             if not (forced and first & ~bit):
                 out.append((bit, 1))
         if not (forced and (second or first)):
             out.append((0, 2))
         return out
+
+    def _members(self, mask: int) -> tuple[int, ...]:
+        """The set bits of ``mask``, low to high (remembered: the same masks recur)."""
+        hit = self._member_lists.get(mask)
+        if hit is None:
+            hit = tuple(_bits(mask))
+            if len(self._member_lists) < BOUND_CACHE:
+                self._member_lists[mask] = hit
+        return hit
 
     def _slots_of(self, cafes: int) -> int:
         hit = self._slot_masks.get(cafes)
