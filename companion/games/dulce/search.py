@@ -83,6 +83,7 @@ class Evaluator:
         self._bounds: dict[tuple[int, int, int], tuple[int, int]] = {}
         self._slot_masks: dict[int, int] = {}
         self._member_lists: dict[int, tuple[int, ...]] = {}
+        self._egg_ceilings: dict[tuple[int, int, int], tuple[int, int]] = {}
         self._lives: dict[tuple[int, int, int], int] = {}
         self._whole: dict[tuple[int, int, int], Value] = {}  # before splitting into parts
         self._short: dict[tuple[int, int, int], Value] = {}  # strict ceilings of the same
@@ -180,10 +181,17 @@ class Evaluator:
             spots = self._slots_of(self._all_cafes)
         else:
             spots = sum(1 << i for i in set(where))
+        key = (beans, eggs, spots)
+        hit = self._egg_ceilings.get(key)
+        if hit is not None:
+            return hit
         full = beans | eggs | spots
         live = self._live(beans, full & ~beans, self._all_cafes)
         points, room, _ = self._cover(beans, eggs, live, full)
-        return POINTS_PER_CAFE * points, room
+        got = (POINTS_PER_CAFE * points, room)
+        if len(self._egg_ceilings) < BOUND_CACHE:
+            self._egg_ceilings[key] = got
+        return got
 
     def rollout(self, fill: Fill, eggs: int = 0) -> Value | None:
         """The value of one legal line of play, each step taken to the child with the
