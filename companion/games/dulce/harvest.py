@@ -4,7 +4,9 @@ Every line is tried; within a line every placement of the gathered beans (forced
 matching space is free) and every affordable set of eggs is scored by the exhaustive,
 memoised scoring search, best bound first, stopping once no start can reach the best
 points found. The egg sets of one bean placement and egg count are listed only when a
-ceiling for all of them still reaches the best points, so most are never listed. Eggs
+ceiling for all of them still reaches the best points, and then café by café, dropping
+every set that begins with eggs whose ceiling falls short; so most are never listed.
+Until a start has been searched, quick lines of play give the points to beat. Eggs
 only go into cafés that could still fill up during scoring; an egg in any other café
 could only waste chicken steps.
 """
@@ -316,8 +318,13 @@ def _search(
     """Best-first branch and bound over every start of every line.
 
     The egg sets of a bean placement are listed only once their group's ceiling can
-    still reach the best points found, so most are never listed. Past ``START_BUDGET``
-    listed starts no more egg sets are listed and the answer is reported as not proven.
+    still reach the best points found, so most are never listed; a listed start waits
+    under its group's ceiling until it comes up, and only then is its own bound worked
+    out. The floor (points some start is known to make) comes from quick lines of play
+    until a start has been searched, then from the best start. Which start is chosen
+    among equal values does not depend on the floor: every start that could equal the
+    best is still taken up in the same order. Past ``START_BUDGET`` listed starts no
+    more egg sets are listed and the answer is reported as not proven.
     """
     order = {line: k for k, line in enumerate(lines)}
     heap: list[tuple[int, int, int, int, _Group | _Start]] = []
