@@ -47,7 +47,7 @@ from companion.games.dulce.scoring import (
     Value,
     best_scoring,
 )
-from companion.games.dulce.search import ANY
+from companion.games.dulce.search import ANY, collector_paused
 
 
 class LineKind(StrEnum):
@@ -438,7 +438,8 @@ def plan_line(
 ) -> HarvestPlan:
     """The best way to place this line's harvest (and eggs) and then score."""
     value = Evaluator(kitchen or Kitchen.of(state.cafes), rules)
-    return _search(state, [line], rules, value)[0]
+    with collector_paused():
+        return _search(state, [line], rules, value)[0]
 
 
 def best_harvest(
@@ -446,7 +447,8 @@ def best_harvest(
 ) -> HarvestAdvice:
     """The line, placements and eggs giving the most points, then the most chicken steps."""
     value = Evaluator(Kitchen.of(state.cafes), rules, budget)
-    best, summary = _search(state, ALL_LINES, rules, value)
+    with collector_paused():
+        best, summary = _search(state, ALL_LINES, rules, value)
     return HarvestAdvice(
         best,
         tuple(summary[line] for line in ALL_LINES),
