@@ -301,6 +301,61 @@ def test_egg_ceiling_covers_every_egg_set_of_that_size(cafes, n):
             assert ceiling >= brute_best(held)[0]
 
 
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wide_kitchens(), st.integers(0, 3), st.data())
+def test_egg_ceiling_over_some_spaces_covers_every_egg_set_there(cafes, n, data):
+    # Told that eggs may only go on some of the empty spaces, the ceiling still covers
+    # every set of at most n eggs on those spaces, by bound and by brute force.
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    value = Evaluator(k)
+    fill = k.fill_of(engine)
+    empty = [i for i, c in enumerate(fill) if c is Content.EMPTY]
+    where = data.draw(st.sets(st.sampled_from(empty)) if empty else st.just(set()))
+    points, room = value.egg_ceiling(fill, where)
+    for size in range(min(n, len(where)) + 1):
+        for eggs in combinations(sorted(where), size):
+            with_eggs = list(fill)
+            for i in eggs:
+                with_eggs[i] = Content.EGG
+            ceiling = points + min(size, room)
+            assert ceiling >= value.bound(tuple(with_eggs))
+            held = [
+                [[b, lv, NAMES[c]] for (b, lv, _), c in zip(cafe, with_eggs[at:], strict=False)]
+                for cafe, at in zip(cafes, _starts_of(cafes), strict=True)
+            ]
+            assert ceiling >= brute_best(held)[0]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wide_kitchens(), st.integers(0, 2))
+def test_a_quick_line_of_play_never_beats_the_best(cafes, n):
+    # The quick line is a floor: without eggs it is at most the state's best value; with
+    # n eggs to place (when it finds room for them) it is at most the best of some set
+    # of n eggs on the empty spaces.
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    value = Evaluator(k)
+    fill = k.fill_of(engine)
+    quick = value.rollout(fill)
+    assert quick is not None and quick <= value(fill) == brute_value(cafes)
+    empty = [i for i, c in enumerate(fill) if c is Content.EMPTY]
+    quick = value.rollout(fill, n)
+    if n > len(empty):
+        assert quick is None
+        return
+    if quick is None:
+        return  # its eggs found no room by the end of the line: no floor, no claim
+    best = None
+    for eggs in combinations(empty, n):
+        with_eggs = list(fill)
+        for i in eggs:
+            with_eggs[i] = Content.EGG
+        got = value(tuple(with_eggs))
+        best = got if best is None or got > best else best
+    assert best is not None and quick <= best
+
+
 def _starts_of(cafes) -> list[int]:
     out, at = [], 0
     for cafe in cafes:

@@ -36,6 +36,7 @@ CORNER_CELLS: dict[str, tuple[int, int]] = {
 SEARCH_BUDGET = 400_000
 BOUND_CACHE = 500_000  # point bounds remembered per search (about 120 bytes each)
 START_BUDGET = 120_000  # harvest placements (line, beans, eggs) searched before giving up
+QUICK_PLAYS = 100  # quick lines of play (about 1-2 ms each) tried per harvest for a floor
 
 # What the box holds: a state beyond these is readable but no game can reach it.
 MIN_PLAYERS = 1  # solo is a mode of its own

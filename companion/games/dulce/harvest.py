@@ -4,7 +4,9 @@ Every line is tried; within a line every placement of the gathered beans (forced
 matching space is free) and every affordable set of eggs is scored by the exhaustive,
 memoised scoring search, best bound first, stopping once no start can reach the best
 points found. The egg sets of one bean placement and egg count are listed only when a
-ceiling for all of them still reaches the best points, so most are never listed. Eggs
+ceiling for all of them still reaches the best points, and then café by café, dropping
+every set that begins with eggs whose ceiling falls short; so most are never listed.
+Until a start has been searched, quick lines of play give the points to beat. Eggs
 only go into cafés that could still fill up during scoring; an egg in any other café
 could only waste chicken steps.
 """
@@ -13,8 +15,8 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from itertools import combinations, count, product
 
@@ -22,6 +24,7 @@ from companion.games.dulce.constants import (
     BOARD_SIZE,
     EGG_COST_STEPS,
     POINTS_PER_CAFE,
+    QUICK_PLAYS,
     SEARCH_BUDGET,
     START_BUDGET,
     SUPPLY_EGGS,
@@ -44,6 +47,7 @@ from companion.games.dulce.scoring import (
     Value,
     best_scoring,
 )
+from companion.games.dulce.search import ANY, collector_paused
 
 
 class LineKind(StrEnum):
@@ -146,13 +150,21 @@ def _bean_choices(
         yield tuple(i for combo, _ in choice for i in combo), sum(fed for _, fed in choice)
 
 
-def _egg_sets(kitchen: Kitchen, fill: Fill, count: int) -> Iterator[tuple[int, ...]]:
+def _egg_sets(
+    kitchen: Kitchen,
+    fill: Fill,
+    count: int,
+    hopeless: Callable[[tuple[int, ...], int, frozenset[int]], bool] | None = None,
+) -> Iterator[tuple[int, ...]]:
     """Sets of exactly ``count`` empty slots worth an egg.
 
     An empty space can only be refilled during scoring by a byproduct of its type from a
     higher level, so it needs such a bean somewhere. A café whose empty spaces lack one
     never scores this round and an egg there only costs steps; so a café gets eggs on
     all of its unsourced empty spaces, plus any of its sourced ones, or none.
+
+    ``hopeless(eggs so far, eggs still to place, slots they may go on)`` may rule out
+    every set that begins with those eggs; the sets left come in the same order.
     """
     per_cafe: list[list[tuple[int, ...]]] = []
     for ids in kitchen.cafe_slots:
@@ -178,18 +190,24 @@ def _egg_sets(kitchen: Kitchen, fill: Fill, count: int) -> Iterator[tuple[int, .
         ]
         per_cafe.append([o for o in options if len(o) <= count])
 
-    def rec(k: int, left: int) -> Iterator[tuple[int, ...]]:
+    # The slots the cafés from k on may still take eggs on.
+    after: list[frozenset[int]] = [frozenset()] * (len(per_cafe) + 1)
+    for k in range(len(per_cafe) - 1, -1, -1):
+        after[k] = after[k + 1].union(*per_cafe[k])
+
+    def rec(k: int, left: int, chosen: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
         if k == len(per_cafe):
             if left == 0:
-                yield ()
+                yield chosen
             return
-        yield from rec(k + 1, left)
+        if left and (len(after[k]) < left or hopeless and hopeless(chosen, left, after[k])):
+            return
+        yield from rec(k + 1, left, chosen)
         for option in per_cafe[k]:
             if len(option) <= left:
-                for rest in rec(k + 1, left - len(option)):
-                    yield option + rest
+                yield from rec(k + 1, left - len(option), chosen + option)
 
-    yield from rec(0, count)
+    yield from rec(0, count, ())
 
 
 @dataclass(frozen=True)
@@ -201,7 +219,7 @@ class _Start:
     placements: tuple[Placement, ...]
     fed: int
     eggs: int
-    bound: int  # the most points it could make
+    bound: int | None  # the most points it could make; None: not worked out yet
 
 
 @dataclass(frozen=True)
@@ -237,7 +255,7 @@ def _groups(
             continue
         seen.add(key)
         places = tuple(Placement(i, Content.BEAN) for i in bean_slots)
-        yield _Start(line, base, places, fed, 0, value.bound(base))
+        yield _Start(line, base, places, fed, 0, None)
         budget = state.chicken + (fed if rules.eggs_from_harvest_leftovers else 0)
         most = min(budget // EGG_COST_STEPS, SUPPLY_EGGS - held, base.count(Content.EMPTY))
         if most > 0:
@@ -247,20 +265,38 @@ def _groups(
                 yield _Group(line, base, bean_slots, fed, n, ceiling)
 
 
-def _starts(group: _Group, value: Evaluator) -> list[_Start]:
-    """Every distinct set of ``group.eggs`` useful eggs on the group's placement."""
+def _starts(group: _Group, value: Evaluator, floor: int | None = None) -> list[_Start]:
+    """Every distinct set of ``group.eggs`` useful eggs on the group's placement that
+    might make ``floor`` points, each bounded for now by the group's ceiling (which is
+    never below its own bound).
+
+    Eggs are chosen café by café; once some are placed, ``Evaluator.egg_ceiling`` bounds
+    every way to place the rest, and a ceiling below ``floor`` drops them all unlisted.
+    """
     kitchen = value.kitchen
-    out: dict[tuple[int, int], _Start] = {}
-    beans = tuple(Placement(i, Content.BEAN) for i in group.bean_slots)
-    for egg_slots in _egg_sets(kitchen, group.base, group.eggs):
-        fill = list(group.base)
+    base = group.base
+
+    def with_eggs(egg_slots: tuple[int, ...]) -> Fill:
+        fill = list(base)
         for i in egg_slots:
             fill[i] = Content.EGG
-        done = tuple(fill)
+        return tuple(fill)
+
+    def hopeless(egg_slots: tuple[int, ...], left: int, where: frozenset[int]) -> bool:
+        if floor is None:
+            return False
+        points, room = value.egg_ceiling(with_eggs(egg_slots), where)
+        return points + POINTS_PER_CAFE * min(left, room) < floor
+
+    out: dict[tuple[int, int], _Start] = {}
+    beans = tuple(Placement(i, Content.BEAN) for i in group.bean_slots)
+    for egg_slots in _egg_sets(kitchen, base, group.eggs, hopeless):
+        done = with_eggs(egg_slots)
         key = value.canonical(done)
         if key not in out:
             places = beans + tuple(Placement(i, Content.EGG) for i in sorted(egg_slots))
-            out[key] = _Start(group.line, done, places, group.fed, group.eggs, value.bound(done))
+            # Its own bound waits until it is taken from the heap: most never are.
+            out[key] = _Start(group.line, done, places, group.fed, group.eggs, None)
     return list(out.values())
 
 
@@ -282,29 +318,43 @@ def _search(
     """Best-first branch and bound over every start of every line.
 
     The egg sets of a bean placement are listed only once their group's ceiling can
-    still reach the best points found, so most are never listed. Past ``START_BUDGET``
-    listed starts no more egg sets are listed and the answer is reported as not proven.
+    still reach the best points found, so most are never listed; a listed start waits
+    under its group's ceiling until it comes up, and only then is its own bound worked
+    out. The floor (points some start is known to make) comes from quick lines of play
+    until a start has been searched, then from the best start. Which start is chosen
+    among equal values does not depend on the floor: every start that could equal the
+    best is still taken up in the same order. Past ``START_BUDGET`` listed starts no
+    more egg sets are listed and the answer is reported as not proven.
     """
     order = {line: k for k, line in enumerate(lines)}
     heap: list[tuple[int, int, int, int, _Group | _Start]] = []
     tick = count()
     ceilings: dict[Line, int] = {}
 
-    def push(item: _Group | _Start) -> None:
-        ceiling = item.bound if isinstance(item, _Start) else item.ceiling
+    def push(item: _Group | _Start, ceiling: int, at: int | None = None) -> None:
         ceilings[item.line] = max(ceilings.get(item.line, 0), ceiling)
-        heapq.heappush(heap, (-ceiling, item.eggs, order[item.line], next(tick), item))
+        at = next(tick) if at is None else at
+        heapq.heappush(heap, (-ceiling, item.eggs, order[item.line], at, item))
 
+    first: _Start | None = None  # placing the first line's beans, no eggs
     for line in lines:
         for item in _groups(state, line, rules, value):
-            push(item)
+            if isinstance(item, _Group):
+                push(item, item.ceiling)
+            else:
+                first = first or item
+                push(item, value.bound(item.fill))
     listed = 0
     best: tuple[Value, _Start] | None = None
     found: dict[Line, int] = {}
+    # Points some start is known to make (a quick line of play or the best so far):
+    # whatever cannot reach them cannot be the best.
+    floor = 0
+    tries = 0  # quick lines of play tried so far
     while heap:
-        ceiling, _, _, _, item = heapq.heappop(heap)
+        ceiling, _, _, at, item = heapq.heappop(heap)
         ceiling = -ceiling
-        if best is not None and ceiling < best[0][0]:
+        if ceiling < floor:
             break  # best first: nothing left can reach the best points
         base = item.fill if isinstance(item, _Start) else item.base
         if best is not None:
@@ -318,35 +368,59 @@ def _search(
             )
             if (ceiling, steps, value.beans(base)) < best[0]:
                 continue  # cannot beat the best plan even on a tie in points
+        if isinstance(item, _Start) and item.bound is None:
+            # Its group's ceiling brought it here; its own bound may send it back, under
+            # its first place in the queue so that ties keep their order.
+            own = value.bound(item.fill)
+            item = replace(item, bound=own)
+            if own < ceiling:
+                heapq.heappush(heap, (-own, item.eggs, order[item.line], at, item))
+                continue
+        quick: Value | None = None
+        if best is None and ceiling > floor and tries < QUICK_PLAYS and value.complete:
+            tries += 1
+            quick = value.rollout(base, item.eggs if isinstance(item, _Group) else 0)
+            if quick is not None:
+                floor = max(floor, quick[0])
         if isinstance(item, _Group):
-            batch = _starts(item, value)
+            # A start below the floor is never taken up: leave those unlisted.
+            batch = _starts(item, value, floor or None)
             if listed + len(batch) > START_BUDGET:
                 value.complete = False
+                floor = 0 if best is None else best[0][0]  # its start may be unlisted
                 continue
             listed += len(batch)
             for s in batch:
-                push(s)
+                push(s, item.ceiling)
             continue
         s = item
         value.trim()
         # Chicken steps this start holds before scoring: the scoring phase adds its own.
         held = (0, state.chicken + s.fed - EGG_COST_STEPS * s.eggs, 0)
-        got: Value | None
-        if best is None:
-            got = value(s.fill)
-        else:
-            # Only a better plan, or an equal one from an earlier line, can take its place.
-            goal = best[0] if order[s.line] < order[best[1].line] else value_above(best[0])
-            got = value.reaching(s.fill, value_sub(goal, held))
+        # Only a better plan, or an equal one from an earlier line, can take its place.
+        goal: Value = (floor, ANY[1], ANY[2])
+        if best is not None:
+            better = best[0] if order[s.line] < order[best[1].line] else value_above(best[0])
+            goal = max(goal, better)
+        need = value_sub(goal, held)
+        if quick is not None and quick > need:
+            # This start makes at least its quick line's value: asking for that much
+            # still gives its exact value, and the search can drop what falls short.
+            need = quick
+        got = value.reaching(s.fill, need)
         if got is None:
             continue  # cannot beat the best plan found so far
         v = value_add(got, held)
         found[s.line] = max(found.get(s.line, 0), v[0])
         if best is None or v > best[0] or (v == best[0] and order[s.line] < order[best[1].line]):
             best = (v, s)
+            floor = max(floor, v[0])
         if not value.complete:
             break  # out of budget: keep the best found, reported as not proven
-    assert best is not None  # placing nothing is always a start
+    if best is None:  # every start was ruled out by a floor its own start never met
+        assert first is not None  # placing the beans without eggs is always a start
+        got = value(first.fill)
+        best = (value_add(got, (0, state.chicken + first.fed, 0)), first)
     top = best[0][0]
     summary = {}
     for line in lines:
@@ -364,7 +438,8 @@ def plan_line(
 ) -> HarvestPlan:
     """The best way to place this line's harvest (and eggs) and then score."""
     value = Evaluator(kitchen or Kitchen.of(state.cafes), rules)
-    return _search(state, [line], rules, value)[0]
+    with collector_paused():
+        return _search(state, [line], rules, value)[0]
 
 
 def best_harvest(
@@ -372,7 +447,8 @@ def best_harvest(
 ) -> HarvestAdvice:
     """The line, placements and eggs giving the most points, then the most chicken steps."""
     value = Evaluator(Kitchen.of(state.cafes), rules, budget)
-    best, summary = _search(state, ALL_LINES, rules, value)
+    with collector_paused():
+        best, summary = _search(state, ALL_LINES, rules, value)
     return HarvestAdvice(
         best,
         tuple(summary[line] for line in ALL_LINES),

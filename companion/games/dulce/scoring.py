@@ -14,7 +14,7 @@ from companion.errors import IllegalMoveError
 from companion.games.dulce.constants import POINTS_PER_CAFE
 from companion.games.dulce.kitchen import Fill, Kitchen, Slot, Value, value_add, value_sub
 from companion.games.dulce.model import DEFAULT_RULES, Content, DulceRules
-from companion.games.dulce.search import Evaluator
+from companion.games.dulce.search import Evaluator, collector_paused
 
 __all__ = [
     "Byproduct",
@@ -145,7 +145,13 @@ def best_scoring(
     value: Callable[[Fill], Value] | None = None,
 ) -> ScoringPlan:
     """The order and byproduct moves with the most points, then the most chicken steps."""
-    value = value or Evaluator(kitchen, rules)
+    with collector_paused():
+        return _best_scoring(kitchen, fill, rules, value or Evaluator(kitchen, rules))
+
+
+def _best_scoring(
+    kitchen: Kitchen, fill: Fill, rules: DulceRules, value: Callable[[Fill], Value]
+) -> ScoringPlan:
     want = value(fill)
     steps: list[ScoreStep] = []
     state = fill

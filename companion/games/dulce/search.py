@@ -29,7 +29,9 @@ that order.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import gc
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 from companion.games.dulce.constants import BOUND_CACHE, POINTS_PER_CAFE, SEARCH_BUDGET
 from companion.games.dulce.kitchen import Fill, Kitchen, Value, value_above, value_add, value_sub
@@ -42,6 +44,23 @@ ANY: Value = (-_UNBOUNDED, -_UNBOUNDED, -_UNBOUNDED)  # a threshold every value 
 # (parts, inert cafés, per part (points, one-space scorings) and ceiling, ceiling on
 # the whole): see Evaluator._analyse.
 _Analysis = tuple[tuple[int, ...], int, tuple[tuple[int, int], ...], tuple[Value, ...], Value]
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Run a search with the cyclic garbage collector off, as it was before afterwards.
+
+    A search builds tuples and dicts without cycles, which reference counting frees at
+    once; the collector would find next to nothing (the few small cycles, such as a
+    nested recursive helper, wait for its next pass), yet its passes over the growing
+    memo take about a tenth of the time."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _masks(fill: Fill) -> tuple[int, int]:
@@ -82,6 +101,8 @@ class Evaluator:
         self._upper: dict[tuple[int, int, int], Value] = {}
         self._bounds: dict[tuple[int, int, int], tuple[int, int]] = {}
         self._slot_masks: dict[int, int] = {}
+        self._member_lists: dict[int, tuple[int, ...]] = {}
+        self._egg_ceilings: dict[tuple[int, int, int], tuple[int, int]] = {}
         self._lives: dict[tuple[int, int, int], int] = {}
         self._whole: dict[tuple[int, int, int], Value] = {}  # before splitting into parts
         self._short: dict[tuple[int, int, int], Value] = {}  # strict ceilings of the same
@@ -162,11 +183,12 @@ class Evaluator:
         beans, eggs = _masks(fill)
         return self._bound_and_singles(beans, eggs, self._all_cafes)[0]
 
-    def egg_ceiling(self, fill: Fill) -> tuple[int, int]:
-        """(points, headroom): ``fill`` with at most n more eggs on its empty spaces makes
-        at most ``points + POINTS_PER_CAFE * min(n, headroom)`` points.
+    def egg_ceiling(self, fill: Fill, where: Iterable[int] | None = None) -> tuple[int, int]:
+        """(points, headroom): ``fill`` with at most n more eggs on its empty spaces (those
+        among the slots ``where``, if given) makes at most
+        ``points + POINTS_PER_CAFE * min(n, headroom)`` points.
 
-        The ``_cover`` count, taken as if every empty space held an egg for which cafés
+        The ``_cover`` count, taken as if every such space held an egg for which cafés
         are live, which beans are mobile and what each class can hold (all of these only
         grow with eggs), but with the cafés' scarcest spaces as they are: each egg lifts
         one space of one café by one fill, so the uncovered cafés' sum rises by at most
@@ -174,11 +196,62 @@ class Evaluator:
         count, which one more allowed scoring of one café lifts by one at most.
         """
         beans, eggs = _masks(fill)
-        every = self._slots_of(self._all_cafes)
-        full = beans | eggs | every
+        if where is None:
+            spots = self._slots_of(self._all_cafes)
+        else:
+            spots = sum(1 << i for i in set(where))
+        key = (beans, eggs, spots)
+        hit = self._egg_ceilings.get(key)
+        if hit is not None:
+            return hit
+        full = beans | eggs | spots
         live = self._live(beans, full & ~beans, self._all_cafes)
         points, room, _ = self._cover(beans, eggs, live, full)
-        return POINTS_PER_CAFE * points, room
+        got = (POINTS_PER_CAFE * points, room)
+        if len(self._egg_ceilings) < BOUND_CACHE:
+            self._egg_ceilings[key] = got
+        return got
+
+    def rollout(self, fill: Fill, eggs: int = 0) -> Value | None:
+        """The value of one legal line of play, each step taken to the child with the
+        highest ceiling: a quick floor under the best value, to rule starts out early.
+
+        With ``eggs`` eggs still to place, a café whose empty spaces have held nothing
+        so far may take them just before it scores; eggs left at the end go on such
+        spaces (the same play is legal with every egg there from the start, and an egg
+        that then completes a café only adds points). None when they do not fit."""
+        b, e = _masks(fill)
+        cafes = self._all_cafes
+        mask = self._slots_of(cafes)
+        virgin = mask & ~(b | e)
+        points = chicken = 0
+        while True:
+            held = b | e
+            pick: tuple[tuple[int, Value], int, int, int, int] | None = None
+            for ci in self._used:
+                cm = self._cafe_mask[ci]
+                gap = cm & ~held
+                if gap & ~virgin or gap.bit_count() > eggs:
+                    continue
+                left_beans, left_eggs = b & ~cm, e & ~cm
+                occupied = left_beans | left_eggs
+                cands = [t & mask & ~occupied for i, t in self._targets[ci] if b >> i & 1]
+                for filled, lost in self._outcomes(cands, 0, 0):
+                    nb = left_beans | filled
+                    reach = value_add(self._glance(nb, left_eggs, cafes)[1], (0, lost, 0))
+                    key = (-gap.bit_count(), reach)  # eggs only when nothing is full
+                    if pick is None or key > pick[0]:
+                        pick = (key, nb, left_eggs, lost, cm | filled)
+            if pick is None:
+                break
+            key, b, e, lost, touched = pick
+            eggs += key[0]
+            virgin &= ~touched
+            points += POINTS_PER_CAFE
+            chicken += lost
+        if eggs > virgin.bit_count():
+            return None
+        return (points, chicken, b.bit_count())
 
     # -- tables -------------------------------------------------------------------------
 
@@ -187,6 +260,8 @@ class Evaluator:
         slots = k.slots
         n = len(slots)
         self._cafe_of = [s.cafe for s in slots]
+        self._cafe_bit = [1 << s.cafe for s in slots]
+        self._cafes_at: dict[int, int] = {}  # a slot mask's cafés, as a café mask
         self._cafe_mask = [sum(1 << i for i in ids) for ids in k.cafe_slots]
         used = [ci for ci, ids in enumerate(k.cafe_slots) if ids]
         self._all_cafes = sum(1 << ci for ci in used)
@@ -242,6 +317,7 @@ class Evaluator:
         self._classes = [tuple(sorted({self._klass[i] for i in ids})) for ids in k.cafe_slots]
         self._class_bits = [sum(1 << kl for kl in kls) for kls in self._classes]
         self._spaces = [tuple((i, self._klass[i]) for i in ids) for ids in k.cafe_slots]
+        self._single_class = [self._klass[ids[0]] if len(ids) == 1 else -1 for ids in k.cafe_slots]
         self._twin_class = [
             self._klass[ids[0]] if len(ids) == 2 and len(set(self._klass[i] for i in ids)) == 1
             else -1
@@ -322,18 +398,21 @@ class Evaluator:
         held = beans | eggs
         live = cafes & self._all_cafes
         needs = self._needs
-        while True:
+        # The empty spaces (as their café's bit and the spaces above them): full spaces
+        # never hold a café up.
+        waiting = [
+            (1 << ci, up) for ci in self._members(live) for bit, up in needs[ci] if not held & bit
+        ]
+        while waiting:
             mobile = beans & self._slots_of(live)
             dead = 0
-            for ci in self._used:
-                if live >> ci & 1:
-                    for bit, up in needs[ci]:
-                        if not held & bit and not mobile & up:
-                            dead |= 1 << ci
-                            break
+            for cafe, up in waiting:
+                if not mobile & up:
+                    dead |= cafe
             if not dead:
                 break
             live &= ~dead
+            waiting = [(cafe, up) for cafe, up in waiting if not cafe & dead]
         if len(self._lives) < BOUND_CACHE:
             self._lives[key] = live
         return live
@@ -344,46 +423,40 @@ class Evaluator:
         Two cafés are linked when a bean that may still move from one could land in a
         space of the other that is or may become empty.
         """
-        cmask = self._cafe_mask
-        live_slots = 0
-        cafe_slots = 0
-        for ci in self._used:
-            if live >> ci & 1:
-                live_slots |= cmask[ci]
-            if cafes >> ci & 1:
-                cafe_slots |= cmask[ci]
+        live_slots = self._slots_of(live)
         mobile = beans & live_slots
         # Spaces that may be empty at some point: empty now, or in a café that may score.
-        openable = (cafe_slots & ~(beans | eggs)) | live_slots
-        cafe_of = self._cafe_of
-        parent = list(range(len(cmask)))
-
-        def find(x: int) -> int:
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
-
-        touched = live
-        for i in _bits(live_slots & self._moving):
-            if not (beans >> i & 1 or mobile & self._higher[i]):
+        openable = (self._slots_of(cafes) & ~(beans | eggs)) | live_slots
+        cafe_bit, lower, higher = self._cafe_bit, self._lower, self._higher
+        cafes_at = self._cafes_at
+        linked: list[int] = []  # disjoint café masks, each holding a link
+        for i in self._members(live_slots & self._moving):
+            if not (beans >> i & 1 or mobile & higher[i]):
                 continue  # no bean will ever sit here
-            reach = self._lower[i] & openable
+            reach = lower[i] & openable
             if not reach:
                 continue
-            a = find(cafe_of[i])
-            for j in _bits(reach):
-                cj = cafe_of[j]
-                touched |= 1 << cj
-                r = find(cj)
-                if r != a:
-                    parent[r] = a
-        groups: dict[int, int] = {}
-        for ci in self._used:
-            if touched >> ci & 1:
-                r = find(ci)
-                groups[r] = groups.get(r, 0) | 1 << ci
-        parts = [g for g in groups.values() if g & live]  # no live café: nothing happens
+            group = cafes_at.get(reach)
+            if group is None:
+                group = 0
+                for j in _bits(reach):
+                    group |= cafe_bit[j]
+                if len(cafes_at) < BOUND_CACHE:
+                    cafes_at[reach] = group
+            group |= cafe_bit[i]
+            rest = []
+            for g in linked:
+                if g & group:
+                    group |= g
+                else:
+                    rest.append(g)
+            rest.append(group)
+            linked = rest
+        alone = live
+        for g in linked:
+            alone &= ~g
+        parts = linked + [1 << ci for ci in _bits(alone)]  # no live café: nothing happens
+        parts.sort(key=lambda g: g & -g)
         inert = cafes
         for g in parts:
             inert &= ~g
@@ -398,6 +471,10 @@ class Evaluator:
         if live is None:
             live = self._live(beans, eggs, cafes)
         live &= cafes
+        # Only what the live cafés hold counts: states alike there share one entry.
+        spots = self._slots_of(live)
+        beans &= spots
+        eggs &= spots
         key = (beans, eggs, live)
         hit = self._bounds.get(key)
         if hit is not None:
@@ -425,8 +502,13 @@ class Evaluator:
         score, less the fills that the points take, which are at least one per point and
         one more per point beyond what the one-space cafés can score.
         """
-        slots = self._slots_of(part)
-        live_slots = self._slots_of(live & part)
+        known = self._slot_masks
+        slots = known.get(part)
+        if slots is None:
+            slots = self._slots_of(part)
+        live_slots = known.get(live & part)
+        if live_slots is None:
+            live_slots = self._slots_of(live & part)
         on = beans & live_slots
         movers = (on & self._moving).bit_count()
         potential = on.bit_count() + movers + (eggs & live_slots).bit_count()
@@ -434,15 +516,20 @@ class Evaluator:
             for three, two in self._rings:
                 if two & live_slots:
                     potential += (on & three).bit_count()
+        # Not enough potential to fill that often: the most scorings s whose fills,
+        # s + max(0, s - singles), the potential still covers.
         scorings = points // POINTS_PER_CAFE
-        fills = scorings + max(0, scorings - singles)
-        while fills > potential:
-            scorings -= 1  # not enough to fill that often
-            fills = scorings + max(0, scorings - singles)
+        most = (potential + singles) // 2 if potential > singles else potential
+        if most < scorings:
+            scorings = most
+        fills = 2 * scorings - singles if scorings > singles else scorings
         mine = beans & slots
         spare = potential + (mine & ~live_slots).bit_count() - fills
-        chicken = min(movers, spare)
-        return (POINTS_PER_CAFE * scorings, chicken, min(mine.bit_count(), spare - chicken))
+        chicken = movers if movers < spare else spare
+        left = mine.bit_count()
+        if left > spare - chicken:
+            left = spare - chicken
+        return (POINTS_PER_CAFE * scorings, chicken, left)
 
     def _cover(
         self, beans: int, eggs: int, live: int, capped: int
@@ -470,31 +557,31 @@ class Evaluator:
         cafes: list[tuple[int, int]] = []  # (scarcest count, café) of the live cafés
         gains: dict[int, int] = {}  # per class: sum of scarcest counts of cafés touching it
         twice: dict[int, int] = {}  # the same, once more for cafés of two spaces of a class
-        for ci in self._used:
-            if not live >> ci & 1:
-                continue
+        alone: dict[int, int] = {}  # the same for one-space cafés
+        spaces, classes, twin, single = (
+            self._spaces, self._classes, self._twin_class, self._single_class
+        )
+        total = 0
+        for ci in self._members(live & self._all_cafes):
             least = 99
-            for i, k in self._spaces[ci]:
+            for i, k in spaces[ci]:
                 fills = (held >> i & 1) + arriving[k]
                 if fills < least:
                     least = fills
             cafes.append((least, ci))
-            for k in self._classes[ci]:
+            total += least
+            for k in classes[ci]:
                 gains[k] = gains.get(k, 0) + least
-            k = self._twin_class[ci]
+            k = twin[ci]
             if k >= 0 and least:
                 twice[k] = twice.get(k, 0) + least
-        caps = {
-            k: (capped & self._class_slots[k] & live_slots).bit_count() + arriving[k]
-            for k in gains
-        }
-        total = sum(least for least, _ in cafes)
-        # One-space cafés of a class together take at most that class's cap.
-        alone: dict[int, int] = {}
-        for least, ci in cafes:
-            if len(self._ids[ci]) == 1:
-                k = self._klass[self._ids[ci][0]]
+            k = single[ci]
+            if k >= 0:
                 alone[k] = alone.get(k, 0) + least
+        class_slots = self._class_slots
+        ready = capped & live_slots
+        caps = {k: (ready & class_slots[k]).bit_count() + arriving[k] for k in gains}
+        # One-space cafés of a class together take at most that class's cap.
         singles = sum(min(n, caps[k]) for k, n in alone.items())
         every = cafes
         opened = 0  # class bits
@@ -528,13 +615,14 @@ class Evaluator:
         if not cafes:
             return flow, total - flow, singles
         # Headroom: the cafés left, grouped by their top class.
+        eggable = capped & ~held
         shares: dict[int, list[int]] = {}
         for least, ci in cafes:
             top = self._klass[self._top[ci]]
             rise = 1
             for i, k in self._spaces[ci]:
-                if held >> i & 1 and 1 + arriving[k] == least:
-                    rise = 0  # a scarcest space already holds something: no egg goes there
+                if not eggable >> i & 1 and (held >> i & 1) + arriving[k] == least:
+                    rise = 0  # a scarcest space no egg can go to: it stays the scarcest
                     break
             share = shares.setdefault(top, [0, 0])
             share[0] += least
@@ -739,6 +827,9 @@ class Evaluator:
 
     def _outcomes(self, cands: list[int], k: int, used: int) -> Iterator[tuple[int, int]]:
         """(bits filled, beans discarded) for every assignment of movers k.. onwards."""
+        if k == 0 and len(cands) <= 2:
+            yield from self._few_outcomes(cands)
+            return
         if k == len(cands):
             yield 0, 0
             return
@@ -751,6 +842,44 @@ class Evaluator:
             if self._forced and free & ~filled:
                 continue  # it could still have moved somewhere
             yield filled, lost + 1
+
+    def _few_outcomes(self, cands: list[int]) -> list[tuple[int, int]]:
+        """``_outcomes`` of at most two movers (every café here has at most two spaces),
+        written out, in the same order."""
+        forced = self._forced
+        if not cands:
+            return [(0, 0)]
+        if len(cands) == 1:
+            one = [(1 << t, 0) for t in self._members(cands[0])]
+            if not (forced and cands[0]):
+                one.append((0, 1))
+            return one
+        first, second = cands
+        out: list[tuple[int, int]] = []
+        members = self._members
+        for t in members(first):
+            bit = 1 << t
+            rest = second & ~bit
+            out.extend((bit | 1 << u, 0) for u in members(rest))
+            if not (forced and rest):
+                out.append((bit, 1))
+        # The first mover discarded: only if every space it could take is taken.
+        for u in members(second):
+            bit = 1 << u
+            if not (forced and first & ~bit):
+                out.append((bit, 1))
+        if not (forced and (second or first)):
+            out.append((0, 2))
+        return out
+
+    def _members(self, mask: int) -> tuple[int, ...]:
+        """The set bits of ``mask``, low to high (remembered: the same masks recur)."""
+        hit = self._member_lists.get(mask)
+        if hit is None:
+            hit = tuple(_bits(mask))
+            if len(self._member_lists) < BOUND_CACHE:
+                self._member_lists[mask] = hit
+        return hit
 
     def _slots_of(self, cafes: int) -> int:
         hit = self._slot_masks.get(cafes)
@@ -809,17 +938,22 @@ class Evaluator:
                     continue
                 seen.add(filled)
                 nb = left_beans | filled
-                quick = value_add(
-                    self._reach(below, singles_here, nb, left_eggs, cafes, live), (gain, lost, 0)
-                )
+                q = self._reach(below, singles_here, nb, left_eggs, cafes, live)
+                quick = (q[0] + gain, q[1] + lost, q[2])
                 if quick < need:
-                    most = max(most, value_above(quick))
+                    above = (quick[0], quick[1], quick[2] + 1)  # value_above(quick)
+                    if above > most:
+                        most = above
                     continue
-                reach = value_add(self._glance(nb, left_eggs, cafes)[1], (gain, lost, 0))
+                g = self._glance(nb, left_eggs, cafes)[1]
+                reach = (g[0] + gain, g[1] + lost, g[2])
                 if reach < need:
-                    most = max(most, value_above(reach))
+                    above = (reach[0], reach[1], reach[2] + 1)
+                    if above > most:
+                        most = above
                     continue
-                children.append((min(reach[0] - gain, below), nb, left_eggs, lost, reach))
+                limit = g[0] if g[0] < below else below
+                children.append((limit, nb, left_eggs, lost, reach))
         if not children and most == ANY:
             done = (0, 0, b.bit_count())
             self._memo[key] = done
