@@ -259,7 +259,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         face_mask = region
     face_px = bgr.reshape(-1, 3).take(np.flatnonzero(face_mask), axis=0)  # bgr[face_mask]
     bright = face_px.mean(axis=1)
-    keep = bright <= np.percentile(bright, 85)
+    keep = bright <= _percentile(bright, 85)
     face_mask = face_mask.copy()
     face_mask[face_mask] = keep
     fb = _median_colour(patch, bgr, face_mask)
@@ -329,18 +329,51 @@ def _quadrants(n: int) -> tuple[np.ndarray, ...]:
     return tuple(out)
 
 
+@functools.cache
+def _quadrant_labels(n: int) -> np.ndarray:
+    """Each pixel's quarter (0-3, in the order of ``_quadrants``) as an 8-bit image
+    (read-only)."""
+    labels = np.zeros((n, n), np.uint8)
+    for i, quarter in enumerate(_quadrants(n)):
+        labels[quarter] = i
+    labels.flags.writeable = False
+    return labels
+
+
 def _quadrant_spread(patch: np.ndarray, bgr: np.ndarray, face_mask: np.ndarray) -> float:
     """How far the face colours of the patch's four quarters lie apart (log chroma): one
     die's face is one colour, the corners of several dice are not."""
-    chroma = []
-    for quarter in _quadrants(bgr.shape[0]):
-        q = face_mask & quarter
-        if int(np.count_nonzero(q)) >= 20:
-            chroma.append(log_chroma(_median_colour(patch, bgr, q).tolist()))
+    if patch.dtype != np.uint8 or not face_mask.flags.c_contiguous:
+        medians = [_median_colour(patch, bgr, face_mask & q) if
+                   int(np.count_nonzero(face_mask & q)) >= 20 else None
+                   for q in _quadrants(bgr.shape[0])]
+    else:
+        medians = _quarter_medians(patch, face_mask, 20)
+    chroma = [log_chroma(m.tolist()) for m in medians if m is not None]
     if len(chroma) < 2:
         return 0.0
     arr = np.array(chroma)
     return float(np.max(np.linalg.norm(arr - np.median(arr, axis=0), axis=1)))
+
+
+def _quarter_medians(patch: np.ndarray, mask: np.ndarray, least: int) -> list[np.ndarray | None]:
+    """``_median_colour`` of each quarter of an 8-bit patch under ``mask`` (None where fewer
+    than ``least`` pixels), from one two-dimensional histogram per channel (value, quarter)."""
+    labels = _quadrant_labels(patch.shape[0])
+    m = mask.view(np.uint8)
+    cdf = np.stack([cv2.calcHist([patch, labels], [ch, 3], m, [256, 4], [0, 256, 0, 4])
+                    for ch in range(3)]).cumsum(axis=1)  # (channel, value, quarter) counts
+    out: list[np.ndarray | None] = []
+    for i in range(4):
+        n = int(cdf[0, -1, i])
+        if n < least:
+            out.append(None)
+            continue
+        c = cdf[:, :, i]
+        lo = (c < (n - 1) // 2 + 1).sum(axis=1).astype(np.float32)
+        hi = (c < n // 2 + 1).sum(axis=1).astype(np.float32)
+        out.append(np.asarray((lo + hi) / np.float32(2)))
+    return out
 
 
 @dataclass(frozen=True)
@@ -430,6 +463,15 @@ def _on_bare_point(
     return False
 
 
+@functools.cache
+def _disc(r: int, radius: float) -> np.ndarray:
+    """Pixels within ``radius`` of the middle of a (2r + 1)-pixel square (read-only)."""
+    yy, xx = np.mgrid[-r : r + 1, -r : r + 1]
+    inside = np.hypot(xx, yy) <= radius
+    inside.flags.writeable = False
+    return inside
+
+
 def _centroid(img: np.ndarray, x: int, y: int, radius: float) -> tuple[float, float]:
     """Sub-pixel centre of the blob at (x, y): the brightness-weighted mean within
     ``radius`` above the window's 30th percentile."""
@@ -437,13 +479,29 @@ def _centroid(img: np.ndarray, x: int, y: int, radius: float) -> tuple[float, fl
     r = int(math.ceil(radius))
     y0, y1, x0, x1 = max(y - r, 0), min(y + r + 1, n), max(x - r, 0), min(x + r + 1, n)
     win = img[y0:y1, x0:x1]
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    inside = np.hypot(xx - x, yy - y) <= radius
-    w = np.clip(win - np.percentile(win[inside], 30), 0, None) * inside
+    inside = _disc(r, radius)[y0 - y + r : y1 - y + r, x0 - x + r : x1 - x + r]
+    w = np.clip(win - _percentile(win[inside], 30), 0, None) * inside
     total = float(w.sum())
     if total <= 0:
         return float(x), float(y)
-    return float((w * xx).sum() / total), float((w * yy).sum() / total)
+    xs = np.arange(x0, x1)
+    ys = np.arange(y0, y1)[:, None]
+    return float((w * xs).sum() / total), float((w * ys).sum() / total)
+
+
+def _percentile(values: np.ndarray, q: float) -> np.floating:
+    """``np.percentile(values, q)`` of a 1-D float array, to the last bit (its linear
+    method, its float arithmetic), without its general machinery's cost."""
+    n = values.size
+    at = (n - 1) * (q / 100)
+    lo = math.floor(at)
+    if lo >= n - 1:
+        return values.max()
+    part = np.partition(values, (lo, lo + 1))
+    a, b = part[lo], part[lo + 1]
+    t = at - lo
+    diff = b - a
+    return b - diff * (1 - t) if t >= 0.5 else a + diff * t
 
 
 def _lattice_misfit(
