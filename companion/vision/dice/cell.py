@@ -265,7 +265,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     fb = _median_colour(patch, bgr, face_mask)
     pip_bgr = None
     if best.points:
-        pb = np.median(np.array([bgr[py, px] for _, py, px in best.points]), axis=0)
+        pb = _median_rows(np.array([bgr[py, px] for _, py, px in best.points]))
         pip_bgr = (float(pb[0]), float(pb[1]), float(pb[2]))
     return CellRead(
         occupied, best.count, best.ok, best.margin, best.contrast, best.center,
@@ -352,8 +352,14 @@ def _quadrant_spread(patch: np.ndarray, bgr: np.ndarray, face_mask: np.ndarray) 
     chroma = [log_chroma(m.tolist()) for m in medians if m is not None]
     if len(chroma) < 2:
         return 0.0
-    arr = np.array(chroma)
-    return float(np.max(np.linalg.norm(arr - np.median(arr, axis=0), axis=1)))
+    # np.max(np.linalg.norm(arr - np.median(arr, axis=0), axis=1)) of the (k, 2) chroma,
+    # to the last bit, without the array calls' cost on so few numbers
+    mid = [_median([float(c[j]) for c in chroma]) for j in (0, 1)]
+    out = 0.0
+    for c in chroma:
+        d0, d1 = float(c[0]) - mid[0], float(c[1]) - mid[1]
+        out = max(out, math.sqrt(d0 * d0 + d1 * d1))  # x * x: pow() may round otherwise
+    return out
 
 
 def _quarter_medians(patch: np.ndarray, mask: np.ndarray, least: int) -> list[np.ndarray | None]:
@@ -363,17 +369,11 @@ def _quarter_medians(patch: np.ndarray, mask: np.ndarray, least: int) -> list[np
     m = mask.view(np.uint8)
     cdf = np.stack([cv2.calcHist([patch, labels], [ch, 3], m, [256, 4], [0, 256, 0, 4])
                     for ch in range(3)]).cumsum(axis=1)  # (channel, value, quarter) counts
-    out: list[np.ndarray | None] = []
-    for i in range(4):
-        n = int(cdf[0, -1, i])
-        if n < least:
-            out.append(None)
-            continue
-        c = cdf[:, :, i]
-        lo = (c < (n - 1) // 2 + 1).sum(axis=1).astype(np.float32)
-        hi = (c < n // 2 + 1).sum(axis=1).astype(np.float32)
-        out.append(np.asarray((lo + hi) / np.float32(2)))
-    return out
+    n = cdf[0, -1].astype(np.int64)
+    lo = (cdf < ((n - 1) // 2 + 1)).sum(axis=1).astype(np.float32)  # (channel, quarter)
+    hi = (cdf < (n // 2 + 1)).sum(axis=1).astype(np.float32)
+    med = (lo + hi) / np.float32(2)
+    return [np.ascontiguousarray(med[:, i]) if n[i] >= least else None for i in range(4)]
 
 
 @dataclass(frozen=True)
@@ -565,9 +565,24 @@ def _saturation(bgr: np.ndarray) -> float:
 def _same_paint(cores: list[np.ndarray], face: np.ndarray) -> bool:
     """All pips of a die are painted alike; a glossy highlight taken for a pip is the face
     colour lightened, and sits apart from the real pips' colour."""
-    pip = np.median(np.array(cores), axis=0)
-    scale = max(float(np.linalg.norm(pip - face)), 1.0)
-    return all(float(np.linalg.norm(c - pip)) <= C.PIP_COLOUR_SPREAD * scale for c in cores)
+    pip = _median_rows(np.array(cores))
+    scale = max(_norm(pip - face), 1.0)
+    return all(_norm(c - pip) <= C.PIP_COLOUR_SPREAD * scale for c in cores)
+
+
+def _norm(v: np.ndarray) -> float:
+    """``np.linalg.norm`` of a vector, to the last bit (its own dot product and root)."""
+    return float(np.sqrt(v.dot(v)))
+
+
+def _median_rows(rows: np.ndarray) -> np.ndarray:
+    """``np.median(rows, axis=0)`` of a few rows, to the last bit (the middle row, or the
+    mean of the middle two, in the rows' own float type)."""
+    ordered = np.sort(rows, axis=0)
+    half = len(ordered) // 2
+    if len(ordered) % 2:
+        return ordered[half]
+    return (ordered[half - 1] + ordered[half]) / 2
 
 
 def _on_layout(
