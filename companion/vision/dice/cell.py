@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from companion.vision.dice import constants as C
+from companion.vision.dice import small_stats
 from companion.vision.dice.colour import log_chroma
 from companion.vision.dice.paint import read_paint, search_paint
 from companion.vision.dice.pip_lattice import fit_square_lattice
@@ -259,13 +260,13 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         face_mask = region
     face_px = bgr.reshape(-1, 3).take(np.flatnonzero(face_mask), axis=0)  # bgr[face_mask]
     bright = face_px.mean(axis=1)
-    keep = bright <= _percentile(bright, 85)
+    keep = bright <= small_stats.percentile(bright, 85)
     face_mask = face_mask.copy()
     face_mask[face_mask] = keep
     fb = _median_colour(patch, bgr, face_mask)
     pip_bgr = None
     if best.points:
-        pb = _median_rows(np.array([bgr[py, px] for _, py, px in best.points]))
+        pb = small_stats.median_rows(np.array([bgr[py, px] for _, py, px in best.points]))
         pip_bgr = (float(pb[0]), float(pb[1]), float(pb[2]))
     return CellRead(
         occupied, best.count, best.ok, best.margin, best.contrast, best.center,
@@ -354,7 +355,7 @@ def _quadrant_spread(patch: np.ndarray, bgr: np.ndarray, face_mask: np.ndarray) 
         return 0.0
     # np.max(np.linalg.norm(arr - np.median(arr, axis=0), axis=1)) of the (k, 2) chroma,
     # to the last bit, without the array calls' cost on so few numbers
-    mid = [_median([float(c[j]) for c in chroma]) for j in (0, 1)]
+    mid = [small_stats.median([float(c[j]) for c in chroma]) for j in (0, 1)]
     out = 0.0
     for c in chroma:
         d0, d1 = float(c[0]) - mid[0], float(c[1]) - mid[1]
@@ -480,7 +481,7 @@ def _centroid(img: np.ndarray, x: int, y: int, radius: float) -> tuple[float, fl
     y0, y1, x0, x1 = max(y - r, 0), min(y + r + 1, n), max(x - r, 0), min(x + r + 1, n)
     win = img[y0:y1, x0:x1]
     inside = _disc(r, radius)[y0 - y + r : y1 - y + r, x0 - x + r : x1 - x + r]
-    w = np.clip(win - _percentile(win[inside], 30), 0, None) * inside
+    w = np.clip(win - small_stats.percentile(win[inside], 30), 0, None) * inside
     total = float(w.sum())
     if total <= 0:
         return float(x), float(y)
@@ -489,19 +490,6 @@ def _centroid(img: np.ndarray, x: int, y: int, radius: float) -> tuple[float, fl
     return float((w * xs).sum() / total), float((w * ys).sum() / total)
 
 
-def _percentile(values: np.ndarray, q: float) -> np.floating:
-    """``np.percentile(values, q)`` of a 1-D float array, to the last bit (its linear
-    method, its float arithmetic), without its general machinery's cost."""
-    n = values.size
-    at = (n - 1) * (q / 100)
-    lo = math.floor(at)
-    if lo >= n - 1:
-        return values.max()
-    part = np.partition(values, (lo, lo + 1))
-    a, b = part[lo], part[lo + 1]
-    t = at - lo
-    diff = b - a
-    return b - diff * (1 - t) if t >= 0.5 else a + diff * t
 
 
 def _lattice_misfit(
@@ -565,24 +553,13 @@ def _saturation(bgr: np.ndarray) -> float:
 def _same_paint(cores: list[np.ndarray], face: np.ndarray) -> bool:
     """All pips of a die are painted alike; a glossy highlight taken for a pip is the face
     colour lightened, and sits apart from the real pips' colour."""
-    pip = _median_rows(np.array(cores))
-    scale = max(_norm(pip - face), 1.0)
-    return all(_norm(c - pip) <= C.PIP_COLOUR_SPREAD * scale for c in cores)
+    pip = small_stats.median_rows(np.array(cores))
+    scale = max(small_stats.norm(pip - face), 1.0)
+    return all(small_stats.norm(c - pip) <= C.PIP_COLOUR_SPREAD * scale for c in cores)
 
 
-def _norm(v: np.ndarray) -> float:
-    """``np.linalg.norm`` of a vector, to the last bit (its own dot product and root)."""
-    return float(np.sqrt(v.dot(v)))
 
 
-def _median_rows(rows: np.ndarray) -> np.ndarray:
-    """``np.median(rows, axis=0)`` of a few rows, to the last bit (the middle row, or the
-    mean of the middle two, in the rows' own float type)."""
-    ordered = np.sort(rows, axis=0)
-    half = len(ordered) // 2
-    if len(ordered) % 2:
-        return ordered[half]
-    return (ordered[half - 1] + ordered[half]) / 2
 
 
 def _on_layout(
@@ -591,7 +568,7 @@ def _on_layout(
     """The lattice spacing and the lattice points the blobs sit on (None if off-lattice)."""
     offs = [(y - cy, x - cx) for _, y, x in chosen]
     comps = [abs(v) for o in offs for v in o if abs(v) > 0.35 * spacing]
-    s = _median(comps) if comps else spacing
+    s = small_stats.median(comps) if comps else spacing
     s = min(max(s, C.PIP_SPACING_RANGE[0] * spacing), C.PIP_SPACING_RANGE[1] * spacing)
     cells = set()
     for dy, dx in offs:
@@ -604,11 +581,6 @@ def _on_layout(
     return s, cells
 
 
-def _median(values: list[float]) -> float:
-    """``np.median`` of a short list, to the last bit, without its array overhead."""
-    ordered = sorted(values)
-    half = len(ordered) // 2
-    return ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
 
 
 def _median_colour(patch: np.ndarray, bgr: np.ndarray, mask: np.ndarray) -> np.ndarray:
