@@ -113,6 +113,17 @@ def _disc_minus_ring(pip_r: float) -> np.ndarray:
 
 
 @functools.cache
+def _pip_stamp(radius: float) -> np.ndarray:
+    """The pixels of a square centred on a pip that lie within ``radius`` of its centre
+    (read-only)."""
+    half = int(math.floor(radius))
+    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
+    stamp = yy**2 + xx**2 <= radius**2
+    stamp.flags.writeable = False
+    return stamp
+
+
+@functools.cache
 def _patch_grid(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Row and column index of every pixel of an n x n patch, and the face region where
     pips are searched (read-only, made once per size)."""
@@ -253,16 +264,19 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     joined = best.ok and _joined(best, sides[best.light][1], spacing)
     extra = _strongest_other(best, best_peaks)
     face_mask = region.copy()
+    pip_out = _pip_stamp(1.7 * pip_r)  # the face without its pips
+    half = pip_out.shape[0] // 2
     for _, py, px in best.points:
-        face_mask &= (yy - py) ** 2 + (xx - px) ** 2 > (1.7 * pip_r) ** 2
+        y0, y1 = max(py - half, 0), min(py + half + 1, n)
+        x0, x1 = max(px - half, 0), min(px + half + 1, n)
+        face_mask[y0:y1, x0:x1] &= ~pip_out[y0 - py + half : y1 - py + half,
+                                            x0 - px + half : x1 - px + half]
     spread = _quadrant_spread(patch, bgr, face_mask)
     if int(face_mask.sum()) < 20:
         face_mask = region
-    face_px = bgr.reshape(-1, 3).take(np.flatnonzero(face_mask), axis=0)  # bgr[face_mask]
-    bright = face_px.mean(axis=1)
-    keep = bright <= small_stats.percentile(bright, 85)
-    face_mask = face_mask.copy()
-    face_mask[face_mask] = keep
+    # its highlights left out too: ``grey`` is the pixels' mean brightness
+    bright = grey.reshape(-1).take(np.flatnonzero(face_mask))
+    face_mask = face_mask & (grey <= small_stats.percentile(bright, 85))
     fb = _median_colour(patch, bgr, face_mask)
     pip_bgr = None
     if best.points:
