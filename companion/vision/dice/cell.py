@@ -25,7 +25,11 @@ from companion.vision.dice.pip_lattice import fit_square_lattice
 
 @dataclass(frozen=True)
 class CellRead:
-    """What one patch shows. Positions are in patch pixels (the cell centre is the middle)."""
+    """What one patch shows. Positions are in patch pixels (the cell centre is the middle).
+
+    A plainly empty cell (occupied below PLAIN_EMPTY_BELOW, no standard face) is not read
+    past its pips: its face colour is the patch's median, and the fields after
+    ``light_pips`` keep their defaults."""
 
     occupied: float  # share of the cell centre that differs from the table, 0-1
     pips: int  # pips counted (0 when none were found)
@@ -136,26 +140,29 @@ def _patch_grid(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return yy, xx, region
 
 
-def _box_mean3(bgr: np.ndarray) -> np.ndarray:
-    """Mean colour of every 3x3 window inside the patch (index [y - 1, x - 1] for the window
-    centred on (y, x)), summed in the same order as ``window.reshape(-1, 3).mean(axis=0)``
-    so that each value is exactly the per-window mean."""
+def _cores(bgr: np.ndarray, peaks: list[tuple[float, int, int]]) -> list[np.ndarray]:
+    """Mean colour of the 3x3 pixels around each blob (value, y, x), fewer at the patch's
+    edge; the nine are summed in the same order as ``window.reshape(-1, 3).mean(axis=0)``
+    so that each value is exactly that window's mean."""
     n, m = bgr.shape[:2]
-    acc = bgr[0 : n - 2, 0 : m - 2].copy()
-    for dy in range(3):
-        for dx in range(3):
-            if dy or dx:
-                acc += bgr[dy : n - 2 + dy, dx : m - 2 + dx]
-    acc /= 9
-    return acc
-
-
-def _core(bgr: np.ndarray, box: np.ndarray, y: int, x: int) -> np.ndarray:
-    """Mean colour of the 3x3 pixels around (y, x), fewer at the patch's edge."""
-    n, m = bgr.shape[:2]
-    if 1 <= y < n - 1 and 1 <= x < m - 1:
-        return np.asarray(box[y - 1, x - 1])
-    return np.asarray(bgr[max(y - 1, 0) : y + 2, max(x - 1, 0) : x + 2].reshape(-1, 3).mean(axis=0))
+    inner = [i for i, (_, y, x) in enumerate(peaks) if 1 <= y < n - 1 and 1 <= x < m - 1]
+    out: list[np.ndarray] = []
+    if inner:
+        ys = np.array([peaks[i][1] for i in inner], np.intp) - 1
+        xs = np.array([peaks[i][2] for i in inner], np.intp) - 1
+        acc = bgr[ys, xs]
+        for dy in range(3):
+            for dx in range(3):
+                if dy or dx:
+                    acc += bgr[ys + dy, xs + dx]
+        acc /= 9
+        out = list(acc)
+    if len(inner) == len(peaks):
+        return out
+    at = dict(zip(inner, out, strict=True))
+    return [at[i] if i in at else
+            np.asarray(bgr[max(y - 1, 0) : y + 2, max(x - 1, 0) : x + 2].reshape(-1, 3)
+                       .mean(axis=0)) for i, (_, y, x) in enumerate(peaks)]
 
 
 def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
@@ -186,7 +193,6 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     best: _Pips | None = None
     best_peaks: list[tuple[float, int, int]] = []
-    box = _box_mean3(bgr)
     sides: dict[bool, _Side] = {}
     for light in (True, False):
         one_side = np.maximum(diff if light else -diff, 0)
@@ -198,7 +204,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
             # pips are painted alike; one light blob far stronger than the next is the
             # lamp's glint on the plastic
             peaks, glint = peaks[1:], True
-        cores = [_core(bgr, box, y, x) for _, y, x in peaks]
+        cores = _cores(bgr, peaks)
         if light and len(peaks) > 1 and sat_face >= C.PIP_SATURATION_MIN_FACE:
             # pips are painted alike and paler than the face; a glossy highlight keeps much
             # of the face's colour, so it sits well above the palest blobs
@@ -233,6 +239,11 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         if best is None or (read.ok, read.contrast) > (best.ok, best.contrast):
             best, best_peaks = read, raw
     assert best is not None
+    if not best.ok and occupied < C.PLAIN_EMPTY_BELOW:
+        # no die, no gap, no white reference can come of this cell (reader.py): its face
+        # colour and the checks on its pips are not worth their time
+        return CellRead(occupied, best.count, False, best.margin, best.contrast, best.center,
+                        (float(face0[0]), float(face0[1]), float(face0[2])), None, best.light)
     misfit = 0.0
     if best.ok and best.count >= 3:
         one_side, resp, cores, peaks = sides[best.light]
