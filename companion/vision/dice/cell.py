@@ -140,6 +140,15 @@ def _patch_grid(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return yy, xx, region
 
 
+@functools.cache
+def _window_offsets(m: int) -> np.ndarray:
+    """Flat offsets of a 3x3 window's pixels from its centre in an m-pixel-wide image, row
+    by row (read-only)."""
+    out = np.array([dy * m + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1)], np.intp)
+    out.flags.writeable = False
+    return out
+
+
 def _cores(bgr: np.ndarray, peaks: list[tuple[float, int, int]]) -> list[np.ndarray]:
     """Mean colour of the 3x3 pixels around each blob (value, y, x), fewer at the patch's
     edge; the nine are summed in the same order as ``window.reshape(-1, 3).mean(axis=0)``
@@ -148,19 +157,18 @@ def _cores(bgr: np.ndarray, peaks: list[tuple[float, int, int]]) -> list[np.ndar
     inner = [i for i, (_, y, x) in enumerate(peaks) if 1 <= y < n - 1 and 1 <= x < m - 1]
     out: list[np.ndarray] = []
     if inner:
-        ys = np.array([peaks[i][1] for i in inner], np.intp) - 1
-        xs = np.array([peaks[i][2] for i in inner], np.intp) - 1
-        acc = bgr[ys, xs]
-        for dy in range(3):
-            for dx in range(3):
-                if dy or dx:
-                    acc += bgr[ys + dy, xs + dx]
+        at = np.array([peaks[i][1] * m + peaks[i][2] for i in inner], np.intp)
+        # the nine pixels of every window at once, (blob, pixel, channel), row by row
+        nine = bgr.reshape(-1, 3).take(at[:, None] + _window_offsets(m), axis=0)
+        acc = nine[:, 0].copy()
+        for j in range(1, 9):
+            acc += nine[:, j]
         acc /= 9
         out = list(acc)
     if len(inner) == len(peaks):
         return out
-    at = dict(zip(inner, out, strict=True))
-    return [at[i] if i in at else
+    by_blob = dict(zip(inner, out, strict=True))
+    return [by_blob[i] if i in by_blob else
             np.asarray(bgr[max(y - 1, 0) : y + 2, max(x - 1, 0) : x + 2].reshape(-1, 3)
                        .mean(axis=0)) for i, (_, y, x) in enumerate(peaks)]
 
@@ -170,8 +178,10 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     the same cell (any resolution) marking pixels unlike the table."""
     n = patch.shape[0]
     bgr = patch.astype(np.float32)
-    b, g, r = bgr[..., 0], bgr[..., 1], bgr[..., 2]
-    grey = (b + g + r) / 3  # bgr.mean(axis=2), to the last bit, without the reduction's cost
+    b, g, r = (bgr[..., ch].copy() for ch in range(3))  # contiguous planes: faster sums
+    grey = b + g  # bgr.mean(axis=2), to the last bit, without the reduction's cost
+    grey += r
+    grey /= 3
     yy, xx, region = _patch_grid(n)
     q = fg.shape[0]  # the mask may be coarser than the patch
     occupied = float(fg[q // 4 : q - q // 4, q // 4 : q - q // 4].mean())
@@ -181,9 +191,15 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     pip_r = C.PIP_DIAMETER_FRACTION * n / 2
     # colour distance from the face, signed by brightness: pale pips on a pale (tan) face
     # differ more in colour than in grey level
-    d = bgr - face0
-    diff = np.sqrt(d[..., 0] * d[..., 0] + d[..., 1] * d[..., 1] + d[..., 2] * d[..., 2])
-    diff *= np.sign(grey - face_grey)  # norm over the colour axis, signed
+    # the norm of (bgr - face0) over the colour axis, signed, worked out in place on the
+    # planes (the same bits)
+    for plane, v in ((b, face0[0]), (g, face0[1]), (r, face0[2])):
+        plane -= v
+        plane *= plane
+    b += g
+    b += r
+    diff = np.sqrt(b, out=b)
+    diff *= np.sign(grey - face_grey)
     # a pip is a small sharp disc: its core against a ring just outside it. A broad glossy
     # highlight lifts core and ring alike, so it scores low. Each polarity only sees its own
     # side of the face colour, so the dark seam around a face is no "light pip" at its rim.
@@ -357,13 +373,15 @@ def _quadrants(n: int) -> tuple[np.ndarray, ...]:
 
 @functools.cache
 def _quadrant_labels(n: int) -> np.ndarray:
-    """Each pixel's quarter (0-3, in the order of ``_quadrants``) as an 8-bit image
-    (read-only)."""
+    """For the patch's three channels stacked one above the other (3n x n): each pixel's
+    channel and quarter as 4 * channel + quarter (quarters in the order of
+    ``_quadrants``), 8-bit, read-only."""
     labels = np.zeros((n, n), np.uint8)
     for i, quarter in enumerate(_quadrants(n)):
         labels[quarter] = i
-    labels.flags.writeable = False
-    return labels
+    out = np.concatenate([labels + 4 * ch for ch in range(3)]).astype(np.uint8)
+    out.flags.writeable = False
+    return out
 
 
 def _quadrant_spread(patch: np.ndarray, bgr: np.ndarray, face_mask: np.ndarray) -> float:
@@ -390,16 +408,17 @@ def _quadrant_spread(patch: np.ndarray, bgr: np.ndarray, face_mask: np.ndarray) 
 
 def _quarter_medians(patch: np.ndarray, mask: np.ndarray, least: int) -> list[np.ndarray | None]:
     """``_median_colour`` of each quarter of an 8-bit patch under ``mask`` (None where fewer
-    than ``least`` pixels), from one two-dimensional histogram per channel (value, quarter)."""
-    labels = _quadrant_labels(patch.shape[0])
-    m = mask.view(np.uint8)
-    cdf = np.stack([cv2.calcHist([patch, labels], [ch, 3], m, [256, 4], [0, 256, 0, 4])
-                    for ch in range(3)]).cumsum(axis=1)  # (channel, value, quarter) counts
-    n = cdf[0, -1].astype(np.int64)
-    lo = (cdf < ((n - 1) // 2 + 1)).sum(axis=1).astype(np.float32)  # (channel, quarter)
-    hi = (cdf < (n // 2 + 1)).sum(axis=1).astype(np.float32)
-    med = (lo + hi) / np.float32(2)
-    return [np.ascontiguousarray(med[:, i]) if n[i] >= least else None for i in range(4)]
+    than ``least`` pixels), from one (value, channel and quarter) histogram."""
+    n = patch.shape[0]
+    planes = np.ascontiguousarray(patch.transpose(2, 0, 1)).reshape(3 * n, n)
+    masks = np.tile(mask.view(np.uint8), (3, 1))
+    cdf = cv2.calcHist([planes, _quadrant_labels(n)], [0, 1], masks, [256, 12],
+                       [0, 256, 0, 12]).cumsum(axis=0)  # (value, 4 * channel + quarter)
+    count = cdf[-1, :4].astype(np.int64)
+    lo = (cdf < np.tile((count - 1) // 2 + 1, 3)).sum(axis=0).astype(np.float32)
+    hi = (cdf < np.tile(count // 2 + 1, 3)).sum(axis=0).astype(np.float32)
+    med = ((lo + hi) / np.float32(2)).reshape(3, 4)  # (channel, quarter)
+    return [np.ascontiguousarray(med[:, i]) if count[i] >= least else None for i in range(4)]
 
 
 @dataclass(frozen=True)
@@ -530,13 +549,31 @@ def _lattice_misfit(
     return float(err[worst]), worst
 
 
+@functools.cache
+def _core_and_rim(pip_r: float) -> tuple[np.ndarray, np.ndarray]:
+    """A blob's core and rim (see ``_flatness``) on a square centred on it (read-only)."""
+    half = int(math.ceil(max(1.0, C.GLINT_CORE_FRACTION * pip_r, C.GLINT_RIM_FRACTION[1] * pip_r)))
+    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
+    d = np.hypot(yy, xx)
+    core = d <= max(1.0, C.GLINT_CORE_FRACTION * pip_r)
+    rim = (d >= C.GLINT_RIM_FRACTION[0] * pip_r) & (d <= C.GLINT_RIM_FRACTION[1] * pip_r)
+    for a in (core, rim):
+        a.flags.writeable = False
+    return core, rim
+
+
 def _flatness(one_side: np.ndarray, y: int, x: int, pip_r: float) -> float:
     """How light a blob stays towards its rim, against its centre: a painted pip is a flat
     disc, a glint fades from a bright point."""
-    yy, xx, _ = _patch_grid(one_side.shape[0])
-    d = np.hypot(yy - y, xx - x)
-    core = one_side[d <= max(1.0, C.GLINT_CORE_FRACTION * pip_r)]
-    rim = one_side[(d >= C.GLINT_RIM_FRACTION[0] * pip_r) & (d <= C.GLINT_RIM_FRACTION[1] * pip_r)]
+    core_mask, rim_mask = _core_and_rim(pip_r)
+    half = core_mask.shape[0] // 2
+    n, m = one_side.shape
+    y0, y1, x0, x1 = max(y - half, 0), min(y + half + 1, n), max(x - half, 0), min(x + half + 1, m)
+    win = one_side[y0:y1, x0:x1]
+    cut = (slice(y0 - y + half, y1 - y + half), slice(x0 - x + half, x1 - x + half))
+    # the same pixels in the same order as masking the whole patch
+    core = win[core_mask[cut]]
+    rim = win[rim_mask[cut]]
     c = float(core.mean()) if core.size else 0.0
     return float(rim.mean()) / c if c > 0 and rim.size else 1.0
 
