@@ -76,15 +76,20 @@ class Background:
     def foreground(self, bgr: np.ndarray, lab: np.ndarray | None = None) -> np.ndarray:
         """Pixels unlike the surface; ``lab``: ``to_lab(bgr)`` where the caller has it."""
         if self.gains is not None:
-            lab = to_lab(np.clip(bgr * self.gains.astype(np.float32), 0, 255))
+            # to_lab(np.clip(bgr * gains, 0, 255)), in place (the same bits)
+            balanced = (bgr * self.gains.astype(np.float32)).astype(np.float32, copy=False)
+            np.clip(balanced, 0, 255, out=balanced)
+            balanced /= 255.0
+            lab = cv2.cvtColor(balanced, cv2.COLOR_BGR2Lab)
             return np.hypot(lab[..., 1], lab[..., 2]) > self.threshold
-        planes = cv2.split(to_lab(bgr) if lab is None else lab)
+        lab = to_lab(bgr) if lab is None else lab
+        planes = [lab[..., ch] for ch in range(3)]  # views: splitting copies cost more
         # the Lab distance to the nearest cluster: the least squared distance, then one
         # square root (the same bits as the least of the distances); computed in place,
         # as fresh image-sized arrays cost more than the arithmetic
         least: np.ndarray | None = None
-        d = np.empty_like(planes[0])
-        sq = np.empty_like(planes[0])
+        d = np.empty(lab.shape[:2], lab.dtype)
+        sq = np.empty_like(d)
         for c in self.centres.astype(np.float32):
             np.subtract(planes[0], c[0], out=d)
             np.multiply(d, d, out=sq)
