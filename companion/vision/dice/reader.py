@@ -315,7 +315,7 @@ def _read_cells(
     to_mask = np.diag([k, k, 1.0])
     from_small = np.array([[n / q, 0, (n / q - 1) / 2], [0, n / q, (n / q - 1) / 2], [0, 0, 1.0]])
     out = []
-    done = {(k.row, k.col): k for k in known}
+    done = {(cell.row, cell.col): cell for cell in known}
     for r in grid.rows:
         for c in grid.cols:
             if (r, c) in done:
