@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from companion.vision.dice import constants as C
+from companion.vision.dice import small_stats
 from companion.vision.dice.colour import log_chroma
 from companion.vision.dice.paint import read_paint, search_paint
 from companion.vision.dice.pip_lattice import fit_square_lattice
@@ -24,7 +25,11 @@ from companion.vision.dice.pip_lattice import fit_square_lattice
 
 @dataclass(frozen=True)
 class CellRead:
-    """What one patch shows. Positions are in patch pixels (the cell centre is the middle)."""
+    """What one patch shows. Positions are in patch pixels (the cell centre is the middle).
+
+    A plainly empty cell (occupied below PLAIN_EMPTY_BELOW, no standard face) is not read
+    past its pips: its face colour is the patch's median, and the fields after
+    ``light_pips`` keep their defaults."""
 
     occupied: float  # share of the cell centre that differs from the table, 0-1
     pips: int  # pips counted (0 when none were found)
@@ -112,6 +117,17 @@ def _disc_minus_ring(pip_r: float) -> np.ndarray:
 
 
 @functools.cache
+def _pip_stamp(radius: float) -> np.ndarray:
+    """The pixels of a square centred on a pip that lie within ``radius`` of its centre
+    (read-only)."""
+    half = int(math.floor(radius))
+    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
+    stamp = yy**2 + xx**2 <= radius**2
+    stamp.flags.writeable = False
+    return stamp
+
+
+@functools.cache
 def _patch_grid(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Row and column index of every pixel of an n x n patch, and the face region where
     pips are searched (read-only, made once per size)."""
@@ -124,26 +140,37 @@ def _patch_grid(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return yy, xx, region
 
 
-def _box_mean3(bgr: np.ndarray) -> np.ndarray:
-    """Mean colour of every 3x3 window inside the patch (index [y - 1, x - 1] for the window
-    centred on (y, x)), summed in the same order as ``window.reshape(-1, 3).mean(axis=0)``
-    so that each value is exactly the per-window mean."""
-    n, m = bgr.shape[:2]
-    acc = bgr[0 : n - 2, 0 : m - 2].copy()
-    for dy in range(3):
-        for dx in range(3):
-            if dy or dx:
-                acc += bgr[dy : n - 2 + dy, dx : m - 2 + dx]
-    acc /= 9
-    return acc
+@functools.cache
+def _window_offsets(m: int) -> np.ndarray:
+    """Flat offsets of a 3x3 window's pixels from its centre in an m-pixel-wide image, row
+    by row (read-only)."""
+    out = np.array([dy * m + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1)], np.intp)
+    out.flags.writeable = False
+    return out
 
 
-def _core(bgr: np.ndarray, box: np.ndarray, y: int, x: int) -> np.ndarray:
-    """Mean colour of the 3x3 pixels around (y, x), fewer at the patch's edge."""
+def _cores(bgr: np.ndarray, peaks: list[tuple[float, int, int]]) -> list[np.ndarray]:
+    """Mean colour of the 3x3 pixels around each blob (value, y, x), fewer at the patch's
+    edge; the nine are summed in the same order as ``window.reshape(-1, 3).mean(axis=0)``
+    so that each value is exactly that window's mean."""
     n, m = bgr.shape[:2]
-    if 1 <= y < n - 1 and 1 <= x < m - 1:
-        return np.asarray(box[y - 1, x - 1])
-    return np.asarray(bgr[max(y - 1, 0) : y + 2, max(x - 1, 0) : x + 2].reshape(-1, 3).mean(axis=0))
+    inner = [i for i, (_, y, x) in enumerate(peaks) if 1 <= y < n - 1 and 1 <= x < m - 1]
+    out: list[np.ndarray] = []
+    if inner:
+        at = np.array([peaks[i][1] * m + peaks[i][2] for i in inner], np.intp)
+        # the nine pixels of every window at once, (blob, pixel, channel), row by row
+        nine = bgr.reshape(-1, 3).take(at[:, None] + _window_offsets(m), axis=0)
+        acc = nine[:, 0].copy()
+        for j in range(1, 9):
+            acc += nine[:, j]
+        acc /= 9
+        out = list(acc)
+    if len(inner) == len(peaks):
+        return out
+    by_blob = dict(zip(inner, out, strict=True))
+    return [by_blob[i] if i in by_blob else
+            np.asarray(bgr[max(y - 1, 0) : y + 2, max(x - 1, 0) : x + 2].reshape(-1, 3)
+                       .mean(axis=0)) for i, (_, y, x) in enumerate(peaks)]
 
 
 def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
@@ -151,8 +178,10 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     the same cell (any resolution) marking pixels unlike the table."""
     n = patch.shape[0]
     bgr = patch.astype(np.float32)
-    b, g, r = bgr[..., 0], bgr[..., 1], bgr[..., 2]
-    grey = (b + g + r) / 3  # bgr.mean(axis=2), to the last bit, without the reduction's cost
+    b, g, r = (bgr[..., ch].copy() for ch in range(3))  # contiguous planes: faster sums
+    grey = b + g  # bgr.mean(axis=2), to the last bit, without the reduction's cost
+    grey += r
+    grey /= 3
     yy, xx, region = _patch_grid(n)
     q = fg.shape[0]  # the mask may be coarser than the patch
     occupied = float(fg[q // 4 : q - q // 4, q // 4 : q - q // 4].mean())
@@ -162,9 +191,15 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     pip_r = C.PIP_DIAMETER_FRACTION * n / 2
     # colour distance from the face, signed by brightness: pale pips on a pale (tan) face
     # differ more in colour than in grey level
-    d = bgr - face0
-    diff = np.sqrt(d[..., 0] * d[..., 0] + d[..., 1] * d[..., 1] + d[..., 2] * d[..., 2])
-    diff *= np.sign(grey - face_grey)  # norm over the colour axis, signed
+    # the norm of (bgr - face0) over the colour axis, signed, worked out in place on the
+    # planes (the same bits)
+    for plane, v in ((b, face0[0]), (g, face0[1]), (r, face0[2])):
+        plane -= v
+        plane *= plane
+    b += g
+    b += r
+    diff = np.sqrt(b, out=b)
+    diff *= np.sign(grey - face_grey)
     # a pip is a small sharp disc: its core against a ring just outside it. A broad glossy
     # highlight lifts core and ring alike, so it scores low. Each polarity only sees its own
     # side of the face colour, so the dark seam around a face is no "light pip" at its rim.
@@ -174,7 +209,6 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     best: _Pips | None = None
     best_peaks: list[tuple[float, int, int]] = []
-    box = _box_mean3(bgr)
     sides: dict[bool, _Side] = {}
     for light in (True, False):
         one_side = np.maximum(diff if light else -diff, 0)
@@ -186,7 +220,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
             # pips are painted alike; one light blob far stronger than the next is the
             # lamp's glint on the plastic
             peaks, glint = peaks[1:], True
-        cores = [_core(bgr, box, y, x) for _, y, x in peaks]
+        cores = _cores(bgr, peaks)
         if light and len(peaks) > 1 and sat_face >= C.PIP_SATURATION_MIN_FACE:
             # pips are painted alike and paler than the face; a glossy highlight keeps much
             # of the face's colour, so it sits well above the palest blobs
@@ -221,6 +255,11 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         if best is None or (read.ok, read.contrast) > (best.ok, best.contrast):
             best, best_peaks = read, raw
     assert best is not None
+    if not best.ok and occupied < C.PLAIN_EMPTY_BELOW:
+        # no die, no gap, no white reference can come of this cell (reader.py): its face
+        # colour and the checks on its pips are not worth their time
+        return CellRead(occupied, best.count, False, best.margin, best.contrast, best.center,
+                        (float(face0[0]), float(face0[1]), float(face0[2])), None, best.light)
     misfit = 0.0
     if best.ok and best.count >= 3:
         one_side, resp, cores, peaks = sides[best.light]
@@ -252,20 +291,23 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     joined = best.ok and _joined(best, sides[best.light][1], spacing)
     extra = _strongest_other(best, best_peaks)
     face_mask = region.copy()
+    pip_out = _pip_stamp(1.7 * pip_r)  # the face without its pips
+    half = pip_out.shape[0] // 2
     for _, py, px in best.points:
-        face_mask &= (yy - py) ** 2 + (xx - px) ** 2 > (1.7 * pip_r) ** 2
+        y0, y1 = max(py - half, 0), min(py + half + 1, n)
+        x0, x1 = max(px - half, 0), min(px + half + 1, n)
+        face_mask[y0:y1, x0:x1] &= ~pip_out[y0 - py + half : y1 - py + half,
+                                            x0 - px + half : x1 - px + half]
     spread = _quadrant_spread(patch, bgr, face_mask)
     if int(face_mask.sum()) < 20:
         face_mask = region
-    face_px = bgr.reshape(-1, 3).take(np.flatnonzero(face_mask), axis=0)  # bgr[face_mask]
-    bright = face_px.mean(axis=1)
-    keep = bright <= np.percentile(bright, 85)
-    face_mask = face_mask.copy()
-    face_mask[face_mask] = keep
+    # its highlights left out too: ``grey`` is the pixels' mean brightness
+    bright = grey.reshape(-1).take(np.flatnonzero(face_mask))
+    face_mask = face_mask & (grey <= small_stats.percentile(bright, 85))
     fb = _median_colour(patch, bgr, face_mask)
     pip_bgr = None
     if best.points:
-        pb = np.median(np.array([bgr[py, px] for _, py, px in best.points]), axis=0)
+        pb = small_stats.median_rows(np.array([bgr[py, px] for _, py, px in best.points]))
         pip_bgr = (float(pb[0]), float(pb[1]), float(pb[2]))
     return CellRead(
         occupied, best.count, best.ok, best.margin, best.contrast, best.center,
@@ -332,18 +374,54 @@ def _quadrants(n: int) -> tuple[np.ndarray, ...]:
     return tuple(out)
 
 
+@functools.cache
+def _quadrant_labels(n: int) -> np.ndarray:
+    """For the patch's three channels stacked one above the other (3n x n): each pixel's
+    channel and quarter as 4 * channel + quarter (quarters in the order of
+    ``_quadrants``), 8-bit, read-only."""
+    labels = np.zeros((n, n), np.uint8)
+    for i, quarter in enumerate(_quadrants(n)):
+        labels[quarter] = i
+    out = np.concatenate([labels + 4 * ch for ch in range(3)]).astype(np.uint8)
+    out.flags.writeable = False
+    return out
+
+
 def _quadrant_spread(patch: np.ndarray, bgr: np.ndarray, face_mask: np.ndarray) -> float:
     """How far the face colours of the patch's four quarters lie apart (log chroma): one
     die's face is one colour, the corners of several dice are not."""
-    chroma = []
-    for quarter in _quadrants(bgr.shape[0]):
-        q = face_mask & quarter
-        if int(np.count_nonzero(q)) >= 20:
-            chroma.append(log_chroma(_median_colour(patch, bgr, q).tolist()))
+    if patch.dtype != np.uint8 or not face_mask.flags.c_contiguous:
+        medians = [_median_colour(patch, bgr, face_mask & q) if
+                   int(np.count_nonzero(face_mask & q)) >= 20 else None
+                   for q in _quadrants(bgr.shape[0])]
+    else:
+        medians = _quarter_medians(patch, face_mask, 20)
+    chroma = [log_chroma(m.tolist()) for m in medians if m is not None]
     if len(chroma) < 2:
         return 0.0
-    arr = np.array(chroma)
-    return float(np.max(np.linalg.norm(arr - np.median(arr, axis=0), axis=1)))
+    # np.max(np.linalg.norm(arr - np.median(arr, axis=0), axis=1)) of the (k, 2) chroma,
+    # to the last bit, without the array calls' cost on so few numbers
+    mid = [small_stats.median([float(c[j]) for c in chroma]) for j in (0, 1)]
+    out = 0.0
+    for c in chroma:
+        d0, d1 = float(c[0]) - mid[0], float(c[1]) - mid[1]
+        out = max(out, math.sqrt(d0 * d0 + d1 * d1))  # x * x: pow() may round otherwise
+    return out
+
+
+def _quarter_medians(patch: np.ndarray, mask: np.ndarray, least: int) -> list[np.ndarray | None]:
+    """``_median_colour`` of each quarter of an 8-bit patch under ``mask`` (None where fewer
+    than ``least`` pixels), from one (value, channel and quarter) histogram."""
+    n = patch.shape[0]
+    planes = np.ascontiguousarray(patch.transpose(2, 0, 1)).reshape(3 * n, n)
+    masks = np.tile(mask.view(np.uint8), (3, 1))
+    cdf = cv2.calcHist([planes, _quadrant_labels(n)], [0, 1], masks, [256, 12],
+                       [0, 256, 0, 12]).cumsum(axis=0)  # (value, 4 * channel + quarter)
+    count = cdf[-1, :4].astype(np.int64)
+    lo = (cdf < np.tile((count - 1) // 2 + 1, 3)).sum(axis=0).astype(np.float32)
+    hi = (cdf < np.tile(count // 2 + 1, 3)).sum(axis=0).astype(np.float32)
+    med = ((lo + hi) / np.float32(2)).reshape(3, 4)  # (channel, quarter)
+    return [np.ascontiguousarray(med[:, i]) if count[i] >= least else None for i in range(4)]
 
 
 @dataclass(frozen=True)
@@ -433,6 +511,15 @@ def _on_bare_point(
     return False
 
 
+@functools.cache
+def _disc(r: int, radius: float) -> np.ndarray:
+    """Pixels within ``radius`` of the middle of a (2r + 1)-pixel square (read-only)."""
+    yy, xx = np.mgrid[-r : r + 1, -r : r + 1]
+    inside = np.hypot(xx, yy) <= radius
+    inside.flags.writeable = False
+    return inside
+
+
 def _centroid(img: np.ndarray, x: int, y: int, radius: float) -> tuple[float, float]:
     """Sub-pixel centre of the blob at (x, y): the brightness-weighted mean within
     ``radius`` above the window's 30th percentile."""
@@ -440,13 +527,16 @@ def _centroid(img: np.ndarray, x: int, y: int, radius: float) -> tuple[float, fl
     r = int(math.ceil(radius))
     y0, y1, x0, x1 = max(y - r, 0), min(y + r + 1, n), max(x - r, 0), min(x + r + 1, n)
     win = img[y0:y1, x0:x1]
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    inside = np.hypot(xx - x, yy - y) <= radius
-    w = np.clip(win - np.percentile(win[inside], 30), 0, None) * inside
+    inside = _disc(r, radius)[y0 - y + r : y1 - y + r, x0 - x + r : x1 - x + r]
+    w = np.clip(win - small_stats.percentile(win[inside], 30), 0, None) * inside
     total = float(w.sum())
     if total <= 0:
         return float(x), float(y)
-    return float((w * xx).sum() / total), float((w * yy).sum() / total)
+    xs = np.arange(x0, x1)
+    ys = np.arange(y0, y1)[:, None]
+    return float((w * xs).sum() / total), float((w * ys).sum() / total)
+
+
 
 
 def _lattice_misfit(
@@ -462,13 +552,31 @@ def _lattice_misfit(
     return float(err[worst]), worst
 
 
+@functools.cache
+def _core_and_rim(pip_r: float) -> tuple[np.ndarray, np.ndarray]:
+    """A blob's core and rim (see ``_flatness``) on a square centred on it (read-only)."""
+    half = int(math.ceil(max(1.0, C.GLINT_CORE_FRACTION * pip_r, C.GLINT_RIM_FRACTION[1] * pip_r)))
+    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
+    d = np.hypot(yy, xx)
+    core = d <= max(1.0, C.GLINT_CORE_FRACTION * pip_r)
+    rim = (d >= C.GLINT_RIM_FRACTION[0] * pip_r) & (d <= C.GLINT_RIM_FRACTION[1] * pip_r)
+    for a in (core, rim):
+        a.flags.writeable = False
+    return core, rim
+
+
 def _flatness(one_side: np.ndarray, y: int, x: int, pip_r: float) -> float:
     """How light a blob stays towards its rim, against its centre: a painted pip is a flat
     disc, a glint fades from a bright point."""
-    yy, xx, _ = _patch_grid(one_side.shape[0])
-    d = np.hypot(yy - y, xx - x)
-    core = one_side[d <= max(1.0, C.GLINT_CORE_FRACTION * pip_r)]
-    rim = one_side[(d >= C.GLINT_RIM_FRACTION[0] * pip_r) & (d <= C.GLINT_RIM_FRACTION[1] * pip_r)]
+    core_mask, rim_mask = _core_and_rim(pip_r)
+    half = core_mask.shape[0] // 2
+    n, m = one_side.shape
+    y0, y1, x0, x1 = max(y - half, 0), min(y + half + 1, n), max(x - half, 0), min(x + half + 1, m)
+    win = one_side[y0:y1, x0:x1]
+    cut = (slice(y0 - y + half, y1 - y + half), slice(x0 - x + half, x1 - x + half))
+    # the same pixels in the same order as masking the whole patch
+    core = win[core_mask[cut]]
+    rim = win[rim_mask[cut]]
     c = float(core.mean()) if core.size else 0.0
     return float(rim.mean()) / c if c > 0 and rim.size else 1.0
 
@@ -510,9 +618,13 @@ def _saturation(bgr: np.ndarray) -> float:
 def _same_paint(cores: list[np.ndarray], face: np.ndarray) -> bool:
     """All pips of a die are painted alike; a glossy highlight taken for a pip is the face
     colour lightened, and sits apart from the real pips' colour."""
-    pip = np.median(np.array(cores), axis=0)
-    scale = max(float(np.linalg.norm(pip - face)), 1.0)
-    return all(float(np.linalg.norm(c - pip)) <= C.PIP_COLOUR_SPREAD * scale for c in cores)
+    pip = small_stats.median_rows(np.array(cores))
+    scale = max(small_stats.norm(pip - face), 1.0)
+    return all(small_stats.norm(c - pip) <= C.PIP_COLOUR_SPREAD * scale for c in cores)
+
+
+
+
 
 
 def _on_layout(
@@ -521,7 +633,7 @@ def _on_layout(
     """The lattice spacing and the lattice points the blobs sit on (None if off-lattice)."""
     offs = [(y - cy, x - cx) for _, y, x in chosen]
     comps = [abs(v) for o in offs for v in o if abs(v) > 0.35 * spacing]
-    s = _median(comps) if comps else spacing
+    s = small_stats.median(comps) if comps else spacing
     s = min(max(s, C.PIP_SPACING_RANGE[0] * spacing), C.PIP_SPACING_RANGE[1] * spacing)
     cells = set()
     for dy, dx in offs:
@@ -534,11 +646,6 @@ def _on_layout(
     return s, cells
 
 
-def _median(values: list[float]) -> float:
-    """``np.median`` of a short list, to the last bit, without its array overhead."""
-    ordered = sorted(values)
-    half = len(ordered) // 2
-    return ordered[half] if len(ordered) % 2 else (ordered[half - 1] + ordered[half]) / 2
 
 
 def _median_colour(patch: np.ndarray, bgr: np.ndarray, mask: np.ndarray) -> np.ndarray:

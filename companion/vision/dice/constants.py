@@ -101,6 +101,9 @@ FACE_MIXED_LOG_CHROMA = 0.35
 # A cell beside the read dice that is not read as a die but whose centre is at least this
 # share unlike the table is reported as a gap: a die may stand there unread.
 GAP_MIN_OCCUPIED = 0.2
+# A cell whose centre is less unlike the table than every share above, and whose blobs make
+# no standard face, counts for nothing (no die, no gap, no white pips): it is not read further
+PLAIN_EMPTY_BELOW = min(OCCUPIED_MIN, PRESENT_SURE_ABOVE, GAP_MIN_OCCUPIED)
 
 # --- confidence -----------------------------------------------------------------------------------
 REVIEW_BELOW = 0.8  # a die whose confidence is below this goes to review

@@ -77,21 +77,35 @@ def _search(
     family each die is nearest are appended to it, one (T,), (T, N) pair per saturation."""
     best = (np.inf, np.zeros(2), np.ones(2))
     cap = C.FAMILY_ROBUST_CAP
+    # each die's offset from each shift, (T, N) per axis; then, per saturation, the squared
+    # distance to each family in turn, worked out in place (the same bits as the (T, N, K)
+    # arrays, whose fresh copies and short inner axis cost more than the arithmetic)
+    ox = rel[None, :, 0] - shifts[:, None, 0]
+    oy = rel[None, :, 1] - shifts[:, None, 1]
+    dx, dy = np.empty_like(ox), np.empty_like(oy)
+    prior = (np.linalg.norm(shifts, axis=1) / prior_sigma) ** 2
     for s in saturations:
         model = CENTROIDS * s[None, :]  # (K, 2)
-        dx = rel[None, :, None, 0] - shifts[:, None, None, 0] - model[None, None, :, 0]
-        dy = rel[None, :, None, 1] - shifts[:, None, None, 1] - model[None, None, :, 1]
         # distance to the nearest family, (T, N): the root of the least squared distance
-        # is the least distance, bit for bit, at a fifth of the roots
-        d2 = dx * dx + dy * dy
-        if fits is None:
-            least = d2.min(axis=2)
-        else:
-            label = d2.argmin(axis=2)
-            least = np.take_along_axis(d2, label[..., None], axis=2)[..., 0]
+        # is the least distance, bit for bit, at a fifth of the roots; ``label`` is the
+        # first family at that least distance, as argmin gives it
+        least = np.empty_like(ox)
+        label = np.zeros(ox.shape, np.intp)
+        for k in range(len(model)):
+            np.subtract(ox, model[k, 0], out=dx)
+            dx *= dx
+            np.subtract(oy, model[k, 1], out=dy)
+            dy *= dy
+            dx += dy
+            if k == 0:
+                least[...] = dx
+                continue
+            if fits is not None:
+                label[dx < least] = k
+            np.minimum(least, dx, out=least)
         nearest = np.sqrt(least) / C.COLOUR_SPREAD
         cost = np.minimum(nearest, cap) ** 2
-        total = cost.sum(axis=1) + (np.linalg.norm(shifts, axis=1) / prior_sigma) ** 2
+        total = cost.sum(axis=1) + prior
         total = total + float(np.sum((np.log(s) / C.FAMILY_SATURATION_SIGMA) ** 2))
         if fits is not None:
             fits.append((total, label))

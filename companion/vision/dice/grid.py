@@ -76,23 +76,40 @@ class Background:
     def foreground(self, bgr: np.ndarray, lab: np.ndarray | None = None) -> np.ndarray:
         """Pixels unlike the surface; ``lab``: ``to_lab(bgr)`` where the caller has it."""
         if self.gains is not None:
-            lab = to_lab(np.clip(bgr * self.gains.astype(np.float32), 0, 255))
+            # to_lab(np.clip(bgr * gains, 0, 255)), in place (the same bits)
+            balanced = (bgr * self.gains.astype(np.float32)).astype(np.float32, copy=False)
+            np.clip(balanced, 0, 255, out=balanced)
+            balanced /= 255.0
+            lab = cv2.cvtColor(balanced, cv2.COLOR_BGR2Lab)
             return np.hypot(lab[..., 1], lab[..., 2]) > self.threshold
-        planes = cv2.split(to_lab(bgr) if lab is None else lab)
+        lab = to_lab(bgr) if lab is None else lab
+        planes = [lab[..., ch] for ch in range(3)]  # views: splitting copies cost more
         # the Lab distance to the nearest cluster: the least squared distance, then one
-        # square root (the same bits as the least of the distances)
+        # square root (the same bits as the least of the distances); computed in place,
+        # as fresh image-sized arrays cost more than the arithmetic
         least: np.ndarray | None = None
+        d = np.empty(lab.shape[:2], lab.dtype)
+        sq = np.empty_like(d)
         for c in self.centres.astype(np.float32):
-            d0, d1, d2 = planes[0] - c[0], planes[1] - c[1], planes[2] - c[2]
-            sq = d0 * d0 + d1 * d1 + d2 * d2
-            least = sq if least is None else np.minimum(least, sq, out=least)
+            np.subtract(planes[0], c[0], out=d)
+            np.multiply(d, d, out=sq)
+            for plane, v in ((planes[1], c[1]), (planes[2], c[2])):
+                np.subtract(plane, v, out=d)
+                d *= d
+                sq += d
+            if least is None:
+                least, sq = sq, np.empty_like(sq)
+            else:
+                np.minimum(least, sq, out=least)
         if least is None:
             return np.ones(bgr.shape[:2], bool)
-        return np.sqrt(least) > self.threshold
+        return np.sqrt(least, out=least) > self.threshold
 
 
 def to_lab(bgr: np.ndarray) -> np.ndarray:
-    return cv2.cvtColor(bgr.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+    scaled = bgr.astype(np.float32)
+    scaled /= 255.0  # in place: the same bits as ``bgr.astype(np.float32) / 255.0``
+    return cv2.cvtColor(scaled, cv2.COLOR_BGR2Lab)
 
 
 def background_model(bgr: np.ndarray, region: np.ndarray | None = None,
@@ -161,8 +178,9 @@ def grid_axes(gx: np.ndarray, gy: np.ndarray, mask: np.ndarray) -> tuple[float, 
     They are found separately, so a slightly skewed (perspective) block keeps both; the
     first is within 45 degrees of the image x axis, the second of the y axis.
     """
-    mag = np.hypot(gx, gy)[mask]
-    ang = np.mod(np.arctan2(gy[mask], gx[mask]), np.pi)  # edge polarity does not matter
+    gxm, gym = gx[mask], gy[mask]
+    mag = np.hypot(gxm, gym)
+    ang = np.mod(np.arctan2(gym, gxm), np.pi)  # edge polarity does not matter
     bins = 180
     hist, _ = np.histogram(ang, bins=bins, range=(0, np.pi), weights=mag**2)
     hist = np.convolve(np.concatenate([hist[-4:], hist, hist[:4]]), np.ones(5) / 5, "same")[4:-4]
@@ -189,7 +207,7 @@ def _profiles(
 ) -> tuple[np.ndarray, np.ndarray, float, float]:
     """Edge energy of column seams along direction ``ta`` and of row seams along ``tb``."""
     ys, xs = np.nonzero(mask)
-    gxs, gys = gx[ys, xs], gy[ys, xs]
+    gxs, gys = gx[mask], gy[mask]  # in the same (row by row) order as ys, xs
     out = []
     for t in (ta, tb):
         c, s = math.cos(t), math.sin(t)

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from companion.vision.dice import constants as C
+from companion.vision.dice import small_stats
 from companion.vision.dice.pip_lattice import fit_square_lattice
 
 
@@ -110,12 +111,12 @@ def read_paint(
     shares = []
     for row in shares_px:
         ok = row[~np.isnan(row)]
-        shares.append(float(np.median(ok)) if ok.size >= C.PAINT_MIN_PIXELS else math.nan)
+        shares.append(small_stats.median_of(ok) if ok.size >= C.PAINT_MIN_PIXELS else math.nan)
     # the corner pips (every face has two) give the share a painted pip shows here
     corner = [s for i, s in enumerate(shares) if i in (0, 2, 6, 8) and s < C.PAINT_CORNER_MAX]
     if len(corner) < 2:
         return PaintRead(None, 0.0, tuple(shares))
-    ref = float(np.median(corner))
+    ref = small_stats.median(corner)
     scale = max(1.0 - ref, C.PAINT_MIN_SCALE)
     painted: set[tuple[int, int]] = set()
     margin = math.inf
@@ -182,13 +183,27 @@ def search_paint(
     bare = t >= C.PAINT_BARE_ABOVE
     ok &= (pipish | bare).all(axis=1)
     margin = np.where(pipish, C.PAINT_PIP_BELOW - t, t - C.PAINT_BARE_ABOVE).min(axis=1)
-    best: tuple[float, int] | None = None
-    for k in np.flatnonzero(ok)[np.argsort(-margin[ok])]:
-        found = frozenset((i // 3 - 1, i % 3 - 1) for i in np.flatnonzero(pipish[k]))
-        count = next((c for c, lay in layouts if lay == found), None)
-        if count is not None:
-            best = (float(margin[k]), count)
-            break
-    if best is None:
+    # the clearest lattice whose painted points make a standard face
+    order = np.flatnonzero(ok)[np.argsort(-margin[ok])]
+    # each lattice's painted points as a code: point i (row by row) is bit i
+    codes = pipish[order].astype(np.intp) @ (1 << np.arange(9))
+    counts = _layout_counts(layouts)[codes]
+    faces = np.flatnonzero(counts >= 0)
+    if not faces.size:
         return PaintRead(None, 0.0, ())
-    return PaintRead(best[1], best[0], ())
+    return PaintRead(int(counts[faces[0]]), float(margin[order[faces[0]]]), ())
+
+
+@functools.cache
+def _layout_counts(
+    layouts: tuple[tuple[int, frozenset[tuple[int, int]]], ...],
+) -> np.ndarray:
+    """The pips of the first layout with each set of painted points, by the set's code
+    (point (row, col) is bit 3 * (row + 1) + col + 1; -1: no standard face), read-only."""
+    out = np.full(1 << 9, -1, np.intp)
+    for count, points in layouts:
+        code = sum(1 << (3 * (r + 1) + c + 1) for r, c in points)
+        if out[code] < 0:
+            out[code] = count
+    out.flags.writeable = False
+    return out

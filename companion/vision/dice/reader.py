@@ -162,9 +162,9 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
         bgr, None, fx=s_read, fy=s_read, interpolation=cv2.INTER_AREA
     )
     source = _Source(src, fg.astype(np.uint8) * 255, s_det / s_read)
-    grid = _best_phase(source, grid.scaled(s_read / s_det), mat is not None)
-    grid = trim(grid, mask, s_det / s_read)
-    cells = _read_cells(source, grid)
+    grid, probed = _best_phase(source, grid.scaled(s_read / s_det), mat is not None)
+    grid = trim(grid, mask, s_det / s_read)  # the same lattice, its rows and columns trimmed
+    cells = _read_cells(source, grid, probed)
     for _ in range(C.REFINE_ROUNDS):
         found = [(c.row, c.col, *c.center) for c in cells if _die_like(c.read, mat is not None)]
         if not found:
@@ -259,26 +259,28 @@ def _close_up(mask: np.ndarray) -> bool:
     return sum(float(s.mean()) > C.CLOSE_UP_SIDE_SHARE for s in sides) >= 2
 
 
-def _best_phase(source: _Source, grid: DiceGrid, on_mat: bool) -> DiceGrid:
+def _best_phase(
+    source: _Source, grid: DiceGrid, on_mat: bool
+) -> tuple[DiceGrid, list[_Cell]]:
     """Seams and the middle column of pips both repeat once per die: try the lattice and
     its half-cell shifts on the cells nearest the block's middle, keep the one whose cells
-    read as dice most often."""
+    read as dice most often. Returns it and the cells probed on it."""
     mid_r = (grid.rows.start + grid.rows.stop - 1) / 2
     mid_c = (grid.cols.start + grid.cols.stop - 1) / 2
-    best, best_score = grid, -1.0
+    best, best_cells, best_score = grid, [], -1.0
     for dx, dy in ((0.0, 0.0), (0.5, 0.0), (0.0, 0.5), (0.5, 0.5)):
         shifted = DiceGrid(
             grid.h @ np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1.0]]), grid.rows, grid.cols
         )
         rows = range(int(math.floor(mid_r - 1)), int(math.floor(mid_r - 1)) + 3)
         cols = range(int(math.floor(mid_c - 1)), int(math.floor(mid_c - 1)) + 3)
-        probe = DiceGrid(shifted.h, rows, cols)
-        score = float(sum(_die_like(c.read, on_mat) for c in _read_cells(source, probe)))
+        cells = _read_cells(source, DiceGrid(shifted.h, rows, cols))
+        score = float(sum(_die_like(c.read, on_mat) for c in cells))
         if score > best_score:
-            best, best_score = shifted, score
+            best, best_cells, best_score = shifted, cells, score
         if score >= 8:
             break  # nearly every probed cell is a die: no better phase exists
-    return best
+    return best, best_cells
 
 
 def _at(mask: np.ndarray, xy: tuple[float, float], scale: float) -> bool:
@@ -302,15 +304,23 @@ class _Source:
     to_fg: float  # reading-image pixels -> detection-copy pixels
 
 
-def _read_cells(source: _Source, grid: DiceGrid) -> list[_Cell]:
+def _read_cells(
+    source: _Source, grid: DiceGrid, known: Iterable[_Cell] = ()
+) -> list[_Cell]:
+    """Every cell of the grid, read; ``known``: cells already read on this very lattice
+    (the phase probe's), taken as they are (the same warp gives the same patch)."""
     n = C.CELL_PATCH_PX
     q = C.CELL_MASK_PX
     k = source.to_fg
     to_mask = np.diag([k, k, 1.0])
     from_small = np.array([[n / q, 0, (n / q - 1) / 2], [0, n / q, (n / q - 1) / 2], [0, 0, 1.0]])
     out = []
+    done = {(cell.row, cell.col): cell for cell in known}
     for r in grid.rows:
         for c in grid.cols:
+            if (r, c) in done:
+                out.append(done[(r, c)])
+                continue
             m = _patch_homography(grid, r, c)
             patch = cv2.warpPerspective(
                 source.image, m, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
