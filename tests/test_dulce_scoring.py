@@ -276,6 +276,23 @@ def test_independent_kitchens_add_up():
     assert both.proven
 
 
+def _assert_covers_egg_sets(cafes, value, fill, spaces, n, points, room):
+    """The egg ceiling (points, room) is at least the bound and the brute-force best of the
+    state with every set of at most ``n`` eggs on ``spaces``."""
+    for size in range(min(n, len(spaces)) + 1):
+        for eggs in combinations(spaces, size):
+            with_eggs = list(fill)
+            for i in eggs:
+                with_eggs[i] = Content.EGG
+            ceiling = points + min(size, room)
+            assert ceiling >= value.bound(tuple(with_eggs))
+            held = [
+                [[b, lv, NAMES[c]] for (b, lv, _), c in zip(cafe, with_eggs[at:], strict=False)]
+                for cafe, at in zip(cafes, _starts_of(cafes), strict=True)
+            ]
+            assert ceiling >= brute_best(held)[0]
+
+
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(wide_kitchens(), st.integers(0, 4))
 def test_egg_ceiling_covers_every_egg_set_of_that_size(cafes, n):
@@ -287,18 +304,7 @@ def test_egg_ceiling_covers_every_egg_set_of_that_size(cafes, n):
     fill = k.fill_of(engine)
     points, room = value.egg_ceiling(fill)
     empty = [i for i, c in enumerate(fill) if c is Content.EMPTY]
-    for size in range(min(n, len(empty)) + 1):
-        for eggs in combinations(empty, size):
-            with_eggs = list(fill)
-            for i in eggs:
-                with_eggs[i] = Content.EGG
-            ceiling = points + min(size, room)
-            assert ceiling >= value.bound(tuple(with_eggs))
-            held = [
-                [[b, lv, NAMES[c]] for (b, lv, _), c in zip(cafe, with_eggs[at:], strict=False)]
-                for cafe, at in zip(cafes, _starts_of(cafes), strict=True)
-            ]
-            assert ceiling >= brute_best(held)[0]
+    _assert_covers_egg_sets(cafes, value, fill, empty, n, points, room)
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -313,18 +319,7 @@ def test_egg_ceiling_over_some_spaces_covers_every_egg_set_there(cafes, n, data)
     empty = [i for i, c in enumerate(fill) if c is Content.EMPTY]
     where = data.draw(st.sets(st.sampled_from(empty)) if empty else st.just(set()))
     points, room = value.egg_ceiling(fill, where)
-    for size in range(min(n, len(where)) + 1):
-        for eggs in combinations(sorted(where), size):
-            with_eggs = list(fill)
-            for i in eggs:
-                with_eggs[i] = Content.EGG
-            ceiling = points + min(size, room)
-            assert ceiling >= value.bound(tuple(with_eggs))
-            held = [
-                [[b, lv, NAMES[c]] for (b, lv, _), c in zip(cafe, with_eggs[at:], strict=False)]
-                for cafe, at in zip(cafes, _starts_of(cafes), strict=True)
-            ]
-            assert ceiling >= brute_best(held)[0]
+    _assert_covers_egg_sets(cafes, value, fill, sorted(where), n, points, room)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
