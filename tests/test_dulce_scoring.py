@@ -276,16 +276,19 @@ def test_independent_kitchens_add_up():
     assert both.proven
 
 
+def _with_eggs(fill, eggs) -> tuple[Content, ...]:
+    """``fill`` with an egg on each space of ``eggs``."""
+    return tuple(Content.EGG if i in eggs else c for i, c in enumerate(fill))
+
+
 def _assert_covers_egg_sets(cafes, value, fill, spaces, n, points, room):
     """The egg ceiling (points, room) is at least the bound and the brute-force best of the
     state with every set of at most ``n`` eggs on ``spaces``."""
     for size in range(min(n, len(spaces)) + 1):
         for eggs in combinations(spaces, size):
-            with_eggs = list(fill)
-            for i in eggs:
-                with_eggs[i] = Content.EGG
+            with_eggs = _with_eggs(fill, eggs)
             ceiling = points + min(size, room)
-            assert ceiling >= value.bound(tuple(with_eggs))
+            assert ceiling >= value.bound(with_eggs)
             held = [
                 [[b, lv, NAMES[c]] for (b, lv, _), c in zip(cafe, with_eggs[at:], strict=False)]
                 for cafe, at in zip(cafes, _starts_of(cafes), strict=True)
@@ -343,10 +346,7 @@ def test_a_quick_line_of_play_never_beats_the_best(cafes, n):
         return  # its eggs found no room by the end of the line: no floor, no claim
     best = None
     for eggs in combinations(empty, n):
-        with_eggs = list(fill)
-        for i in eggs:
-            with_eggs[i] = Content.EGG
-        got = value(tuple(with_eggs))
+        got = value(_with_eggs(fill, eggs))
         best = got if best is None or got > best else best
     assert best is not None and quick <= best
 
