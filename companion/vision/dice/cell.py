@@ -117,17 +117,6 @@ def _disc_minus_ring(pip_r: float) -> np.ndarray:
 
 
 @functools.cache
-def _pip_stamp(radius: float) -> np.ndarray:
-    """The pixels of a square centred on a pip that lie within ``radius`` of its centre
-    (read-only)."""
-    half = int(math.floor(radius))
-    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
-    stamp = yy**2 + xx**2 <= radius**2
-    stamp.flags.writeable = False
-    return stamp
-
-
-@functools.cache
 def _patch_grid(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Row and column index of every pixel of an n x n patch, and the face region where
     pips are searched (read-only, made once per size)."""
@@ -291,7 +280,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     joined = best.ok and _joined(best, sides[best.light][1], spacing)
     extra = _strongest_other(best, best_peaks)
     face_mask = region.copy()
-    pip_out = _pip_stamp(1.7 * pip_r)  # the face without its pips
+    pip_out = _disc(int(math.floor(1.7 * pip_r)), 1.7 * pip_r)  # the face without its pips
     half = pip_out.shape[0] // 2
     for _, py, px in best.points:
         y0, y1 = max(py - half, 0), min(py + half + 1, n)
@@ -323,19 +312,17 @@ def with_paint(patch: np.ndarray, read: CellRead) -> CellRead:
     the final grid's cells."""
     if read.pip_bgr is None:
         return read
+    # no face the dice have (they have no 1): let the paint look for one
+    search = not read.layout_ok or read.pips < 2
+    if search and (read.occupied < C.OCCUPIED_MIN or not read.light_pips):
+        return read
     # Light pips: a pixel is a mix of face and pip paint (a glint whitens both). Dark pips
     # add nearly nothing to a mix, so there a pixel is face paint plus white light: the
     # face's share is as low on a glinting dark pip as on a bare one.
     other = np.array(read.pip_bgr if read.light_pips else C.PAINT_WHITE_BGR, np.float32)
-    if not read.layout_ok or read.pips < 2:
-        # no face the dice have (they have no 1): let the paint look for one
-        if read.occupied < C.OCCUPIED_MIN or not read.light_pips:
-            return read
-        found = search_paint(patch.astype(np.float32), np.array(read.face_bgr, np.float32),
-                             other, LAYOUTS)
-        return replace(read, paint_pips=found.count, paint_margin=found.margin)
-    paint = read_paint(patch.astype(np.float32), list(read.pips_xy),
-                       np.array(read.face_bgr, np.float32), other, LAYOUTS)
+    px, face = patch.astype(np.float32), np.array(read.face_bgr, np.float32)
+    paint = (search_paint(px, face, other, LAYOUTS) if search
+             else read_paint(px, list(read.pips_xy), face, other, LAYOUTS))
     return replace(read, paint_pips=paint.count, paint_margin=paint.margin)
 
 
@@ -537,8 +524,6 @@ def _centroid(img: np.ndarray, x: int, y: int, radius: float) -> tuple[float, fl
     return float((w * xs).sum() / total), float((w * ys).sum() / total)
 
 
-
-
 def _lattice_misfit(
     points: tuple[tuple[float, int, int], ...], one_side: np.ndarray, pip_r: float,
     spacing: float,
@@ -623,10 +608,6 @@ def _same_paint(cores: list[np.ndarray], face: np.ndarray) -> bool:
     return all(small_stats.norm(c - pip) <= C.PIP_COLOUR_SPREAD * scale for c in cores)
 
 
-
-
-
-
 def _on_layout(
     chosen: list[tuple[float, int, int]], cx: float, cy: float, spacing: float
 ) -> tuple[float, set[tuple[int, int]] | None]:
@@ -644,8 +625,6 @@ def _on_layout(
             return s, None
         cells.add((r, c))
     return s, cells
-
-
 
 
 def _median_colour(patch: np.ndarray, bgr: np.ndarray, mask: np.ndarray) -> np.ndarray:
