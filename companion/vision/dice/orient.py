@@ -76,17 +76,17 @@ def turn_cells(
     xs = [int(round(p[0])) for p in corners]
     ys = [int(round(p[1])) for p in corners]
     new_grid = DiceGrid(h, range(min(ys), max(ys) + 1), range(min(xs), max(xs) + 1))
-    out: list[_T] = [
-        _moved(d, int(round(c[1])) - r0, int(round(c[0])) - c0)
-        for d, c in zip(dice, cells, strict=True)
-    ]
-    out.sort(key=lambda d: (d.row, d.col))
-    more: list[_U] = []
-    for e in extra:
-        p = m @ np.array([float(e.col), float(e.row)])
-        more.append(_moved(e, int(round(p[1])) - r0, int(round(p[0])) - c0))
-    more.sort(key=lambda d: (d.row, d.col))
-    return out, new_grid, more
+    return _renumbered(dice, m, r0, c0), new_grid, _renumbered(extra, m, r0, c0)
+
+
+def _renumbered(items: Sequence[_T], m: np.ndarray, r0: int, c0: int) -> list[_T]:
+    """``items`` turned by ``m`` and shifted so the dice start at row and column 0, in
+    reading order."""
+    out = []
+    for d in items:
+        p = m @ np.array([float(d.col), float(d.row)])
+        out.append(_moved(d, int(round(p[1])) - r0, int(round(p[0])) - c0))
+    return sorted(out, key=lambda d: (d.row, d.col))
 
 
 def _moved(d: _T, row: int, col: int) -> _T:
