@@ -299,6 +299,17 @@ class Evaluator:
         ]
         self._threes = sum(three for three, _ in self._rings)
         self._used = used
+        self._single = [len(ids) == 1 for ids in k.cafe_slots]
+        self._ring_one = sum(1 << i for i in range(n) if slots[i].level == 1)
+        self._kinds = [  # per bean type, its slots
+            sum(1 << i for i in range(n) if slots[i].bean is bean)
+            for bean in {s.bean for s in slots}
+        ]
+        # Per slot: the other spaces of its café, each with the slots above it (see _reach).
+        self._partners = [
+            tuple((x, self._higher[x]) for x in k.cafe_slots[slots[i].cafe] if x != i)
+            for i in range(n)
+        ]
         # Per café, each space's bit and the spaces a bean could come down from.
         # An empty space holds up its café until a bean from another café drops in.
         self._needs = [
@@ -486,7 +497,14 @@ class Evaluator:
         return got
 
     def _reach(
-        self, points: int, singles: int, beans: int, eggs: int, part: int, live: int
+        self,
+        points: int,
+        singles: int,
+        beans: int,
+        eggs: int,
+        part: int,
+        live: int,
+        stuck: bool = True,
     ) -> Value:
         """A ceiling on the value of ``part`` (cafés) whose points are at most ``points``:
         the part cannot do better than this triple.
@@ -501,6 +519,14 @@ class Evaluator:
         plus beans left are at most that potential plus the beans of cafés that never
         score, less the fills that the points take, which are at least one per point and
         one more per point beyond what the one-space cafés can score.
+
+        A 3-ring bean is worth its third unit only if some 2-ring space of its type sits
+        in a café whose other spaces can still be filled after the bean arrives. Under
+        forced byproducts a bean of a type is discarded only once every empty 1-ring
+        space of that type has taken one of that type's movers, none of which is then
+        discarded. With ``stuck``, cafés holding something that never score again keep
+        it (``_chicken_room``); the quick check of a child leaves that out, as it is the
+        dearest part and the child's own glance applies it.
         """
         known = self._slot_masks
         slots = known.get(part)
@@ -512,10 +538,20 @@ class Evaluator:
         on = beans & live_slots
         movers = (on & self._moving).bit_count()
         potential = on.bit_count() + movers + (eggs & live_slots).bit_count()
+        extra = 0
         if on & self._threes:
+            held = on | (eggs & live_slots)
             for three, two in self._rings:
-                if two & live_slots:
-                    potential += (on & three).bit_count()
+                if on & three and two & live_slots:
+                    for t in self._members(two & live_slots):
+                        need_fills = 1 + (held >> t & 1)
+                        for x, up in self._partners[t]:
+                            if (held >> x & 1) + (on & up).bit_count() < need_fills:
+                                break
+                        else:
+                            extra |= three
+                            break
+            potential += (on & extra).bit_count()
         # Not enough potential to fill that often: the most scorings s whose fills,
         # s + max(0, s - singles), the potential still covers.
         scorings = points // POINTS_PER_CAFE
@@ -525,11 +561,74 @@ class Evaluator:
         fills = 2 * scorings - singles if scorings > singles else scorings
         mine = beans & slots
         spare = potential + (mine & ~live_slots).bit_count() - fills
+        if self._forced and movers > 0:
+            # Empty 1-ring spaces, each of which takes a mover of its type before the
+            # first bean of that type can be discarded.
+            sinks = slots & ~(beans | eggs) & self._ring_one
+            if sinks and movers - sinks.bit_count() < spare:
+                moving = on & self._moving
+                movers = 0
+                for kind in self._kinds:
+                    m = (moving & kind).bit_count() - (sinks & kind).bit_count()
+                    if m > 0:
+                        movers += m
         chicken = movers if movers < spare else spare
+        if stuck and chicken > 0:
+            tight = self._chicken_room(
+                scorings, singles, potential, on, eggs & live_slots, live & part, live_slots, extra
+            )
+            if tight < chicken:
+                chicken = tight
         left = mine.bit_count()
         if left > spare - chicken:
             left = spare - chicken
         return (POINTS_PER_CAFE * scorings, chicken, left)
+
+    def _chicken_room(
+        self,
+        scorings: int,
+        singles: int,
+        potential: int,
+        on: int,
+        eggs: int,
+        live: int,
+        live_slots: int,
+        extra: int,
+    ) -> int:
+        """Chicken steps ``scorings`` scorings leave room for, at most (see ``_reach``).
+
+        A café that holds beans or eggs and never scores again keeps them: its items'
+        whole potential is spent on beans left or wasted, none on chicken steps. With s1
+        scorings of one-space cafés and s2 = scorings - s1 of the others, at most s1 and
+        s2 distinct such cafés can score, so the rest, taken as the cheapest, stay full;
+        the fills are 2 * s2 + s1. The best s1 for the chicken is taken.
+        """
+        held = on | eggs
+        moving = self._moving
+        masks = self._cafe_mask
+        single = self._single
+        twos: list[int] = []  # per café of two spaces holding something: its potential
+        ones: list[int] = []
+        for ci in self._members(live):
+            items = masks[ci] & held
+            if not items:
+                continue
+            mine = items & on
+            cost = items.bit_count() + (mine & moving).bit_count() + (mine & extra).bit_count()
+            (ones if single[ci] else twos).append(cost)
+        twos.sort()
+        ones.sort()
+        best = -_UNBOUNDED
+        for s1 in range(min(singles, scorings) + 1):
+            s2 = scorings - s1
+            room = potential - 2 * s2 - s1
+            if len(twos) > s2:
+                room -= sum(twos[: len(twos) - s2])
+            if len(ones) > s1:
+                room -= sum(ones[: len(ones) - s1])
+            if room > best:
+                best = room
+        return best
 
     def _cover(
         self, beans: int, eggs: int, live: int, capped: int
@@ -938,7 +1037,7 @@ class Evaluator:
                     continue
                 seen.add(filled)
                 nb = left_beans | filled
-                q = self._reach(below, singles_here, nb, left_eggs, cafes, live)
+                q = self._reach(below, singles_here, nb, left_eggs, cafes, live, stuck=False)
                 quick = (q[0] + gain, q[1] + lost, q[2])
                 if quick < need:
                     above = (quick[0], quick[1], quick[2] + 1)  # value_above(quick)
