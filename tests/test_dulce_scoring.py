@@ -456,3 +456,17 @@ def test_a_two_ring_space_in_a_cafe_that_cannot_refill_adds_no_potential():
     # and B's 3-ring coffee space can never be refilled: the bean gains nothing there.
     cafes = [[["peanut", 3, "bean"]], [["coffee", 3, "bean"], ["peanut", 2, "bean"]]]
     assert _ceiling_and_best(cafes) == ((2, 3, 0), (2, 3, 0))
+
+
+
+def test_a_bean_left_in_an_unscored_cafe_wastes_the_rest_of_its_potential():
+    # D's 3-ring coffee drops into B (B scores: both 2-ring coffees are discarded, two
+    # steps, nothing left) or into C (one step, B keeps its bean). Two steps and a bean
+    # left together would need B unscored, and its 2-ring bean is then worth one only.
+    cafes = [
+        [["cacao", 2, None]],
+        [["coffee", 2, "bean"], ["coffee", 2, None]],
+        [["coffee", 2, None]],
+        [["coffee", 3, "bean"]],
+    ]
+    assert _ceiling_and_best(cafes) == ((2, 2, 0), (2, 2, 0))

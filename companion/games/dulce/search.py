@@ -573,13 +573,17 @@ class Evaluator:
                     if m > 0:
                         movers += m
         chicken = movers if movers < spare else spare
-        if stuck and chicken > 0:
-            tight = self._chicken_room(
+        left = mine.bit_count()
+        if stuck and (chicken > 0 or left > 0):
+            tight, total = self._chicken_room(
                 scorings, singles, potential, on, eggs & live_slots, live & part, live_slots, extra
             )
             if tight < chicken:
                 chicken = tight
-        left = mine.bit_count()
+            # Beans of cafés that never score again count only as beans left.
+            total += (mine & ~live_slots).bit_count()
+            if left > total - chicken:
+                left = total - chicken
         if left > spare - chicken:
             left = spare - chicken
         return (POINTS_PER_CAFE * scorings, chicken, left)
@@ -594,41 +598,53 @@ class Evaluator:
         live: int,
         live_slots: int,
         extra: int,
-    ) -> int:
-        """Chicken steps ``scorings`` scorings leave room for, at most (see ``_reach``).
+    ) -> tuple[int, int]:
+        """(chicken steps, chicken steps plus beans left) that ``scorings`` scorings leave
+        room for, at most (see ``_reach``).
 
         A café that holds beans or eggs and never scores again keeps them: its items'
-        whole potential is spent on beans left or wasted, none on chicken steps. With s1
-        scorings of one-space cafés and s2 = scorings - s1 of the others, at most s1 and
-        s2 distinct such cafés can score, so the rest, taken as the cheapest, stay full;
-        the fills are 2 * s2 + s1. The best s1 for the chicken is taken.
+        whole potential is spent on its beans left (one each) or wasted, none on chicken
+        steps. With s1 scorings of one-space cafés and s2 = scorings - s1 of the others,
+        at most s1 and s2 distinct such cafés can score, so the rest, taken as the
+        cheapest, stay full; the fills are 2 * s2 + s1. The best s1 is taken.
         """
         held = on | eggs
         moving = self._moving
         masks = self._cafe_mask
         single = self._single
-        twos: list[int] = []  # per café of two spaces holding something: its potential
+        # Per café holding something, its items' potential, and that less its beans.
+        twos: list[int] = []
         ones: list[int] = []
+        twos_waste: list[int] = []
+        ones_waste: list[int] = []
         for ci in self._members(live):
             items = masks[ci] & held
             if not items:
                 continue
             mine = items & on
-            cost = items.bit_count() + (mine & moving).bit_count() + (mine & extra).bit_count()
-            (ones if single[ci] else twos).append(cost)
-        twos.sort()
-        ones.sort()
-        best = -_UNBOUNDED
+            waste = (items & eggs).bit_count() + (mine & moving).bit_count()
+            waste += (mine & extra).bit_count()
+            if single[ci]:
+                ones.append(waste + mine.bit_count())
+                ones_waste.append(waste)
+            else:
+                twos.append(waste + mine.bit_count())
+                twos_waste.append(waste)
+        for costs in (twos, ones, twos_waste, ones_waste):
+            costs.sort()
+        chicken = total = -_UNBOUNDED
         for s1 in range(min(singles, scorings) + 1):
             s2 = scorings - s1
-            room = potential - 2 * s2 - s1
+            room = whole = potential - 2 * s2 - s1
             if len(twos) > s2:
                 room -= sum(twos[: len(twos) - s2])
+                whole -= sum(twos_waste[: len(twos) - s2])
             if len(ones) > s1:
                 room -= sum(ones[: len(ones) - s1])
-            if room > best:
-                best = room
-        return best
+                whole -= sum(ones_waste[: len(ones) - s1])
+            chicken = max(chicken, room)
+            total = max(total, whole)
+        return chicken, total
 
     def _cover(
         self, beans: int, eggs: int, live: int, capped: int
