@@ -470,3 +470,16 @@ def test_a_bean_left_in_an_unscored_cafe_wastes_the_rest_of_its_potential():
         [["coffee", 3, "bean"]],
     ]
     assert _ceiling_and_best(cafes) == ((2, 2, 0), (2, 2, 0))
+
+
+def test_two_like_beans_leaving_together_share_a_single_lower_space():
+    # B's two 2-ring coffees leave together when B scores, and the one 1-ring coffee
+    # space (C) takes only one of them: C scores at most three times (its own bean, one
+    # of B's, A's), not four, so five points in all, not six.
+    cafes = [
+        [["coffee", 3, "bean"]],
+        [["coffee", 2, "bean"], ["coffee", 2, "bean"]],
+        [["coffee", 1, "bean"]],
+    ]
+    ceiling, best = _ceiling_and_best(cafes)
+    assert ceiling[0] == best[0] == 5

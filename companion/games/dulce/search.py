@@ -334,6 +334,13 @@ class Evaluator:
             else -1
             for ids in k.cafe_slots
         ]
+        # Cafés of two 2-ring spaces of a type with a single 1-ring space: their two
+        # beans leave at once, and only one of them can drop into that space.
+        self._twin_drops = [
+            (self._cafe_mask[ci], kl - 1)
+            for ci, kl in enumerate(self._twin_class)
+            if kl >= 0 and kl % 3 == 2 and self._class_slots.get(kl - 1, 0).bit_count() == 1
+        ]
         self._flow_network(k)
         self._forced = not rules.byproducts_may_be_discarded
         # Groups of interchangeable slots: same kind in one café, or whole cafés alike.
@@ -669,6 +676,9 @@ class Evaluator:
         mobile = beans & live_slots
         # Per class, the mobile beans that could still come down into it.
         arriving = {k: (mobile & up).bit_count() for k, up in self._class_higher.items()}
+        for pair, low in self._twin_drops:
+            if mobile & pair == pair:
+                arriving[low] -= 1
         cafes: list[tuple[int, int]] = []  # (scarcest count, café) of the live cafés
         gains: dict[int, int] = {}  # per class: sum of scarcest counts of cafés touching it
         twice: dict[int, int] = {}  # the same, once more for cafés of two spaces of a class
