@@ -511,7 +511,7 @@ class Evaluator:
         eggs: int,
         part: int,
         live: int,
-        stuck: bool = True,
+        refined: bool = True,
     ) -> Value:
         """A ceiling on the value of ``part`` (cafés) whose points are at most ``points``:
         the part cannot do better than this triple.
@@ -531,9 +531,9 @@ class Evaluator:
         in a café whose other spaces can still be filled after the bean arrives. Under
         forced byproducts a bean of a type is discarded only once every empty 1-ring
         space of that type has taken one of that type's movers, none of which is then
-        discarded. With ``stuck``, cafés holding something that never score again keep
-        it (``_chicken_room``); the quick check of a child leaves that out, as it is the
-        dearest part and the child's own glance applies it.
+        discarded. And cafés holding something that never score again keep it
+        (``_chicken_room``). Without ``refined`` (the quick check of a child) these three
+        are left out: they are the dearer part, and the child's own glance applies them.
         """
         known = self._slot_masks
         slots = known.get(part)
@@ -546,7 +546,12 @@ class Evaluator:
         movers = (on & self._moving).bit_count()
         potential = on.bit_count() + movers + (eggs & live_slots).bit_count()
         extra = 0
-        if on & self._threes:
+        if on & self._threes and not refined:
+            for three, two in self._rings:
+                if two & live_slots:
+                    extra |= three
+            potential += (on & extra).bit_count()
+        elif on & self._threes:
             held = on | (eggs & live_slots)
             for three, two in self._rings:
                 if on & three and two & live_slots:
@@ -568,7 +573,7 @@ class Evaluator:
         fills = 2 * scorings - singles if scorings > singles else scorings
         mine = beans & slots
         spare = potential + (mine & ~live_slots).bit_count() - fills
-        if self._forced and movers > 0:
+        if refined and self._forced and movers > 0:
             # Empty 1-ring spaces, each of which takes a mover of its type before the
             # first bean of that type can be discarded.
             sinks = slots & ~(beans | eggs) & self._ring_one
@@ -581,7 +586,7 @@ class Evaluator:
                         movers += m
         chicken = movers if movers < spare else spare
         left = mine.bit_count()
-        if stuck and (chicken > 0 or left > 0):
+        if refined and (chicken > 0 or left > 0):
             tight, total = self._chicken_room(
                 scorings, singles, potential, on, eggs & live_slots, live & part, live_slots, extra
             )
@@ -619,7 +624,7 @@ class Evaluator:
         moving = self._moving
         masks = self._cafe_mask
         single = self._single
-        # Per café holding something, its items' potential, and that less its beans.
+        # Per café holding something: its items' potential, and that less its beans.
         twos: list[int] = []
         ones: list[int] = []
         twos_waste: list[int] = []
@@ -629,18 +634,27 @@ class Evaluator:
             if not items:
                 continue
             mine = items & on
-            waste = (items & eggs).bit_count() + (mine & moving).bit_count()
-            waste += (mine & extra).bit_count()
+            beans = mine.bit_count()
+            waste = items.bit_count() - beans + (mine & moving).bit_count()
+            if mine & extra:
+                waste += (mine & extra).bit_count()
             if single[ci]:
-                ones.append(waste + mine.bit_count())
+                ones.append(waste + beans)
                 ones_waste.append(waste)
             else:
-                twos.append(waste + mine.bit_count())
+                twos.append(waste + beans)
                 twos_waste.append(waste)
-        for costs in (twos, ones, twos_waste, ones_waste):
-            costs.sort()
+        most = singles if singles < scorings else scorings
+        plain = potential - 2 * scorings + most  # the fills alone, at s1 = most
+        if len(twos) <= scorings - most and len(ones) <= most:
+            return plain, plain  # every café holding something may score
+        # The cheapest cafés to leave unscored, by potential and by waste apart.
+        twos.sort()
+        ones.sort()
+        twos_waste.sort()
+        ones_waste.sort()
         chicken = total = -_UNBOUNDED
-        for s1 in range(min(singles, scorings) + 1):
+        for s1 in range(most + 1):
             s2 = scorings - s1
             room = whole = potential - 2 * s2 - s1
             if len(twos) > s2:
@@ -649,8 +663,10 @@ class Evaluator:
             if len(ones) > s1:
                 room -= sum(ones[: len(ones) - s1])
                 whole -= sum(ones_waste[: len(ones) - s1])
-            chicken = max(chicken, room)
-            total = max(total, whole)
+            if room > chicken:
+                chicken = room
+            if whole > total:
+                total = whole
         return chicken, total
 
     def _cover(
@@ -1063,7 +1079,7 @@ class Evaluator:
                     continue
                 seen.add(filled)
                 nb = left_beans | filled
-                q = self._reach(below, singles_here, nb, left_eggs, cafes, live, stuck=False)
+                q = self._reach(below, singles_here, nb, left_eggs, cafes, live, refined=False)
                 quick = (q[0] + gain, q[1] + lost, q[2])
                 if quick < need:
                     above = (quick[0], quick[1], quick[2] + 1)  # value_above(quick)
