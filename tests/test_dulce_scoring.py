@@ -421,3 +421,65 @@ def test_potential_caps_chicken_and_beans_left_together():
     assert brute_value(cafes) == (3, 0, 0)
     assert Evaluator(k).ceiling(fill) == (3, 0, 0)
     assert Evaluator(k).reaching(fill, (3, 0, 1)) is None
+
+
+def _ceiling_and_best(cafes):
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    return Evaluator(k).ceiling(k.fill_of(engine)), brute_value(cafes)
+
+
+def test_a_mover_fills_every_empty_one_ring_space_of_its_type_before_any_is_discarded():
+    # Scoring A forces its 2-ring cacao into B's empty 1-ring cacao space (B, with a
+    # peanut space nothing can fill, never scores): a bean left, no chicken step.
+    cafes = [
+        [["cacao", 2, "bean"], ["vanilla", 1, "bean"]],
+        [["cacao", 1, None], ["peanut", 1, None]],
+    ]
+    assert _ceiling_and_best(cafes) == ((1, 0, 1), (1, 0, 1))
+
+
+def test_cafes_that_never_score_again_keep_what_they_hold():
+    # Only the 3-ring vanilla can fill anything. Three points (V, then two of Y, Z, W)
+    # leave one of Y, Z, W unscored, holding its bean: at most 2 chicken steps, not 3.
+    cafes = [
+        [["vanilla", 3, "bean"]],
+        [["vanilla", 2, None], ["cacao", 1, "bean"]],
+        [["cacao", 2, "bean"], ["vanilla", 1, None]],
+        [["vanilla", 2, None], ["peanut", 2, "bean"]],
+    ]
+    assert _ceiling_and_best(cafes) == ((3, 2, 1), (3, 2, 1))
+
+
+def test_a_two_ring_space_in_a_cafe_that_cannot_refill_adds_no_potential():
+    # The 3-ring peanut can only drop into B's 2-ring peanut space after B has scored,
+    # and B's 3-ring coffee space can never be refilled: the bean gains nothing there.
+    cafes = [[["peanut", 3, "bean"]], [["coffee", 3, "bean"], ["peanut", 2, "bean"]]]
+    assert _ceiling_and_best(cafes) == ((2, 3, 0), (2, 3, 0))
+
+
+
+def test_a_bean_left_in_an_unscored_cafe_wastes_the_rest_of_its_potential():
+    # D's 3-ring coffee drops into B (B scores: both 2-ring coffees are discarded, two
+    # steps, nothing left) or into C (one step, B keeps its bean). Two steps and a bean
+    # left together would need B unscored, and its 2-ring bean is then worth one only.
+    cafes = [
+        [["cacao", 2, None]],
+        [["coffee", 2, "bean"], ["coffee", 2, None]],
+        [["coffee", 2, None]],
+        [["coffee", 3, "bean"]],
+    ]
+    assert _ceiling_and_best(cafes) == ((2, 2, 0), (2, 2, 0))
+
+
+def test_two_like_beans_leaving_together_share_a_single_lower_space():
+    # B's two 2-ring coffees leave together when B scores, and the one 1-ring coffee
+    # space (C) takes only one of them: C scores at most three times (its own bean, one
+    # of B's, A's), not four, so five points in all, not six.
+    cafes = [
+        [["coffee", 3, "bean"]],
+        [["coffee", 2, "bean"], ["coffee", 2, "bean"]],
+        [["coffee", 1, "bean"]],
+    ]
+    ceiling, best = _ceiling_and_best(cafes)
+    assert ceiling[0] == best[0] == 5

@@ -299,6 +299,17 @@ class Evaluator:
         ]
         self._threes = sum(three for three, _ in self._rings)
         self._used = used
+        self._single = [len(ids) == 1 for ids in k.cafe_slots]
+        self._ring_one = sum(1 << i for i in range(n) if slots[i].level == 1)
+        self._kinds = [  # per bean type, its slots
+            sum(1 << i for i in range(n) if slots[i].bean is bean)
+            for bean in {s.bean for s in slots}
+        ]
+        # Per slot: the other spaces of its café, each with the slots above it (see _reach).
+        self._partners = [
+            tuple((x, self._higher[x]) for x in k.cafe_slots[slots[i].cafe] if x != i)
+            for i in range(n)
+        ]
         # Per café, each space's bit and the spaces a bean could come down from.
         # An empty space holds up its café until a bean from another café drops in.
         self._needs = [
@@ -322,6 +333,13 @@ class Evaluator:
             self._klass[ids[0]] if len(ids) == 2 and len(set(self._klass[i] for i in ids)) == 1
             else -1
             for ids in k.cafe_slots
+        ]
+        # Cafés of two 2-ring spaces of a type with a single 1-ring space: their two
+        # beans leave at once, and only one of them can drop into that space.
+        self._twin_drops = [
+            (self._cafe_mask[ci], kl - 1)
+            for ci, kl in enumerate(self._twin_class)
+            if kl >= 0 and kl % 3 == 2 and self._class_slots.get(kl - 1, 0).bit_count() == 1
         ]
         self._flow_network(k)
         self._forced = not rules.byproducts_may_be_discarded
@@ -486,7 +504,14 @@ class Evaluator:
         return got
 
     def _reach(
-        self, points: int, singles: int, beans: int, eggs: int, part: int, live: int
+        self,
+        points: int,
+        singles: int,
+        beans: int,
+        eggs: int,
+        part: int,
+        live: int,
+        refined: bool = True,
     ) -> Value:
         """A ceiling on the value of ``part`` (cafés) whose points are at most ``points``:
         the part cannot do better than this triple.
@@ -501,6 +526,14 @@ class Evaluator:
         plus beans left are at most that potential plus the beans of cafés that never
         score, less the fills that the points take, which are at least one per point and
         one more per point beyond what the one-space cafés can score.
+
+        A 3-ring bean is worth its third unit only if some 2-ring space of its type sits
+        in a café whose other spaces can still be filled after the bean arrives. Under
+        forced byproducts a bean of a type is discarded only once every empty 1-ring
+        space of that type has taken one of that type's movers, none of which is then
+        discarded. And cafés holding something that never score again keep it
+        (``_chicken_room``). Without ``refined`` (the quick check of a child) these three
+        are left out: they are the dearer part, and the child's own glance applies them.
         """
         known = self._slot_masks
         slots = known.get(part)
@@ -512,10 +545,25 @@ class Evaluator:
         on = beans & live_slots
         movers = (on & self._moving).bit_count()
         potential = on.bit_count() + movers + (eggs & live_slots).bit_count()
-        if on & self._threes:
+        extra = 0
+        if on & self._threes and not refined:
             for three, two in self._rings:
                 if two & live_slots:
-                    potential += (on & three).bit_count()
+                    extra |= three
+            potential += (on & extra).bit_count()
+        elif on & self._threes:
+            held = on | (eggs & live_slots)
+            for three, two in self._rings:
+                if on & three and two & live_slots:
+                    for t in self._members(two & live_slots):
+                        need_fills = 1 + (held >> t & 1)
+                        for x, up in self._partners[t]:
+                            if (held >> x & 1) + (on & up).bit_count() < need_fills:
+                                break
+                        else:
+                            extra |= three
+                            break
+            potential += (on & extra).bit_count()
         # Not enough potential to fill that often: the most scorings s whose fills,
         # s + max(0, s - singles), the potential still covers.
         scorings = points // POINTS_PER_CAFE
@@ -525,11 +573,101 @@ class Evaluator:
         fills = 2 * scorings - singles if scorings > singles else scorings
         mine = beans & slots
         spare = potential + (mine & ~live_slots).bit_count() - fills
+        if refined and self._forced and movers > 0:
+            # Empty 1-ring spaces, each of which takes a mover of its type before the
+            # first bean of that type can be discarded.
+            sinks = slots & ~(beans | eggs) & self._ring_one
+            if sinks and movers - sinks.bit_count() < spare:
+                moving = on & self._moving
+                movers = 0
+                for kind in self._kinds:
+                    m = (moving & kind).bit_count() - (sinks & kind).bit_count()
+                    if m > 0:
+                        movers += m
         chicken = movers if movers < spare else spare
         left = mine.bit_count()
+        if refined and (chicken > 0 or left > 0):
+            tight, total = self._chicken_room(
+                scorings, singles, potential, on, eggs & live_slots, live & part, live_slots, extra
+            )
+            if tight < chicken:
+                chicken = tight
+            # Beans of cafés that never score again count only as beans left.
+            total += (mine & ~live_slots).bit_count()
+            if left > total - chicken:
+                left = total - chicken
         if left > spare - chicken:
             left = spare - chicken
         return (POINTS_PER_CAFE * scorings, chicken, left)
+
+    def _chicken_room(
+        self,
+        scorings: int,
+        singles: int,
+        potential: int,
+        on: int,
+        eggs: int,
+        live: int,
+        live_slots: int,
+        extra: int,
+    ) -> tuple[int, int]:
+        """(chicken steps, chicken steps plus beans left) that ``scorings`` scorings leave
+        room for, at most (see ``_reach``).
+
+        A café that holds beans or eggs and never scores again keeps them: its items'
+        whole potential is spent on its beans left (one each) or wasted, none on chicken
+        steps. With s1 scorings of one-space cafés and s2 = scorings - s1 of the others,
+        at most s1 and s2 distinct such cafés can score, so the rest, taken as the
+        cheapest, stay full; the fills are 2 * s2 + s1. The best s1 is taken.
+        """
+        held = on | eggs
+        moving = self._moving
+        masks = self._cafe_mask
+        single = self._single
+        # Per café holding something: its items' potential, and that less its beans.
+        twos: list[int] = []
+        ones: list[int] = []
+        twos_waste: list[int] = []
+        ones_waste: list[int] = []
+        for ci in self._members(live):
+            items = masks[ci] & held
+            if not items:
+                continue
+            mine = items & on
+            beans = mine.bit_count()
+            waste = items.bit_count() - beans + (mine & moving).bit_count()
+            if mine & extra:
+                waste += (mine & extra).bit_count()
+            if single[ci]:
+                ones.append(waste + beans)
+                ones_waste.append(waste)
+            else:
+                twos.append(waste + beans)
+                twos_waste.append(waste)
+        most = singles if singles < scorings else scorings
+        plain = potential - 2 * scorings + most  # the fills alone, at s1 = most
+        if len(twos) <= scorings - most and len(ones) <= most:
+            return plain, plain  # every café holding something may score
+        # The cheapest cafés to leave unscored, by potential and by waste apart.
+        twos.sort()
+        ones.sort()
+        twos_waste.sort()
+        ones_waste.sort()
+        chicken = total = -_UNBOUNDED
+        for s1 in range(most + 1):
+            s2 = scorings - s1
+            room = whole = potential - 2 * s2 - s1
+            if len(twos) > s2:
+                room -= sum(twos[: len(twos) - s2])
+                whole -= sum(twos_waste[: len(twos) - s2])
+            if len(ones) > s1:
+                room -= sum(ones[: len(ones) - s1])
+                whole -= sum(ones_waste[: len(ones) - s1])
+            if room > chicken:
+                chicken = room
+            if whole > total:
+                total = whole
+        return chicken, total
 
     def _cover(
         self, beans: int, eggs: int, live: int, capped: int
@@ -554,6 +692,9 @@ class Evaluator:
         mobile = beans & live_slots
         # Per class, the mobile beans that could still come down into it.
         arriving = {k: (mobile & up).bit_count() for k, up in self._class_higher.items()}
+        for pair, low in self._twin_drops:
+            if mobile & pair == pair:
+                arriving[low] -= 1
         cafes: list[tuple[int, int]] = []  # (scarcest count, café) of the live cafés
         gains: dict[int, int] = {}  # per class: sum of scarcest counts of cafés touching it
         twice: dict[int, int] = {}  # the same, once more for cafés of two spaces of a class
@@ -938,7 +1079,7 @@ class Evaluator:
                     continue
                 seen.add(filled)
                 nb = left_beans | filled
-                q = self._reach(below, singles_here, nb, left_eggs, cafes, live)
+                q = self._reach(below, singles_here, nb, left_eggs, cafes, live, refined=False)
                 quick = (q[0] + gain, q[1] + lost, q[2])
                 if quick < need:
                     above = (quick[0], quick[1], quick[2] + 1)  # value_above(quick)
