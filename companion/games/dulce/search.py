@@ -21,7 +21,9 @@ on every kitchen a game can reach:
 * Thresholds on the whole value. A search asks for a value at least some triple, and
   a second ceiling, on chicken steps plus beans left once the points are known (a
   potential that every fill and every discard uses up, ``_reach``), rules out most
-  branches that only tie on points.
+  branches that only tie on points. It counts what must stay put: cafés left unscored
+  keep what they hold, and each empty 1-ring space takes a bean of its type before any
+  bean of that type can be discarded.
 
 The value compared is (points, chicken steps, beans left in cafés), larger is better in
 that order.
