@@ -92,6 +92,8 @@ class ReaderResult:
     # letter fields read as a letter: (its letter probability among the field's letters,
     # whether the field would go to review even with no letter threshold at all)
     letters: dict[str, tuple[float, bool]] = field(default_factory=dict)
+    # the same fields' runner-up value and its probability among the field's letters
+    runners_up: dict[str, tuple[str, float]] = field(default_factory=dict)
 
 
 @dataclass
@@ -291,7 +293,7 @@ def letter_facts(readings: dict[str, Any]) -> dict[str, tuple[float, bool]]:
     reason other than the letter threshold (a field held back by that threshold alone
     would be in review by its plain reading when that is below REVIEW_BELOW)."""
     from companion.vision.sheet.constants import REVIEW_BELOW
-    from companion.vision.sheet.reader import LETTER_DOUBT_NOTE, LETTER_VALUES
+    from companion.vision.sheet.reader import LETTER_DOUBT_NOTE, LETTER_PAIR_NOTE, LETTER_VALUES
 
     out: dict[str, tuple[float, bool]] = {}
     for fid, r in readings.items():
@@ -300,11 +302,29 @@ def letter_facts(readings: dict[str, Any]) -> dict[str, tuple[float, bool]]:
         written = sum(p for v, p in r.candidates if v is not None)
         own = sum(p for v, p in r.candidates if v == r.value)
         q = own / written if written > 0 else 0.0
-        if r.note == LETTER_DOUBT_NOTE:  # capped by the threshold: judge the plain reading
+        if r.note in (LETTER_DOUBT_NOTE, LETTER_PAIR_NOTE):  # capped by a letter threshold:
+            # judge the plain reading
             other = max(p for _, p in r.candidates) < REVIEW_BELOW
         else:
             other = bool(r.review)
         out[fid] = (q, other)
+    return out
+
+
+def letter_runners_up(readings: dict[str, Any]) -> dict[str, tuple[str, float]]:
+    """Per field read as a letter: the second letter value and its probability among the
+    field's letters ("" and 0 when the field allowed no other)."""
+    from companion.vision.sheet.reader import LETTER_VALUES
+
+    out: dict[str, tuple[str, float]] = {}
+    for fid, r in readings.items():
+        if r.kind not in LETTER_VALUES or r.value is None:
+            continue
+        written = sum(p for v, p in r.candidates if v is not None)
+        others = sorted(((p, v) for v, p in r.candidates if v is not None and v != r.value),
+                        reverse=True)
+        out[fid] = ((others[0][1], others[0][0] / written) if others and written > 0
+                    else ("", 0.0))
     return out
 
 
@@ -322,7 +342,8 @@ def reader_function(name: str, own_letters: bool = False) -> Callable[[Path], Re
         seconds = time.perf_counter() - start
         fields = {k: v for k, v in dict(reading.fields).items() if v}
         return ReaderResult(fields, set(reading.review), seconds, code=reading.code,
-                            letters=letter_facts(reading.readings))
+                            letters=letter_facts(reading.readings),
+                            runners_up=letter_runners_up(reading.readings))
 
     return read
 
@@ -461,6 +482,8 @@ class LetterRecord:
     true: str = ""
     read: str = ""
     writer: str = ""
+    second: str = ""  # the runner-up value
+    q2: float = 0.0  # its probability among the field's letters
 
 
 def letter_records(specs: Sequence[PhotoSpec], truths: dict[str, dict[str, Any]],
@@ -471,8 +494,9 @@ def letter_records(specs: Sequence[PhotoSpec], truths: dict[str, dict[str, Any]]
         truth: dict[str, str] = truths[spec.name]["fields"]
         for fid, (q, other) in sorted(res.letters.items()):
             want, got = truth.get(fid, ""), res.fields.get(fid, "")
+            second, q2 = res.runners_up.get(fid, ("", 0.0))
             out.append(LetterRecord(q, other, want == got, spec.name, fid, want, got,
-                                    spec.writer))
+                                    spec.writer, second, q2))
     return out
 
 

@@ -48,6 +48,9 @@ CALIB_SILENT_PER_FIELD = 0.0
 GRID = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.92, 0.94, 0.95, 0.96, 0.97, 0.98, 0.985, 0.99,
         0.993, 0.995, 0.9955, 0.996, 0.997, 0.998, 0.999)
 CALIB_SEED = 0
+# Pair thresholds tried (letters read between the same two letters as a doubtful letter of
+# the same sheet, companion/vision/sheet/letter_pairs.py); 1.0 sends them all to review.
+PAIR_GRID = (0.95, 0.98, 0.99, 0.993, 0.995, 0.997, 0.998, 0.999, 1.0)
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,63 @@ def choose(rows: Sequence[Sweep], n_fields: int,
     best = next((r for r in rows if r.silent <= budget), rows[-1])
     same = [r for r in rows if r.threshold >= best.threshold and r.reviewed == best.reviewed]
     return max(same, key=lambda r: r.threshold)
+
+
+@dataclass(frozen=True)
+class PairSweep:
+    threshold: float
+    pair_threshold: float  # for letters read between the pair a doubtful one of the sheet
+    reviewed: int
+    silent: int
+
+    @property
+    def pairs_on(self) -> bool:
+        return self.pair_threshold > self.threshold
+
+
+def _doubted(records: Sequence[LetterRecord], threshold: float) -> list[bool]:
+    """Per record: is it read between the same two letters as a doubtful letter (below
+    ``threshold``) of the same photo, as the reader's letter_pairs rule judges it."""
+    from companion.vision.sheet.letter_pairs import doubted_pairs
+    from companion.vision.sheet.reader import LETTER_OF_VALUE
+
+    by_photo: dict[str, dict[int, tuple[str, str, float]]] = {}
+    for i, r in enumerate(records):
+        if r.read in LETTER_OF_VALUE:
+            by_photo.setdefault(r.photo, {})[i] = (LETTER_OF_VALUE[r.read],
+                                                   LETTER_OF_VALUE.get(r.second, ""), r.q)
+    flagged: set[int] = set()
+    for calls in by_photo.values():
+        flagged |= doubted_pairs(calls, threshold)
+    return [i in flagged for i in range(len(records))]
+
+
+def sweep_pairs(records: Sequence[LetterRecord], grid: Sequence[float] = GRID,
+                pair_grid: Sequence[float] = PAIR_GRID) -> list[PairSweep]:
+    """Every letter threshold with every pair threshold at or above it (equal: no pair
+    rule)."""
+    out = []
+    for t in grid:
+        doubted = _doubted(records, t)
+        for tp in sorted({t, *(x for x in pair_grid if x > t)}):
+            held = [r.other_review or r.q < t or (d and r.q < tp)
+                    for r, d in zip(records, doubted, strict=True)]
+            out.append(PairSweep(t, tp, sum(held),
+                                 sum(not r.right and not h
+                                     for r, h in zip(records, held, strict=True))))
+    return out
+
+
+def choose_pairs(rows: Sequence[PairSweep], n_fields: int, floor: float = 0.0,
+                 per_field: float = CALIB_SILENT_PER_FIELD) -> PairSweep:
+    """The fewest fields in review within the silent budget, the letter threshold no lower
+    than ``floor``; among equals the strictest (letter threshold, then pair threshold).
+    The most reviewing row when none is within the budget."""
+    budget = per_field * n_fields
+    ok = [r for r in rows if r.silent <= budget and r.threshold >= floor]
+    if not ok:
+        return max(rows, key=lambda r: (r.reviewed, r.threshold, r.pair_threshold))
+    return min(ok, key=lambda r: (r.reviewed, -r.threshold, -r.pair_threshold))
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -127,19 +187,52 @@ def main(argv: Sequence[str] | None = None) -> None:
               f"{r.silent} |")
     print("\nLetter reliability on the calibration sheets:\n")
     print(reliability_table(records, best.threshold))
-    if args.write:
-        from companion.vision.sheet.constants_letters import META_PATH
 
-        meta = json.loads(META_PATH.read_text())
-        meta["sheet_review_below"] = best.threshold
+    from companion.vision.sheet.constants_letters import META_PATH
+
+    meta = json.loads(META_PATH.read_text())
+    floor = float(meta.get("review_below", 0.0))
+    pair_rows = sweep_pairs(records)
+    pick = choose_pairs(pair_rows, t.fields, floor)
+    print(f"\nWith the letter pairs rule (a letter read between the same two letters as a "
+          f"doubtful letter of its sheet needs the pair threshold; the letter threshold no "
+          f"lower than the model's crop-fitted {floor:g}): fields in review, silent letter "
+          f"errors\n")
+    shown = [x for x in PAIR_GRID if x >= 0.98]
+    print("| letter threshold | no pair rule | " + " | ".join(f"pair {x:g}" for x in shown)
+          + " |\n|---" * (len(shown) + 2) + "|")
+    for th in GRID:
+        if th < 0.9:
+            continue
+        cells = {r.pair_threshold if r.pairs_on else None: r for r in pair_rows
+                 if r.threshold == th}
+        line = [f"{th:g}"]
+        for key in (None, *shown):
+            r = cells.get(key)
+            text = "" if r is None else f"{100 * r.reviewed / t.fields:.2f}% / {r.silent}"
+            line.append(f"**{text}**" if r is pick else text)
+        print("| " + " | ".join(line) + " |")
+    print(f"\nchosen: letter threshold {pick.threshold:g}, "
+          + (f"pair threshold {pick.pair_threshold:g}" if pick.pairs_on else "no pair rule")
+          + f": {pick.reviewed} fields in review ({100 * pick.reviewed / t.fields:.2f}%), "
+          f"{pick.silent} silent")
+    if args.write:
+        meta["sheet_review_below"] = pick.threshold
+        if pick.pairs_on:
+            meta["sheet_pair_review_below"] = pick.pair_threshold
+        else:
+            meta.pop("sheet_pair_review_below", None)
         meta["sheet_calibrated_on"] = (f"{n_papers} papers of {n_writers} real-calib writers, "
                                        f"{len(specs)} photos")
         meta["sheet_calib_letters"] = len(records)
         meta["sheet_calib_wrong"] = sum(not r.right for r in records)
-        meta["sheet_calib_silent"] = best.silent
-        meta["sheet_calib_review_share"] = round(best.reviewed / t.fields, 4)
+        meta["sheet_calib_silent"] = pick.silent
+        meta["sheet_calib_review_share"] = round(pick.reviewed / t.fields, 4)
+        meta["sheet_calib_review_share_no_pairs"] = round(best.reviewed / t.fields, 4)
         META_PATH.write_text(json.dumps(meta, indent=2) + "\n")
-        print(f"\nwrote sheet_review_below {best.threshold:g} to {META_PATH}")
+        print(f"\nwrote sheet_review_below {pick.threshold:g}"
+              + (f", sheet_pair_review_below {pick.pair_threshold:g}" if pick.pairs_on else "")
+              + f" to {META_PATH}")
 
 
 if __name__ == "__main__":
