@@ -12,6 +12,14 @@ more than CALIB_SILENT_PER_FIELD of the fields (none) would be silent letter err
 ``--write`` it is stored in letters.json as ``sheet_review_below`` (the reader prefers it to
 ``review_below``); the test writers stay for ``python -m scripts.bench reader``.
 
+The letter-pairs rule (companion/vision/sheet/letter_pairs.py) is fitted with it: a letter
+read between the same two letters as a doubtful letter of its sheet needs
+``sheet_pair_review_below``. Both thresholds are chosen together, the fewest fields in review
+with no silent letter error, and the letter threshold no lower than the model's crop-fitted
+``review_below``: the sheets repeat each calibration writer's one shape of a letter, the
+crops hold several shapes per writer, so where the sheets have no sure wrong letter left to
+go by the crops still set how low the threshold may go.
+
     python -m scripts.fit_letter_sheets [--photos 100] [--jobs 2] [--write]
 """
 
@@ -182,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print("| letter threshold | letter fields in review | share of all fields | "
           "silent letter errors |\n|---|---|---|---|")
     for r in rows:
-        mark = " (chosen)" if r is best else ""
+        mark = " (lowest)" if r is best else ""
         print(f"| {r.threshold:g}{mark} | {r.reviewed} | {100 * r.reviewed / t.fields:.2f}% | "
               f"{r.silent} |")
     print("\nLetter reliability on the calibration sheets:\n")
@@ -200,7 +208,7 @@ def main(argv: Sequence[str] | None = None) -> None:
           f"errors\n")
     shown = [x for x in PAIR_GRID if x >= 0.98]
     print("| letter threshold | no pair rule | " + " | ".join(f"pair {x:g}" for x in shown)
-          + " |\n|---" * (len(shown) + 2) + "|")
+          + " |\n" + "|---" * (len(shown) + 2) + "|")
     for th in GRID:
         if th < 0.9:
             continue

@@ -60,3 +60,27 @@ def test_varied_trajectory_draws_into_a_cell() -> None:
                             photo_px_per_mm=10.0)
     assert crop.dtype == np.uint8 and crop.ndim == 2
     assert int(crop.max()) - int(crop.min()) > 60  # ink on paper
+
+
+def test_cursive_loops_only_when_asked_and_they_lengthen_the_path() -> None:
+    def length(strokes: tuple[np.ndarray, ...]) -> float:
+        return sum(float(np.linalg.norm(np.diff(st, axis=0), axis=1).sum()) for st in strokes)
+
+    plain = [vary_strokes(F_STROKES, "F", np.random.default_rng(s)) for s in range(200)]
+    again = [vary_strokes(F_STROKES, "F", np.random.default_rng(s), loops=False)
+             for s in range(200)]
+    assert all(len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+               for a, b in zip(plain, again, strict=True))
+    looped = [vary_strokes(F_STROKES, "F", np.random.default_rng(s), loops=True)
+              for s in range(200)]
+    longer = sum(length(b) > length(a) + 0.3 for a, b in zip(plain, looped, strict=True))
+    assert 10 < longer < 120  # a loop of radius 0.1-0.2 adds 0.6 or more; most get none
+    assert all(np.isfinite(st).all() for out in looped for st in out)
+
+
+def test_a_small_g_falls_back_to_the_capital_without_fonts() -> None:
+    from companion.synth.handwriting import letter_alpha
+
+    a = letter_alpha(40, 40, "g", np.random.default_rng(5), fonts="strokes")
+    b = letter_alpha(40, 40, "G", np.random.default_rng(5), fonts="strokes")
+    assert np.array_equal(a, b)

@@ -167,9 +167,11 @@ def _with_loops(pts: list[Stroke], rng: np.random.Generator, letter: str) -> lis
     return pts
 
 
-def vary_strokes(strokes: Sequence[Stroke], letter: str, rng: np.random.Generator
-                 ) -> tuple[Stroke, ...]:
-    """The trajectory of ``letter`` (1 high, y down) as another hand might have drawn it."""
+def vary_strokes(strokes: Sequence[Stroke], letter: str, rng: np.random.Generator,
+                 loops: bool = False) -> tuple[Stroke, ...]:
+    """The trajectory of ``letter`` (1 high, y down) as another hand might have drawn it;
+    with ``loops``, sometimes with cursive loops too (where the first stroke starts, the
+    last one ends, or at a sharp corner)."""
     pts = [np.asarray(st, np.float64).reshape(-1, 2) for st in strokes if len(st) > 0]
     if not pts or rng.random() < KEEP_CHANCE:
         return tuple(pts)
@@ -190,7 +192,8 @@ def vary_strokes(strokes: Sequence[Stroke], letter: str, rng: np.random.Generato
         pts = [_wobble(st, rng, sd) for st in pts]
     if len(pts) > 1 and rng.random() < JOIN_CHANCE:
         pts = _join(pts, rng)
-    pts = _with_loops(pts, rng, letter.upper())
+    if loops:
+        pts = _with_loops(pts, rng, letter.upper())
     if rng.random() < HOOK_CHANCE and len(pts[0]) > 1:
         pts[0] = _hook(pts[0], rng)
     if rng.random() < RUNON_CHANCE and len(pts[-1]) > 1:
