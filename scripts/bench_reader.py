@@ -500,18 +500,41 @@ def letter_records(specs: Sequence[PhotoSpec], truths: dict[str, dict[str, Any]]
     return out
 
 
-def reliability_table(records: Sequence[LetterRecord], threshold: float) -> str:
+def pair_doubted(records: Sequence[LetterRecord], threshold: float) -> list[bool]:
+    """Per record: is it read between the same two letters as a doubtful letter (below
+    ``threshold``) of the same photo, as the reader's letter-pairs rule judges it."""
+    from companion.vision.sheet.letter_pairs import doubted_pairs
+    from companion.vision.sheet.reader import LETTER_OF_VALUE
+
+    by_photo: dict[str, dict[int, tuple[str, str, float]]] = {}
+    for i, r in enumerate(records):
+        if r.read in LETTER_OF_VALUE:
+            by_photo.setdefault(r.photo, {})[i] = (LETTER_OF_VALUE[r.read],
+                                                   LETTER_OF_VALUE.get(r.second, ""), r.q)
+    flagged: set[int] = set()
+    for calls in by_photo.values():
+        flagged |= doubted_pairs(calls, threshold)
+    return [i in flagged for i in range(len(records))]
+
+
+def reliability_table(records: Sequence[LetterRecord], threshold: float,
+                      pair_threshold: float = 0.0) -> str:
     """Letter probability bins against how often the letter is right, and what the reader
-    does with each bin (review below ``threshold``)."""
+    does with each bin (review below ``threshold``, or below ``pair_threshold`` for a letter
+    of a pair its sheet doubts)."""
     rows = ["| letter probability | letters | right | mean probability | wrong | "
             "wrong and trusted |", "|---|---|---|---|---|---|"]
     edges = [*RELIABILITY_EDGES, 1.0 + 1e-9]
+    doubted = (pair_doubted(records, threshold) if pair_threshold > threshold
+               else [False] * len(records))
+    held = {id(r) for r, d in zip(records, doubted, strict=True) if d and r.q < pair_threshold}
     for lo, hi in zip(edges[:-1], edges[1:], strict=True):
         got = [r for r in records if lo <= r.q < hi]
         if not got:
             continue
         wrong = [r for r in got if not r.right]
-        trusted = [r for r in wrong if not r.other_review and r.q >= threshold]
+        trusted = [r for r in wrong if not r.other_review and r.q >= threshold
+                   and id(r) not in held]
         label = f"{lo:g}-{min(hi, 1.0):g}"
         rows.append(f"| {label} | {len(got)} | {_pct(len(got) - len(wrong), len(got))} | "
                     f"{statistics.fmean(r.q for r in got):.4f} | {len(wrong)} | "
@@ -686,12 +709,20 @@ def main(argv: Sequence[str] | None = None) -> None:
             notes += [f"\nSilent errors ({name}), first few:"] + [f"- {x}" for x in
                                                                   t.silent_examples]
     if real:
-        from companion.vision.sheet.reader import Reader, _letter_review_below
+        from companion.vision.sheet.reader import (
+            Reader,
+            _letter_review_below,
+            _pair_review_below,
+        )
 
         threshold = _letter_review_below(Reader.OURS)
+        pair = _pair_review_below(Reader.OURS)
+        rule = (f", and below {pair:g} a letter read between the two letters a doubtful "
+                "letter of its sheet hesitated between" if pair > threshold else "")
         notes += ["", f"Letter reliability, real {who} writers (letters as read on their "
-                  f"sheets; the reader reviews a letter below {threshold:g}):", "",
-                  reliability_table(letter_records(real, truths, ours_real), threshold)]
+                  f"sheets; the reader reviews a letter below {threshold:g}{rule}):", "",
+                  reliability_table(letter_records(real, truths, ours_real), threshold,
+                                    pair)]
     print("\n".join(notes))
     if args.findings is not None:
         args.findings.write_text("# Reader bench findings\n\n" + text + "\n" + "\n".join(notes)

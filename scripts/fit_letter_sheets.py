@@ -38,6 +38,7 @@ from scripts.bench_reader import (
     layout_fingerprint,
     letter_records,
     make_photos,
+    pair_doubted,
     plan,
     reader_function,
     reliability_table,
@@ -101,30 +102,13 @@ class PairSweep:
         return self.pair_threshold > self.threshold
 
 
-def _doubted(records: Sequence[LetterRecord], threshold: float) -> list[bool]:
-    """Per record: is it read between the same two letters as a doubtful letter (below
-    ``threshold``) of the same photo, as the reader's letter_pairs rule judges it."""
-    from companion.vision.sheet.letter_pairs import doubted_pairs
-    from companion.vision.sheet.reader import LETTER_OF_VALUE
-
-    by_photo: dict[str, dict[int, tuple[str, str, float]]] = {}
-    for i, r in enumerate(records):
-        if r.read in LETTER_OF_VALUE:
-            by_photo.setdefault(r.photo, {})[i] = (LETTER_OF_VALUE[r.read],
-                                                   LETTER_OF_VALUE.get(r.second, ""), r.q)
-    flagged: set[int] = set()
-    for calls in by_photo.values():
-        flagged |= doubted_pairs(calls, threshold)
-    return [i in flagged for i in range(len(records))]
-
-
 def sweep_pairs(records: Sequence[LetterRecord], grid: Sequence[float] = GRID,
                 pair_grid: Sequence[float] = PAIR_GRID) -> list[PairSweep]:
     """Every letter threshold with every pair threshold at or above it (equal: no pair
     rule)."""
     out = []
     for t in grid:
-        doubted = _doubted(records, t)
+        doubted = pair_doubted(records, t)
         for tp in sorted({t, *(x for x in pair_grid if x > t)}):
             held = [r.other_review or r.q < t or (d and r.q < tp)
                     for r, d in zip(records, doubted, strict=True)]
@@ -193,8 +177,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         mark = " (lowest)" if r is best else ""
         print(f"| {r.threshold:g}{mark} | {r.reviewed} | {100 * r.reviewed / t.fields:.2f}% | "
               f"{r.silent} |")
-    print("\nLetter reliability on the calibration sheets:\n")
-    print(reliability_table(records, best.threshold))
 
     from companion.vision.sheet.constants_letters import META_PATH
 
@@ -224,6 +206,9 @@ def main(argv: Sequence[str] | None = None) -> None:
           + (f"pair threshold {pick.pair_threshold:g}" if pick.pairs_on else "no pair rule")
           + f": {pick.reviewed} fields in review ({100 * pick.reviewed / t.fields:.2f}%), "
           f"{pick.silent} silent")
+    print("\nLetter reliability on the calibration sheets, at the chosen thresholds:\n")
+    print(reliability_table(records, pick.threshold,
+                            pick.pair_threshold if pick.pairs_on else 0.0))
     if args.write:
         meta["sheet_review_below"] = pick.threshold
         if pick.pairs_on:

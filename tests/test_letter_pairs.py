@@ -3,9 +3,14 @@ sheet hesitated between needs more certainty."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 from companion.vision.sheet.decide import Candidates
 from companion.vision.sheet.letter_pairs import doubted_pairs
 from companion.vision.sheet.reader import letter_calls
+
+PHOTOS = Path(__file__).resolve().parent.parent / "examples" / "delicious" / "photos"
 
 
 def test_a_doubted_pair_flags_the_other_letters_read_between_it() -> None:
@@ -44,3 +49,20 @@ def test_letter_calls_name_letters_whatever_the_field_kind() -> None:
     top, second, q = calls["veg"]
     assert (top, second) == ("B", "L") and abs(q - 0.9 / 0.98) < 1e-12
     assert calls["fruit"][:2] == ("S", "B") and abs(calls["fruit"][2] - 0.5) < 1e-12
+
+
+def test_the_reader_holds_back_letters_of_a_doubted_pair(monkeypatch: Any) -> None:
+    """On a committed example photo: with the pair threshold at 1, every letter read between
+    a doubtful letter's two letters goes to review with its own note, nothing else changes."""
+    from companion.vision.sheet import reader
+
+    photo = PHOTOS / "combo-tilted-shadow.jpg"
+    monkeypatch.setattr(reader, "_pair_review_below", lambda _r: 0.0)
+    plain = reader.read_photo(str(photo)).readings
+    monkeypatch.setattr(reader, "_pair_review_below", lambda _r: 1.0)
+    paired = reader.read_photo(str(photo)).readings
+    assert {k: r.value for k, r in plain.items()} == {k: r.value for k, r in paired.items()}
+    newly = {k for k, r in paired.items() if r.review and not plain[k].review}
+    assert newly, "the example should have a doubted pair"
+    assert all(paired[k].note == reader.LETTER_PAIR_NOTE for k in newly)
+    assert all(paired[k].review for k, r in plain.items() if r.review)
