@@ -41,8 +41,8 @@ bench: $(STAMP) fonts
 
 # Retrain the letter classifier (assets/letters.onnx: real writers' letters from
 # ../shared/data/handwriting when present, fonts and stroke letters; calibrated on held-out
-# real writers; its sheet review threshold then fitted on photographed sheets of the
-# calibration writers) and the check-or-cross classifier
+# real writers; its sheet review thresholds, for every letter and for a letter of a pair
+# its sheet doubts, then fitted on photographed sheets of the calibration writers) and the check-or-cross classifier
 # (assets/marks.onnx, from mark patches the reader cuts from 600 synthetic photos) in their
 # own venv with PyTorch (CPU).
 train: $(STAMP) fonts

@@ -92,6 +92,8 @@ class ReaderResult:
     # letter fields read as a letter: (its letter probability among the field's letters,
     # whether the field would go to review even with no letter threshold at all)
     letters: dict[str, tuple[float, bool]] = field(default_factory=dict)
+    # the same fields' runner-up value and its probability among the field's letters
+    runners_up: dict[str, tuple[str, float]] = field(default_factory=dict)
 
 
 @dataclass
@@ -291,7 +293,7 @@ def letter_facts(readings: dict[str, Any]) -> dict[str, tuple[float, bool]]:
     reason other than the letter threshold (a field held back by that threshold alone
     would be in review by its plain reading when that is below REVIEW_BELOW)."""
     from companion.vision.sheet.constants import REVIEW_BELOW
-    from companion.vision.sheet.reader import LETTER_DOUBT_NOTE, LETTER_VALUES
+    from companion.vision.sheet.reader import LETTER_DOUBT_NOTE, LETTER_PAIR_NOTE, LETTER_VALUES
 
     out: dict[str, tuple[float, bool]] = {}
     for fid, r in readings.items():
@@ -300,11 +302,29 @@ def letter_facts(readings: dict[str, Any]) -> dict[str, tuple[float, bool]]:
         written = sum(p for v, p in r.candidates if v is not None)
         own = sum(p for v, p in r.candidates if v == r.value)
         q = own / written if written > 0 else 0.0
-        if r.note == LETTER_DOUBT_NOTE:  # capped by the threshold: judge the plain reading
+        if r.note in (LETTER_DOUBT_NOTE, LETTER_PAIR_NOTE):  # capped by a letter threshold:
+            # judge the plain reading
             other = max(p for _, p in r.candidates) < REVIEW_BELOW
         else:
             other = bool(r.review)
         out[fid] = (q, other)
+    return out
+
+
+def letter_runners_up(readings: dict[str, Any]) -> dict[str, tuple[str, float]]:
+    """Per field read as a letter: the second letter value and its probability among the
+    field's letters ("" and 0 when the field allowed no other)."""
+    from companion.vision.sheet.reader import LETTER_VALUES
+
+    out: dict[str, tuple[str, float]] = {}
+    for fid, r in readings.items():
+        if r.kind not in LETTER_VALUES or r.value is None:
+            continue
+        written = sum(p for v, p in r.candidates if v is not None)
+        others = sorted(((p, v) for v, p in r.candidates if v is not None and v != r.value),
+                        reverse=True)
+        out[fid] = ((others[0][1], others[0][0] / written) if others and written > 0
+                    else ("", 0.0))
     return out
 
 
@@ -322,7 +342,8 @@ def reader_function(name: str, own_letters: bool = False) -> Callable[[Path], Re
         seconds = time.perf_counter() - start
         fields = {k: v for k, v in dict(reading.fields).items() if v}
         return ReaderResult(fields, set(reading.review), seconds, code=reading.code,
-                            letters=letter_facts(reading.readings))
+                            letters=letter_facts(reading.readings),
+                            runners_up=letter_runners_up(reading.readings))
 
     return read
 
@@ -461,6 +482,8 @@ class LetterRecord:
     true: str = ""
     read: str = ""
     writer: str = ""
+    second: str = ""  # the runner-up value
+    q2: float = 0.0  # its probability among the field's letters
 
 
 def letter_records(specs: Sequence[PhotoSpec], truths: dict[str, dict[str, Any]],
@@ -471,23 +494,47 @@ def letter_records(specs: Sequence[PhotoSpec], truths: dict[str, dict[str, Any]]
         truth: dict[str, str] = truths[spec.name]["fields"]
         for fid, (q, other) in sorted(res.letters.items()):
             want, got = truth.get(fid, ""), res.fields.get(fid, "")
+            second, q2 = res.runners_up.get(fid, ("", 0.0))
             out.append(LetterRecord(q, other, want == got, spec.name, fid, want, got,
-                                    spec.writer))
+                                    spec.writer, second, q2))
     return out
 
 
-def reliability_table(records: Sequence[LetterRecord], threshold: float) -> str:
+def pair_doubted(records: Sequence[LetterRecord], threshold: float) -> list[bool]:
+    """Per record: is it read between the same two letters as a doubtful letter (below
+    ``threshold``) of the same photo, as the reader's letter-pairs rule judges it."""
+    from companion.vision.sheet.letter_pairs import doubted_pairs
+    from companion.vision.sheet.reader import LETTER_OF_VALUE
+
+    by_photo: dict[str, dict[int, tuple[str, str, float]]] = {}
+    for i, r in enumerate(records):
+        if r.read in LETTER_OF_VALUE:
+            by_photo.setdefault(r.photo, {})[i] = (LETTER_OF_VALUE[r.read],
+                                                   LETTER_OF_VALUE.get(r.second, ""), r.q)
+    flagged: set[int] = set()
+    for calls in by_photo.values():
+        flagged |= doubted_pairs(calls, threshold)
+    return [i in flagged for i in range(len(records))]
+
+
+def reliability_table(records: Sequence[LetterRecord], threshold: float,
+                      pair_threshold: float = 0.0) -> str:
     """Letter probability bins against how often the letter is right, and what the reader
-    does with each bin (review below ``threshold``)."""
+    does with each bin (review below ``threshold``, or below ``pair_threshold`` for a letter
+    of a pair its sheet doubts)."""
     rows = ["| letter probability | letters | right | mean probability | wrong | "
             "wrong and trusted |", "|---|---|---|---|---|---|"]
     edges = [*RELIABILITY_EDGES, 1.0 + 1e-9]
+    doubted = (pair_doubted(records, threshold) if pair_threshold > threshold
+               else [False] * len(records))
+    held = {id(r) for r, d in zip(records, doubted, strict=True) if d and r.q < pair_threshold}
     for lo, hi in zip(edges[:-1], edges[1:], strict=True):
         got = [r for r in records if lo <= r.q < hi]
         if not got:
             continue
         wrong = [r for r in got if not r.right]
-        trusted = [r for r in wrong if not r.other_review and r.q >= threshold]
+        trusted = [r for r in wrong if not r.other_review and r.q >= threshold
+                   and id(r) not in held]
         label = f"{lo:g}-{min(hi, 1.0):g}"
         rows.append(f"| {label} | {len(got)} | {_pct(len(got) - len(wrong), len(got))} | "
                     f"{statistics.fmean(r.q for r in got):.4f} | {len(wrong)} | "
@@ -662,12 +709,20 @@ def main(argv: Sequence[str] | None = None) -> None:
             notes += [f"\nSilent errors ({name}), first few:"] + [f"- {x}" for x in
                                                                   t.silent_examples]
     if real:
-        from companion.vision.sheet.reader import Reader, _letter_review_below
+        from companion.vision.sheet.reader import (
+            Reader,
+            _letter_review_below,
+            _pair_review_below,
+        )
 
         threshold = _letter_review_below(Reader.OURS)
+        pair = _pair_review_below(Reader.OURS)
+        rule = (f", and below {pair:g} a letter read between the two letters a doubtful "
+                "letter of its sheet hesitated between" if pair > threshold else "")
         notes += ["", f"Letter reliability, real {who} writers (letters as read on their "
-                  f"sheets; the reader reviews a letter below {threshold:g}):", "",
-                  reliability_table(letter_records(real, truths, ours_real), threshold)]
+                  f"sheets; the reader reviews a letter below {threshold:g}{rule}):", "",
+                  reliability_table(letter_records(real, truths, ours_real), threshold,
+                                    pair)]
     print("\n".join(notes))
     if args.findings is not None:
         args.findings.write_text("# Reader bench findings\n\n" + text + "\n" + "\n".join(notes)

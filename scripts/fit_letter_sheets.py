@@ -3,14 +3,23 @@
 The letter model's own threshold (``review_below`` in assets/letters.json) is fitted on
 single cell crops, many of them with far less detail than a sheet photo holds; the
 letters the reader cuts from sheet photos are another population, so the threshold the
-reader uses is fitted on those (on the shipped model: 0.99, against 0.96 from the crops;
-see the README's Real handwriting section). Here combo and
+reader uses is fitted on those (on the shipped model, with the letter-pairs rule below:
+0.96, the crops' own 0.96 as its floor, and 0.99 for a doubted pair; see the README's Real
+handwriting section). Here combo and
 garden/play papers are filled by the real ``calibrate`` writers (companion.synth.real_hands:
 never used to train the weights, never used to measure), photographed as the reader bench
 photographs them, and read; the threshold is the lowest letter probability at which no
 more than CALIB_SILENT_PER_FIELD of the fields (none) would be silent letter errors. With
 ``--write`` it is stored in letters.json as ``sheet_review_below`` (the reader prefers it to
 ``review_below``); the test writers stay for ``python -m scripts.bench reader``.
+
+The letter-pairs rule (companion/vision/sheet/letter_pairs.py) is fitted with it: a letter
+read between the same two letters as a doubtful letter of its sheet needs
+``sheet_pair_review_below``. Both thresholds are chosen together, the fewest fields in review
+with no silent letter error, and the letter threshold no lower than the model's crop-fitted
+``review_below``: the sheets repeat each calibration writer's one shape of a letter, the
+crops hold several shapes per writer, so where the sheets have no sure wrong letter left to
+go by the crops still set how low the threshold may go.
 
     python -m scripts.fit_letter_sheets [--photos 100] [--jobs 2] [--write]
 """
@@ -30,6 +39,7 @@ from scripts.bench_reader import (
     layout_fingerprint,
     letter_records,
     make_photos,
+    pair_doubted,
     plan,
     reader_function,
     reliability_table,
@@ -48,6 +58,9 @@ CALIB_SILENT_PER_FIELD = 0.0
 GRID = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.92, 0.94, 0.95, 0.96, 0.97, 0.98, 0.985, 0.99,
         0.993, 0.995, 0.9955, 0.996, 0.997, 0.998, 0.999)
 CALIB_SEED = 0
+# Pair thresholds tried (letters read between the same two letters as a doubtful letter of
+# the same sheet, companion/vision/sheet/letter_pairs.py); 1.0 sends them all to review.
+PAIR_GRID = (0.95, 0.98, 0.99, 0.993, 0.995, 0.997, 0.998, 0.999, 1.0)
 
 
 @dataclass(frozen=True)
@@ -76,6 +89,46 @@ def choose(rows: Sequence[Sweep], n_fields: int,
     best = next((r for r in rows if r.silent <= budget), rows[-1])
     same = [r for r in rows if r.threshold >= best.threshold and r.reviewed == best.reviewed]
     return max(same, key=lambda r: r.threshold)
+
+
+@dataclass(frozen=True)
+class PairSweep:
+    threshold: float
+    pair_threshold: float  # for letters read between the pair a doubtful one of the sheet
+    reviewed: int
+    silent: int
+
+    @property
+    def pairs_on(self) -> bool:
+        return self.pair_threshold > self.threshold
+
+
+def sweep_pairs(records: Sequence[LetterRecord], grid: Sequence[float] = GRID,
+                pair_grid: Sequence[float] = PAIR_GRID) -> list[PairSweep]:
+    """Every letter threshold with every pair threshold at or above it (equal: no pair
+    rule)."""
+    out = []
+    for t in grid:
+        doubted = pair_doubted(records, t)
+        for tp in sorted({t, *(x for x in pair_grid if x > t)}):
+            held = [r.other_review or r.q < t or (d and r.q < tp)
+                    for r, d in zip(records, doubted, strict=True)]
+            out.append(PairSweep(t, tp, sum(held),
+                                 sum(not r.right and not h
+                                     for r, h in zip(records, held, strict=True))))
+    return out
+
+
+def choose_pairs(rows: Sequence[PairSweep], n_fields: int, floor: float = 0.0,
+                 per_field: float = CALIB_SILENT_PER_FIELD) -> PairSweep:
+    """The fewest fields in review within the silent budget, the letter threshold no lower
+    than ``floor``; among equals the strictest (letter threshold, then pair threshold).
+    The most reviewing row when none is within the budget."""
+    budget = per_field * n_fields
+    ok = [r for r in rows if r.silent <= budget and r.threshold >= floor]
+    if not ok:
+        return max(rows, key=lambda r: (r.reviewed, r.threshold, r.pair_threshold))
+    return min(ok, key=lambda r: (r.reviewed, -r.threshold, -r.pair_threshold))
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -122,24 +175,58 @@ def main(argv: Sequence[str] | None = None) -> None:
     print("| letter threshold | letter fields in review | share of all fields | "
           "silent letter errors |\n|---|---|---|---|")
     for r in rows:
-        mark = " (chosen)" if r is best else ""
+        mark = " (lowest)" if r is best else ""
         print(f"| {r.threshold:g}{mark} | {r.reviewed} | {100 * r.reviewed / t.fields:.2f}% | "
               f"{r.silent} |")
-    print("\nLetter reliability on the calibration sheets:\n")
-    print(reliability_table(records, best.threshold))
-    if args.write:
-        from companion.vision.sheet.constants_letters import META_PATH
 
-        meta = json.loads(META_PATH.read_text())
-        meta["sheet_review_below"] = best.threshold
+    from companion.vision.sheet.constants_letters import META_PATH
+
+    meta = json.loads(META_PATH.read_text())
+    floor = float(meta.get("review_below", 0.0))
+    pair_rows = sweep_pairs(records)
+    pick = choose_pairs(pair_rows, t.fields, floor)
+    print(f"\nWith the letter pairs rule (a letter read between the same two letters as a "
+          f"doubtful letter of its sheet needs the pair threshold; the letter threshold no "
+          f"lower than the model's crop-fitted {floor:g}): fields in review, silent letter "
+          f"errors\n")
+    shown = [x for x in PAIR_GRID if x >= 0.98]
+    print("| letter threshold | no pair rule | " + " | ".join(f"pair {x:g}" for x in shown)
+          + " |\n" + "|---" * (len(shown) + 2) + "|")
+    for th in GRID:
+        if th < 0.9:
+            continue
+        cells = {r.pair_threshold if r.pairs_on else None: r for r in pair_rows
+                 if r.threshold == th}
+        line = [f"{th:g}"]
+        for key in (None, *shown):
+            r = cells.get(key)
+            text = "" if r is None else f"{100 * r.reviewed / t.fields:.2f}% / {r.silent}"
+            line.append(f"**{text}**" if r is pick else text)
+        print("| " + " | ".join(line) + " |")
+    print(f"\nchosen: letter threshold {pick.threshold:g}, "
+          + (f"pair threshold {pick.pair_threshold:g}" if pick.pairs_on else "no pair rule")
+          + f": {pick.reviewed} fields in review ({100 * pick.reviewed / t.fields:.2f}%), "
+          f"{pick.silent} silent")
+    print("\nLetter reliability on the calibration sheets, at the chosen thresholds:\n")
+    print(reliability_table(records, pick.threshold,
+                            pick.pair_threshold if pick.pairs_on else 0.0))
+    if args.write:
+        meta["sheet_review_below"] = pick.threshold
+        if pick.pairs_on:
+            meta["sheet_pair_review_below"] = pick.pair_threshold
+        else:
+            meta.pop("sheet_pair_review_below", None)
         meta["sheet_calibrated_on"] = (f"{n_papers} papers of {n_writers} real-calib writers, "
                                        f"{len(specs)} photos")
         meta["sheet_calib_letters"] = len(records)
         meta["sheet_calib_wrong"] = sum(not r.right for r in records)
-        meta["sheet_calib_silent"] = best.silent
-        meta["sheet_calib_review_share"] = round(best.reviewed / t.fields, 4)
+        meta["sheet_calib_silent"] = pick.silent
+        meta["sheet_calib_review_share"] = round(pick.reviewed / t.fields, 4)
+        meta["sheet_calib_review_share_no_pairs"] = round(best.reviewed / t.fields, 4)
         META_PATH.write_text(json.dumps(meta, indent=2) + "\n")
-        print(f"\nwrote sheet_review_below {best.threshold:g} to {META_PATH}")
+        print(f"\nwrote sheet_review_below {pick.threshold:g}"
+              + (f", sheet_pair_review_below {pick.pair_threshold:g}" if pick.pairs_on else "")
+              + f" to {META_PATH}")
 
 
 if __name__ == "__main__":

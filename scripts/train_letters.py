@@ -59,6 +59,11 @@ ELASTIC = 0.03  # elastic warp of the letter (displacement sd / box side), 70% o
 # same 70% of crops, after companion.synth.hand_variety has re-drawn them as another hand.
 REAL_TRAIN_WARP = (0.015, 0.06)
 VARIETY_VERSION = "hand_variety-1"  # part of the data cache key: bump when it changes
+# With --cursive (not the shipped model's recipe): hand_variety's cursive loops, and this
+# share of the G crops drawn from fonts showing a small g (a G written like a 9); training
+# set only, its own cache key.
+CURSIVE_VERSION = "hand_variety-3"
+G_LOWER_SHARE = 0.3
 LABEL_SMOOTHING = 0.05  # keeps the logits from racing to certainty on 76 writers
 N_TRAIN = 42_000
 N_VAL = 1_000  # font validation families (reported only)
@@ -76,11 +81,11 @@ OPSET = 13
 WORKERS = 2
 
 
-Job = tuple[int, int, str, tuple[str, ...] | None, float, float, float, bool]
+Job = tuple[int, int, str, tuple[str, ...] | None, float, float, float, bool, bool]
 
 
 def _sample(job: Job) -> tuple[np.ndarray, int]:
-    seed, i, fonts, families, stroke_share, elastic_amount, real_share, variety = job
+    seed, i, fonts, families, stroke_share, elastic_amount, real_share, variety, cursive = job
     rng = np.random.default_rng([seed, i])
     label = i % len(LETTER_CLASSES)
     letter = LETTER_CLASSES[label]
@@ -95,7 +100,11 @@ def _sample(job: Job) -> tuple[np.ndarray, int]:
     if use.startswith("real-") and use != fonts:
         warp = rng.uniform(*REAL_TRAIN_WARP) if warp > 0 else 0.0
         if variety:
-            strokes = vary_strokes(real_hands.pick(letter, rng, use).strokes, rng)
+            strokes = vary_strokes(real_hands.pick(letter, rng, use).strokes, letter, rng,
+                                   loops=cursive)
+    elif cursive and letter == "G" and not use.startswith("real-") and use != "strokes" \
+            and rng.random() < G_LOWER_SHARE:
+        letter = "g"
     crop = letter_cell_crop(letter, rng, fonts=use, families=families, warp=warp,
                             strokes=strokes)
     return preprocess(crop), label
@@ -103,12 +112,12 @@ def _sample(job: Job) -> tuple[np.ndarray, int]:
 
 def make_set(seed: int, n: int, fonts: str, families: tuple[str, ...] | None,
              stroke_share: float, workers: int, elastic_amount: float = 0.0,
-             real_share: float = 0.0, cache: Path | None = None, variety: bool = False
-             ) -> tuple[np.ndarray, np.ndarray]:
+             real_share: float = 0.0, cache: Path | None = None, variety: bool = False,
+             cursive: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Preprocessed crops and labels; with ``cache``, kept in a .npz named by every argument
     that shapes the data (the crops take most of a training's time)."""
     key = json.dumps([seed, n, fonts, families, stroke_share, elastic_amount, real_share]
-                     + ([VARIETY_VERSION] if variety else []))
+                     + ([CURSIVE_VERSION if cursive else VARIETY_VERSION] if variety else []))
     path = None
     if cache is not None:
         import hashlib
@@ -118,7 +127,7 @@ def make_set(seed: int, n: int, fonts: str, families: tuple[str, ...] | None,
             with np.load(path) as f:
                 return f["x"], f["y"]
     x, y = _make_set(seed, n, fonts, families, stroke_share, workers, elastic_amount,
-                     real_share, variety)
+                     real_share, variety, cursive and variety)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         np.savez(path, x=x, y=y)
@@ -127,9 +136,10 @@ def make_set(seed: int, n: int, fonts: str, families: tuple[str, ...] | None,
 
 def _make_set(seed: int, n: int, fonts: str, families: tuple[str, ...] | None,
               stroke_share: float, workers: int, elastic_amount: float,
-              real_share: float, variety: bool) -> tuple[np.ndarray, np.ndarray]:
-    jobs = [(seed, i, fonts, families, stroke_share, elastic_amount, real_share, variety)
-            for i in range(n)]
+              real_share: float, variety: bool, cursive: bool = False
+              ) -> tuple[np.ndarray, np.ndarray]:
+    jobs = [(seed, i, fonts, families, stroke_share, elastic_amount, real_share, variety,
+             cursive) for i in range(n)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             out = list(pool.map(_sample, jobs, chunksize=256))
@@ -229,6 +239,8 @@ def main() -> None:
     ap.add_argument("--width", type=float, default=WIDTH, help="channel multiplier")
     ap.add_argument("--epochs", type=int, default=EPOCHS)
     ap.add_argument("--n-train", type=int, default=N_TRAIN)
+    ap.add_argument("--cursive", action="store_true",
+                    help="train with cursive loops and small g's too (not the shipped recipe)")
     ap.add_argument("--cache", type=Path, default=None,
                     help="keep the rendered data sets here and reuse them on a rerun")
     args = ap.parse_args()
@@ -259,7 +271,7 @@ def main() -> None:
     real_share = REAL_SHARE if real else 0.0
     tr_fonts = "train" if train_fams else "strokes"
     xtr, ytr = make_set(SEED, n_train, tr_fonts, train_fams, STROKE_SHARE, args.workers,
-                        ELASTIC, real_share, args.cache, variety=True)
+                        ELASTIC, real_share, args.cache, variety=True, cursive=args.cursive)
     xva, yva = make_set(SEED + 1, n_val, "train" if val_fams else "strokes", val_fams,
                         0.2, args.workers, cache=args.cache)
     xho, yho = make_set(SEED + 2, n_held, "heldout" if held_fams else "strokes", None, 0.0,
@@ -338,7 +350,9 @@ def main() -> None:
         "real_share": real_share,
         "opset": OPSET, "params": params, "width": args.width, "seed": SEED, "epochs": epochs,
         "n_train": len(xtr), "stroke_share": STROKE_SHARE, "elastic": ELASTIC,
-        "real_train_warp": list(REAL_TRAIN_WARP), "real_variety": VARIETY_VERSION,
+        "real_train_warp": list(REAL_TRAIN_WARP),
+        "real_variety": CURSIVE_VERSION if args.cursive else VARIETY_VERSION,
+        **({"g_lower_share": G_LOWER_SHARE} if args.cursive else {}),
         "label_smoothing": LABEL_SMOOTHING,
         "train_families": list(train_fams), "val_families": list(val_fams),
         "heldout_families": list(held_fams), **report,

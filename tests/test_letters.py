@@ -59,6 +59,20 @@ def test_the_reader_reviews_letters_below_the_sheet_fitted_threshold() -> None:
     assert _letter_review_below(Reader.OURS) == meta["sheet_review_below"]
 
 
+def test_the_pair_threshold_is_the_stricter_one_and_the_reader_uses_it() -> None:
+    from companion.vision.sheet.reader import Reader, _pair_review_below
+
+    meta = json.loads(META_PATH.read_text())
+    if "sheet_pair_review_below" not in meta:  # fitted without the pairs rule
+        assert _pair_review_below(Reader.OURS) == 0.0
+        return
+    assert meta["sheet_review_below"] < meta["sheet_pair_review_below"] <= 1.0
+    assert _pair_review_below(Reader.OURS) == meta["sheet_pair_review_below"]
+    assert _pair_review_below(Reader.TESSERACT) == 0.0
+    # the letter threshold never goes below the one fitted on the same writers' crops
+    assert meta["sheet_review_below"] >= meta["review_below"]
+
+
 def test_model_exposes_its_features_for_the_players_own_letters() -> None:
     from companion.vision.sheet.letters import LetterClassifier
 

@@ -188,3 +188,27 @@ def test_fitting_without_the_real_data_says_so_and_exits_2(monkeypatch: Any, tmp
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "real handwriting not found" in err and err.count("\n") == 1
+
+
+def test_pair_sweep_lets_the_letter_threshold_down_where_the_pair_rule_holds_the_error() -> None:
+    from scripts.bench_reader import LetterRecord
+    from scripts.fit_letter_sheets import choose_pairs, sweep_pairs
+
+    def rec(q: float, right: bool, photo: str, read: str, second: str) -> LetterRecord:
+        return LetterRecord(q, q < 0.9, right, photo, "", "", read, "", second, 1 - q)
+
+    # photo a: a doubtful F-or-G and a wrong G at 0.989 between the same two letters;
+    # photo b: sure letters and one right letter at 0.97 whose pair nobody doubts
+    records = ([rec(0.6, True, "a", "fig", "golden-raspberry"),
+                rec(0.989, False, "a", "golden-raspberry", "fig")]
+               + [rec(0.999, True, "b", "carrot", "onion")] * 50
+               + [rec(0.97, True, "b", "lettuce", "broccoli")] * 10)
+    rows = sweep_pairs(records, (0.5, 0.96, 0.99), (0.99, 1.0))
+    plain = {r.threshold: r for r in rows if not r.pairs_on}
+    assert (plain[0.96].silent, plain[0.99].silent) == (1, 0)
+    pick = choose_pairs(rows, 1000)
+    # the pair rule holds the wrong G: 0.96 (as costly as 0.5, and stricter) reviews 2
+    # letters with it, where 0.99 alone reviews 12
+    assert (pick.threshold, pick.pair_threshold, pick.reviewed, pick.silent) == (0.96, 1.0, 2, 0)
+    floored = choose_pairs(rows, 1000, floor=0.99)
+    assert (floored.threshold, floored.reviewed, floored.silent) == (0.99, 12, 0)

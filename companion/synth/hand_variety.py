@@ -33,6 +33,17 @@ HOOK_CHANCE = 0.15  # a small entry hook before the first stroke
 HOOK_LEN = (0.08, 0.2)  # letter heights
 RUNON_CHANCE = 0.15  # the last stroke running on a little past its end
 RUNON_LEN = (0.04, 0.12)  # letter heights
+# Cursive loops: a small pen loop where the first stroke starts, where the last one ends,
+# or at a stroke's sharpest turn (a looped C, S or L corner), a radius in letter heights.
+START_LOOP_CHANCE = 0.15
+END_LOOP_CHANCE = 0.08
+CORNER_LOOP_CHANCE = 0.1
+LOOP_RADIUS = (0.1, 0.2)
+SHARP_TURN_DEG = 60.0  # a turn this sharp or sharper counts as a corner
+# Letters a loop may end or turn in without looking like another letter (a C curling at
+# its end reads as a G, a P or B looped at a corner grows a bowl).
+END_LOOP_LETTERS = frozenset("FGLMOSW")
+CORNER_LOOP_LETTERS = frozenset("FLMW")
 MIN_LEN = 1e-6
 
 
@@ -72,9 +83,9 @@ def _join(strokes: list[Stroke], rng: np.random.Generator) -> list[Stroke]:
     return out
 
 
-def _end_direction(st: Stroke) -> np.ndarray | None:
-    """Unit direction of travel over the last few points."""
-    pts = st[-4:]
+def _direction(st: Stroke, at_end: bool) -> np.ndarray | None:
+    """Unit direction of travel over the last (or first) few points."""
+    pts = st[-4:] if at_end else st[:4]
     d = pts[-1] - pts[0]
     n = float(np.linalg.norm(d))
     return d / n if n > MIN_LEN else None
@@ -97,7 +108,7 @@ def _hook(st: Stroke, rng: np.random.Generator) -> Stroke:
 
 def _runon(st: Stroke, rng: np.random.Generator) -> Stroke:
     """The stroke going on a little along its own direction, as a hurried hand does."""
-    d = _end_direction(st)
+    d = _direction(st, at_end=True)
     if d is None:
         return st
     length = rng.uniform(*RUNON_LEN)
@@ -105,8 +116,62 @@ def _runon(st: Stroke, rng: np.random.Generator) -> Stroke:
     return np.concatenate([st, st[-1] + t * length * d])
 
 
-def vary_strokes(strokes: Sequence[Stroke], rng: np.random.Generator) -> tuple[Stroke, ...]:
-    """The trajectory (letter 1 high, y down) as another hand might have drawn it."""
+def _loop(p: np.ndarray, d: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A pen loop that leaves ``p`` travelling along ``d``, after turning once around a circle
+    of its own, on either side (the start slightly off the circle, as a spiral)."""
+    n = np.array([-d[1], d[0]]) * (1.0 if rng.random() < 0.5 else -1.0)
+    r = rng.uniform(*LOOP_RADIUS)
+    c = p + r * n
+    phi = np.linspace(-2 * math.pi - 0.8, 0.0, 24)
+    rad = r * np.linspace(0.7, 1.0, len(phi))
+    # phi = 0 is p with the tangent d; the side sign makes the turn's sense
+    return c + rad[:, None] * (-np.cos(phi)[:, None] * n + np.sin(phi)[:, None] * d)
+
+
+def _sharpest_turn(st: Stroke) -> int | None:
+    """Index of the point where the stroke turns most, if it turns at least SHARP_TURN_DEG."""
+    if len(st) < 5:
+        return None
+    a = st[2:-2] - st[:-4]
+    b = st[4:] - st[2:-2]
+    na, nb = np.linalg.norm(a, axis=1), np.linalg.norm(b, axis=1)
+    ok = (na > MIN_LEN) & (nb > MIN_LEN)
+    if not ok.any():
+        return None
+    cos = np.where(ok, (a * b).sum(axis=1) / np.maximum(na * nb, MIN_LEN), 1.0)
+    k = int(np.argmin(cos))
+    return k + 2 if cos[k] <= math.cos(math.radians(SHARP_TURN_DEG)) else None
+
+
+def _with_loops(pts: list[Stroke], rng: np.random.Generator, letter: str) -> list[Stroke]:
+    pts = list(pts)
+    first, last = pts[0], pts[-1]
+    if rng.random() < START_LOOP_CHANCE and len(first) > 1:
+        d = _direction(first, at_end=False)
+        if d is not None:
+            pts[0] = np.concatenate([_loop(first[0], d, rng), first[1:]])
+    if rng.random() < END_LOOP_CHANCE and len(last) > 1 and letter in END_LOOP_LETTERS:
+        d = _direction(pts[-1], at_end=True)
+        if d is not None:
+            # the same loop, travelled backwards from the end point
+            pts[-1] = np.concatenate([pts[-1][:-1], _loop(pts[-1][-1], -d, rng)[::-1]])
+    if rng.random() < CORNER_LOOP_CHANCE and letter in CORNER_LOOP_LETTERS:
+        i = int(rng.integers(len(pts)))
+        k = _sharpest_turn(pts[i])
+        if k is not None:
+            st = pts[i]
+            d = st[k + 2] - st[k]
+            nd = float(np.linalg.norm(d))
+            if nd > MIN_LEN:
+                pts[i] = np.concatenate([st[:k], _loop(st[k], d / nd, rng), st[k + 1:]])
+    return pts
+
+
+def vary_strokes(strokes: Sequence[Stroke], letter: str, rng: np.random.Generator,
+                 loops: bool = False) -> tuple[Stroke, ...]:
+    """The trajectory of ``letter`` (1 high, y down) as another hand might have drawn it;
+    with ``loops``, sometimes with cursive loops too (where the first stroke starts, the
+    last one ends, or at a sharp corner)."""
     pts = [np.asarray(st, np.float64).reshape(-1, 2) for st in strokes if len(st) > 0]
     if not pts or rng.random() < KEEP_CHANCE:
         return tuple(pts)
@@ -127,6 +192,8 @@ def vary_strokes(strokes: Sequence[Stroke], rng: np.random.Generator) -> tuple[S
         pts = [_wobble(st, rng, sd) for st in pts]
     if len(pts) > 1 and rng.random() < JOIN_CHANCE:
         pts = _join(pts, rng)
+    if loops:
+        pts = _with_loops(pts, rng, letter.upper())
     if rng.random() < HOOK_CHANCE and len(pts[0]) > 1:
         pts[0] = _hook(pts[0], rng)
     if rng.random() < RUNON_CHANCE and len(pts[-1]) > 1:

@@ -40,6 +40,9 @@ REAL_PEN_REL = (0.045, 0.15)  # pen width / letter height: fine ballpoint to fel
 REAL_PRESSURE = (0.55, 1.0)  # per stroke; width follows pressure
 REAL_TAPER_CHANCE = 0.5  # strokes thinning at their ends (a ballpoint's lift-off)
 REAL_WARP = 0.03  # smooth displacement of the trajectory (sd, in letter heights)
+# Small letters a font may draw for their capital: many people write their G as a g (like
+# a 9). Stroke letters draw the capital.
+LOWER_FORMS = frozenset("g")
 
 
 class FontSet(StrEnum):
@@ -485,9 +488,10 @@ def _elastic(alpha: Mask, rng: np.random.Generator, amount: float) -> Mask:
 
 def _letter_alpha(box_w: int, box_h: int, letter: str, rng: np.random.Generator,
                   fset: FontSet, families: Sequence[str] | None) -> Mask:
-    letter = letter.upper()
     sources = _sources(fset, families)
     name, paths = sources[int(rng.integers(len(sources)))]
+    if letter not in LOWER_FORMS or not paths:
+        letter = letter.upper()
     if not paths:
         if letter not in STROKE_LETTERS:
             raise ValueError(f"no stroke drawing for letter {letter!r}")

@@ -83,8 +83,9 @@ from companion.vision.sheet.constants import (
     SHAPE_GROW,
     STRONG_INK_BELOW,
 )
-from companion.vision.sheet.decide import Candidates, decide
+from companion.vision.sheet.decide import Candidates, Decision, decide
 from companion.vision.sheet.glare import glared_fields
+from companion.vision.sheet.letter_pairs import LetterCall, doubted_pairs
 
 LETTER_VALUES: dict[FieldKind, dict[str, str]] = {
     FieldKind.VEGETABLE: {letter: v.value for v, letter in VEGETABLE_LETTERS.items()},
@@ -93,6 +94,12 @@ LETTER_VALUES: dict[FieldKind, dict[str, str]] = {
 # The note of a letter field sent to review for its letter alone (scripts/fit_letter_sheets.py
 # recognises it).
 LETTER_DOUBT_NOTE = "letter not clear enough to be sure"
+# The note of a letter sure enough on its own but read between the same two letters as a
+# doubtful one of the same sheet (letter_pairs.py).
+LETTER_PAIR_NOTE = "these two letters look alike elsewhere in this hand"
+# A letter field's value from its letter, whatever the kind (a B is broccoli or blueberry).
+LETTER_OF_VALUE = {v: letter for values in LETTER_VALUES.values()
+                    for letter, v in values.items()}
 # Ink is measured with the field in place and nudged a pixel each way, keeping the least: a
 # pen stroke stays put, a printed edge a pixel off the blank comes and goes.
 _NUDGES_PX = ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))
@@ -561,6 +568,34 @@ def _letter_review_below(reader: Reader) -> float:
     return LETTER_REVIEW_BELOW
 
 
+def _pair_review_below(reader: Reader) -> float:
+    """The letter probability a letter needs when a doubtful letter of the same sheet was read
+    between the same two letters (``sheet_pair_review_below`` of the shipped model,
+    scripts/fit_letter_sheets.py); 0 (no such rule) where the model has none."""
+    if reader is Reader.OURS:
+        value = _classifier().meta.get("sheet_pair_review_below")
+        if isinstance(value, int | float) and 0.0 < value <= 1.0:
+            return float(value)
+    return 0.0
+
+
+def letter_calls(decided: dict[str, Decision],
+                 cands: dict[str, Candidates]) -> dict[str, LetterCall]:
+    """Per letter field read as a letter: its letter, the runner-up letter and the letter's
+    probability among the field's letters (its share of the written candidates)."""
+    out: dict[str, LetterCall] = {}
+    for fid, (value, _conf, _note) in decided.items():
+        if value not in LETTER_OF_VALUE:
+            continue
+        written = [(p, v) for v, p in cands[fid] if v is not None]
+        total = sum(p for p, _ in written)
+        own = sum(p for p, v in written if v == value)
+        others = sorted(((p, v) for p, v in written if v != value), reverse=True)
+        second = LETTER_OF_VALUE.get(others[0][1], "") if others else ""
+        out[fid] = (LETTER_OF_VALUE[value], second, own / total if total > 0 else 0.0)
+    return out
+
+
 @cache
 def _classifier() -> Any:
     from companion.vision.sheet.letters import LetterClassifier
@@ -637,6 +672,9 @@ def read_fields(
     decided = decide(cands, reg.label.variant)
     glared = glared_fields(grey, page.blank, geometry.fields, reg.px_per_mm)
     letter_review_below = _letter_review_below(reader)
+    pair_review_below = _pair_review_below(reader)
+    doubted = (doubted_pairs(letter_calls(decided, cands), letter_review_below)
+               if pair_review_below > letter_review_below else set())
     out: dict[str, FieldReading] = {}
     specs = {s.id: s for s in geometry.fields}
     for fid, (value, conf, note) in decided.items():
@@ -650,8 +688,10 @@ def read_fields(
             cap, note = min(cap, 1.0 - p_written[fid]), "written but no letter recognised"
         if value is not None and spec.kind in LETTER_VALUES and not note:
             letter_p = conf / max(p_written[fid], 1e-9)
-            if letter_p < letter_review_below and LETTER_DOUBT_CONFIDENCE < min(cap, conf):
-                cap, note = LETTER_DOUBT_CONFIDENCE, LETTER_DOUBT_NOTE
+            below = pair_review_below if fid in doubted else letter_review_below
+            if letter_p < below and LETTER_DOUBT_CONFIDENCE < min(cap, conf):
+                cap = LETTER_DOUBT_CONFIDENCE
+                note = LETTER_DOUBT_NOTE if letter_p < letter_review_below else LETTER_PAIR_NOTE
         if conf > cap:
             conf, note = cap, note or LOW_DETAIL_NOTE
         if fid in glared and not clear_cross:  # glare hides ink, never adds it
