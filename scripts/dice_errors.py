@@ -79,7 +79,7 @@ def _render(setting: str, i: int) -> tuple[Any, str, str]:
 
 def run(name: str, spans: dict[str, range]) -> None:
     from companion.errors import ImageError
-    from companion.synth.dice_truth import match_dice, score_reading
+    from companion.synth.dice_truth import block_offset, die_right, match_dice, score_reading
     from companion.vision.dice.reader import read_dice_image
 
     cv2.setNumThreads(1)
@@ -107,17 +107,11 @@ def run(name: str, spans: dict[str, range]) -> None:
                 total[k] += v
             truth = {(d["row"], d["col"]): d for d in shot.block["dice"]}
             pairs = match_dice(shot, reading.dice)
-            offsets: dict[tuple[int, int], int] = {}
-            for d, t in pairs:
-                o = (t[0] - d.row, t[1] - d.col)
-                offsets[o] = offsets.get(o, 0) + 1
-            dr, dc = max(offsets, key=lambda o: offsets[o]) if offsets else (0, 0)
+            offset = block_offset(pairs)
             wrong = []
             for d, t in pairs:
                 tr = truth[t]
-                ok = (d.ingredient.value == tr["ingredient"] and d.value == tr["value"]
-                      and (d.row + dr, d.col + dc) == t)
-                if not ok:
+                if not all(die_right(d, tr, t, offset)):
                     wrong.append({"cell": list(t), "true": f"{tr['ingredient']} {tr['value']}",
                                   "read": f"{d.ingredient.value} {d.value}",
                                   "conf": round(d.confidence, 3), "review": d.review,

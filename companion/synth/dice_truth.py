@@ -68,32 +68,35 @@ def match_dice(photo: DicePhoto, dice: Iterable[_Die]) -> list[tuple[_Die, tuple
     return pairs
 
 
+def block_offset(pairs: Iterable[tuple[_Die, tuple[int, int]]]) -> tuple[int, int]:
+    """The (row, col) shift from read to true cells that aligns most matched dice."""
+    offsets = Counter((t[0] - d.row, t[1] - d.col) for d, t in pairs)
+    return offsets.most_common(1)[0][0] if offsets else (0, 0)
+
+
+def die_right(d: _Die, true: dict[str, object], cell: tuple[int, int],
+              offset: tuple[int, int]) -> tuple[bool, bool, bool]:
+    """(ingredient right, pips right, cell right after ``offset``) of a matched die."""
+    return (_name(d.ingredient) == true["ingredient"], d.value == true["value"],
+            (d.row + offset[0], d.col + offset[1]) == cell)
+
+
 def score_reading(photo: DicePhoto, dice: Iterable[_Die]) -> DiceScore:
     truth = {(d["row"], d["col"]): d for d in photo.block["dice"]}
-    radius = MATCH_RADIUS_PITCH * (photo.pitch_px or 50.0)
-    pairs: list[tuple[_Die, tuple[int, int]]] = []
-    used: set[tuple[int, int]] = set()
-    phantom = silent = review = 0
-    for d in dice:
-        review += d.review
-        best = min(photo.centers_px, key=lambda k: math.dist(photo.centers_px[k], d.center_px))
-        if math.dist(photo.centers_px[best], d.center_px) > radius or best in used:
-            phantom += 1
-            silent += not d.review
-            continue
-        used.add(best)
-        pairs.append((d, best))
-    offsets = Counter((t[0] - d.row, t[1] - d.col) for d, t in pairs)
-    dr, dc = offsets.most_common(1)[0][0] if offsets else (0, 0)
+    dice = list(dice)
+    pairs = match_dice(photo, dice)
+    paired = {id(d) for d, _ in pairs}
+    phantoms = [d for d in dice if id(d) not in paired]
+    review = sum(d.review for d in dice)
+    phantom = len(phantoms)
+    silent = sum(not d.review for d in phantoms)
+    offset = block_offset(pairs)
     ing_ok = val_ok = all_ok = 0
     for d, t in pairs:
-        true = truth[t]
-        ing = _name(d.ingredient) == true["ingredient"]
-        val = d.value == true["value"]
-        cell = (d.row + dr, d.col + dc) == t
+        ing, val, cell = die_right(d, truth[t], t, offset)
         ing_ok += ing
         val_ok += val
         all_ok += ing and val and cell
         silent += not (ing and val and cell) and not d.review
-    return DiceScore(len(truth), ing_ok, val_ok, all_ok, len(truth) - len(used), phantom,
+    return DiceScore(len(truth), ing_ok, val_ok, all_ok, len(truth) - len(pairs), phantom,
                      silent, review)
