@@ -301,7 +301,6 @@ class Evaluator:
         ]
         self._threes = sum(three for three, _ in self._rings)
         self._used = used
-        self._single = [len(ids) == 1 for ids in k.cafe_slots]
         self._ring_one = sum(1 << i for i in range(n) if slots[i].level == 1)
         self._kinds = [  # per bean type, its slots
             sum(1 << i for i in range(n) if slots[i].bean is bean)
@@ -547,24 +546,18 @@ class Evaluator:
         on = beans & live_slots
         movers = (on & self._moving).bit_count()
         potential = on.bit_count() + movers + (eggs & live_slots).bit_count()
-        extra = 0
-        if on & self._threes and not refined:
-            for three, two in self._rings:
-                if two & live_slots:
-                    extra |= three
-            potential += (on & extra).bit_count()
-        elif on & self._threes:
+        extra = 0  # 3-ring slots whose bean may still be worth a third unit
+        if on & self._threes:
             held = on | (eggs & live_slots)
             for three, two in self._rings:
-                if on & three and two & live_slots:
-                    for t in self._members(two & live_slots):
-                        need_fills = 1 + (held >> t & 1)
-                        for x, up in self._partners[t]:
-                            if (held >> x & 1) + (on & up).bit_count() < need_fills:
-                                break
-                        else:
-                            extra |= three
-                            break
+                spots = two & live_slots
+                if not (on & three and spots):
+                    continue
+                if refined and not any(
+                    self._refills_after(t, on, held) for t in self._members(spots)
+                ):
+                    continue
+                extra |= three
             potential += (on & extra).bit_count()
         # Not enough potential to fill that often: the most scorings s whose fills,
         # s + max(0, s - singles), the potential still covers.
@@ -602,6 +595,16 @@ class Evaluator:
             left = spare - chicken
         return (POINTS_PER_CAFE * scorings, chicken, left)
 
+    def _refills_after(self, slot: int, on: int, held: int) -> bool:
+        """Whether the café of ``slot`` could still be full once a bean drops into it:
+        every other space holds something now or can take a bean from above, and twice
+        over if ``slot`` is taken now (its café must score first)."""
+        need = 1 + (held >> slot & 1)
+        for x, up in self._partners[slot]:
+            if (held >> x & 1) + (on & up).bit_count() < need:
+                return False
+        return True
+
     def _chicken_room(
         self,
         scorings: int,
@@ -625,7 +628,7 @@ class Evaluator:
         held = on | eggs
         moving = self._moving
         masks = self._cafe_mask
-        single = self._single
+        single = self._single_class  # >= 0 for a café of one space
         # Per café holding something: its items' potential, and that less its beans.
         twos: list[int] = []
         ones: list[int] = []
@@ -640,7 +643,7 @@ class Evaluator:
             waste = items.bit_count() - beans + (mine & moving).bit_count()
             if mine & extra:
                 waste += (mine & extra).bit_count()
-            if single[ci]:
+            if single[ci] >= 0:
                 ones.append(waste + beans)
                 ones_waste.append(waste)
             else:
