@@ -39,6 +39,11 @@ CELL_PATCH_PX = 64  # each cell is resampled to a square this size (one grid pit
 CELL_MASK_PX = 16  # and its foreground mask to this size
 # Cells are read from a copy scaled so one pitch is about this many pixels (never upscaled).
 READ_PITCH_PX = 72.0
+# the lattice's phase probe (nine cells) finding fewer dice than this: the seams may repeat at
+# two dice (spaced dice), so the lattice at half the pitch is probed too; it is taken when
+# most of its probed cells (this many of nine) show faces the dice have, more than the first
+PROBE_HALF_PITCH_BELOW = 3
+PROBE_HALF_PITCH_FACES = 5
 
 # --- finding the block ----------------------------------------------------------------------------
 BORDER_BAND_FRACTION = 0.04  # width of the frame border sampled as table, of the short side
@@ -101,6 +106,9 @@ FACE_MIXED_LOG_CHROMA = 0.35
 # A cell beside the read dice that is not read as a die but whose centre is at least this
 # share unlike the table is reported as a gap: a die may stand there unread.
 GAP_MIN_OCCUPIED = 0.2
+# A blob the size of a die at most this share of its own width from the block joins it
+# (spaced dice on a dark table, whose shadows and side walls look like the table)
+BLOCK_JOIN_WIDTH = 0.35
 # A cell whose centre is less unlike the table than every share above, and whose blobs make
 # no standard face, counts for nothing (no die, no gap, no white pips): it is not read further
 PLAIN_EMPTY_BELOW = min(OCCUPIED_MIN, PRESENT_SURE_ABOVE, GAP_MIN_OCCUPIED)

@@ -166,6 +166,34 @@ def block_mask(fg: np.ndarray, min_area_px: float) -> np.ndarray:
         near = set(np.unique(labels[grow > 0]).tolist()) - taken - {0}
         new = [i for i in near if areas[i - 1] >= min_area_px * 0.05]
         if not new:
+            break
+        for i in new:
+            keep |= labels == i
+        taken |= set(new)
+    return _join_die_blobs(keep, labels, stats, taken, min_area_px)
+
+
+def _join_die_blobs(
+    keep: np.ndarray, labels: np.ndarray, stats: np.ndarray, taken: set[int],
+    min_area_px: float,
+) -> np.ndarray:
+    """Add the blobs of die size lying within a share of their own width of the block.
+    On a dark table a die's shadow and side walls look like the table, so spaced dice show
+    as separate tops whose gaps grow with the dice's size in the photo, not in pixels."""
+    while True:
+        todo = [i for i in range(1, len(stats)) if i not in taken
+                and stats[i, cv2.CC_STAT_AREA] >= min_area_px]
+        if not todo:
+            return keep
+        dist = cv2.distanceTransform((~keep).astype(np.uint8), cv2.DIST_L2, 3)
+        new = []
+        for i in todo:
+            x, y, w, h = (int(v) for v in stats[i, :4])
+            part = dist[y : y + h, x : x + w][labels[y : y + h, x : x + w] == i]
+            reach = C.BLOCK_JOIN_WIDTH * math.sqrt(float(stats[i, cv2.CC_STAT_AREA]))
+            if part.size and float(part.min()) <= reach:
+                new.append(i)
+        if not new:
             return keep
         for i in new:
             keep |= labels == i

@@ -154,16 +154,17 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
     det = cv2.resize(bgr, None, fx=s_det, fy=s_det, interpolation=cv2.INTER_AREA)
     mat, fg, mask, grid = _locate(det, seen)
 
-    mid_r = (grid.rows.start + grid.rows.stop) / 2
-    mid_c = (grid.cols.start + grid.cols.stop) / 2
-    pitch_full = grid.pitch_px(mid_r, mid_c) / s_det
-    s_read = min(1.0, C.READ_PITCH_PX / pitch_full)
-    src = bgr if s_read == 1.0 else cv2.resize(
-        bgr, None, fx=s_read, fy=s_read, interpolation=cv2.INTER_AREA
-    )
-    source = _Source(src, fg.astype(np.uint8) * 255, s_det / s_read)
-    grid, probed = _best_phase(source, grid.scaled(s_read / s_det), mat is not None)
-    grid = trim(grid, mask, s_det / s_read)  # the same lattice, its rows and columns trimmed
+    fg8 = fg.astype(np.uint8) * 255
+    probe = _probe(bgr, fg8, grid, s_det, mat is not None)
+    if probe.score < C.PROBE_HALF_PITCH_BELOW:
+        # spaced dice can make the seams repeat at two dice: let the cells say which
+        # lattice holds dice
+        half = _probe(bgr, fg8, _halved(grid), s_det, mat is not None)
+        if half.faces >= C.PROBE_HALF_PITCH_FACES and half.faces > probe.faces:
+            probe = half
+    src, source, s_read, pitch_full = probe.src, probe.source, probe.s_read, probe.pitch_full
+    grid = trim(probe.grid, mask, s_det / s_read)  # the lattice, rows and columns trimmed
+    probed = probe.cells
     cells = _read_cells(source, grid, probed)
     for _ in range(C.REFINE_ROUNDS):
         found = [(c.row, c.col, *c.center) for c in cells if _die_like(c.read, mat is not None)]
@@ -196,6 +197,48 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
     gaps = [Gap(g.row, g.col, (g.center_px[0] / s_read, g.center_px[1] / s_read)) for g in gaps]
     return DiceReading(dice, grid_out, mat is not None, time.perf_counter() - start,
                        gaps=tuple(gaps))
+
+
+@dataclass(frozen=True)
+class _Probe:
+    """A lattice tried on the photo: the copy read at its pitch, its best phase and the
+    cells probed there, and how many of them read as dice."""
+
+    src: np.ndarray
+    source: _Source
+    s_read: float
+    pitch_full: float  # the lattice's pitch in photo pixels
+    grid: DiceGrid  # reading-copy pixels
+    cells: list[_Cell]
+    score: int  # probed cells read as dice
+    faces: int  # of those, cells showing a face the dice have (two pips or more)
+
+
+def _probe(
+    bgr: np.ndarray, fg8: np.ndarray, grid: DiceGrid, s_det: float, on_mat: bool
+) -> _Probe:
+    """Resample the photo for cells of ``grid``'s pitch (detection-copy lattice) and
+    probe its phases."""
+    mid_r = (grid.rows.start + grid.rows.stop) / 2
+    mid_c = (grid.cols.start + grid.cols.stop) / 2
+    pitch_full = grid.pitch_px(mid_r, mid_c) / s_det
+    s_read = min(1.0, C.READ_PITCH_PX / pitch_full)
+    src = bgr if s_read == 1.0 else cv2.resize(
+        bgr, None, fx=s_read, fy=s_read, interpolation=cv2.INTER_AREA
+    )
+    source = _Source(src, fg8, s_det / s_read)
+    best, cells = _best_phase(source, grid.scaled(s_read / s_det), on_mat)
+    dice = [c for c in cells if _die_like(c.read, on_mat)]
+    faces = sum(c.read.pips in FACES for c in dice)
+    return _Probe(src, source, s_read, pitch_full, best, cells, len(dice), faces)
+
+
+def _halved(grid: DiceGrid) -> DiceGrid:
+    """The lattice at half the pitch over the same area."""
+    h = grid.h @ np.diag([0.5, 0.5, 1.0])
+    rows = range(2 * grid.rows.start, 2 * grid.rows.stop)
+    cols = range(2 * grid.cols.start, 2 * grid.cols.stop)
+    return DiceGrid(h, rows, cols)
 
 
 def _quarter_turns(
