@@ -74,3 +74,41 @@ def test_a_light_fit_with_a_near_rival_leaves_its_dice_in_doubt():
     truth = ["mushroom"] * 5 + ["pepper"] * 5
     calls = name_families(feats, np.zeros(2), False)
     assert all(c.ingredient == t or c.rival for c, t in zip(calls, truth, strict=True))
+
+
+def test_two_dice_alike_but_named_apart_both_carry_the_doubt():
+    """Dice of one family in one photo look alike: two dice just either side of the line
+    between carrot and mushroom are one colour named twice, so each names the other as
+    its twin (and the reader sends both to review); a clean block has no twins."""
+    from companion.vision.dice.colour import CENTROIDS, INGREDIENT_NAMES
+
+    rng = np.random.default_rng(3)
+    clean = [CENTROIDS[k] + rng.normal(0, 0.02, 2) for k in range(5) for _ in range(5)]
+    assert all(c.twin is None for c in name_families(clean, np.zeros(2), True))
+    c = CENTROIDS[INGREDIENT_NAMES.index("carrot")]
+    m = CENTROIDS[INGREDIENT_NAMES.index("mushroom")]
+    mid = (c + m) / 2
+    step = 0.01 * (c - m) / np.linalg.norm(c - m)
+    calls = name_families([*clean, mid + step, mid - step], np.zeros(2), True)
+    assert {calls[-2].ingredient, calls[-1].ingredient} == {"carrot", "mushroom"}
+    assert calls[-2].twin == calls[-1].ingredient
+    assert calls[-1].twin == calls[-2].ingredient
+
+
+def test_a_dim_channel_makes_a_colour_less_sure():
+    """The same log-chromaticity from a deep face (blue at a few grey levels) is less
+    certain than from a bright one: its margin to the runner-up counts for less."""
+    from companion.vision.dice.families import level_scales
+
+    dim, bright = level_scales([(12.0, 40.0, 160.0), (120.0, 200.0, 250.0)])
+    assert dim[1] > bright[1] > 1.0 - 1e-9
+    assert dim[0] > bright[0]
+    rng = np.random.default_rng(5)
+    faces, names, white = _block(5500, 1.0, 3.0, rng)
+    a, b = log_chroma(DIE_COLOURS_RGB["carrot"][::-1]), log_chroma(DIE_COLOURS_RGB["tomato"][::-1])
+    near = a + 0.3 * (b - a) + white  # a carrot, drawn a little towards the tomatoes
+    bgr_bright = [(200.0, 200.0, 200.0)] * len(faces)
+    sure = name_families([*faces, near], white, True, [*bgr_bright, (120.0, 160.0, 250.0)])
+    doubt = name_families([*faces, near], white, True, [*bgr_bright, (6.0, 30.0, 90.0)])
+    assert sure[-1].ingredient == doubt[-1].ingredient == "carrot"
+    assert doubt[-1].confidence < sure[-1].confidence

@@ -13,7 +13,7 @@ tomato or pink onion) gets a low confidence and goes to review rather than a gue
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -28,6 +28,7 @@ class FamilyCall:
     runner_up: str
     distance: float  # spread units to the chosen family's centre in this photo
     rival: bool = False  # another light, fitting nearly as well, names this die otherwise
+    twin: str | None = None  # a die of this photo that looks just like it is named this
 
 
 def _fit_light(rel: np.ndarray, prior_sigma: float) -> tuple[np.ndarray, np.ndarray, set[int]]:
@@ -134,10 +135,25 @@ def _drift(step: np.ndarray, k: int, centres: np.ndarray) -> np.ndarray:
     return step * scale
 
 
+def level_scales(levels: Sequence[Sequence[float]]) -> np.ndarray:
+    """For each face (BGR levels), how much wider than COLOUR_SPREAD its colour is in
+    doubt on each log-chromaticity axis (ln R/G, ln B/G). A little light added or taken
+    (a glint's haze, a shadow's ambient, compression) moves the log of a dim channel far
+    more than that of a bright one: a deep red face's blue says little."""
+    lv = np.maximum(np.asarray(levels, np.float64).reshape(-1, 3), 0.0) + 1.0
+    inv_b, inv_g, inv_r = (1.0 / lv[:, i] for i in range(3))
+    noise = C.COLOUR_LEVEL_NOISE * np.stack(
+        [np.sqrt(inv_r**2 + inv_g**2), np.sqrt(inv_b**2 + inv_g**2)], axis=1)
+    return np.sqrt(1.0 + (noise / C.COLOUR_SPREAD) ** 2)
+
+
 def name_families(
-    features: Sequence[np.ndarray], white: np.ndarray, white_is_sure: bool
+    features: Sequence[np.ndarray], white: np.ndarray, white_is_sure: bool,
+    levels: Sequence[Sequence[float]] | None = None,
 ) -> list[FamilyCall]:
-    """One call per die from its face log-chromaticity, all dice of the photo together."""
+    """One call per die from its face log-chromaticity, all dice of the photo together;
+    ``levels``: the faces' BGR, whose dim channels make the margin to the runner-up family
+    count for less (``level_scales``)."""
     if not features:
         return []
     rel = np.array(features, np.float64) - white
@@ -156,14 +172,39 @@ def name_families(
                 new[k] = centres[k] + _drift(seen - centres[k], k, centres)
         centres = new
     d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1) / spread[None]
+    scales = None if levels is None else level_scales(levels)
     out = []
     for i, row in enumerate(d):
         order = np.argsort(row)
         d1, d2 = float(row[order[0]]), float(row[order[1]])
         # the margin between the two nearest families, measured on the line between them
         conf = min(1.0, max(0.0, (d2 - d1) / C.FAMILY_SURE_MARGIN))
+        if scales is not None:
+            # the same margin in units of this face's own doubt on each axis
+            w = np.linalg.norm((rel[i] - centres) / scales[i], axis=1) / spread
+            others = np.delete(w, order[0])
+            conf = min(conf, max(0.0, (float(others.min()) - float(w[order[0]]))
+                                 / C.FAMILY_SURE_MARGIN))
         if d1 > C.COLOUR_MAX_DISTANCE:
             conf *= C.COLOUR_MAX_DISTANCE / d1
         out.append(FamilyCall(INGREDIENT_NAMES[order[0]], conf, INGREDIENT_NAMES[order[1]], d1,
                               i in rivals))
+    return _twins(rel, out)
+
+
+def _twins(rel: np.ndarray, calls: list[FamilyCall]) -> list[FamilyCall]:
+    """Mark each die with a look-alike named otherwise: dice of one family in one photo
+    look alike and those of two families lie far apart (on our tuning photos no two dice
+    named right lay closer than 4.7 spread units across families), so a pair of dice this
+    alike but named apart has one of them named wrong, and both are in doubt."""
+    if len(calls) < 2:
+        return calls
+    gap = np.linalg.norm(rel[:, None, :] - rel[None], axis=-1) / C.COLOUR_SPREAD
+    names = np.array([c.ingredient for c in calls])
+    gap[names[:, None] == names[None]] = np.inf
+    out = []
+    for i, call in enumerate(calls):
+        j = int(np.argmin(gap[i]))
+        out.append(replace(call, twin=calls[j].ingredient) if gap[i, j] < C.FAMILY_TWIN_GAP
+                   else call)
     return out

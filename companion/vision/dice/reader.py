@@ -469,7 +469,8 @@ def _decide(
     if not present:
         return [], grid, []
     feats = [log_chroma(c.read.face_bgr) for c, _, _ in present]
-    calls = name_families(feats, offset, white_sure)
+    levels = [c.read.face_bgr for c, _, _ in present]
+    calls = name_families(feats, offset, white_sure, levels)
     spot = glint_spot([c.read for c, _, _ in present])
     r0 = min(c.row for c, _, _ in present)
     c0 = min(c.col for c, _, _ in present)
@@ -481,6 +482,9 @@ def _decide(
             call = replace(call, confidence=0.0)
         if call.confidence < 1.0:
             flags.append(f"colour-near-{call.runner_up}")
+        if call.twin is not None:
+            flags.append(f"colour-like-a-{call.twin}")
+            call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
         if call.rival:
             flags.append("colour-light-doubtful")
             call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
