@@ -163,3 +163,13 @@ def test_a_dark_pip_lit_white_holds_no_face_colour():
     lit_face = np.clip(face * 0.8 + 40, 0, 255)[None]
     assert abs(float(face_share(lit_pip, face, white)[0])) < 0.15
     assert float(face_share(lit_face, face, white)[0]) > 0.7
+
+
+def test_the_paint_says_where_it_saw_only_clipped_pixels():
+    """Clean faces leave every ring unclipped; a glint over the middle of an orange face
+    clips the face's red all round it, where the two-channel mix always fits: the read says
+    so (``paint_blind``) and a glint's doubt is then not settled by the paint."""
+    assert _paint(_patch(3)).paint_blind == 0.0
+    read = _paint(_patch(2, (0.0, 0.0), glint_sigma=0.05, glint_peak=150))
+    assert (read.pips, read.paint_pips) == (3, 2)  # the blobs took the glint for a pip
+    assert read.paint_blind > C.PAINT_BLIND_MAX

@@ -62,6 +62,7 @@ class CellRead:
     # how clear its least clear point was (see paint.py)
     paint_pips: int | None = None
     paint_margin: float = 0.0
+    paint_blind: float = 0.0  # see paint.PaintRead.blind
 
 
 def _layouts() -> tuple[tuple[int, frozenset[tuple[int, int]]], ...]:
@@ -323,7 +324,8 @@ def with_paint(patch: np.ndarray, read: CellRead) -> CellRead:
     px, face = patch.astype(np.float32), np.array(read.face_bgr, np.float32)
     paint = (search_paint(px, face, other, LAYOUTS) if search
              else read_paint(px, list(read.pips_xy), face, other, LAYOUTS))
-    return replace(read, paint_pips=paint.count, paint_margin=paint.margin)
+    return replace(read, paint_pips=paint.count, paint_margin=paint.margin,
+                   paint_blind=paint.blind)
 
 
 def _joined(read: _Pips, resp: np.ndarray, spacing: float) -> bool:

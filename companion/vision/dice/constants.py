@@ -199,6 +199,7 @@ PAINT_PIP_BELOW = 0.25
 PAINT_BARE_ABOVE = 0.55
 PAINT_SURE_MARGIN = 0.1  # every lattice point this far inside its band: the paint is sure
 PAINT_SURE_CONFIDENCE = 1.0
+PAINT_BLIND_MAX = 0.5  # a lattice point's ring more clipped than this: the paint settles no glint
 # where the blobs make no face, lattices square to the cell are tried by paint: centres
 # within this share of the cell from its middle, spacings these multiples of the lattice's
 PAINT_SEARCH_CENTRE = 0.12

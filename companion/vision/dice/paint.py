@@ -32,6 +32,9 @@ class PaintRead:
     # band (0 = on a threshold, larger = surer)
     margin: float
     shares: tuple[float, ...]  # face share at the nine lattice points, row by row
+    # the largest share of a lattice point's ring with a clipped channel: there the mix
+    # was fitted on two channels, which always fit, so the paint saw nothing it could check
+    blind: float = 0.0
 
 
 @functools.cache
@@ -107,7 +110,9 @@ def read_paint(
             owner.append(len(xs) - 1)
     xi = np.clip(np.concatenate(xs), 0, n - 1).astype(np.intp)
     yi = np.clip(np.concatenate(ys), 0, n - 1).astype(np.intp)
-    shares_px = face_share(bgr[yi, xi], face, pip).reshape(9, -1)
+    ring_px = bgr[yi, xi]
+    shares_px = face_share(ring_px, face, pip).reshape(9, -1)
+    blind = float((ring_px >= C.PAINT_CLIP_LEVEL).any(axis=1).reshape(9, -1).mean(axis=1).max())
     shares = []
     for row in shares_px:
         ok = row[~np.isnan(row)]
@@ -133,7 +138,7 @@ def read_paint(
             return PaintRead(None, 0.0, tuple(shares))
     found = frozenset(painted)
     count = next((k for k, lay in layouts if lay == found), None)
-    return PaintRead(count, margin if count is not None else 0.0, tuple(shares))
+    return PaintRead(count, margin if count is not None else 0.0, tuple(shares), blind)
 
 
 @functools.cache

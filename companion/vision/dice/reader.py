@@ -571,6 +571,11 @@ def _pips_by_paint(
             flags.append("pips-by-paint")
             pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
         return paint, False, pip_conf
+    if glinty and rd.paint_blind > C.PAINT_BLIND_MAX:
+        # the glint the blobs saw clipped the paint too: it cannot settle their doubt
+        if paint != rd.pips:
+            flags.append("pips-by-paint")
+        return paint, False, pip_conf
     if paint == rd.pips or glinty or rd.pip_margin < C.PIP_SURE_RATIO:
         return paint, True, 1.0
     flags.append("pips-by-paint")
