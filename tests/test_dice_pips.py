@@ -173,3 +173,34 @@ def test_the_paint_says_where_it_saw_only_clipped_pixels():
     read = _paint(_patch(2, (0.0, 0.0), glint_sigma=0.05, glint_peak=150))
     assert (read.pips, read.paint_pips) == (3, 2)  # the blobs took the glint for a pip
     assert read.paint_blind > C.PAINT_BLIND_MAX
+
+
+def _hazy_middle(value: int, face_share: float) -> np.ndarray:
+    """A face whose middle lattice point (bare on a 2 or 4) shows face and pip paint mixed,
+    as a glint's light over the bare face does under blur."""
+    img = _patch(value).astype(np.float32)
+    yy, xx = np.mgrid[0:N, 0:N]
+    mid = (N - 1) / 2
+    pip_r = C.PIP_DIAMETER_FRACTION * N / 2
+    disc = np.hypot(xx - mid, yy - mid) <= 1.2 * pip_r
+    img[disc] = face_share * np.array(FACE_BGR) + (1 - face_share) * np.array(PIP_BGR)
+    return img.astype(np.uint8)
+
+
+@pytest.mark.parametrize("value", [2, 4])
+def test_a_lone_point_between_pip_and_bare_is_read_bare(value):
+    """Added light moves a bare face towards a pale pip's colour but leaves a pip
+    pip-coloured: a lone middle point between the two bands is bare face, read so at no
+    margin (the die stays in review); without that reading the paint is undecided."""
+    from companion.vision.dice.cell import LAYOUTS as ALL
+    from companion.vision.dice.paint import read_paint
+
+    patch = _hazy_middle(value, 0.45)
+    mid = (N - 1) / 2
+    s = C.PIP_LATTICE_FRACTION * N
+    points = [(mid + c * s, mid + r * s) for r, c in LAYOUTS[value]]
+    face, pip = np.array(FACE_BGR, np.float32), np.array(PIP_BGR, np.float32)
+    px = patch.astype(np.float32)
+    assert read_paint(px, points, face, pip, ALL).count is None
+    read = read_paint(px, points, face, pip, ALL, between_is_bare=True)
+    assert (read.count, read.margin) == (value, 0.0)

@@ -323,7 +323,7 @@ def with_paint(patch: np.ndarray, read: CellRead) -> CellRead:
     other = np.array(read.pip_bgr if read.light_pips else C.PAINT_WHITE_BGR, np.float32)
     px, face = patch.astype(np.float32), np.array(read.face_bgr, np.float32)
     paint = (search_paint(px, face, other, LAYOUTS) if search
-             else read_paint(px, list(read.pips_xy), face, other, LAYOUTS))
+             else read_paint(px, list(read.pips_xy), face, other, LAYOUTS, read.light_pips))
     return replace(read, paint_pips=paint.count, paint_margin=paint.margin,
                    paint_blind=paint.blind)
 

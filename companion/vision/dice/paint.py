@@ -91,10 +91,11 @@ def _lattice(points: list[tuple[float, float]], spacing: float) -> tuple[float, 
 
 def read_paint(
     bgr: np.ndarray, points: list[tuple[float, float]], face: np.ndarray, pip: np.ndarray,
-    layouts: tuple[tuple[int, frozenset[tuple[int, int]]], ...],
+    layouts: tuple[tuple[int, frozenset[tuple[int, int]]], ...], between_is_bare: bool = False,
 ) -> PaintRead:
     """Read which lattice points carry paint, on the lattice through ``points`` (the pips
-    the blobs gave, patch pixels x, y); ``face`` and ``pip`` are BGR colours."""
+    the blobs gave, patch pixels x, y); ``face`` and ``pip`` are BGR colours.
+    ``between_is_bare``: (light pips) a lone point between the pip and bare bands is bare."""
     n = bgr.shape[0]
     spacing = C.PIP_LATTICE_FRACTION * n
     if len(points) < 2 or float(np.linalg.norm(face - pip)) < C.PAINT_MIN_COLOUR_GAP:
@@ -125,6 +126,7 @@ def read_paint(
     scale = max(1.0 - ref, C.PAINT_MIN_SCALE)
     painted: set[tuple[int, int]] = set()
     margin = math.inf
+    between = 0
     for i, s in enumerate(shares):
         if math.isnan(s):
             return PaintRead(None, 0.0, tuple(shares))
@@ -134,6 +136,11 @@ def read_paint(
             margin = min(margin, C.PAINT_PIP_BELOW - t)
         elif t >= C.PAINT_BARE_ABOVE:
             margin = min(margin, t - C.PAINT_BARE_ABOVE)
+        elif between_is_bare and not between:
+            # light added to a pale pip leaves it pip-coloured, added to the bare face
+            # it draws the face towards the pip: one point between the bands is bare
+            # face under a glint. The count is then no surer than that point.
+            between, margin = 1, 0.0
         else:
             return PaintRead(None, 0.0, tuple(shares))
     found = frozenset(painted)
