@@ -17,7 +17,7 @@ The letter-pairs rule (companion/vision/sheet/letter_pairs.py) is fitted with it
 read between the same two letters as a doubtful letter of its sheet needs
 ``sheet_pair_review_below``. Both thresholds are chosen together, the fewest fields in review
 with no silent letter error, and the letter threshold no lower than the model's crop-fitted
-``review_below``: the sheets repeat each calibration writer's one shape of a letter, the
+``review_below`` (the ensemble's, scripts/fit_letter_ensemble.py, where it has one): the sheets repeat each calibration writer's one shape of a letter, the
 crops hold several shapes per writer, so where the sheets have no sure wrong letter left to
 go by the crops still set how low the threshold may go.
 
@@ -182,7 +182,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     from companion.vision.sheet.constants_letters import META_PATH
 
     meta = json.loads(META_PATH.read_text())
-    floor = float(meta.get("review_below", 0.0))
+    ensemble = meta.get("ensemble")  # the reader's letters are the ensemble's: its floor
+    floor = float(ensemble["review_below"] if isinstance(ensemble, dict)
+                  and "review_below" in ensemble else meta.get("review_below", 0.0))
     pair_rows = sweep_pairs(records)
     pick = choose_pairs(pair_rows, t.fields, floor)
     print(f"\nWith the letter pairs rule (a letter read between the same two letters as a "
