@@ -17,9 +17,10 @@ The letter-pairs rule (companion/vision/sheet/letter_pairs.py) is fitted with it
 read between the same two letters as a doubtful letter of its sheet needs
 ``sheet_pair_review_below``. Both thresholds are chosen together, the fewest fields in review
 with no silent letter error, and the letter threshold no lower than the model's crop-fitted
-``review_below`` (the ensemble's, scripts/fit_letter_ensemble.py, where it has one): the sheets repeat each calibration writer's one shape of a letter, the
-crops hold several shapes per writer, so where the sheets have no sure wrong letter left to
-go by the crops still set how low the threshold may go.
+``review_below`` (the ensemble's, scripts/fit_letter_ensemble.py, where it has one): the
+sheets repeat each calibration writer's one shape of a letter, the crops hold several shapes
+per writer, so where the sheets have no sure wrong letter left to go by the crops still set
+how low the threshold may go.
 
     python -m scripts.fit_letter_sheets [--photos 100] [--jobs 2] [--write]
 """

@@ -254,6 +254,7 @@ def main() -> None:
                     help="seed of the training crops, the weights and the batches (another "
                     "seed trains another ensemble member; the validation, held-out and "
                     "calibration crops stay those of SEED)")
+    ap.add_argument("--threads", type=int, default=2, help="PyTorch threads")
     ap.add_argument("--cache", type=Path, default=None,
                     help="keep the rendered data sets here and reuse them on a rerun")
     args = ap.parse_args()
@@ -261,7 +262,7 @@ def main() -> None:
         (2000, 500, 500, 500, 2) if args.quick
         else (args.n_train, N_VAL, N_HELDOUT, N_CALIB, args.epochs))
     torch.manual_seed(args.seed)
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
     t0 = time.perf_counter()
 
