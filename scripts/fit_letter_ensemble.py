@@ -44,7 +44,7 @@ from scripts.train_letters import (
 )
 
 # The first model's letter probability below which the other members are asked: what the
-# reader spends on them (about a fifth of the sheet letters of real writers fall below it).
+# reader spends on them (a third of the calibration writers' sheet letters fall below it).
 DOUBT_BELOW = 0.995
 
 

@@ -166,3 +166,23 @@ def test_the_shipped_ensemble_loads() -> None:
     assert len(clf.members) == len(meta["ensemble"]["members"])
     assert 0.9 <= meta["ensemble"]["doubt_below"] <= 1.0
     assert meta["sheet_review_below"] >= meta["ensemble"]["review_below"]
+
+
+def test_the_reader_reads_letters_through_the_ensemble() -> None:
+    """The sheet reader's letters are the classifier's (ensemble included), own letters
+    compared or not, and those the first network is sure of are its own."""
+    from companion.synth.handwriting import letter_cell_crop
+    from companion.vision.sheet.reader import _classifier, _classify
+
+    rng = np.random.default_rng(5)
+    crops = [letter_cell_crop(a, rng, fonts="strokes") for a in "BSGCOMPW"]
+    alloweds = [sorted(FIELD_LETTERS["fruit" if a in "SGW" else "vegetable"]) for a in "BSGCOMPW"]
+    clf = _classifier()
+    want = clf.classify_many(crops, alloweds)
+    got = _classify(crops, alloweds, [True] * len(crops), own=False)
+    assert [[a for a, _ in r] for r in got] == [[a for a, _ in r] for r in want]
+    assert np.allclose([p for r in got for _, p in r], [p for r in want for _, p in r])
+    single = LetterClassifier.load(members=False).classify_many(crops, alloweds)
+    for s, w in zip(single, want, strict=True):
+        if s[0][1] >= 0.995:
+            assert s[0][0] == w[0][0] and s[0][1] == pytest.approx(w[0][1], abs=1e-9)

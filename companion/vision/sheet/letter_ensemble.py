@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.errors import InputError
+from companion.errors import InputError, UnknownNameError
 from companion.vision.sheet.constants_letters import LETTER_CLASSES
 
 # One member network: preprocessed inputs (n, px, px) -> raw logits (n, classes).
@@ -57,12 +57,23 @@ def mean_scores(logits: Sequence[NDArray[np.floating]], temperatures: Sequence[f
     return log_softmax(np.log(np.maximum(probs, 1e-300)), temperature)
 
 
+def letter_index(letter: str) -> int:
+    """The network's class index of a letter (either case)."""
+    try:
+        return LETTER_CLASSES.index(letter.upper())
+    except ValueError:
+        raise UnknownNameError(
+            f"unknown letter {letter!r}; known: {' '.join(LETTER_CLASSES)}") from None
+
+
 def top_allowed(scores: NDArray[np.floating], alloweds: Sequence[Sequence[str]]
                 ) -> NDArray[np.float64]:
     """Each row's top probability among its field's letters (renormalised)."""
     out = np.zeros(len(alloweds))
     for k, allowed in enumerate(alloweds):
-        idx = [LETTER_CLASSES.index(a) for a in dict.fromkeys(allowed)]
+        idx = [letter_index(a) for a in dict.fromkeys(allowed)]
+        if not idx:
+            raise InputError("a letter field must allow at least one letter")
         p = np.exp(np.asarray(scores[k, idx], np.float64) - float(np.max(scores[k, idx])))
         out[k] = p.max() / p.sum()
     return out

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.errors import InputError, UnknownNameError
+from companion.errors import InputError
 from companion.vision.onnx_model import load_onnx_model
 from companion.vision.sheet.constants_letters import (
     BG_KERNEL_FRACTION,
@@ -36,7 +36,7 @@ from companion.vision.sheet.constants_letters import (
     MODEL_PATH,
     SPECK_FRACTION,
 )
-from companion.vision.sheet.letter_ensemble import EnsembleSettings, ensemble_scores
+from companion.vision.sheet.letter_ensemble import EnsembleSettings, ensemble_scores, letter_index
 
 Ranked = list[tuple[str, float]]
 
@@ -154,11 +154,7 @@ def softmax_restricted(logits: NDArray[np.float32], allowed: Sequence[str],
 
 
 def _class_index(letter: str) -> int:
-    try:
-        return LETTER_CLASSES.index(letter.upper())
-    except ValueError:
-        raise UnknownNameError(
-            f"unknown letter {letter!r}; known: {' '.join(LETTER_CLASSES)}") from None
+    return letter_index(letter)
 
 
 @dataclass
