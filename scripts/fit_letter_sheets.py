@@ -3,9 +3,9 @@
 The letter model's own threshold (``review_below`` in assets/letters.json) is fitted on
 single cell crops, many of them with far less detail than a sheet photo holds; the
 letters the reader cuts from sheet photos are another population, so the threshold the
-reader uses is fitted on those (on the shipped model, with the letter-pairs rule below:
-0.96, the crops' own 0.96 as its floor, and 0.99 for a doubted pair; see the README's Real
-handwriting section). Here combo and
+reader uses is fitted on those (on the shipped ensemble, with the letter-pairs rule below:
+0.95, the ensemble's crop-fitted 0.95 as its floor, and 0.993 for a doubted pair; see the
+README's Real handwriting section). Here combo and
 garden/play papers are filled by the real ``calibrate`` writers (companion.synth.real_hands:
 never used to train the weights, never used to measure), photographed as the reader bench
 photographs them, and read; the threshold is the lowest letter probability at which no
