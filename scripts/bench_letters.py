@@ -97,8 +97,8 @@ def _ours(clf: LetterClassifier, c: Crops) -> tuple[list[Ranked], np.ndarray]:
     """Our readings, and the features the player's own letters are compared by."""
     inputs = np.stack([preprocess(x) for x in c.crops])
     logits, hidden = clf.logits_and_features(inputs)
-    ranked = [softmax_restricted(lg, a, clf.temperature)
-              for lg, a in zip(logits, c.alloweds, strict=True)]
+    scores = clf.scores(inputs, c.alloweds, logits)  # the ensemble's where it has one
+    ranked = [softmax_restricted(sc, a, 1.0) for sc, a in zip(scores, c.alloweds, strict=True)]
     return ranked, own_letters.letter_features(inputs, hidden)
 
 
@@ -145,7 +145,9 @@ def _top(ranked: list[Ranked]) -> tuple[list[str | None], np.ndarray]:
 
 def run(n: int, with_tesseract: bool, own_fit: bool = False) -> str:
     clf = LetterClassifier.load()
-    meta_th = clf.meta.get("review_below")
+    ensemble = clf.meta.get("ensemble")
+    meta_th = (ensemble.get("review_below") if isinstance(ensemble, dict)
+               else clf.meta.get("review_below"))
     threshold = float(meta_th) if isinstance(meta_th, int | float) else REVIEW_BELOW
     sets = {"held-out fonts": make_crops(n)}
     if real_hands.available():

@@ -3,9 +3,9 @@
 The letter model's own threshold (``review_below`` in assets/letters.json) is fitted on
 single cell crops, many of them with far less detail than a sheet photo holds; the
 letters the reader cuts from sheet photos are another population, so the threshold the
-reader uses is fitted on those (on the shipped model, with the letter-pairs rule below:
-0.96, the crops' own 0.96 as its floor, and 0.99 for a doubted pair; see the README's Real
-handwriting section). Here combo and
+reader uses is fitted on those (on the shipped ensemble, with the letter-pairs rule below:
+0.95, the ensemble's crop-fitted 0.95 as its floor, and 0.993 for a doubted pair; see the
+README's Real handwriting section). Here combo and
 garden/play papers are filled by the real ``calibrate`` writers (companion.synth.real_hands:
 never used to train the weights, never used to measure), photographed as the reader bench
 photographs them, and read; the threshold is the lowest letter probability at which no
@@ -17,9 +17,10 @@ The letter-pairs rule (companion/vision/sheet/letter_pairs.py) is fitted with it
 read between the same two letters as a doubtful letter of its sheet needs
 ``sheet_pair_review_below``. Both thresholds are chosen together, the fewest fields in review
 with no silent letter error, and the letter threshold no lower than the model's crop-fitted
-``review_below``: the sheets repeat each calibration writer's one shape of a letter, the
-crops hold several shapes per writer, so where the sheets have no sure wrong letter left to
-go by the crops still set how low the threshold may go.
+``review_below`` (the ensemble's, scripts/fit_letter_ensemble.py, where it has one): the
+sheets repeat each calibration writer's one shape of a letter, the crops hold several shapes
+per writer, so where the sheets have no sure wrong letter left to go by the crops still set
+how low the threshold may go.
 
     python -m scripts.fit_letter_sheets [--photos 100] [--jobs 2] [--write]
 """
@@ -182,7 +183,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     from companion.vision.sheet.constants_letters import META_PATH
 
     meta = json.loads(META_PATH.read_text())
-    floor = float(meta.get("review_below", 0.0))
+    ensemble = meta.get("ensemble")  # the reader's letters are the ensemble's: its floor
+    floor = float(ensemble["review_below"] if isinstance(ensemble, dict)
+                  and "review_below" in ensemble else meta.get("review_below", 0.0))
     pair_rows = sweep_pairs(records)
     pick = choose_pairs(pair_rows, t.fields, floor)
     print(f"\nWith the letter pairs rule (a letter read between the same two letters as a "

@@ -200,17 +200,26 @@ def ece(logits: np.ndarray, y: np.ndarray, temperature: float, bins: int = 15) -
     return total
 
 
+def field_choices(y: np.ndarray, seed: int) -> list[tuple[str, ...]]:
+    """The letters of the field each crop is read as (a B in a vegetable or a fruit cell at
+    random): the same for the same labels and seed."""
+    rng = np.random.default_rng(seed)
+    fields = list(FIELD_LETTERS.values())
+    out = []
+    for label in y:
+        options = [f for f in fields if LETTER_CLASSES[int(label)] in f]
+        out.append(options[int(rng.integers(len(options)))])
+    return out
+
+
 def field_probabilities(logits: np.ndarray, y: np.ndarray, temperature: float, seed: int
                         ) -> tuple[np.ndarray, np.ndarray]:
     """Top probability and correctness of each crop read as the field it would sit in
     (a B in a vegetable or a fruit cell at random), as the reader restricts letters."""
-    rng = np.random.default_rng(seed)
     conf, ok = np.zeros(len(y)), np.zeros(len(y), bool)
-    fields = list(FIELD_LETTERS.values())
-    for k, (lg, label) in enumerate(zip(logits, y, strict=True)):
+    for k, (lg, label, allowed) in enumerate(zip(logits, y, field_choices(y, seed),
+                                                  strict=True)):
         letter = LETTER_CLASSES[label]
-        options = [f for f in fields if letter in f]
-        allowed = options[int(rng.integers(len(options)))]
         idx = [LETTER_CLASSES.index(a) for a in allowed]
         z = lg[idx] / temperature
         p = np.exp(z - z.max())
@@ -241,14 +250,19 @@ def main() -> None:
     ap.add_argument("--n-train", type=int, default=N_TRAIN)
     ap.add_argument("--cursive", action="store_true",
                     help="train with cursive loops and small g's too (not the shipped recipe)")
+    ap.add_argument("--seed", type=int, default=SEED,
+                    help="seed of the training crops, the weights and the batches (another "
+                    "seed trains another ensemble member; the validation, held-out and "
+                    "calibration crops stay those of SEED)")
+    ap.add_argument("--threads", type=int, default=2, help="PyTorch threads")
     ap.add_argument("--cache", type=Path, default=None,
                     help="keep the rendered data sets here and reuse them on a rerun")
     args = ap.parse_args()
     n_train, n_val, n_held, n_calib, epochs = (
         (2000, 500, 500, 500, 2) if args.quick
         else (args.n_train, N_VAL, N_HELDOUT, N_CALIB, args.epochs))
-    torch.manual_seed(SEED)
-    torch.set_num_threads(2)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
     t0 = time.perf_counter()
 
@@ -270,7 +284,7 @@ def main() -> None:
               "and calibrating on fonts and strokes only")
     real_share = REAL_SHARE if real else 0.0
     tr_fonts = "train" if train_fams else "strokes"
-    xtr, ytr = make_set(SEED, n_train, tr_fonts, train_fams, STROKE_SHARE, args.workers,
+    xtr, ytr = make_set(args.seed, n_train, tr_fonts, train_fams, STROKE_SHARE, args.workers,
                         ELASTIC, real_share, args.cache, variety=True, cursive=args.cursive)
     xva, yva = make_set(SEED + 1, n_val, "train" if val_fams else "strokes", val_fams,
                         0.2, args.workers, cache=args.cache)
@@ -288,7 +302,7 @@ def main() -> None:
     model = build_model(args.width)
     params = sum(p.numel() for p in model.parameters())
     opt, sched = one_cycle_adamw(model, LR, epochs, len(xtr), BATCH)
-    gen = torch.Generator().manual_seed(SEED)
+    gen = torch.Generator().manual_seed(args.seed)
     xt, yt = torch.from_numpy(xtr[:, None]), torch.from_numpy(ytr)
     best: tuple[float, dict[str, Any]] = (-1.0, {})
     for ep in range(epochs):
@@ -348,7 +362,7 @@ def main() -> None:
         "calibrated_on": ("real-calib writers" if real else "validation font families"),
         "real_writers": ({p.value: len(w) for p, w in parts.items()} if real else {}),
         "real_share": real_share,
-        "opset": OPSET, "params": params, "width": args.width, "seed": SEED, "epochs": epochs,
+        "opset": OPSET, "params": params, "width": args.width, "seed": args.seed, "epochs": epochs,
         "n_train": len(xtr), "stroke_share": STROKE_SHARE, "elastic": ELASTIC,
         "real_train_warp": list(REAL_TRAIN_WARP),
         "real_variety": CURSIVE_VERSION if args.cursive else VARIETY_VERSION,

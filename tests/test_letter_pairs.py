@@ -53,9 +53,13 @@ def test_letter_calls_name_letters_whatever_the_field_kind() -> None:
 
 def test_the_reader_holds_back_letters_of_a_doubted_pair(monkeypatch: Any) -> None:
     """On a committed example photo: with the pair threshold at 1, every letter read between
-    a doubtful letter's two letters goes to review with its own note, nothing else changes."""
+    a doubtful letter's two letters goes to review with its own note, nothing else changes.
+    (The first letter network alone: the example's doubted pair is that network's.)"""
     from companion.vision.sheet import reader
+    from companion.vision.sheet.letters import LetterClassifier
 
+    single = LetterClassifier.load(members=False)
+    monkeypatch.setattr(reader, "_classifier", lambda: single)
     photo = PHOTOS / "combo-tilted-shadow.jpg"
     monkeypatch.setattr(reader, "_pair_review_below", lambda _r: 0.0)
     plain = reader.read_photo(str(photo)).readings

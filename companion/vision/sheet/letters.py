@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from companion.errors import InputError, UnknownNameError
+from companion.errors import InputError
 from companion.vision.onnx_model import load_onnx_model
 from companion.vision.sheet.constants_letters import (
     BG_KERNEL_FRACTION,
@@ -36,6 +36,7 @@ from companion.vision.sheet.constants_letters import (
     MODEL_PATH,
     SPECK_FRACTION,
 )
+from companion.vision.sheet.letter_ensemble import EnsembleSettings, ensemble_scores, letter_index
 
 Ranked = list[tuple[str, float]]
 
@@ -153,39 +154,66 @@ def softmax_restricted(logits: NDArray[np.float32], allowed: Sequence[str],
 
 
 def _class_index(letter: str) -> int:
-    try:
-        return LETTER_CLASSES.index(letter.upper())
-    except ValueError:
-        raise UnknownNameError(
-            f"unknown letter {letter!r}; known: {' '.join(LETTER_CLASSES)}") from None
+    return letter_index(letter)
+
+
+@dataclass
+class LetterMember:
+    """An extra network of the letter ensemble and the temperature of its own logits."""
+
+    net: cv2.dnn.Net
+    temperature: float
+
+    def logits(self, inputs: NDArray[np.float32]) -> NDArray[np.float32]:
+        return _forward(self.net, inputs)
+
+
+def _forward(net: cv2.dnn.Net, inputs: NDArray[np.float32]) -> NDArray[np.float32]:
+    if len(inputs) == 0:
+        return np.zeros((0, len(LETTER_CLASSES)), np.float32)
+    net.setInput(np.ascontiguousarray(inputs[:, None, :, :], np.float32))
+    out = net.forward()
+    return np.asarray(out, np.float32).reshape(len(inputs), len(LETTER_CLASSES))
 
 
 @dataclass
 class LetterClassifier:
-    """The shipped letter CNN. Build it with :meth:`load`; reuse one instance."""
+    """The shipped letter CNN (and the ensemble's other members, where letters.json names
+    any, companion/vision/sheet/letter_ensemble.py). Build it with :meth:`load`; reuse one
+    instance."""
 
     net: cv2.dnn.Net
     temperature: float
     classes: tuple[str, ...]
     meta: dict[str, object] = field(default_factory=dict)
+    members: tuple[LetterMember, ...] = ()
+    ensemble: EnsembleSettings | None = None
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> LetterClassifier:
-        """Load the ONNX model and its JSON metadata (same name, ``.json``)."""
+    def load(cls, path: str | Path | None = None, members: bool = True) -> LetterClassifier:
+        """Load the ONNX model and its JSON metadata (same name, ``.json``); with
+        ``members``, also the ensemble members its metadata names (files beside it)."""
         model = Path(path) if path is not None else MODEL_PATH
         meta_path = model.with_suffix(".json") if path is not None else META_PATH
         loaded = load_onnx_model(model, meta_path, LETTER_CLASSES, INPUT_PX, "letter")
+        extra, settings = _load_members(model.parent, loaded.meta) if members else ((), None)
         return cls(net=loaded.net, temperature=loaded.temperature, classes=LETTER_CLASSES,
-                   meta=loaded.meta)
+                   meta=loaded.meta, members=extra, ensemble=settings)
 
     def logits(self, inputs: NDArray[np.float32]) -> NDArray[np.float32]:
         """Raw network scores (n, classes) for preprocessed inputs (n, INPUT_PX, INPUT_PX)."""
-        if len(inputs) == 0:
-            return np.zeros((0, len(self.classes)), np.float32)
-        blob = np.ascontiguousarray(inputs[:, None, :, :], np.float32)
-        self.net.setInput(blob)
-        out = self.net.forward()
-        return np.asarray(out, np.float32).reshape(len(inputs), len(self.classes))
+        return _forward(self.net, inputs)
+
+    def scores(self, inputs: NDArray[np.float32], alloweds: Sequence[Sequence[str]],
+               logits: NDArray[np.float32] | None = None) -> NDArray[np.float64]:
+        """Calibrated log-probabilities (n, classes), to read with temperature 1: the first
+        network's, or the ensemble's where that one is unsure of the field's letter.
+        ``logits``: the first network's, when already computed."""
+        first = self.logits(inputs) if logits is None else logits
+        settings = self.ensemble or EnsembleSettings(1.0, 1.0)
+        return ensemble_scores(inputs, alloweds, first,
+                               [self.temperature, *(m.temperature for m in self.members)],
+                               [m.logits for m in self.members], settings)
 
     def logits_and_features(self, inputs: NDArray[np.float32]
                             ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
@@ -206,12 +234,32 @@ class LetterClassifier:
 
     def classify_many(self, crops: Sequence[np.ndarray],
                       alloweds: Sequence[Sequence[str]]) -> list[Ranked]:
-        """:meth:`classify` for many crops in one network pass."""
+        """:meth:`classify` for many crops in one network pass (a second pass of the other
+        ensemble members over the doubtful ones)."""
         if len(crops) != len(alloweds):
             raise InputError("need one allowed-letters list per crop")
         if not crops:
             return []
         batch = np.stack([preprocess(c) for c in crops])
-        logits = self.logits(batch)
-        return [softmax_restricted(lg, al, self.temperature)
-                for lg, al in zip(logits, alloweds, strict=True)]
+        scores = self.scores(batch, alloweds)
+        return [softmax_restricted(sc, al, 1.0) for sc, al in zip(scores, alloweds, strict=True)]
+
+
+def _load_members(folder: Path, meta: dict[str, object]
+                  ) -> tuple[tuple[LetterMember, ...], EnsembleSettings | None]:
+    """The members ``meta["ensemble"]`` names (ONNX files in ``folder``, each with its JSON)."""
+    spec = meta.get("ensemble")
+    if not isinstance(spec, dict) or not spec.get("members"):
+        return (), None
+    try:
+        settings = EnsembleSettings(float(spec["doubt_below"]), float(spec["temperature"]))
+        names = [str(n) for n in spec["members"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError(f"letter model metadata has a bad ensemble entry: {exc}") from None
+    members = []
+    for name in names:
+        path = folder / name
+        got = load_onnx_model(path, path.with_suffix(".json"), LETTER_CLASSES, INPUT_PX,
+                              "letter ensemble member")
+        members.append(LetterMember(got.net, got.temperature))
+    return tuple(members), settings

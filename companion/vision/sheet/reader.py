@@ -544,12 +544,13 @@ def _classify(crops: list[np.ndarray], alloweds: list[list[str]], trusted: list[
     clf = _classifier()
     inputs = np.stack([preprocess(c) for c in crops])
     if not own:
-        logits = clf.logits(inputs)
-        return [softmax_restricted(lg, al, clf.temperature)
-                for lg, al in zip(logits, alloweds, strict=True)]
+        scores = clf.scores(inputs, alloweds)
+        return [softmax_restricted(sc, al, 1.0)
+                for sc, al in zip(scores, alloweds, strict=True)]
     logits, hidden = clf.logits_and_features(inputs)
-    ranked = [softmax_restricted(lg, al, clf.temperature)
-              for lg, al in zip(logits, alloweds, strict=True)]
+    scores = clf.scores(inputs, alloweds, logits)
+    ranked = [softmax_restricted(sc, al, 1.0)
+              for sc, al in zip(scores, alloweds, strict=True)]
     return compare_own(letter_features(inputs, hidden), ranked,
                        _letter_review_below(Reader.OURS), trusted=trusted)
 

@@ -1,0 +1,101 @@
+"""Letters read by more than one network where the first is unsure of them.
+
+A letter network trained on 76 real writers meets, on a new writer, shapes it has never
+seen; a second network trained on other crops with other weights is wrong on other shapes,
+so where the two are averaged a shape only one of them mistakes reads less sure, and goes to
+review instead of being trusted. The second network runs only on the letters the first one
+reads below ``doubt_below`` among the field's letters (most letters are sure, and the reader
+must stay fast); their probabilities are the mean of every member's calibrated probabilities
+(each member's own temperature), sharpened or softened by one more temperature fitted on the
+real calibration writers' crops (scripts/fit_letter_ensemble.py). Everything here works on
+scores: natural-log probabilities over all classes, read with temperature 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from companion.errors import InputError, UnknownNameError
+from companion.vision.sheet.constants_letters import LETTER_CLASSES
+
+# One member network: preprocessed inputs (n, px, px) -> raw logits (n, classes).
+Logits = Callable[[NDArray[np.float32]], NDArray[np.float32]]
+
+
+@dataclass(frozen=True)
+class EnsembleSettings:
+    """How the extra members are used (``ensemble`` in assets/letters.json)."""
+
+    doubt_below: float  # the first model's letter probability below which the others run
+    temperature: float  # applied to the log of the members' mean probabilities
+
+    def __post_init__(self) -> None:
+        if not 0.0 < self.doubt_below <= 1.0:
+            raise InputError(f"ensemble doubt_below must be in (0, 1], got {self.doubt_below}")
+        if self.temperature <= 0.0:
+            raise InputError(f"ensemble temperature must be > 0, got {self.temperature}")
+
+
+def log_softmax(logits: NDArray[np.floating], temperature: float) -> NDArray[np.float64]:
+    """Row-wise log-probabilities of ``logits / temperature``."""
+    z = np.asarray(logits, np.float64) / temperature
+    z = z - z.max(axis=1, keepdims=True)
+    return np.asarray(z - np.log(np.exp(z).sum(axis=1, keepdims=True)), np.float64)
+
+
+def mean_scores(logits: Sequence[NDArray[np.floating]], temperatures: Sequence[float],
+                temperature: float) -> NDArray[np.float64]:
+    """Scores of the members' mean calibrated probabilities, then ``temperature``."""
+    if not logits or len(logits) != len(temperatures):
+        raise InputError("need one temperature per member's logits, and at least one member")
+    probs = np.mean([np.exp(log_softmax(lg, t)) for lg, t in zip(logits, temperatures,
+                                                                   strict=True)], axis=0)
+    return log_softmax(np.log(np.maximum(probs, 1e-300)), temperature)
+
+
+def letter_index(letter: str) -> int:
+    """The network's class index of a letter (either case)."""
+    try:
+        return LETTER_CLASSES.index(letter.upper())
+    except ValueError:
+        raise UnknownNameError(
+            f"unknown letter {letter!r}; known: {' '.join(LETTER_CLASSES)}") from None
+
+
+def top_allowed(scores: NDArray[np.floating], alloweds: Sequence[Sequence[str]]
+                ) -> NDArray[np.float64]:
+    """Each row's top probability among its field's letters (renormalised)."""
+    out = np.zeros(len(alloweds))
+    for k, allowed in enumerate(alloweds):
+        idx = [letter_index(a) for a in dict.fromkeys(allowed)]
+        if not idx:
+            raise InputError("a letter field must allow at least one letter")
+        p = np.exp(np.asarray(scores[k, idx], np.float64) - float(np.max(scores[k, idx])))
+        out[k] = p.max() / p.sum()
+    return out
+
+
+def ensemble_scores(inputs: NDArray[np.float32], alloweds: Sequence[Sequence[str]],
+                    first: NDArray[np.floating], temperatures: Sequence[float],
+                    others: Sequence[Logits], settings: EnsembleSettings
+                    ) -> NDArray[np.float64]:
+    """Scores for every input: the first model's (its ``first`` logits at its temperature)
+    where it reads the field's letter at ``settings.doubt_below`` or above; elsewhere those
+    of all members together (``others`` run once, on the doubtful rows only, batched).
+    ``temperatures`` holds the first model's and then each other member's."""
+    if len(temperatures) != len(others) + 1:
+        raise InputError("need one temperature per member, the first model's first")
+    scores = log_softmax(first, temperatures[0])
+    if not others or len(inputs) == 0:
+        return scores
+    doubtful = np.nonzero(top_allowed(scores, alloweds) < settings.doubt_below)[0]
+    if len(doubtful) == 0:
+        return scores
+    sub = np.ascontiguousarray(inputs[doubtful])
+    member_logits = [np.asarray(first)[doubtful], *(run(sub) for run in others)]
+    scores[doubtful] = mean_scores(member_logits, temperatures, settings.temperature)
+    return scores
