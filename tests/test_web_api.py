@@ -246,7 +246,8 @@ def test_print_gives_a_pdf_with_a_set_per_player(client: TestClient) -> None:
 
 @pytest.mark.slow
 def test_delicious_page_corrections_and_save(client: TestClient, store: Store) -> None:
-    photo = EXAMPLES / "delicious/photos/combo-tilted-shadow.jpg"
+    # the example photo with a field in review (examples/delicious/photos)
+    photo = EXAMPLES / "delicious/photos/combo-upside-down-B.jpg"
     r = client.post("/delicious/upload", files=_files(photo), follow_redirects=False)
     url = r.headers["location"]
     sid = int(url.split("s=")[1])

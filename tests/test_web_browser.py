@@ -79,7 +79,7 @@ def test_every_delicious_photo_through_the_file_input(page: Any, server: Server)
 def test_correct_a_review_field_rescores_and_undo_restores(page: Any, server: Server) -> None:
     page.goto(server.url + "delicious")
     page.locator("input[type=file]").set_input_files(EXAMPLES / "delicious/photos/"
-                                                     "combo-tilted-shadow.jpg")
+                                                     "combo-upside-down-B.jpg")
     progress = page.locator(".progress")
     progress.wait_for(state="visible")  # shown while the photo uploads and is read
     assert "Uploading" in progress.inner_text() or "Reading" in progress.inner_text()
