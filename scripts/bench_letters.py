@@ -32,12 +32,7 @@ from companion.synth import real_hands
 from companion.synth.handwriting import letter_cell_crop
 from companion.vision.sheet import own_letters
 from companion.vision.sheet.constants_letters import FIELD_LETTERS, OWN_WEIGHT, REVIEW_BELOW
-from companion.vision.sheet.letters import (
-    LetterClassifier,
-    Ranked,
-    preprocess,
-    softmax_restricted,
-)
+from companion.vision.sheet.letters import LetterClassifier, Ranked, preprocess
 
 SEED = 4_2026
 N_CROPS = 2000
@@ -97,8 +92,7 @@ def _ours(clf: LetterClassifier, c: Crops) -> tuple[list[Ranked], np.ndarray]:
     """Our readings, and the features the player's own letters are compared by."""
     inputs = np.stack([preprocess(x) for x in c.crops])
     logits, hidden = clf.logits_and_features(inputs)
-    scores = clf.scores(inputs, c.alloweds, logits)  # the ensemble's where it has one
-    ranked = [softmax_restricted(sc, a, 1.0) for sc, a in zip(scores, c.alloweds, strict=True)]
+    ranked = clf.rank(inputs, c.alloweds, logits)  # the ensemble's where it has one
     return ranked, own_letters.letter_features(inputs, hidden)
 
 

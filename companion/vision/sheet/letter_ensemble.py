@@ -24,6 +24,7 @@ from companion.vision.sheet.constants_letters import LETTER_CLASSES
 
 # One member network: preprocessed inputs (n, px, px) -> raw logits (n, classes).
 Logits = Callable[[NDArray[np.float32]], NDArray[np.float32]]
+Ranked = list[tuple[str, float]]  # (letter, probability), likeliest first
 
 
 @dataclass(frozen=True)
@@ -66,17 +67,24 @@ def letter_index(letter: str) -> int:
             f"unknown letter {letter!r}; known: {' '.join(LETTER_CLASSES)}") from None
 
 
+def softmax_restricted(logits: NDArray[np.floating], allowed: Sequence[str],
+                       temperature: float) -> Ranked:
+    """Ranked (letter, probability) among ``allowed`` only, probabilities summing to 1."""
+    idx = [letter_index(a) for a in dict.fromkeys(allowed)]
+    if not idx:
+        raise InputError("a letter field must allow at least one letter")
+    z = logits[idx].astype(np.float64) / temperature
+    p = np.exp(z - z.max())
+    p /= p.sum()
+    order = np.argsort(-p, kind="stable")
+    return [(LETTER_CLASSES[idx[i]], float(p[i])) for i in order]
+
+
 def top_allowed(scores: NDArray[np.floating], alloweds: Sequence[Sequence[str]]
                 ) -> NDArray[np.float64]:
     """Each row's top probability among its field's letters (renormalised)."""
-    out = np.zeros(len(alloweds))
-    for k, allowed in enumerate(alloweds):
-        idx = [letter_index(a) for a in dict.fromkeys(allowed)]
-        if not idx:
-            raise InputError("a letter field must allow at least one letter")
-        p = np.exp(np.asarray(scores[k, idx], np.float64) - float(np.max(scores[k, idx])))
-        out[k] = p.max() / p.sum()
-    return out
+    return np.array([softmax_restricted(row, allowed, 1.0)[0][1]
+                     for row, allowed in zip(scores, alloweds, strict=True)], np.float64)
 
 
 def ensemble_scores(inputs: NDArray[np.float32], alloweds: Sequence[Sequence[str]],

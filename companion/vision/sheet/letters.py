@@ -36,9 +36,12 @@ from companion.vision.sheet.constants_letters import (
     MODEL_PATH,
     SPECK_FRACTION,
 )
-from companion.vision.sheet.letter_ensemble import EnsembleSettings, ensemble_scores, letter_index
-
-Ranked = list[tuple[str, float]]
+from companion.vision.sheet.letter_ensemble import (
+    EnsembleSettings,
+    Ranked,
+    ensemble_scores,
+    softmax_restricted,
+)
 
 
 def ink_image(crop_gray: np.ndarray) -> NDArray[np.float32]:
@@ -140,23 +143,6 @@ def preprocess(crop_gray: np.ndarray) -> NDArray[np.float32]:
     return np.asarray(out, np.float32)
 
 
-def softmax_restricted(logits: NDArray[np.float32], allowed: Sequence[str],
-                       temperature: float) -> Ranked:
-    """Ranked (letter, probability) among ``allowed`` only, probabilities summing to 1."""
-    idx = [_class_index(a) for a in dict.fromkeys(allowed)]
-    if not idx:
-        raise InputError("a letter field must allow at least one letter")
-    z = logits[idx].astype(np.float64) / temperature
-    p = np.exp(z - z.max())
-    p /= p.sum()
-    order = np.argsort(-p, kind="stable")
-    return [(LETTER_CLASSES[idx[i]], float(p[i])) for i in order]
-
-
-def _class_index(letter: str) -> int:
-    return letter_index(letter)
-
-
 @dataclass
 class LetterMember:
     """An extra network of the letter ensemble and the temperature of its own logits."""
@@ -215,6 +201,12 @@ class LetterClassifier:
                                [self.temperature, *(m.temperature for m in self.members)],
                                [m.logits for m in self.members], settings)
 
+    def rank(self, inputs: NDArray[np.float32], alloweds: Sequence[Sequence[str]],
+             logits: NDArray[np.float32] | None = None) -> list[Ranked]:
+        """Ranked letters of each field from :meth:`scores`."""
+        scores = self.scores(inputs, alloweds, logits)
+        return [softmax_restricted(sc, al, 1.0) for sc, al in zip(scores, alloweds, strict=True)]
+
     def logits_and_features(self, inputs: NDArray[np.float32]
                             ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
         """Logits and the network's last hidden layer (the flattened convolution features,
@@ -240,9 +232,7 @@ class LetterClassifier:
             raise InputError("need one allowed-letters list per crop")
         if not crops:
             return []
-        batch = np.stack([preprocess(c) for c in crops])
-        scores = self.scores(batch, alloweds)
-        return [softmax_restricted(sc, al, 1.0) for sc, al in zip(scores, alloweds, strict=True)]
+        return self.rank(np.stack([preprocess(c) for c in crops]), alloweds)
 
 
 def _load_members(folder: Path, meta: dict[str, object]

@@ -538,19 +538,15 @@ def _letter_candidates(
 
 def _classify(crops: list[np.ndarray], alloweds: list[list[str]], trusted: list[bool],
               own: bool) -> list[list[tuple[str, float]]]:
-    from companion.vision.sheet.letters import preprocess, softmax_restricted
+    from companion.vision.sheet.letters import preprocess
     from companion.vision.sheet.own_letters import compare_own, letter_features
 
     clf = _classifier()
     inputs = np.stack([preprocess(c) for c in crops])
     if not own:
-        scores = clf.scores(inputs, alloweds)
-        return [softmax_restricted(sc, al, 1.0)
-                for sc, al in zip(scores, alloweds, strict=True)]
+        return clf.rank(inputs, alloweds)
     logits, hidden = clf.logits_and_features(inputs)
-    scores = clf.scores(inputs, alloweds, logits)
-    ranked = [softmax_restricted(sc, al, 1.0)
-              for sc, al in zip(scores, alloweds, strict=True)]
+    ranked = clf.rank(inputs, alloweds, logits)
     return compare_own(letter_features(inputs, hidden), ranked,
                        _letter_review_below(Reader.OURS), trusted=trusted)
 
