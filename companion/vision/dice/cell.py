@@ -20,7 +20,7 @@ from companion.vision.dice import constants as C
 from companion.vision.dice import small_stats
 from companion.vision.dice.colour import log_chroma
 from companion.vision.dice.paint import read_paint, search_paint
-from companion.vision.dice.pip_lattice import fit_square_lattice
+from companion.vision.dice.pip_lattice import fit_square_lattice, pip_step
 
 
 @dataclass(frozen=True)
@@ -615,8 +615,7 @@ def _on_layout(
 ) -> tuple[float, set[tuple[int, int]] | None]:
     """The lattice spacing and the lattice points the blobs sit on (None if off-lattice)."""
     offs = [(y - cy, x - cx) for _, y, x in chosen]
-    comps = [abs(v) for o in offs for v in o if abs(v) > 0.35 * spacing]
-    s = small_stats.median(comps) if comps else spacing
+    s = pip_step([(float(x), float(y)) for _, y, x in chosen], spacing)
     s = min(max(s, C.PIP_SPACING_RANGE[0] * spacing), C.PIP_SPACING_RANGE[1] * spacing)
     cells = set()
     for dy, dx in offs:

@@ -80,6 +80,10 @@ PIP_REL_THRESHOLD = 0.42  # a pip blob must reach this fraction of the die's str
 PIP_SURE_RATIO = 1.8  # weakest pip / strongest non-pip response for a sure count
 PIP_LAYOUT_TOLERANCE = 0.3  # lattice units: blob-to-lattice distance allowed
 PIP_SPACING_RANGE = (0.85, 1.2)  # measured pip spacing / expected, allowed
+# a face whose pips' step differs from the median step of the photo's faces of three pips
+# or more (at least this many) by more than this share goes to review
+PIP_STEP_TOLERANCE = 0.15
+PIP_STEP_MIN_FACES = 3
 PIP_COLOUR_SPREAD = 0.4  # a pip's colour may stray this share of the pip-to-face distance
 PIP_SATURATION_RATIO = 0.5  # a light pip: at most this far from the palest blob to the face
 PIP_SATURATION_MIN_FACE = 0.15  # below this face saturation the test above is skipped
@@ -100,6 +104,7 @@ SELF_BALANCE_MAX_SHIFT = 0.35  # log units
 # there even when its pips cannot be read (it then goes to review).
 OCCUPIED_MIN = 0.2
 PRESENT_SURE_ABOVE = 0.6
+TABLE_LIKE_PRESENCE = 0.6  # pips on table-coloured ground the paint does not confirm: review
 # A face whose quadrants differ in log-chromaticity by more than this is the corners of
 # several dice (a grid off by half a die), not one die: never read as a sure die.
 FACE_MIXED_LOG_CHROMA = 0.35
@@ -157,6 +162,7 @@ FAMILY_RIVAL_COST = 10.0
 FAMILY_SURE_MARGIN = 2.0  # spread units between the two nearest families for a sure name
 COLOUR_LEVEL_NOISE = 4.0  # grey levels of light a face's colour may gain or lose
 FAMILY_TWIN_GAP = 2.0  # spread units: two dice this alike but named apart both go to review
+FAMILY_SCATTER_MIN_DICE = 4  # a family's own scatter is measured from this many dice
 GLINT_RATIO = 1.5  # a light blob this much stronger than the next is a glint, not a pip
 GLINT_SUSPECT_RATIO = 1.7  # a middle pip this much stronger than the corners may be a glint
 GLINT_CONFIDENCE = 0.6  # pips read around a glint go to review
@@ -200,6 +206,7 @@ PAINT_BARE_ABOVE = 0.55
 PAINT_SURE_MARGIN = 0.1  # every lattice point this far inside its band: the paint is sure
 PAINT_SURE_CONFIDENCE = 1.0
 PAINT_BLIND_MAX = 0.5  # a lattice point's ring more clipped than this: the paint settles no glint
+PAINT_AT_GLINT_MARGIN = 0.2  # the paint overturns the blobs at a glinted point only this clearly
 # where the blobs make no face, lattices square to the cell are tried by paint: centres
 # within this share of the cell from its middle, spacings these multiples of the lattice's
 PAINT_SEARCH_CENTRE = 0.12

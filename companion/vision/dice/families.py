@@ -147,6 +147,23 @@ def level_scales(levels: Sequence[Sequence[float]]) -> np.ndarray:
     return np.sqrt(1.0 + (noise / C.COLOUR_SPREAD) ** 2)
 
 
+_GAUSS_MEDIAN_RADIUS = float(np.sqrt(2.0 * np.log(2.0)))  # of a round 2-D Gaussian, in sigmas
+
+
+def family_scatter(d: np.ndarray) -> np.ndarray:
+    """Each family's scatter in this photo, in COLOUR_SPREAD units (at least 1), from the
+    dice nearest to it (``d``: dice x families, spread units): the median distance of its
+    dice to its centre over that of a round Gaussian's (sqrt(2 ln 2) of its sigma), once
+    it has FAMILY_SCATTER_MIN_DICE dice; 1 for a family with fewer."""
+    label = np.argmin(d, axis=1)
+    out = np.ones(d.shape[1])
+    for k in range(d.shape[1]):
+        near = d[label == k, k]
+        if len(near) >= C.FAMILY_SCATTER_MIN_DICE:
+            out[k] = max(1.0, float(np.median(near)) / _GAUSS_MEDIAN_RADIUS)
+    return out
+
+
 def name_families(
     features: Sequence[np.ndarray], white: np.ndarray, white_is_sure: bool,
     levels: Sequence[Sequence[float]] | None = None,
@@ -173,12 +190,19 @@ def name_families(
         centres = new
     d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1) / spread[None]
     scales = None if levels is None else level_scales(levels)
+    # the same distances in units of each family's own scatter in this photo
+    own = d / family_scatter(d)[None]
     out = []
     for i, row in enumerate(d):
         order = np.argsort(row)
         d1, d2 = float(row[order[0]]), float(row[order[1]])
         # the margin between the two nearest families, measured on the line between them
         conf = min(1.0, max(0.0, (d2 - d1) / C.FAMILY_SURE_MARGIN))
+        # and measured in the families' own scatter: a die just past the edge of a family
+        # whose dice spread wide here (a deep red under a warm lamp, lit unevenly) is
+        # nearer to being one of them than the fixed spread says
+        rest = float(np.delete(own[i], order[0]).min())
+        conf = min(conf, max(0.0, (rest - float(own[i, order[0]])) / C.FAMILY_SURE_MARGIN))
         if scales is not None:
             # the same margin in units of this face's own doubt on each axis
             w = np.linalg.norm((rel[i] - centres) / scales[i], axis=1) / spread

@@ -23,8 +23,8 @@ from companion.errors import ImageError
 from companion.games.diced_veggies.constants import FACES
 from companion.games.diced_veggies.model import Block, Die, Ingredient
 from companion.vision.dice import constants as C
-from companion.vision.dice import gate
-from companion.vision.dice.cell import CellRead, read_cell, with_paint
+from companion.vision.dice import gate, small_stats
+from companion.vision.dice.cell import LAYOUTS, CellRead, read_cell, with_paint
 from companion.vision.dice.colour import log_chroma
 from companion.vision.dice.families import name_families
 from companion.vision.dice.glints import glint_spot, middle_pip_on_spot
@@ -40,6 +40,7 @@ from companion.vision.dice.grid import (
 )
 from companion.vision.dice.mat import MatView, find_mat
 from companion.vision.dice.orient import own_axes_turn, quarter_turns_to_page, turn_cells
+from companion.vision.dice.pip_lattice import pip_step
 from companion.vision.load import load_image
 from companion.vision.register import sheet_label
 
@@ -457,6 +458,12 @@ def _decide(
             presence, flags = 0.4, ["no-pips-found"]
         else:
             continue
+        if rd.occupied < C.OCCUPIED_MIN and not (
+                rd.paint_pips == rd.pips and rd.paint_margin >= C.PAINT_SURE_MARGIN):
+            # pips on table-coloured ground and nothing else: a tan die on wood, or the
+            # wood's own knots and grain. The paint telling the same face says a die
+            flags.append("like-the-table")
+            presence = min(presence, C.TABLE_LIKE_PRESENCE)
         off = float(np.hypot(*np.subtract(cell.center, grid.center(cell.row, cell.col))))
         if off > C.MAX_CELL_OFFSET_PITCH * pitch:
             flags.append("off-cell")
@@ -472,10 +479,13 @@ def _decide(
     levels = [c.read.face_bgr for c, _, _ in present]
     calls = name_families(feats, offset, white_sure, levels)
     spot = glint_spot([c.read for c, _, _ in present])
+    off_step = _off_step([c.read for c, _, _ in present])
     r0 = min(c.row for c, _, _ in present)
     c0 = min(c.col for c, _, _ in present)
     dice = []
-    for (cell, presence, flags), feat, call in zip(present, feats, calls, strict=True):
+    for i, ((cell, presence, flags), feat, call) in enumerate(
+        zip(present, feats, calls, strict=True)
+    ):
         rd = cell.read
         if gate.colourless(feat, offset):
             flags.append("no-veggie-colour")
@@ -504,6 +514,10 @@ def _decide(
             for flag, cap in doubts:
                 flags.append(flag)
                 pip_conf = min(pip_conf, cap)
+        if i in off_step:
+            # a glint and a pip beside it can pass for a 2, their step short of the dice's
+            flags.append("pips-off-spacing")
+            pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
         value = min(6, max(1, value))
         if value not in FACES:
             flags.append("face-not-in-set")
@@ -532,6 +546,22 @@ def _gaps(cells: list[_Cell], present: list[tuple[_Cell, float, list[str]]]) -> 
         if any(nb in taken for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1))):
             out.append(cell)
     return out
+
+
+def _off_step(reads: list[CellRead]) -> set[int]:
+    """The faces (by index) whose pips' lattice step differs from the photo's by more than
+    PIP_STEP_TOLERANCE: one photo's dice are alike and read at one pitch, so their pips
+    lie on one lattice step, and a face off it was put together from something else (a
+    corner pip and a glint near the middle make a 2 that is too small). The photo's step
+    is the median over faces of three pips or more, whose lattice the layout pins down."""
+    spacing = C.PIP_LATTICE_FRACTION * C.CELL_PATCH_PX
+    steps = {i: pip_step(r.pips_xy, spacing) for i, r in enumerate(reads)
+             if r.layout_ok and r.pips >= 2}
+    sure = [steps[i] for i, r in enumerate(reads) if i in steps and r.pips >= 3]
+    if len(sure) < C.PIP_STEP_MIN_FACES:
+        return set()
+    ref = small_stats.median(sure)
+    return {i for i, s in steps.items() if abs(s / ref - 1.0) > C.PIP_STEP_TOLERANCE}
 
 
 def _blob_doubts(rd: CellRead, spot: tuple[float, float] | None) -> list[tuple[str, float]]:
@@ -576,10 +606,35 @@ def _pips_by_paint(
         if paint != rd.pips:
             flags.append("pips-by-paint")
         return paint, False, pip_conf
+    if (glinty and paint != rd.pips and rd.paint_margin < C.PAINT_AT_GLINT_MARGIN
+            and _glint_where_counts_differ(rd, paint)):
+        # the glint lies on the very point that makes the two counts differ: light added
+        # to a bare face draws it towards a pale pip's colour, so the paint's reading
+        # there is no better than the blobs' unless it is clear by far
+        flags.append("pips-by-paint")
+        return paint, False, min(pip_conf, C.GLINT_CONFIDENCE)
     if paint == rd.pips or glinty or rd.pip_margin < C.PIP_SURE_RATIO:
         return paint, True, 1.0
     flags.append("pips-by-paint")
     return paint, True, min(pip_conf, C.GLINT_CONFIDENCE)
+
+
+def _glint_where_counts_differ(rd: CellRead, paint: int) -> bool:
+    """True when the blob left out as a glint (``CellRead.extra``) lies on a lattice point
+    that is a pip in one of the two counts and bare face in the other (the middle of a 2
+    against a 3, say), the layouts turned to match the blobs' pips."""
+    if rd.extra is None or rd.extra[2] < C.GLINT_SPOT_MIN_STRENGTH or rd.center is None:
+        return False
+    step = pip_step(rd.pips_xy, C.PIP_LATTICE_FRACTION * C.CELL_PATCH_PX)
+    cx, cy = rd.center
+    blobs = {(round((y - cy) / step), round((x - cx) / step)) for x, y in rd.pips_xy}
+    others = [lay for k, lay in LAYOUTS if k == paint]
+    if not others:
+        return False
+    other = min(others, key=lambda lay: len(lay ^ blobs))
+    ex, ey = rd.extra[0], rd.extra[1]
+    return any(math.hypot(ex - (cx + c * step), ey - (cy + r * step)) <= C.GLINT_MASK_LATTICE * step
+               for r, c in other ^ blobs)
 
 
 def _paint_sure(read: CellRead, on_mat: bool) -> bool:
