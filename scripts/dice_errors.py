@@ -1,7 +1,8 @@
 """List every die the dice reader gets wrong on the tuning photos (wide and narrow), one
 line each: photo, surface, block, lamp, cell, truth, reading, confidence, review, flags;
-also every missed die and phantom. Saved runs can be compared so a change that puts one
-wrong die right cannot silently put another right die wrong.
+also every missed die, and every phantom with its reading and whether it is in review.
+Saved runs can be compared so a change that puts one wrong die right cannot silently put
+another right die wrong (or a phantom out of review).
 
 Photos are rendered once and kept in ``bench-out/dice-errors/photos`` (their JPEG and
 truth). Besides the wide and narrow bench photos (any indices, 200 and beyond included)
@@ -118,8 +119,13 @@ def run(name: str, spans: dict[str, range]) -> None:
                                   "flags": list(d.flags)})
             matched = {t for _, t in pairs}
             missed = sorted(set(truth) - matched)
+            paired = {id(d) for d, _ in pairs}
+            phantoms = [{"cell": [d.row, d.col], "read": f"{d.ingredient.value} {d.value}",
+                         "conf": round(d.confidence, 3), "review": d.review,
+                         "flags": list(d.flags)} for d in reading.dice if id(d) not in paired]
             out[key] = {"info": info, "wrong": wrong, "missed": len(missed),
                         "missed_cells": [list(c) for c in missed], "phantom": s.phantom,
+                        "phantom_silent": sum(not p["review"] for p in phantoms),
                         "gaps": len(reading.gaps)}
             for w in wrong:
                 tag = "review" if w["review"] else "SILENT"
@@ -127,8 +133,10 @@ def run(name: str, spans: dict[str, range]) -> None:
                       f"conf {w['conf']:.2f} {tag} {','.join(w['flags'])}")
             if missed:
                 print(f"{key} {info}: missed {missed}")
-            if s.phantom:
-                print(f"{key} {info}: {s.phantom} phantom")
+            for p in phantoms:
+                tag = "review" if p["review"] else "SILENT"
+                print(f"{key} {info} {tuple(p['cell'])}: phantom -> {p['read']} "
+                      f"conf {p['conf']:.2f} {tag} {','.join(p['flags'])}")
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     (OUT_DIR / f"{name}.json").write_text(json.dumps(out, indent=0))
     d = max(total["dice"], 1)
@@ -171,6 +179,10 @@ def diff(a: str, b: str) -> int:
         if x.get("phantom", 0) != y.get("phantom", 0):
             worse += y.get("phantom", 0) > x.get("phantom", 0)
             print(f"phantom   {key}: {x.get('phantom', 0)} -> {y.get('phantom', 0)}")
+        if x.get("phantom_silent", 0) != y.get("phantom_silent", 0):
+            worse += y.get("phantom_silent", 0) > x.get("phantom_silent", 0)
+            print(f"silent phantom {key}: {x.get('phantom_silent', 0)} -> "
+                  f"{y.get('phantom_silent', 0)}")
     print(f"{worse} readings worse")
     return 1 if worse else 0
 
