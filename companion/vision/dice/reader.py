@@ -461,7 +461,7 @@ def _decide(
         if rd.occupied < C.OCCUPIED_MIN and not (
                 rd.paint_pips == rd.pips and rd.paint_margin >= C.PAINT_SURE_MARGIN):
             # pips on table-coloured ground and nothing else: a tan die on wood, or the
-            # wood's own knots and grain. The paint telling the same face says a die
+            # wood's own knots and grain; only the paint reading the same face says a die
             flags.append("like-the-table")
             presence = min(presence, C.TABLE_LIKE_PRESENCE)
         off = float(np.hypot(*np.subtract(cell.center, grid.center(cell.row, cell.col))))
