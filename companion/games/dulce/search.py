@@ -32,6 +32,7 @@ that order.
 from __future__ import annotations
 
 import gc
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
@@ -46,6 +47,12 @@ ANY: Value = (-_UNBOUNDED, -_UNBOUNDED, -_UNBOUNDED)  # a threshold every value 
 # (parts, inert cafés, per part (points, one-space scorings) and ceiling, ceiling on
 # the whole): see Evaluator._analyse.
 _Analysis = tuple[tuple[int, ...], int, tuple[tuple[int, int], ...], tuple[Value, ...], Value]
+# A café arc of ``Evaluator._matching``'s network: (arc, fills per scoring; into its tail
+# the private arc from the source, the class's arc from the source and the arc on from
+# the class node; out of its head the private arc to the sink, the arc to the class node
+# and the class's arc to the sink (-1 where the end is the source or sink itself); the
+# café's spaces feeding the private arcs at its tail and at its head).
+_Path = tuple[int, int, int, int, int, int, int, int, int, int]
 
 
 @contextmanager
@@ -209,6 +216,12 @@ class Evaluator:
         full = beans | eggs | spots
         live = self._live(beans, full & ~beans, self._all_cafes)
         points, room, _ = self._cover(beans, eggs, live, full)
+        # And the count with an egg on every such space (more items never lower it).
+        most = self._cover(beans, full & ~beans, live, full)[0]
+        if most <= points:
+            points, room = most, 0
+        elif room > most - points:
+            room = most - points
         got = (POINTS_PER_CAFE * points, room)
         if len(self._egg_ceilings) < BOUND_CACHE:
             self._egg_ceilings[key] = got
@@ -329,6 +342,14 @@ class Evaluator:
         self._classes = [tuple(sorted({self._klass[i] for i in ids})) for ids in k.cafe_slots]
         self._class_bits = [sum(1 << kl for kl in kls) for kls in self._classes]
         self._spaces = [tuple((i, self._klass[i]) for i in ids) for ids in k.cafe_slots]
+        # Per café, per class: its spaces of that class, as a mask, and how many.
+        self._class_spots = [
+            tuple(
+                (kl, sum(1 << i for i in ids if self._klass[i] == kl), n)
+                for kl, n in sorted(Counter(self._klass[i] for i in ids).items())
+            )
+            for ids in k.cafe_slots
+        ]
         self._single_class = [self._klass[ids[0]] if len(ids) == 1 else -1 for ids in k.cafe_slots]
         self._twin_class = [
             self._klass[ids[0]] if len(ids) == 2 and len(set(self._klass[i] for i in ids)) == 1
@@ -341,6 +362,16 @@ class Evaluator:
             (self._cafe_mask[ci], kl - 1)
             for ci, kl in enumerate(self._twin_class)
             if kl >= 0 and kl % 3 == 2 and self._class_slots.get(kl - 1, 0).bit_count() == 1
+        ]
+        # Cafés of two like spaces above the lowest ring: when one scores, both beans
+        # leave at once and no level lies between theirs and the one below, so any one
+        # space of the class below takes one of them at most (the one a twin drop
+        # already discounts for the whole class is not counted twice).
+        self._pairs = [
+            (self._cafe_mask[ci], kl - 1)
+            for ci, kl in enumerate(self._twin_class)
+            if kl >= 0 and kl % 3 != 1 and kl - 1 in self._class_slots
+            and (self._cafe_mask[ci], kl - 1) not in self._twin_drops
         ]
         self._flow_network(k)
         self._forced = not rules.byproducts_may_be_discarded
@@ -362,8 +393,14 @@ class Evaluator:
         ]
 
     def _flow_network(self, k: Kitchen) -> None:
-        """The fixed arcs of ``_matching``'s network: node 0 the source, 1 the sink, and
-        per class an "out" and an "in" node; arcs in pairs (arc ^ 1 is the reverse)."""
+        """The fixed arcs of ``_matching``'s network: node 0 the source, 1 the sink, per
+        class an "out" and an "in" node, and per café arc a tail and a head node; arcs in
+        pairs (arc ^ 1 is the reverse).
+
+        A café arc runs from its tail node to its head node. The tail draws from the
+        class's shared arc from the source (the beans that may still come down into the
+        class) or from a private one (what the café's own spaces of that class hold:
+        only this café can use it), and the head likewise drains to the sink."""
         self._arc_to: list[int] = []
         self._arc_adj: list[list[int]] = [[], []]
 
@@ -374,37 +411,64 @@ class Evaluator:
             self._arc_to.append(u)
             return len(self._arc_to) - 2
 
+        def new_node() -> int:
+            self._arc_adj.append([])
+            return len(self._arc_adj) - 1
+
         node: dict[int, int] = {}
         self._class_arcs: dict[int, tuple[int, int]] = {}
         for kl in sorted(self._class_slots):
             n = node[kl] = len(self._arc_adj)
             self._arc_adj += [[], []]
             self._class_arcs[kl] = (arc(0, n), arc(n + 1, 1))
-        # Per café: (its arc, the source arc feeding it or -1, the sink arc draining it
-        # or -1, how many fills one scoring takes there).
-        self._cafe_arcs: list[tuple[tuple[int, int, int, int], ...]] = []
+        self._open_arcs: list[int] = []  # arcs without a cap
+
+        def path(tail: int, head: int, times: int, tail_spots: int, head_spots: int) -> _Path:
+            """A café arc from class ``tail`` to class ``head`` (-1: the source, the sink)."""
+            t = h = 0
+            t_own = t_feed = t_pool = h_own = h_pool = h_drain = -1
+            if tail < 0:
+                tail_spots = 0
+            else:
+                t = new_node()
+                t_feed, t_pool, t_own = self._class_arcs[tail][0], arc(node[tail], t), arc(0, t)
+                self._open_arcs.append(t_pool)
+            if head < 0:
+                h, head_spots = 1, 0
+            else:
+                h = new_node()
+                h_drain = self._class_arcs[head][1]
+                h_pool, h_own = arc(h, node[head] + 1), arc(h, 1)
+                self._open_arcs.append(h_pool)
+            return (
+                arc(t, h), times, t_own, t_feed, t_pool, h_own, h_pool, h_drain,
+                tail_spots, head_spots,
+            )
+
+        # Per café: its arcs, each with how many fills one scoring takes there, the
+        # routes into its tail and out of its head (private first) and the café's
+        # spaces whose contents feed its private arcs.
+        self._cafe_arcs: list[tuple[_Path, ...]] = []
         self._odd_shapes = False
         for ids in k.cafe_slots:
             kinds = sorted(self._klass[i] for i in ids)
-            paths: tuple[tuple[int, int, int, int], ...] = ()
+            spots = {kl: sum(1 << i for i in ids if self._klass[i] == kl) for kl in kinds}
+            paths: tuple[_Path, ...] = ()
             if len(kinds) > 2:
                 self._odd_shapes = True
             if len(kinds) == 1:  # an edge to a node without a cap, both ways
-                u = node[kinds[0]]
-                feed, drain = self._class_arcs[kinds[0]]
-                paths = ((arc(u, 1), feed, -1, 1), (arc(0, u + 1), -1, drain, 1))
+                u, m = kinds[0], spots[kinds[0]]
+                paths = (path(u, -1, 1, m, 0), path(-1, u, 1, 0, m))
             elif len(kinds) == 2 and kinds[0] == kinds[1]:
-                u = node[kinds[0]]
-                feed, drain = self._class_arcs[kinds[0]]
-                paths = ((arc(u, u + 1), feed, drain, 2),)
+                u, m = kinds[0], spots[kinds[0]]
+                paths = (path(u, u, 2, m, m),)
             elif len(kinds) == 2:
-                (u, v), (fu, du), (fv, dv) = (
-                    (node[kinds[0]], node[kinds[1]]),
-                    self._class_arcs[kinds[0]],
-                    self._class_arcs[kinds[1]],
-                )
-                paths = ((arc(u, v + 1), fu, dv, 1), (arc(v, u + 1), fv, du, 1))
+                u, v = kinds
+                paths = (path(u, v, 1, spots[u], spots[v]), path(v, u, 1, spots[v], spots[u]))
             self._cafe_arcs.append(paths)
+        self._empty_room = [0] * len(self._arc_to)
+        for a in self._open_arcs:
+            self._empty_room[a] = _UNBOUNDED
 
     # -- analysis of one state ----------------------------------------------------------
 
@@ -700,32 +764,42 @@ class Evaluator:
         for pair, low in self._twin_drops:
             if mobile & pair == pair:
                 arriving[low] -= 1
+        # Per space: a pair of like beans leaving one café at once drops into the class
+        # just below as one bean at most (see ``_pairs``).
+        reach = arriving
+        for pair, low in self._pairs:
+            if mobile & pair == pair:
+                if reach is arriving:
+                    reach = dict(arriving)
+                reach[low] -= 1
         cafes: list[tuple[int, int]] = []  # (scarcest count, café) of the live cafés
         gains: dict[int, int] = {}  # per class: sum of scarcest counts of cafés touching it
-        twice: dict[int, int] = {}  # the same, once more for cafés of two spaces of a class
         alone: dict[int, int] = {}  # the same for one-space cafés
-        spaces, classes, twin, single = (
-            self._spaces, self._classes, self._twin_class, self._single_class
-        )
+        spaces, classes, single = self._spaces, self._classes, self._single_class
+        ready = capped & live_slots
+        # Per class: what the cafés, each at its scarcest count, take beyond what their
+        # own spaces of the class hold; within ``arriving`` no matching can cut.
+        over: dict[int, int] = {}
         total = 0
         for ci in self._members(live & self._all_cafes):
             least = 99
             for i, k in spaces[ci]:
-                fills = (held >> i & 1) + arriving[k]
+                fills = (held >> i & 1) + reach[k]
                 if fills < least:
                     least = fills
             cafes.append((least, ci))
             total += least
+            if least:
+                for k, spots, times in self._class_spots[ci]:
+                    extra = times * least - (ready & spots).bit_count()
+                    if extra > 0:
+                        over[k] = over.get(k, 0) + extra
             for k in classes[ci]:
                 gains[k] = gains.get(k, 0) + least
-            k = twin[ci]
-            if k >= 0 and least:
-                twice[k] = twice.get(k, 0) + least
             k = single[ci]
             if k >= 0:
                 alone[k] = alone.get(k, 0) + least
         class_slots = self._class_slots
-        ready = capped & live_slots
         caps = {k: (ready & class_slots[k]).bit_count() + arriving[k] for k in gains}
         # One-space cafés of a class together take at most that class's cap.
         singles = sum(min(n, caps[k]) for k, n in alone.items())
@@ -750,10 +824,10 @@ class Evaluator:
                 else:
                     rest.append((least, ci))
             cafes = rest
-        if not opened and all(gains[k] + n <= caps[k] for k, n in twice.items()):
+        if all(n <= arriving[k] for k, n in over.items()):
             flow = total  # every café at its scarcest count fits: no matching can cut
         else:
-            flow = self._matching(every, caps, total) if total else 0
+            flow = self._matching(every, arriving, ready, total) if total else 0
         if capped == held:
             return flow, 0, singles
         # With eggs: at most the greedy count plus the headroom below, and at most the
@@ -767,7 +841,7 @@ class Evaluator:
             top = self._klass[self._top[ci]]
             rise = 1
             for i, k in self._spaces[ci]:
-                if not eggable >> i & 1 and (held >> i & 1) + arriving[k] == least:
+                if not eggable >> i & 1 and (held >> i & 1) + reach[k] == least:
                     rise = 0  # a scarcest space no egg can go to: it stays the scarcest
                     break
             share = shares.setdefault(top, [0, 0])
@@ -778,48 +852,73 @@ class Evaluator:
             room += min(max(0, caps[k] - t), r)
         return flow, total - flow + room, singles
 
-    def _matching(self, cafes: list[tuple[int, int]], caps: dict[int, int], cover: int) -> int:
+    def _matching(
+        self, cafes: list[tuple[int, int]], arriving: dict[int, int], ready: int, cover: int
+    ) -> int:
         """The scorings the packing problem of ``_cover`` allows, fractionally, rounded
         down, or ``cover`` (the greedy count) if that is no more.
 
         Each café is an edge between its two classes (a loop when both spaces are of one
-        class, a pendant edge for a single space) taking its scarcest count at most,
-        each class a node taking its cap: a b-matching, whose fractional optimum is half
-        the maximum flow in its bipartite double cover (a loop counts twice at its node,
-        so its arc takes twice the count). The optimum is never above a feasible dual
-        such as the greedy cover, so the flow stops once it reaches ``2 * cover``. Cafés
-        of another shape (more than two spaces) leave the greedy count.
+        class, a pendant edge for a single space) taking its scarcest count at most;
+        each class takes the beans that may still come down into it (``arriving``, shared
+        by its cafés) plus what each café's own spaces of that class hold now
+        (``ready``), which only that café can use: a bean or egg sitting in a café that
+        never scores fills nothing. That is a b-matching with private supplies, whose
+        fractional optimum is half the maximum flow in its bipartite double cover (a
+        loop counts twice at its node, so its arc takes twice the count; the average of
+        the two directions' flows is feasible, as the excess over a private supply is
+        convex). The optimum is never above a feasible dual such as the greedy cover,
+        so the flow stops once it reaches ``2 * cover``. Cafés of another shape (more
+        than two spaces) leave the greedy count.
         """
         if self._odd_shapes:
             return cover
-        room = [0] * len(self._arc_to)
-        ends = self._class_arcs
-        for k, c in caps.items():
-            a, b = ends[k]
-            room[a] = room[b] = c
+        room = self._empty_room.copy()
+        for k, (a, b) in self._class_arcs.items():
+            room[a] = room[b] = arriving[k]
         flow = 0
         goal = 2 * cover
         paths = self._cafe_arcs
         for least, ci in cafes:
-            for a, feed, drain, times in paths[ci]:
-                # Push at once what goes straight through (source, café arc, sink).
-                push = times * least
-                if feed >= 0 and room[feed] < push:
-                    push = room[feed]
-                if drain >= 0 and room[drain] < push:
-                    push = room[drain]
-                if push > 0:
-                    room[a] = times * least - push
-                    room[a ^ 1] = push
-                    if feed >= 0:
-                        room[feed] -= push
-                        room[feed ^ 1] += push
-                    if drain >= 0:
-                        room[drain] -= push
-                        room[drain ^ 1] += push
-                    flow += push
+            if not least:
+                continue
+            for a, times, t_own, t_feed, t_pool, h_own, h_pool, h_drain, t_in, h_in in paths[ci]:
+                left = times * least
+                # Push at once what goes straight through, private supplies first.
+                tails: tuple[tuple[int, int, int], ...]
+                heads: tuple[tuple[int, int, int], ...]
+                if t_own >= 0:
+                    own = room[t_own] = (ready & t_in).bit_count()
+                    tails = ((own, t_own, -1), (room[t_feed], t_feed, t_pool))
                 else:
-                    room[a] = times * least
+                    tails = ((left, -1, -1),)
+                if h_own >= 0:
+                    own = room[h_own] = (ready & h_in).bit_count()
+                    heads = ((own, h_own, -1), (room[h_drain], h_drain, h_pool))
+                else:
+                    heads = ((left, -1, -1),)
+                for t_room, x, y in tails:
+                    for h_room, u, v in heads:
+                        push = left if left < t_room else t_room
+                        if h_room < push:
+                            push = h_room
+                        if push <= 0:
+                            continue
+                        for arc in (x, y, u, v):
+                            if arc >= 0:
+                                room[arc] -= push
+                                room[arc ^ 1] += push
+                        left -= push
+                        flow += push
+                        t_room -= push
+                        if not left or not t_room:
+                            break
+                    if not left:
+                        break
+                    # Later heads see what this tail left them.
+                    heads = tuple((room[u] if u >= 0 else left, u, v) for _, u, v in heads)
+                room[a] = left
+                room[a ^ 1] = times * least - left
         to, adj, nodes = self._arc_to, self._arc_adj, len(self._arc_adj)
         while flow < goal:  # shortest augmenting paths (Edmonds-Karp)
             back = [-1] * nodes
