@@ -17,7 +17,10 @@ on every kitchen a game can reach:
   The ceiling is the lower of two counts of how often the cafés can still fill up: a
   greedy cover by (bean, level) classes and the fractional b-matching of cafés to
   classes (a small max flow), which sees that a café of two like spaces takes two
-  fills per scoring. One memo serves every harvest start of a kitchen.
+  fills per scoring, and that what a café holds now can only fill that café (a bean
+  in a café that never scores again fills nothing): each class supplies the beans
+  that may still come down into it to every café, and each café's own contents to it
+  alone. One memo serves every harvest start of a kitchen.
 * Thresholds on the whole value. A search asks for a value at least some triple, and
   a second ceiling, on chicken steps plus beans left once the points are known (a
   potential that every fill and every discard uses up, ``_reach``), rules out most
