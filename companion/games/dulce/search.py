@@ -50,12 +50,11 @@ ANY: Value = (-_UNBOUNDED, -_UNBOUNDED, -_UNBOUNDED)  # a threshold every value 
 # (parts, inert cafés, per part (points, one-space scorings) and ceiling, ceiling on
 # the whole): see Evaluator._analyse.
 _Analysis = tuple[tuple[int, ...], int, tuple[tuple[int, int], ...], tuple[Value, ...], Value]
-# A café arc of ``Evaluator._matching``'s network: (arc, fills per scoring; into its tail
-# the private arc from the source, the class's arc from the source and the arc on from
-# the class node; out of its head the private arc to the sink, the arc to the class node
-# and the class's arc to the sink (-1 where the end is the source or sink itself); the
-# café's spaces feeding the private arcs at its tail and at its head).
-_Path = tuple[int, int, int, int, int, int, int, int, int, int]
+# A café arc of ``Evaluator._matching``'s network: (arc, fills per scoring, the shared
+# arcs of its tail and head classes, its arcs private at the tail (from the source) and
+# at the head (to the sink), the café's spaces of its tail and head classes; -1 where
+# the end is the source or the sink).
+_Path = tuple[int, int, int, int, int, int, int, int]
 
 
 @contextmanager
@@ -396,14 +395,15 @@ class Evaluator:
         ]
 
     def _flow_network(self, k: Kitchen) -> None:
-        """The fixed arcs of ``_matching``'s network: node 0 the source, 1 the sink, per
-        class an "out" and an "in" node, and per café arc a tail and a head node; arcs in
-        pairs (arc ^ 1 is the reverse).
+        """The fixed arcs of ``_matching``'s network: node 0 the source, 1 the sink, and
+        per class an "out" and an "in" node; arcs in pairs (arc ^ 1 is the reverse).
 
-        A café arc runs from its tail node to its head node. The tail draws from the
-        class's shared arc from the source (the beans that may still come down into the
-        class) or from a private one (what the café's own spaces of that class hold:
-        only this café can use it), and the head likewise drains to the sink."""
+        A café arc runs from its tail class's "out" node to its head class's "in" node
+        (or from the source, to the sink, for a one-space café), drawing on both
+        classes' shared arcs (the beans that may still come down into the class). What
+        the café's own spaces hold feeds it alone: flow that is private at both ends
+        needs no arc, and flow private at one end only takes an arc from the source, or
+        to the sink, that skips that end's shared arc."""
         self._arc_to: list[int] = []
         self._arc_adj: list[list[int]] = [[], []]
 
@@ -414,43 +414,28 @@ class Evaluator:
             self._arc_to.append(u)
             return len(self._arc_to) - 2
 
-        def new_node() -> int:
-            self._arc_adj.append([])
-            return len(self._arc_adj) - 1
-
         node: dict[int, int] = {}
         self._class_arcs: dict[int, tuple[int, int]] = {}
         for kl in sorted(self._class_slots):
             n = node[kl] = len(self._arc_adj)
             self._arc_adj += [[], []]
             self._class_arcs[kl] = (arc(0, n), arc(n + 1, 1))
-        self._open_arcs: list[int] = []  # arcs without a cap
 
         def path(tail: int, head: int, times: int, tail_spots: int, head_spots: int) -> _Path:
             """A café arc from class ``tail`` to class ``head`` (-1: the source, the sink)."""
-            t = h = 0
-            t_own = t_feed = t_pool = h_own = h_pool = h_drain = -1
-            if tail < 0:
-                tail_spots = 0
-            else:
-                t = new_node()
-                t_feed, t_pool, t_own = self._class_arcs[tail][0], arc(node[tail], t), arc(0, t)
-                self._open_arcs.append(t_pool)
-            if head < 0:
-                h, head_spots = 1, 0
-            else:
-                h = new_node()
-                h_drain = self._class_arcs[head][1]
-                h_pool, h_own = arc(h, node[head] + 1), arc(h, 1)
-                self._open_arcs.append(h_pool)
+            u = node[tail] if tail >= 0 else 0
+            v = node[head] + 1 if head >= 0 else 1
+            feed = self._class_arcs[tail][0] if tail >= 0 else -1
+            drain = self._class_arcs[head][1] if head >= 0 else -1
+            own_tail = own_head = -1
+            if tail >= 0 and head >= 0:
+                own_tail, own_head = arc(0, v), arc(u, 1)
             return (
-                arc(t, h), times, t_own, t_feed, t_pool, h_own, h_pool, h_drain,
-                tail_spots, head_spots,
+                arc(u, v), times, feed, drain, own_tail, own_head,
+                tail_spots if tail >= 0 else -1, head_spots if head >= 0 else -1,
             )
 
-        # Per café: its arcs, each with how many fills one scoring takes there, the
-        # routes into its tail and out of its head (private first) and the café's
-        # spaces whose contents feed its private arcs.
+        # Per café: its arcs (see _Path).
         self._cafe_arcs: list[tuple[_Path, ...]] = []
         self._odd_shapes = False
         for ids in k.cafe_slots:
@@ -469,9 +454,6 @@ class Evaluator:
                 u, v = kinds
                 paths = (path(u, v, 1, spots[u], spots[v]), path(v, u, 1, spots[v], spots[u]))
             self._cafe_arcs.append(paths)
-        self._empty_room = [0] * len(self._arc_to)
-        for a in self._open_arcs:
-            self._empty_room[a] = _UNBOUNDED
 
     # -- analysis of one state ----------------------------------------------------------
 
@@ -876,7 +858,7 @@ class Evaluator:
         """
         if self._odd_shapes:
             return cover
-        room = self._empty_room.copy()
+        room = [0] * len(self._arc_to)
         for k, (a, b) in self._class_arcs.items():
             room[a] = room[b] = arriving[k]
         flow = 0
@@ -885,43 +867,45 @@ class Evaluator:
         for least, ci in cafes:
             if not least:
                 continue
-            for a, times, t_own, t_feed, t_pool, h_own, h_pool, h_drain, t_in, h_in in paths[ci]:
-                left = times * least
-                # Push at once what goes straight through, private supplies first.
-                tails: tuple[tuple[int, int, int], ...]
-                heads: tuple[tuple[int, int, int], ...]
-                if t_own >= 0:
-                    own = room[t_own] = (ready & t_in).bit_count()
-                    tails = ((own, t_own, -1), (room[t_feed], t_feed, t_pool))
-                else:
-                    tails = ((left, -1, -1),)
-                if h_own >= 0:
-                    own = room[h_own] = (ready & h_in).bit_count()
-                    heads = ((own, h_own, -1), (room[h_drain], h_drain, h_pool))
-                else:
-                    heads = ((left, -1, -1),)
-                for t_room, x, y in tails:
-                    for h_room, u, v in heads:
-                        push = left if left < t_room else t_room
-                        if h_room < push:
-                            push = h_room
-                        if push <= 0:
+            for a, times, feed, drain, own_tail, own_head, t_in, h_in in paths[ci]:
+                most = times * least
+                # What is private at both ends flows at once (the source and the sink
+                # are private to every café); whichever end still has some left takes
+                # its own arc, the rest the shared arcs of both classes.
+                mine = (ready & t_in).bit_count() if t_in >= 0 else most
+                theirs = (ready & h_in).bit_count() if h_in >= 0 else most
+                both = min(mine, theirs, most)
+                flow += both
+                left = most - both
+                if not left:
+                    continue
+                if own_tail >= 0:
+                    for own, pool, spare in ((own_tail, drain, mine), (own_head, feed, theirs)):
+                        cap = min(spare - both, left)
+                        if cap <= 0:
                             continue
-                        for arc in (x, y, u, v):
-                            if arc >= 0:
-                                room[arc] -= push
-                                room[arc ^ 1] += push
-                        left -= push
+                        left -= cap
+                        push = min(cap, room[pool])
+                        room[pool] -= push
+                        room[pool ^ 1] += push
+                        room[own] = cap - push
+                        room[own ^ 1] = push
                         flow += push
-                        t_room -= push
-                        if not left or not t_room:
-                            break
-                    if not left:
-                        break
-                    # Later heads see what this tail left them.
-                    heads = tuple((room[u] if u >= 0 else left, u, v) for _, u, v in heads)
-                room[a] = left
-                room[a ^ 1] = times * least - left
+                push = left
+                if feed >= 0 and room[feed] < push:
+                    push = room[feed]
+                if drain >= 0 and room[drain] < push:
+                    push = room[drain]
+                if push > 0:
+                    if feed >= 0:
+                        room[feed] -= push
+                        room[feed ^ 1] += push
+                    if drain >= 0:
+                        room[drain] -= push
+                        room[drain ^ 1] += push
+                    flow += push
+                room[a] = left - push
+                room[a ^ 1] = push
         to, adj, nodes = self._arc_to, self._arc_adj, len(self._arc_adj)
         while flow < goal:  # shortest augmenting paths (Edmonds-Karp)
             back = [-1] * nodes
