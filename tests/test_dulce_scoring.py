@@ -483,3 +483,32 @@ def test_two_like_beans_leaving_together_share_a_single_lower_space():
     ]
     ceiling, best = _ceiling_and_best(cafes)
     assert ceiling[0] == best[0] == 5
+
+
+def test_a_bean_held_by_a_cafe_that_does_not_score_fills_no_other():
+    # Two 2-ring coffee beans are all that can come down to the 1-ring coffee spaces; the
+    # coffee bean already in the café that waits for cacao is only of use to that café.
+    # The one cacao bean fills that café or the 1-ring cacao café, not both: six
+    # scorings (the class count, which lends the held bean to any café, says seven).
+    cafes = [
+        [["coffee", 2, "bean"]],
+        [["coffee", 2, "bean"]],
+        [["coffee", 1, None]],
+        [["coffee", 1, None]],
+        [["coffee", 1, "bean"], ["cacao", 1, None]],
+        [["cacao", 2, "bean"]],
+        [["cacao", 1, None]],
+    ]
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    assert Evaluator(k).bound(k.fill_of(engine)) == 6 == brute_best(cafes)[0]
+
+
+def test_two_like_beans_leaving_together_fill_one_space_below_once():
+    # Both 3-ring coffee beans leave when their café scores, so the one 2-ring coffee
+    # space takes one of them: two scorings, not three.
+    cafes = [[["coffee", 3, "bean"], ["coffee", 3, "bean"]], [["coffee", 2, None]]]
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    assert Evaluator(k).bound(k.fill_of(engine)) == 2 == brute_best(cafes)[0]
+

@@ -17,7 +17,10 @@ on every kitchen a game can reach:
   The ceiling is the lower of two counts of how often the cafés can still fill up: a
   greedy cover by (bean, level) classes and the fractional b-matching of cafés to
   classes (a small max flow), which sees that a café of two like spaces takes two
-  fills per scoring. One memo serves every harvest start of a kitchen.
+  fills per scoring, and that what a café holds now can only fill that café (a bean
+  in a café that never scores again fills nothing): each class supplies the beans
+  that may still come down into it to every café, and each café's own contents to it
+  alone. One memo serves every harvest start of a kitchen.
 * Thresholds on the whole value. A search asks for a value at least some triple, and
   a second ceiling, on chicken steps plus beans left once the points are known (a
   potential that every fill and every discard uses up, ``_reach``), rules out most
@@ -32,6 +35,7 @@ that order.
 from __future__ import annotations
 
 import gc
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
@@ -46,6 +50,11 @@ ANY: Value = (-_UNBOUNDED, -_UNBOUNDED, -_UNBOUNDED)  # a threshold every value 
 # (parts, inert cafés, per part (points, one-space scorings) and ceiling, ceiling on
 # the whole): see Evaluator._analyse.
 _Analysis = tuple[tuple[int, ...], int, tuple[tuple[int, int], ...], tuple[Value, ...], Value]
+# A café arc of ``Evaluator._matching``'s network: (arc, fills per scoring, the shared
+# arcs of its tail and head classes, its arcs private at the tail (from the source) and
+# at the head (to the sink), the café's spaces of its tail and head classes; -1 where
+# the end is the source or the sink).
+_Path = tuple[int, int, int, int, int, int, int, int]
 
 
 @contextmanager
@@ -209,6 +218,12 @@ class Evaluator:
         full = beans | eggs | spots
         live = self._live(beans, full & ~beans, self._all_cafes)
         points, room, _ = self._cover(beans, eggs, live, full)
+        # And the count with an egg on every such space (more items never lower it).
+        most = self._cover(beans, full & ~beans, live, full)[0]
+        if most <= points:
+            points, room = most, 0
+        elif room > most - points:
+            room = most - points
         got = (POINTS_PER_CAFE * points, room)
         if len(self._egg_ceilings) < BOUND_CACHE:
             self._egg_ceilings[key] = got
@@ -329,6 +344,14 @@ class Evaluator:
         self._classes = [tuple(sorted({self._klass[i] for i in ids})) for ids in k.cafe_slots]
         self._class_bits = [sum(1 << kl for kl in kls) for kls in self._classes]
         self._spaces = [tuple((i, self._klass[i]) for i in ids) for ids in k.cafe_slots]
+        # Per café, per class: its spaces of that class, as a mask, and how many.
+        self._class_spots = [
+            tuple(
+                (kl, sum(1 << i for i in ids if self._klass[i] == kl), n)
+                for kl, n in sorted(Counter(self._klass[i] for i in ids).items())
+            )
+            for ids in k.cafe_slots
+        ]
         self._single_class = [self._klass[ids[0]] if len(ids) == 1 else -1 for ids in k.cafe_slots]
         self._twin_class = [
             self._klass[ids[0]] if len(ids) == 2 and len(set(self._klass[i] for i in ids)) == 1
@@ -341,6 +364,16 @@ class Evaluator:
             (self._cafe_mask[ci], kl - 1)
             for ci, kl in enumerate(self._twin_class)
             if kl >= 0 and kl % 3 == 2 and self._class_slots.get(kl - 1, 0).bit_count() == 1
+        ]
+        # Cafés of two like spaces above the lowest ring: when one scores, both beans
+        # leave at once and no level lies between theirs and the one below, so any one
+        # space of the class below takes one of them at most (the one a twin drop
+        # already discounts for the whole class is not counted twice).
+        self._pairs = [
+            (self._cafe_mask[ci], kl - 1)
+            for ci, kl in enumerate(self._twin_class)
+            if kl >= 0 and kl % 3 != 1 and kl - 1 in self._class_slots
+            and (self._cafe_mask[ci], kl - 1) not in self._twin_drops
         ]
         self._flow_network(k)
         self._forced = not rules.byproducts_may_be_discarded
@@ -363,7 +396,14 @@ class Evaluator:
 
     def _flow_network(self, k: Kitchen) -> None:
         """The fixed arcs of ``_matching``'s network: node 0 the source, 1 the sink, and
-        per class an "out" and an "in" node; arcs in pairs (arc ^ 1 is the reverse)."""
+        per class an "out" and an "in" node; arcs in pairs (arc ^ 1 is the reverse).
+
+        A café arc runs from its tail class's "out" node to its head class's "in" node
+        (or from the source, to the sink, for a one-space café), drawing on both
+        classes' shared arcs (the beans that may still come down into the class). What
+        the café's own spaces hold feeds it alone: flow that is private at both ends
+        needs no arc, and flow private at one end only takes an arc from the source, or
+        to the sink, that skips that end's shared arc."""
         self._arc_to: list[int] = []
         self._arc_adj: list[list[int]] = [[], []]
 
@@ -380,30 +420,39 @@ class Evaluator:
             n = node[kl] = len(self._arc_adj)
             self._arc_adj += [[], []]
             self._class_arcs[kl] = (arc(0, n), arc(n + 1, 1))
-        # Per café: (its arc, the source arc feeding it or -1, the sink arc draining it
-        # or -1, how many fills one scoring takes there).
-        self._cafe_arcs: list[tuple[tuple[int, int, int, int], ...]] = []
+
+        def path(tail: int, head: int, times: int, tail_spots: int, head_spots: int) -> _Path:
+            """A café arc from class ``tail`` to class ``head`` (-1: the source, the sink)."""
+            u = node[tail] if tail >= 0 else 0
+            v = node[head] + 1 if head >= 0 else 1
+            feed = self._class_arcs[tail][0] if tail >= 0 else -1
+            drain = self._class_arcs[head][1] if head >= 0 else -1
+            own_tail = own_head = -1
+            if tail >= 0 and head >= 0:
+                own_tail, own_head = arc(0, v), arc(u, 1)
+            return (
+                arc(u, v), times, feed, drain, own_tail, own_head,
+                tail_spots if tail >= 0 else -1, head_spots if head >= 0 else -1,
+            )
+
+        # Per café: its arcs (see _Path).
+        self._cafe_arcs: list[tuple[_Path, ...]] = []
         self._odd_shapes = False
         for ids in k.cafe_slots:
             kinds = sorted(self._klass[i] for i in ids)
-            paths: tuple[tuple[int, int, int, int], ...] = ()
+            spots = {kl: sum(1 << i for i in ids if self._klass[i] == kl) for kl in kinds}
+            paths: tuple[_Path, ...] = ()
             if len(kinds) > 2:
                 self._odd_shapes = True
             if len(kinds) == 1:  # an edge to a node without a cap, both ways
-                u = node[kinds[0]]
-                feed, drain = self._class_arcs[kinds[0]]
-                paths = ((arc(u, 1), feed, -1, 1), (arc(0, u + 1), -1, drain, 1))
+                u, m = kinds[0], spots[kinds[0]]
+                paths = (path(u, -1, 1, m, 0), path(-1, u, 1, 0, m))
             elif len(kinds) == 2 and kinds[0] == kinds[1]:
-                u = node[kinds[0]]
-                feed, drain = self._class_arcs[kinds[0]]
-                paths = ((arc(u, u + 1), feed, drain, 2),)
+                u, m = kinds[0], spots[kinds[0]]
+                paths = (path(u, u, 2, m, m),)
             elif len(kinds) == 2:
-                (u, v), (fu, du), (fv, dv) = (
-                    (node[kinds[0]], node[kinds[1]]),
-                    self._class_arcs[kinds[0]],
-                    self._class_arcs[kinds[1]],
-                )
-                paths = ((arc(u, v + 1), fu, dv, 1), (arc(v, u + 1), fv, du, 1))
+                u, v = kinds
+                paths = (path(u, v, 1, spots[u], spots[v]), path(v, u, 1, spots[v], spots[u]))
             self._cafe_arcs.append(paths)
 
     # -- analysis of one state ----------------------------------------------------------
@@ -700,32 +749,42 @@ class Evaluator:
         for pair, low in self._twin_drops:
             if mobile & pair == pair:
                 arriving[low] -= 1
+        # Per space: a pair of like beans leaving one café at once drops into the class
+        # just below as one bean at most (see ``_pairs``).
+        reach = arriving
+        for pair, low in self._pairs:
+            if mobile & pair == pair:
+                if reach is arriving:
+                    reach = dict(arriving)
+                reach[low] -= 1
         cafes: list[tuple[int, int]] = []  # (scarcest count, café) of the live cafés
         gains: dict[int, int] = {}  # per class: sum of scarcest counts of cafés touching it
-        twice: dict[int, int] = {}  # the same, once more for cafés of two spaces of a class
         alone: dict[int, int] = {}  # the same for one-space cafés
-        spaces, classes, twin, single = (
-            self._spaces, self._classes, self._twin_class, self._single_class
-        )
+        spaces, classes, single = self._spaces, self._classes, self._single_class
+        ready = capped & live_slots
+        # Per class: what the cafés, each at its scarcest count, take beyond what their
+        # own spaces of the class hold; within ``arriving`` no matching can cut.
+        over: dict[int, int] = {}
         total = 0
         for ci in self._members(live & self._all_cafes):
             least = 99
             for i, k in spaces[ci]:
-                fills = (held >> i & 1) + arriving[k]
+                fills = (held >> i & 1) + reach[k]
                 if fills < least:
                     least = fills
             cafes.append((least, ci))
             total += least
+            if least:
+                for k, spots, times in self._class_spots[ci]:
+                    extra = times * least - (ready & spots).bit_count()
+                    if extra > 0:
+                        over[k] = over.get(k, 0) + extra
             for k in classes[ci]:
                 gains[k] = gains.get(k, 0) + least
-            k = twin[ci]
-            if k >= 0 and least:
-                twice[k] = twice.get(k, 0) + least
             k = single[ci]
             if k >= 0:
                 alone[k] = alone.get(k, 0) + least
         class_slots = self._class_slots
-        ready = capped & live_slots
         caps = {k: (ready & class_slots[k]).bit_count() + arriving[k] for k in gains}
         # One-space cafés of a class together take at most that class's cap.
         singles = sum(min(n, caps[k]) for k, n in alone.items())
@@ -750,10 +809,10 @@ class Evaluator:
                 else:
                     rest.append((least, ci))
             cafes = rest
-        if not opened and all(gains[k] + n <= caps[k] for k, n in twice.items()):
+        if all(n <= arriving[k] for k, n in over.items()):
             flow = total  # every café at its scarcest count fits: no matching can cut
         else:
-            flow = self._matching(every, caps, total) if total else 0
+            flow = self._matching(every, arriving, ready, total) if total else 0
         if capped == held:
             return flow, 0, singles
         # With eggs: at most the greedy count plus the headroom below, and at most the
@@ -767,7 +826,7 @@ class Evaluator:
             top = self._klass[self._top[ci]]
             rise = 1
             for i, k in self._spaces[ci]:
-                if not eggable >> i & 1 and (held >> i & 1) + arriving[k] == least:
+                if not eggable >> i & 1 and (held >> i & 1) + reach[k] == least:
                     rise = 0  # a scarcest space no egg can go to: it stays the scarcest
                     break
             share = shares.setdefault(top, [0, 0])
@@ -778,39 +837,66 @@ class Evaluator:
             room += min(max(0, caps[k] - t), r)
         return flow, total - flow + room, singles
 
-    def _matching(self, cafes: list[tuple[int, int]], caps: dict[int, int], cover: int) -> int:
+    def _matching(
+        self, cafes: list[tuple[int, int]], arriving: dict[int, int], ready: int, cover: int
+    ) -> int:
         """The scorings the packing problem of ``_cover`` allows, fractionally, rounded
         down, or ``cover`` (the greedy count) if that is no more.
 
         Each café is an edge between its two classes (a loop when both spaces are of one
-        class, a pendant edge for a single space) taking its scarcest count at most,
-        each class a node taking its cap: a b-matching, whose fractional optimum is half
-        the maximum flow in its bipartite double cover (a loop counts twice at its node,
-        so its arc takes twice the count). The optimum is never above a feasible dual
-        such as the greedy cover, so the flow stops once it reaches ``2 * cover``. Cafés
-        of another shape (more than two spaces) leave the greedy count.
+        class, a pendant edge for a single space) taking its scarcest count at most;
+        each class takes the beans that may still come down into it (``arriving``, shared
+        by its cafés) plus what each café's own spaces of that class hold now
+        (``ready``), which only that café can use: a bean or egg sitting in a café that
+        never scores fills nothing. That is a b-matching with private supplies, whose
+        fractional optimum is half the maximum flow in its bipartite double cover (a
+        loop counts twice at its node, so its arc takes twice the count; the average of
+        the two directions' flows is feasible, as the excess over a private supply is
+        convex). The optimum is never above a feasible dual such as the greedy cover,
+        so the flow stops once it reaches ``2 * cover``. Cafés of another shape (more
+        than two spaces) leave the greedy count.
         """
         if self._odd_shapes:
             return cover
         room = [0] * len(self._arc_to)
-        ends = self._class_arcs
-        for k, c in caps.items():
-            a, b = ends[k]
-            room[a] = room[b] = c
+        for k, (a, b) in self._class_arcs.items():
+            room[a] = room[b] = arriving[k]
         flow = 0
         goal = 2 * cover
         paths = self._cafe_arcs
         for least, ci in cafes:
-            for a, feed, drain, times in paths[ci]:
-                # Push at once what goes straight through (source, café arc, sink).
-                push = times * least
+            if not least:
+                continue
+            for a, times, feed, drain, own_tail, own_head, t_in, h_in in paths[ci]:
+                most = times * least
+                # What is private at both ends flows at once (the source and the sink
+                # are private to every café); whichever end still has some left takes
+                # its own arc, the rest the shared arcs of both classes.
+                mine = (ready & t_in).bit_count() if t_in >= 0 else most
+                theirs = (ready & h_in).bit_count() if h_in >= 0 else most
+                both = min(mine, theirs, most)
+                flow += both
+                left = most - both
+                if not left:
+                    continue
+                if own_tail >= 0:
+                    for own, pool, spare in ((own_tail, drain, mine), (own_head, feed, theirs)):
+                        cap = min(spare - both, left)
+                        if cap <= 0:
+                            continue
+                        left -= cap
+                        push = min(cap, room[pool])
+                        room[pool] -= push
+                        room[pool ^ 1] += push
+                        room[own] = cap - push
+                        room[own ^ 1] = push
+                        flow += push
+                push = left
                 if feed >= 0 and room[feed] < push:
                     push = room[feed]
                 if drain >= 0 and room[drain] < push:
                     push = room[drain]
                 if push > 0:
-                    room[a] = times * least - push
-                    room[a ^ 1] = push
                     if feed >= 0:
                         room[feed] -= push
                         room[feed ^ 1] += push
@@ -818,8 +904,8 @@ class Evaluator:
                         room[drain] -= push
                         room[drain ^ 1] += push
                     flow += push
-                else:
-                    room[a] = times * least
+                room[a] = left - push
+                room[a ^ 1] = push
         to, adj, nodes = self._arc_to, self._arc_adj, len(self._arc_adj)
         while flow < goal:  # shortest augmenting paths (Edmonds-Karp)
             back = [-1] * nodes
