@@ -11,7 +11,8 @@ the letters as the reader now reads them: the first model's where it is sure
 (``DOUBT_BELOW`` and above), the ensemble's elsewhere. Runs in the project's venv (the
 networks through cv2.dnn).
 
-    python -m scripts.fit_letter_ensemble --member letters-b.onnx [--cache DIR] [--write]
+    python -m scripts.fit_letter_ensemble --member letters-d.onnx [--mean log] [--cache DIR]
+        [--write]
 """
 
 from __future__ import annotations

@@ -5,10 +5,11 @@ seen; a second network trained on other crops with other weights is wrong on oth
 so where the two are averaged a shape only one of them mistakes reads less sure, and goes to
 review instead of being trusted. The second network runs only on the letters the first one
 reads below ``doubt_below`` among the field's letters (most letters are sure, and the reader
-must stay fast); their probabilities are the mean of every member's calibrated probabilities
-(each member's own temperature), sharpened or softened by one more temperature fitted on the
-real calibration writers' crops (scripts/fit_letter_ensemble.py). Everything here works on
-scores: natural-log probabilities over all classes, read with temperature 1.
+must stay fast); their probabilities pool every member's calibrated probabilities (each
+member's own temperature): their mean, or the mean of their logs (the shipped ensemble: a
+letter one member doubts stays doubted), sharpened or softened by one more temperature
+fitted on the real calibration writers' crops (scripts/fit_letter_ensemble.py). Everything
+here works on scores: natural-log probabilities over all classes, read with temperature 1.
 """
 
 from __future__ import annotations
