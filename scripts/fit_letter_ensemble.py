@@ -11,7 +11,8 @@ the letters as the reader now reads them: the first model's where it is sure
 (``DOUBT_BELOW`` and above), the ensemble's elsewhere. Runs in the project's venv (the
 networks through cv2.dnn).
 
-    python -m scripts.fit_letter_ensemble --member letters-b.onnx [--cache DIR] [--write]
+    python -m scripts.fit_letter_ensemble --member letters-d.onnx [--mean log] [--cache DIR]
+        [--write]
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pathlib import Path
 from companion.synth import real_hands
 from companion.vision.sheet.constants_letters import META_PATH, MODEL_PATH
 from companion.vision.sheet.letter_ensemble import (
+    EnsembleMean,
     EnsembleSettings,
     ensemble_scores,
     log_softmax,
@@ -54,6 +56,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--member", action="append", required=True,
                     help="an ensemble member's ONNX file name in assets/ (repeatable)")
     ap.add_argument("--doubt-below", type=float, default=DOUBT_BELOW)
+    ap.add_argument("--mean", choices=[m.value for m in EnsembleMean],
+                    default=EnsembleMean.PROBABILITY.value,
+                    help="pool the members' probabilities (default) or their logs")
     ap.add_argument("--cache", type=Path, default=None, help="train_letters' data cache")
     ap.add_argument("--workers", type=int, default=WORKERS)
     ap.add_argument("--write", action="store_true", help="store it in assets/letters.json")
@@ -70,9 +75,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     alloweds = field_choices(y, SEED)
     logits = [first.logits(x), *(m.logits(x) for m in members)]
     temps = [first.temperature, *(m.temperature for m in members)]
-    mean_logp = mean_scores(logits, temps, 1.0)
+    pool = EnsembleMean(args.mean)
+    mean_logp = mean_scores(logits, temps, 1.0, pool)
     temperature = fit_temperature(mean_logp, y, lowest=0.3)
-    settings = EnsembleSettings(args.doubt_below, temperature)
+    settings = EnsembleSettings(args.doubt_below, temperature, pool)
     others = [LetterMember(m.net, m.temperature).logits for m in members]
     scores = ensemble_scores(x, alloweds, logits[0], temps, others, settings)
     doubtful = int((top_allowed(log_softmax(logits[0], temps[0]), alloweds)
@@ -102,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         meta = json.loads(META_PATH.read_text())
         meta["ensemble"] = {
             "members": list(args.member), "doubt_below": args.doubt_below,
-            "temperature": temperature, "review_below": th,
+            "temperature": temperature, "mean": pool.value, "review_below": th,
             "calib_accuracy": round(acc, 4), "calib_nll": round(loss, 4),
             "calib_field_accuracy": round(facc, 4), "calib_review_share": round(share, 4),
             "calib_silent": silent, "calib_doubtful_share": round(doubtful / len(y), 4),

@@ -4,7 +4,7 @@ The letter model's own threshold (``review_below`` in assets/letters.json) is fi
 single cell crops, many of them with far less detail than a sheet photo holds; the
 letters the reader cuts from sheet photos are another population, so the threshold the
 reader uses is fitted on those (on the shipped ensemble, with the letter-pairs rule below:
-0.95, the ensemble's crop-fitted 0.95 as its floor, and 0.993 for a doubted pair; see the
+0.94, above the ensemble's crop-fitted 0.93, its floor, and 0.99 for a doubted pair; see the
 README's Real handwriting section). Here combo and
 garden/play papers are filled by the real ``calibrate`` writers (companion.synth.real_hands:
 never used to train the weights, never used to measure), photographed as the reader bench

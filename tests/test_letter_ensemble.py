@@ -18,6 +18,7 @@ from companion.vision.sheet.constants_letters import (
     MODEL_PATH,
 )
 from companion.vision.sheet.letter_ensemble import (
+    EnsembleMean,
     EnsembleSettings,
     ensemble_scores,
     log_softmax,
@@ -44,6 +45,18 @@ def test_one_member_mean_is_its_own_calibrated_softmax() -> None:
     assert np.allclose(p.sum(axis=1), 1.0)
     want = (np.exp(log_softmax(lg, 1.0)) + np.exp(log_softmax(-lg, 2.0))) / 2
     assert np.allclose(p, want)
+
+
+def test_the_log_mean_is_the_renormalised_geometric_mean() -> None:
+    lg = np.random.default_rng(3).normal(size=(4, N)) * 4
+    got = np.exp(mean_scores([lg, -lg], [1.0, 2.0], 1.0, EnsembleMean.LOG))
+    want = np.sqrt(np.exp(log_softmax(lg, 1.0)) * np.exp(log_softmax(-lg, 2.0)))
+    assert np.allclose(got, want / want.sum(axis=1, keepdims=True))
+    # a member sure of a letter another one rules out: the log mean doubts it more
+    two = [_logits([{"B": 8.0}]), _logits([{"S": 8.0}])]
+    b = LETTER_CLASSES.index("B")
+    assert (np.exp(mean_scores(two, [1.0, 1.0], 1.0, EnsembleMean.LOG))[0, b]
+            <= np.exp(mean_scores(two, [1.0, 1.0], 1.0))[0, b] + 1e-12)
 
 
 def test_ensemble_temperature_softens_the_mean() -> None:
@@ -143,9 +156,18 @@ def test_members_load_from_beside_the_model(tmp_path: Path) -> None:
     assert LetterClassifier.load(path, members=False).members == ()
 
 
+def test_the_pooling_is_read_from_the_ensemble_entry(tmp_path: Path) -> None:
+    path = _model_dir(tmp_path, {"members": ["twin.onnx"], "doubt_below": 0.99,
+                                 "temperature": 1.0, "mean": "log"})
+    clf = LetterClassifier.load(path)
+    assert clf.ensemble == EnsembleSettings(0.99, 1.0, EnsembleMean.LOG)
+
+
 @pytest.mark.parametrize("entry", [{"members": ["twin.onnx"]},
                                    {"members": ["twin.onnx"], "doubt_below": "x",
-                                    "temperature": 1.0}])
+                                    "temperature": 1.0},
+                                   {"members": ["twin.onnx"], "doubt_below": 0.99,
+                                    "temperature": 1.0, "mean": "median"}])
 def test_a_bad_ensemble_entry_is_refused(tmp_path: Path, entry: object) -> None:
     with pytest.raises(InputError):
         LetterClassifier.load(_model_dir(tmp_path, entry))

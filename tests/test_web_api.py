@@ -22,6 +22,7 @@ from companion.web import services
 from companion.web.app import create_app
 from companion.web.constants import MAX_UPLOAD_BYTES
 from companion.web.uploads import label_of
+from tests.web_support import photo_with_a_field_to_review
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 COMBO = EXAMPLES / "delicious/photos/combo-good-light.jpg"
@@ -245,9 +246,9 @@ def test_print_gives_a_pdf_with_a_set_per_player(client: TestClient) -> None:
 
 
 @pytest.mark.slow
-def test_delicious_page_corrections_and_save(client: TestClient, store: Store) -> None:
-    # the example photo with a field in review (examples/delicious/photos)
-    photo = EXAMPLES / "delicious/photos/combo-upside-down-B.jpg"
+def test_delicious_page_corrections_and_save(client: TestClient, store: Store,
+                                             tmp_path: Path) -> None:
+    photo = photo_with_a_field_to_review(tmp_path)  # an example photo, one letter half erased
     r = client.post("/delicious/upload", files=_files(photo), follow_redirects=False)
     url = r.headers["location"]
     sid = int(url.split("s=")[1])

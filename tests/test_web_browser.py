@@ -20,6 +20,7 @@ from tests.web_support import (
     alive,
     children,
     chromium_or_skip,
+    photo_with_a_field_to_review,
 )
 
 pytestmark = pytest.mark.slow
@@ -76,10 +77,10 @@ def test_every_delicious_photo_through_the_file_input(page: Any, server: Server)
         assert img.evaluate("i => i.complete && i.naturalWidth > 0")
 
 
-def test_correct_a_review_field_rescores_and_undo_restores(page: Any, server: Server) -> None:
+def test_correct_a_review_field_rescores_and_undo_restores(page: Any, server: Server,
+                                                           tmp_path: Path) -> None:
     page.goto(server.url + "delicious")
-    page.locator("input[type=file]").set_input_files(EXAMPLES / "delicious/photos/"
-                                                     "combo-upside-down-B.jpg")
+    page.locator("input[type=file]").set_input_files(photo_with_a_field_to_review(tmp_path))
     progress = page.locator(".progress")
     progress.wait_for(state="visible")  # shown while the photo uploads and is read
     assert "Uploading" in progress.inner_text() or "Reading" in progress.inner_text()
@@ -88,7 +89,7 @@ def test_correct_a_review_field_rescores_and_undo_restores(page: Any, server: Se
     field = page.locator(".field").first
     fid = field.get_attribute("data-field")
     assert field.locator("img.crop").evaluate("i => i.complete && i.naturalWidth > 0")
-    field.locator("button:text-is('empty')").click()
+    field.locator("button.choice:not(.chosen)").first.click()  # another value than read
     page.wait_for_selector(f".field.corrected[data-field='{fid}']")
     after = _totals(page)[0]
     assert after != before

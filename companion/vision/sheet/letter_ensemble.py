@@ -5,16 +5,18 @@ seen; a second network trained on other crops with other weights is wrong on oth
 so where the two are averaged a shape only one of them mistakes reads less sure, and goes to
 review instead of being trusted. The second network runs only on the letters the first one
 reads below ``doubt_below`` among the field's letters (most letters are sure, and the reader
-must stay fast); their probabilities are the mean of every member's calibrated probabilities
-(each member's own temperature), sharpened or softened by one more temperature fitted on the
-real calibration writers' crops (scripts/fit_letter_ensemble.py). Everything here works on
-scores: natural-log probabilities over all classes, read with temperature 1.
+must stay fast); their probabilities pool every member's calibrated probabilities (each
+member's own temperature): their mean, or the mean of their logs (the shipped ensemble: a
+letter one member doubts stays doubted), sharpened or softened by one more temperature
+fitted on the real calibration writers' crops (scripts/fit_letter_ensemble.py). Everything
+here works on scores: natural-log probabilities over all classes, read with temperature 1.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,12 +29,20 @@ Logits = Callable[[NDArray[np.float32]], NDArray[np.float32]]
 Ranked = list[tuple[str, float]]  # (letter, probability), likeliest first
 
 
+class EnsembleMean(Enum):
+    """How the members' calibrated probabilities are pooled."""
+
+    PROBABILITY = "probability"  # their mean: one sure member outweighs unsure others less
+    LOG = "log"  # the mean of their logs (a geometric mean): one member's doubt weighs more
+
+
 @dataclass(frozen=True)
 class EnsembleSettings:
     """How the extra members are used (``ensemble`` in assets/letters.json)."""
 
     doubt_below: float  # the first model's letter probability below which the others run
-    temperature: float  # applied to the log of the members' mean probabilities
+    temperature: float  # applied to the log of the members' pooled probabilities
+    mean: EnsembleMean = EnsembleMean.PROBABILITY
 
     def __post_init__(self) -> None:
         if not 0.0 < self.doubt_below <= 1.0:
@@ -49,12 +59,16 @@ def log_softmax(logits: NDArray[np.floating], temperature: float) -> NDArray[np.
 
 
 def mean_scores(logits: Sequence[NDArray[np.floating]], temperatures: Sequence[float],
-                temperature: float) -> NDArray[np.float64]:
-    """Scores of the members' mean calibrated probabilities, then ``temperature``."""
+                temperature: float, mean: EnsembleMean = EnsembleMean.PROBABILITY
+                ) -> NDArray[np.float64]:
+    """Scores of the members' pooled calibrated probabilities (``mean``), then
+    ``temperature``."""
     if not logits or len(logits) != len(temperatures):
         raise InputError("need one temperature per member's logits, and at least one member")
-    probs = np.mean([np.exp(log_softmax(lg, t)) for lg, t in zip(logits, temperatures,
-                                                                   strict=True)], axis=0)
+    logps = [log_softmax(lg, t) for lg, t in zip(logits, temperatures, strict=True)]
+    if mean is EnsembleMean.LOG:
+        return log_softmax(np.mean(logps, axis=0), temperature)
+    probs = np.mean([np.exp(lp) for lp in logps], axis=0)
     return log_softmax(np.log(np.maximum(probs, 1e-300)), temperature)
 
 
@@ -105,5 +119,6 @@ def ensemble_scores(inputs: NDArray[np.float32], alloweds: Sequence[Sequence[str
         return scores
     sub = np.ascontiguousarray(inputs[doubtful])
     member_logits = [np.asarray(first)[doubtful], *(run(sub) for run in others)]
-    scores[doubtful] = mean_scores(member_logits, temperatures, settings.temperature)
+    scores[doubtful] = mean_scores(member_logits, temperatures, settings.temperature,
+                                   settings.mean)
     return scores

@@ -37,6 +37,7 @@ from companion.vision.sheet.constants_letters import (
     SPECK_FRACTION,
 )
 from companion.vision.sheet.letter_ensemble import (
+    EnsembleMean,
     EnsembleSettings,
     Ranked,
     ensemble_scores,
@@ -242,7 +243,8 @@ def _load_members(folder: Path, meta: dict[str, object]
     if not isinstance(spec, dict) or not spec.get("members"):
         return (), None
     try:
-        settings = EnsembleSettings(float(spec["doubt_below"]), float(spec["temperature"]))
+        settings = EnsembleSettings(float(spec["doubt_below"]), float(spec["temperature"]),
+                                    EnsembleMean(str(spec.get("mean", "probability"))))
         names = [str(n) for n in spec["members"]]
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"letter model metadata has a bad ensemble entry: {exc}") from None
