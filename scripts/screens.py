@@ -13,6 +13,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from scripts.example_photos import photo_with_a_field_to_review
+
 ROOT = Path(__file__).resolve().parent.parent
 PHOTOS = ROOT / "examples"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -69,7 +71,7 @@ def main(argv: list[str]) -> int:
                 page.goto(url.split("?")[0] + "delicious")
                 shoot(page, out / f"delicious-upload{suffix}.png")
                 page.set_input_files("input[type=file]", [
-                    PHOTOS / "delicious/photos/combo-tilted-shadow.jpg",
+                    photo_with_a_field_to_review(Path(tmp)),
                     PHOTOS / "delicious/photos/combo-good-light.jpg"])
                 page.wait_for_selector(".progress:not([hidden])")
                 page.screenshot(path=out / f"delicious-reading{suffix}.png")
@@ -78,7 +80,7 @@ def main(argv: list[str]) -> int:
                     page.select_option(f"form.autosubmit select >> nth={i}", label=name)
                     page.wait_for_selector(f"#ranking td:text-is('{name}')")
                 shoot(page, out / f"delicious{suffix}.png")
-                page.locator(".field button:text-is('carrot')").first.click()
+                page.locator(".field button:text-is('blueberry')").first.click()  # the erased B
                 page.wait_for_selector(".field.corrected")
                 page.wait_for_function(IMAGES_LOADED, timeout=60_000)
                 page.locator(".field.corrected").first.scroll_into_view_if_needed()

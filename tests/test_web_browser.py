@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from scripts.example_photos import photo_with_a_field_to_review
 from tests.web_support import (
     CHROMIUM_ARGS,
     EXAMPLES,
@@ -20,7 +21,6 @@ from tests.web_support import (
     alive,
     children,
     chromium_or_skip,
-    photo_with_a_field_to_review,
 )
 
 pytestmark = pytest.mark.slow
