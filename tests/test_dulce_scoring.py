@@ -512,3 +512,45 @@ def test_two_like_beans_leaving_together_fill_one_space_below_once():
     k = Kitchen.of(engine)
     assert Evaluator(k).bound(k.fill_of(engine)) == 2 == brute_best(cafes)[0]
 
+
+
+def _seeded_kitchen(rng: random.Random):
+    """Up to five cafés of one or two spaces over two bean types, mostly 1-ring spaces:
+    kitchens whose points need beans to drop into refilled 1-ring spaces."""
+    cafes = []
+    for _ in range(rng.randint(2, 5)):
+        cafes.append(
+            [
+                [rng.choice(["cacao", "coffee"]), rng.choice([1, 1, 2, 3]),
+                 rng.choice([None, "bean", "bean", "egg"])]
+                for _ in range(rng.randint(1, 2))
+            ]
+        )
+    return cafes
+
+
+def test_ceiling_with_one_ring_refills_never_undercuts_the_brute_force(monkeypatch):
+    # Each refill of a 1-ring space is a mover never discarded, and each fill a scoring
+    # takes there is gone: the ceiling on chicken steps and beans left that this gives
+    # may not fall below the brute force's best, under every rule option; and it must
+    # cut below the ceiling without it on some kitchens, or it tests nothing.
+    rng = random.Random(8)
+    kitchens = [_seeded_kitchen(rng) for _ in range(600)]
+    options = [(True, False), (False, False), (False, True)]
+    tighter = 0
+    for n, cafes in enumerate(kitchens):
+        into_scored, may_discard = options[n % len(options)]
+        rules = DulceRules(
+            byproduct_into_scored_cafe=into_scored, byproducts_may_be_discarded=may_discard
+        )
+        engine = to_engine(cafes)
+        k = Kitchen.of(engine)
+        fill = k.fill_of(engine)
+        best = brute_value(cafes, into_scored=into_scored, may_discard=may_discard)
+        ceiling = Evaluator(k, rules).ceiling(fill)
+        assert ceiling >= best, cafes
+        assert Evaluator(k, rules)(fill) == best, cafes
+        with monkeypatch.context() as m:
+            m.setattr(Evaluator, "_ones_refilled", lambda self, *a: (0, 0))
+            tighter += ceiling < Evaluator(k, rules).ceiling(fill)
+    assert tighter > 0

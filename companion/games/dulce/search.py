@@ -26,7 +26,9 @@ on every kitchen a game can reach:
   potential that every fill and every discard uses up, ``_reach``), rules out most
   branches that only tie on points. It counts what must stay put: cafés left unscored
   keep what they hold, and each empty 1-ring space takes a bean of its type before any
-  bean of that type can be discarded.
+  bean of that type can be discarded. And it counts what the points use up: every
+  refill of a 1-ring space is a bean that never earns a chicken step, and every fill
+  of one that a scoring takes (a bean unless an egg) is neither a step nor left.
 
 The value compared is (points, chicken steps, beans left in cafés), larger is better in
 that order.
@@ -115,6 +117,7 @@ class Evaluator:
         self._member_lists: dict[int, tuple[int, ...]] = {}
         self._egg_ceilings: dict[tuple[int, int, int], tuple[int, int]] = {}
         self._lives: dict[tuple[int, int, int], int] = {}
+        self._refills: dict[tuple[int, int, int, int], tuple[int, int]] = {}
         self._whole: dict[tuple[int, int, int], Value] = {}  # before splitting into parts
         self._short: dict[tuple[int, int, int], Value] = {}  # strict ceilings of the same
         self._analyses: dict[tuple[int, int, int], _Analysis] = {}
@@ -317,6 +320,9 @@ class Evaluator:
         self._threes = sum(three for three, _ in self._rings)
         self._used = used
         self._ring_one = sum(1 << i for i in range(n) if slots[i].level == 1)
+        # Per café: its 1-ring spaces, and each space with the slots above it (_ones_refilled).
+        self._cafe_ones = [self._cafe_mask[ci] & self._ring_one for ci in range(len(k.cafe_slots))]
+        self._space_higher = [tuple((i, self._higher[i]) for i in ids) for ids in k.cafe_slots]
         self._kinds = [  # per bean type, its slots
             sum(1 << i for i in range(n) if slots[i].bean is bean)
             for bean in {s.bean for s in slots}
@@ -582,8 +588,11 @@ class Evaluator:
         forced byproducts a bean of a type is discarded only once every empty 1-ring
         space of that type has taken one of that type's movers, none of which is then
         discarded. And cafés holding something that never score again keep it
-        (``_chicken_room``). Without ``refined`` (the quick check of a child) these three
-        are left out: they are the dearer part, and the child's own glance applies them.
+        (``_chicken_room``). And the scorings need beans dropped into, and taken from,
+        1-ring spaces (``_ones_refilled``): a bean dropped there is never discarded, and
+        one taken there is neither a step nor left. Without ``refined`` (the quick check
+        of a child) these four are left out: they are the dearer part, and the child's
+        own glance applies them.
         """
         known = self._slot_masks
         slots = known.get(part)
@@ -636,13 +645,70 @@ class Evaluator:
             )
             if tight < chicken:
                 chicken = tight
+            # Every refill of a 1-ring space is a mover that is never discarded, and
+            # every fill of one that a scoring takes is gone (a bean unless an egg).
+            ones_eggs = eggs & live_slots & self._ring_one
+            drops, taken = self._ones_refilled(scorings, on, on | eggs & live_slots, live & part)
+            spent = (on & self._moving).bit_count() - chicken
+            if drops > spent:
+                chicken = max(0, chicken - (drops - spent))
             # Beans of cafés that never score again count only as beans left.
             total += (mine & ~live_slots).bit_count()
+            gone = taken - ones_eggs.bit_count()
+            if total > mine.bit_count() - gone:
+                total = mine.bit_count() - gone
             if left > total - chicken:
                 left = total - chicken
         if left > spare - chicken:
             left = spare - chicken
         return (POINTS_PER_CAFE * scorings, chicken, left)
+
+    def _ones_refilled(self, scorings: int, on: int, held: int, live: int) -> tuple[int, int]:
+        """(drops, fills) that ``scorings`` scorings of the ``live`` cafés need in their
+        1-ring spaces, at least. A 1-ring space is full at each scoring of its café, and
+        that scoring takes what fills it; every fill but one held now is a bean dropped
+        in, which never moves again (so never earns a chicken step). A café scores at
+        most as often as each of its spaces holds something now or can take a bean from
+        above. Its n-th scoring takes a fill of each of its 1-ring spaces, and needs a
+        drop into each of them, bar the ones held now at the first: the cost of each
+        further scoring never falls, so the cheapest scorings, taken one by one across
+        cafés, give the least totals."""
+        key = (scorings, on, held, live)
+        hit = self._refills.get(key)
+        if hit is not None:
+            return hit
+        free = 0  # scorings that need no 1-ring drop
+        extra: list[int] = []  # the drops of each further possible scoring
+        fills: list[int] = []  # the 1-ring fills of each possible scoring
+        ones = self._cafe_ones
+        for ci in self._members(live):
+            cap = scorings
+            for i, up in self._space_higher[ci]:
+                c = (held >> i & 1) + (on & up).bit_count()
+                if c < cap:
+                    cap = c
+            if not cap:
+                continue
+            spaces = ones[ci].bit_count()
+            fills.extend([spaces] * cap)
+            if not spaces:
+                free += cap
+                continue
+            first = (ones[ci] & ~held).bit_count()
+            if first:
+                extra.append(first)
+            else:
+                free += 1
+            extra.extend([spaces] * (cap - 1))
+        fills.sort()
+        taken = sum(fills[:scorings])
+        drops = 0
+        if scorings > free:
+            extra.sort()
+            drops = sum(extra[: scorings - free])
+        if len(self._refills) < BOUND_CACHE:
+            self._refills[key] = (drops, taken)
+        return drops, taken
 
     def _refills_after(self, slot: int, on: int, held: int) -> bool:
         """Whether the café of ``slot`` could still be full once a bean drops into it:
