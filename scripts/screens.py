@@ -13,10 +13,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from scripts.example_photos import photo_with_a_field_to_review
+from scripts.example_photos import EXAMPLES, photo_with_a_field_to_review
 
 ROOT = Path(__file__).resolve().parent.parent
-PHOTOS = ROOT / "examples"
+PHOTOS = EXAMPLES
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run",
                  "--disable-dev-shm-usage"]

@@ -14,8 +14,8 @@ import httpx
 import pytest
 
 from scripts.example_photos import photo_with_a_field_to_review
+from scripts.screens import CHROMIUM_ARGS  # the screenshots' flags
 from tests.web_support import (
-    CHROMIUM_ARGS,
     EXAMPLES,
     Server,
     alive,

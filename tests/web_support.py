@@ -11,9 +11,6 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run",
-                 "--disable-dev-shm-usage"]
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
@@ -91,5 +88,3 @@ def alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
-
-
