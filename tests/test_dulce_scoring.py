@@ -325,6 +325,53 @@ def test_egg_ceiling_over_some_spaces_covers_every_egg_set_there(cafes, n, data)
     _assert_covers_egg_sets(cafes, value, fill, sorted(where), n, points, room)
 
 
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wide_kitchens(), st.integers(0, 3), st.data())
+def test_eggs_ceiling_covers_every_egg_set_of_at_most_that_size(cafes, n, data):
+    # The ceiling with a stock of n eggs (on every empty space, or on some of them) may
+    # not fall below the per-state ceiling or the brute-force best of any set of at
+    # most n eggs there, and is never above the plain egg ceiling.
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    value = Evaluator(k)
+    fill = k.fill_of(engine)
+    empty = [i for i, c in enumerate(fill) if c is Content.EMPTY]
+    where = data.draw(st.sets(st.sampled_from(empty)) if empty else st.just(set()))
+    for spaces, told in ((empty, None), (sorted(where), where)):
+        ceiling = value.eggs_ceiling(fill, n, told)
+        points, room = value.egg_ceiling(fill, told)
+        assert ceiling <= points + min(n, room)
+        _assert_covers_egg_sets(cafes, value, fill, spaces, n, ceiling, 0)
+
+
+def test_one_egg_cannot_fill_a_cafe_of_two_empty_spaces_nothing_refills():
+    # The one-space café already holds its egg and scores once; the other café has two
+    # empty 3-ring spaces that no bean can drop into, so one more egg fills neither.
+    cafes = [[["coffee", 1, "egg"]], [["coffee", 3, None], ["coffee", 3, None]]]
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    value = Evaluator(k)
+    fill = k.fill_of(engine)
+    points, room = value.egg_ceiling(fill)
+    assert points + min(1, room) == 2  # the quick ceiling lets the egg lift that café
+    assert value.eggs_ceiling(fill, 1) == 1 == brute_best(cafes)[0]
+    assert value.eggs_ceiling(fill, 2) == 2  # two eggs do fill it
+
+
+def test_two_eggs_fill_one_cafe_or_the_other_not_both():
+    # Two eggs fill the café of two 1-ring coffee spaces, or the cacao café and one
+    # coffee space: one point either way, as no bean can come down into any of them.
+    cafes = [[["coffee", 1, None], ["coffee", 1, None]], [["cacao", 1, None]]]
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    value = Evaluator(k)
+    fill = k.fill_of(engine)
+    points, room = value.egg_ceiling(fill)
+    assert points + min(2, room) == 2
+    assert value.eggs_ceiling(fill, 2) == 1
+    assert value.eggs_ceiling(fill, 3) == 2
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(wide_kitchens(), st.integers(0, 2))
 def test_a_quick_line_of_play_never_beats_the_best(cafes, n):

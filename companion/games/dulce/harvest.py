@@ -233,6 +233,7 @@ class _Group:
     fed: int
     eggs: int
     ceiling: int
+    tight: bool = False  # whether ``ceiling`` is ``Evaluator.eggs_ceiling`` yet
 
 
 def _groups(
@@ -285,8 +286,7 @@ def _starts(group: _Group, value: Evaluator, floor: int | None = None) -> list[_
     def hopeless(egg_slots: tuple[int, ...], left: int, where: frozenset[int]) -> bool:
         if floor is None:
             return False
-        points, room = value.egg_ceiling(with_eggs(egg_slots), where)
-        return points + POINTS_PER_CAFE * min(left, room) < floor
+        return value.eggs_ceiling(with_eggs(egg_slots), left, where) < floor
 
     out: dict[tuple[int, int], _Start] = {}
     beans = tuple(Placement(i, Content.BEAN) for i in group.bean_slots)
@@ -368,6 +368,14 @@ def _search(
             )
             if (ceiling, steps, value.beans(base)) < best[0]:
                 continue  # cannot beat the best plan even on a tie in points
+        if isinstance(item, _Group) and not item.tight:
+            # The quick ceiling brought it here; the dearer one, which sees that each
+            # egg fills one café only, may send it back, as a start's own bound does.
+            own = value.eggs_ceiling(item.base, item.eggs)
+            item = replace(item, ceiling=min(own, ceiling), tight=True)
+            if own < ceiling:
+                heapq.heappush(heap, (-own, item.eggs, order[item.line], at, item))
+                continue
         if isinstance(item, _Start) and item.bound is None:
             # Its group's ceiling brought it here; its own bound may send it back, under
             # its first place in the queue so that ties keep their order.

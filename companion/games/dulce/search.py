@@ -116,6 +116,7 @@ class Evaluator:
         self._slot_masks: dict[int, int] = {}
         self._member_lists: dict[int, tuple[int, ...]] = {}
         self._egg_ceilings: dict[tuple[int, int, int], tuple[int, int]] = {}
+        self._egg_flows: dict[tuple[int, int, int, int], int] = {}
         self._lives: dict[tuple[int, int, int], int] = {}
         self._refills: dict[tuple[int, int, int, int], tuple[int, int]] = {}
         self._whole: dict[tuple[int, int, int], Value] = {}  # before splitting into parts
@@ -231,6 +232,30 @@ class Evaluator:
         if len(self._egg_ceilings) < BOUND_CACHE:
             self._egg_ceilings[key] = got
         return got
+
+    def eggs_ceiling(self, fill: Fill, eggs: int, where: Iterable[int] | None = None) -> int:
+        """Points ``fill`` with at most ``eggs`` more eggs on its empty spaces (those among
+        ``where``, if given) can make, at most: ``egg_ceiling``'s count, and the
+        b-matching of ``_matching`` in which each such space is a private supply of its
+        café that draws on one shared stock of ``eggs`` eggs (``_egg_matching``). The
+        second sees that an egg fills one café only, which the first, lifting the
+        scarcest space of any café it likes, does not."""
+        points, room = self.egg_ceiling(fill, where)
+        most = points + POINTS_PER_CAFE * min(eggs, room)
+        if eggs <= 0 or room <= 0 or self._odd_shapes:
+            return most
+        beans, held_eggs = _masks(fill)
+        spots = self._slots_of(self._all_cafes)
+        if where is not None:
+            spots &= sum(1 << i for i in set(where))
+        key = (beans, held_eggs, spots, eggs)
+        hit = self._egg_flows.get(key)
+        if hit is None:
+            eggable = spots & ~(beans | held_eggs)
+            hit = POINTS_PER_CAFE * self._egg_matching(beans, held_eggs, eggable, eggs)
+            if len(self._egg_flows) < BOUND_CACHE:
+                self._egg_flows[key] = hit
+        return hit if hit < most else most
 
     def rollout(self, fill: Fill, eggs: int = 0) -> Value | None:
         """The value of one legal line of play, each step taken to the child with the
@@ -382,6 +407,7 @@ class Evaluator:
             and (self._cafe_mask[ci], kl - 1) not in self._twin_drops
         ]
         self._flow_network(k)
+        self._egg_network()
         self._forced = not rules.byproducts_may_be_discarded
         # Groups of interchangeable slots: same kind in one café, or whole cafés alike.
         self._twins = k.twins
@@ -1003,6 +1029,157 @@ class Evaluator:
                 y = to[a ^ 1]
             flow += push
         return min(cover, flow // 2)
+
+    def _egg_network(self) -> None:
+        """The fixed arcs of ``_egg_matching``'s network (built once; each call sets the
+        capacities): node 0 the source, 1 the sink, 2 and 3 the stock of eggs on the
+        tail and head sides of the double cover, per class an "out" and an "in" node, and
+        per café arc of ``_flow_network`` a tail and a head node joined by the café's arc.
+        The tail node takes beans from the tail class's "out" node, what the café's own
+        spaces of that class hold from the source, and eggs for its empty spaces of that
+        class from the stock; the head node gives back the same three ways."""
+        to: list[int] = []
+        adj: list[list[int]] = [[], [], [], []]
+
+        def node() -> int:
+            adj.append([])
+            return len(adj) - 1
+
+        def arc(u: int, v: int) -> int:
+            adj[u].append(len(to))
+            to.append(v)
+            adj[v].append(len(to))
+            to.append(u)
+            return len(to) - 2
+
+        self._egg_stock = (arc(0, 2), arc(3, 1))
+        ends: dict[int, tuple[int, int]] = {}
+        class_arcs: list[tuple[int, int, int]] = []  # (class, feed, drain)
+        for kl in sorted(self._class_slots):
+            out, inn = node(), node()
+            ends[kl] = (out, inn)
+            class_arcs.append((kl, arc(0, out), arc(inn, 1)))
+        self._egg_class_arcs = tuple(class_arcs)
+        # Per café: per café arc (arc, fills per scoring, (held arc, egg arc, spaces) at
+        # the tail and at the head; -1 arcs where the end is the source or the sink).
+        cafe_paths: list[tuple[tuple[int, int, int, int, int, int, int, int], ...]] = []
+        open_arcs: list[int] = []  # arcs of unbounded capacity
+        for ids in self.kitchen.cafe_slots:
+            kinds = sorted(self._klass[i] for i in ids)
+            spots = {kl: sum(1 << i for i in ids if self._klass[i] == kl) for kl in kinds}
+            shape: tuple[tuple[int, int, int], ...] = ()
+            if len(kinds) == 1:
+                shape = ((kinds[0], -1, 1), (-1, kinds[0], 1))
+            elif len(kinds) == 2 and kinds[0] == kinds[1]:
+                shape = ((kinds[0], kinds[0], 2),)
+            elif len(kinds) == 2:
+                shape = ((kinds[0], kinds[1], 1), (kinds[1], kinds[0], 1))
+            paths = []
+            for tail, head, times in shape:
+                a, b = node(), node()
+                cafe = arc(a, b)
+                t_held = t_egg = h_held = h_egg = -1
+                if tail < 0:
+                    open_arcs.append(arc(0, a))
+                else:
+                    open_arcs.append(arc(ends[tail][0], a))
+                    t_held, t_egg = arc(0, a), arc(2, a)
+                if head < 0:
+                    open_arcs.append(arc(b, 1))
+                else:
+                    open_arcs.append(arc(b, ends[head][1]))
+                    h_held, h_egg = arc(b, 1), arc(b, 3)
+                paths.append((
+                    cafe, times, t_held, t_egg, spots.get(tail, 0),
+                    h_held, h_egg, spots.get(head, 0),
+                ))
+            cafe_paths.append(tuple(paths))
+        self._egg_paths = cafe_paths
+        self._egg_to = to
+        self._egg_adj = adj
+        self._egg_open = tuple(open_arcs)
+
+    def _egg_matching(self, beans: int, eggs: int, eggable: int, stock: int) -> int:
+        """The scorings that ``_matching``'s b-matching allows, fractionally, rounded
+        down, when any ``stock`` of the spaces ``eggable`` may also take an egg: each such
+        space is one more private supply of its café, drawn from one stock of ``stock``
+        eggs on each side of the double cover.
+
+        Whichever ``stock`` of those spaces get the eggs, that state's own matching is a
+        flow of this network (its private supplies are among these, and its live cafés,
+        the beans that can still come down into each class and each café's scarcest
+        count only grow with eggs), so its scorings are never above this count."""
+        held = beans | eggs
+        full = held | eggable
+        live = self._live(beans, full & ~beans, self._all_cafes)
+        live_slots = self._slots_of(live)
+        mobile = beans & live_slots
+        arriving = {k: (mobile & up).bit_count() for k, up in self._class_higher.items()}
+        for pair, low in self._twin_drops:
+            if mobile & pair == pair:
+                arriving[low] -= 1
+        reach = dict(arriving)
+        for pair, low in self._pairs:
+            if mobile & pair == pair:
+                reach[low] -= 1
+        ready = held & live_slots
+        eggy = eggable & live_slots
+        to, adj = self._egg_to, self._egg_adj
+        room = [0] * len(to)
+        for a in self._egg_open:
+            room[a] = _UNBOUNDED
+        room[self._egg_stock[0]] = room[self._egg_stock[1]] = stock
+        for kl, feed, drain in self._egg_class_arcs:
+            room[feed] = room[drain] = arriving[kl]
+        for ci in self._members(live & self._all_cafes):
+            least = _UNBOUNDED
+            for i, k in self._spaces[ci]:
+                fills = (full >> i & 1) + reach[k]
+                if fills < least:
+                    least = fills
+            if not least:
+                continue
+            for cafe, times, t_held, t_egg, t_in, h_held, h_egg, h_in in self._egg_paths[ci]:
+                room[cafe] = times * least
+                if t_held >= 0:
+                    room[t_held] = (ready & t_in).bit_count()
+                    room[t_egg] = (eggy & t_in).bit_count()
+                if h_held >= 0:
+                    room[h_held] = (ready & h_in).bit_count()
+                    room[h_egg] = (eggy & h_in).bit_count()
+        # Shortest augmenting paths (Edmonds-Karp): a few dozen units on a hundred nodes.
+        flow = 0
+        nodes = len(adj)
+        while True:
+            back = [-1] * nodes
+            back[0] = -2
+            queue = [0]
+            for x in queue:
+                for a in adj[x]:
+                    if room[a]:
+                        y = to[a]
+                        if back[y] == -1:
+                            back[y] = a
+                            queue.append(y)
+                if back[1] != -1:
+                    break
+            if back[1] == -1:
+                break
+            push = _UNBOUNDED
+            y = 1
+            while y:
+                a = back[y]
+                if room[a] < push:
+                    push = room[a]
+                y = to[a ^ 1]
+            y = 1
+            while y:
+                a = back[y]
+                room[a] -= push
+                room[a ^ 1] += push
+                y = to[a ^ 1]
+            flow += push
+        return flow // 2
 
     # -- the search ---------------------------------------------------------------------
 
