@@ -286,7 +286,7 @@ def _starts(group: _Group, value: Evaluator, floor: int | None = None) -> list[_
     def hopeless(egg_slots: tuple[int, ...], left: int, where: frozenset[int]) -> bool:
         if floor is None:
             return False
-        return value.eggs_ceiling(with_eggs(egg_slots), left, where) < floor
+        return value.eggs_ceiling(with_eggs(egg_slots), left, where, floor) < floor
 
     out: dict[tuple[int, int], _Start] = {}
     beans = tuple(Placement(i, Content.BEAN) for i in group.bean_slots)

@@ -233,16 +233,23 @@ class Evaluator:
             self._egg_ceilings[key] = got
         return got
 
-    def eggs_ceiling(self, fill: Fill, eggs: int, where: Iterable[int] | None = None) -> int:
+    def eggs_ceiling(
+        self,
+        fill: Fill,
+        eggs: int,
+        where: Iterable[int] | None = None,
+        floor: int | None = None,
+    ) -> int:
         """Points ``fill`` with at most ``eggs`` more eggs on its empty spaces (those among
         ``where``, if given) can make, at most: ``egg_ceiling``'s count, and the
         b-matching of ``_matching`` in which each such space is a private supply of its
         café that draws on one shared stock of ``eggs`` eggs (``_egg_matching``). The
         second sees that an egg fills one café only, which the first, lifting the
-        scarcest space of any café it likes, does not."""
+        scarcest space of any café it likes, does not. Given a ``floor``, a ceiling that
+        reaches it may be returned as the first count: only whether it is below counts."""
         points, room = self.egg_ceiling(fill, where)
         most = points + POINTS_PER_CAFE * min(eggs, room)
-        if eggs <= 0 or room <= 0 or self._odd_shapes:
+        if eggs <= 0 or room <= 0 or self._odd_shapes or floor is not None and most < floor:
             return most
         beans, held_eggs = _masks(fill)
         spots = self._slots_of(self._all_cafes)
@@ -252,7 +259,12 @@ class Evaluator:
         hit = self._egg_flows.get(key)
         if hit is None:
             eggable = spots & ~(beans | held_eggs)
-            hit = POINTS_PER_CAFE * self._egg_matching(beans, held_eggs, eggable, eggs)
+            # The count never matters above the first one, nor (given one) above the floor.
+            goal = most if floor is None else min(most, floor)
+            hit = self._egg_matching(beans, held_eggs, eggable, eggs, goal // POINTS_PER_CAFE)
+            hit *= POINTS_PER_CAFE
+            if hit >= goal:
+                return most  # stopped at the goal: the first count stands
             if len(self._egg_flows) < BOUND_CACHE:
                 self._egg_flows[key] = hit
         return hit if hit < most else most
@@ -1064,6 +1076,10 @@ class Evaluator:
         # the tail and at the head; -1 arcs where the end is the source or the sink).
         cafe_paths: list[tuple[tuple[int, int, int, int, int, int, int, int], ...]] = []
         open_arcs: list[int] = []  # arcs of unbounded capacity
+        feeds = {kl: (feed, drain) for kl, feed, drain in class_arcs}
+        # Per café: the routes from the source to the sink through each of its arcs, own
+        # supplies first and eggs last, for a greedy first flow.
+        cafe_routes: list[tuple[tuple[int, ...], ...]] = []
         for ids in self.kitchen.cafe_slots:
             kinds = sorted(self._klass[i] for i in ids)
             spots = {kl: sum(1 << i for i in ids if self._klass[i] == kl) for kl in kinds}
@@ -1075,35 +1091,46 @@ class Evaluator:
             elif len(kinds) == 2:
                 shape = ((kinds[0], kinds[1], 1), (kinds[1], kinds[0], 1))
             paths = []
+            routes: list[tuple[int, ...]] = []
             for tail, head, times in shape:
                 a, b = node(), node()
                 cafe = arc(a, b)
                 t_held = t_egg = h_held = h_egg = -1
                 if tail < 0:
                     open_arcs.append(arc(0, a))
+                    ins: list[tuple[int, ...]] = [(open_arcs[-1],)]
                 else:
                     open_arcs.append(arc(ends[tail][0], a))
                     t_held, t_egg = arc(0, a), arc(2, a)
+                    ins = [(t_held,), (feeds[tail][0], open_arcs[-1]), (self._egg_stock[0], t_egg)]
                 if head < 0:
                     open_arcs.append(arc(b, 1))
+                    outs: list[tuple[int, ...]] = [(open_arcs[-1],)]
                 else:
                     open_arcs.append(arc(b, ends[head][1]))
                     h_held, h_egg = arc(b, 1), arc(b, 3)
+                    outs = [(h_held,), (open_arcs[-1], feeds[head][1]), (h_egg, self._egg_stock[1])]
                 paths.append((
                     cafe, times, t_held, t_egg, spots.get(tail, 0),
                     h_held, h_egg, spots.get(head, 0),
                 ))
+                routes.extend(i + (cafe,) + o for i in ins for o in outs)
             cafe_paths.append(tuple(paths))
+            cafe_routes.append(tuple(routes))
         self._egg_paths = cafe_paths
+        self._egg_routes = cafe_routes
         self._egg_to = to
         self._egg_adj = adj
         self._egg_open = tuple(open_arcs)
 
-    def _egg_matching(self, beans: int, eggs: int, eggable: int, stock: int) -> int:
+    def _egg_matching(
+        self, beans: int, eggs: int, eggable: int, stock: int, goal: int = _UNBOUNDED
+    ) -> int:
         """The scorings that ``_matching``'s b-matching allows, fractionally, rounded
         down, when any ``stock`` of the spaces ``eggable`` may also take an egg: each such
         space is one more private supply of its café, drawn from one stock of ``stock``
-        eggs on each side of the double cover.
+        eggs on each side of the double cover. The flow stops once it reaches ``goal``
+        scorings (then the count is ``goal``).
 
         Whichever ``stock`` of those spaces get the eggs, that state's own matching is a
         flow of this network (its private supplies are among these, and its live cafés,
@@ -1147,10 +1174,23 @@ class Evaluator:
                 if h_held >= 0:
                     room[h_held] = (ready & h_in).bit_count()
                     room[h_egg] = (eggy & h_in).bit_count()
-        # Shortest augmenting paths (Edmonds-Karp): a few dozen units on a hundred nodes.
         flow = 0
+        target = 2 * goal if goal < _UNBOUNDED else _UNBOUNDED
+        # A greedy first flow along each café's own routes, then shortest augmenting
+        # paths (Edmonds-Karp) on what is left: a few units on a hundred nodes.
+        for ci in self._members(live & self._all_cafes):
+            for route in self._egg_routes[ci]:
+                push = _UNBOUNDED
+                for a in route:
+                    if room[a] < push:
+                        push = room[a]
+                if push > 0:
+                    for a in route:
+                        room[a] -= push
+                        room[a ^ 1] += push
+                    flow += push
         nodes = len(adj)
-        while True:
+        while flow < target:
             back = [-1] * nodes
             back[0] = -2
             queue = [0]
@@ -1179,7 +1219,7 @@ class Evaluator:
                 room[a ^ 1] += push
                 y = to[a ^ 1]
             flow += push
-        return flow // 2
+        return min(flow, target) // 2
 
     # -- the search ---------------------------------------------------------------------
 
