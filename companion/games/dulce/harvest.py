@@ -5,7 +5,9 @@ matching space is free) and every affordable set of eggs is scored by the exhaus
 memoised scoring search, best bound first, stopping once no start can reach the best
 points found. The egg sets of one bean placement and egg count are listed only when a
 ceiling for all of them still reaches the best points, and then café by café, dropping
-every set that begins with eggs whose ceiling falls short; so most are never listed.
+every set that begins with eggs whose ceiling falls short; so most are never listed. That
+ceiling is first a quick count, then, once it comes up, a matching in which the eggs are one
+shared stock and each egg fills one café only (``Evaluator.eggs_ceiling``).
 Until a start has been searched, quick lines of play give the points to beat. Eggs
 only go into cafés that could still fill up during scoring; an egg in any other café
 could only waste chicken steps.

@@ -1266,9 +1266,12 @@ class Evaluator:
             self._short[key] = need if below is None else min(below, need)
         return got
 
-    def _glance(self, beans: int, eggs: int, cafes: int) -> tuple[int, Value]:
+    def _glance(
+        self, beans: int, eggs: int, cafes: int, known: tuple[int, int, Value] | None = None
+    ) -> tuple[int, Value]:
         """Live cafés and a ceiling on the value, taking the cafés as one part: enough
-        to rule most states out, for their parent, before their parts are worked out."""
+        to rule most states out, for their parent, before their parts are worked out.
+        ``known``: (points, singles, ``_reach`` of them) already worked out here."""
         key = (cafes, beans, eggs)
         hit = self._glances.get(key)
         if hit is not None:
@@ -1279,7 +1282,10 @@ class Evaluator:
             got = (live, (0, 0, beans.bit_count()))
         else:
             points, singles = self._bound_and_singles(beans, eggs, cafes, live)
-            got = (live, self._reach(points, singles, beans, eggs, cafes, live))
+            if known is not None and known[:2] == (points, singles):
+                got = (live, known[2])
+            else:
+                got = (live, self._reach(points, singles, beans, eggs, cafes, live))
         if len(self._glances) < BOUND_CACHE:
             self._glances[key] = got
         return got
@@ -1460,7 +1466,22 @@ class Evaluator:
                     if above > most:
                         most = above
                     continue
-                g = self._glance(nb, left_eggs, cafes)[1]
+                guess: tuple[int, int, Value] | None = None
+                if quick[0] == need[0] and (cafes, nb, left_eggs) not in self._glances:
+                    # Points only tie: the refined ceiling at this state's points rules
+                    # out most such children before their own point count is worked out
+                    # (and is their glance's own ceiling when that count is the same).
+                    child_live = self._live(nb, left_eggs, cafes)
+                    if child_live:
+                        q = self._reach(below, singles_here, nb, left_eggs, cafes, child_live)
+                        quick = (q[0] + gain, q[1] + lost, q[2])
+                        if quick < need:
+                            above = (quick[0], quick[1], quick[2] + 1)
+                            if above > most:
+                                most = above
+                            continue
+                        guess = (below, singles_here, q)
+                g = self._glance(nb, left_eggs, cafes, guess)[1]
                 reach = (g[0] + gain, g[1] + lost, g[2])
                 if reach < need:
                     above = (reach[0], reach[1], reach[2] + 1)
