@@ -344,6 +344,28 @@ def test_eggs_ceiling_covers_every_egg_set_of_at_most_that_size(cafes, n, data):
         _assert_covers_egg_sets(cafes, value, fill, spaces, n, ceiling, 0)
 
 
+def test_cafes_waiting_on_each_other_in_a_ring_never_score():
+    # Each of the first two cafés holds the only bean the other needs, and a bean leaves
+    # its café only when that café scores: neither ever fills, so neither does the
+    # coffee 1-ring café below them. Nothing scores, nothing moves.
+    cafes = [
+        [["coffee", 2, None], ["cacao", 3, "bean"]],
+        [["cacao", 2, None], ["coffee", 3, "bean"]],
+        [["coffee", 1, None]],
+    ]
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    value = Evaluator(k)
+    fill = k.fill_of(engine)
+    assert brute_best(cafes) == (0, 0)
+    assert value(fill) == (0, 0, 2)
+    assert value.bound(fill) == 0
+    assert value.steps_ceiling(fill) == 0
+    # One egg on either empty space breaks the ring: that café scores, and its bean
+    # then fills the other.
+    assert brute_best([[["coffee", 2, "egg"], ["cacao", 3, "bean"]], *cafes[1:]])[0] >= 2
+
+
 def test_one_egg_cannot_fill_a_cafe_of_two_empty_spaces_nothing_refills():
     # The one-space café already holds its egg and scores once; the other café has two
     # empty 3-ring spaces that no bean can drop into, so one more egg fills neither.

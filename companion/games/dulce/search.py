@@ -5,9 +5,10 @@ what is held and the search always ends. Four things keep it small enough to be 
 on every kitchen a game can reach:
 
 * Dead cafés. A café can score again only if each of its empty spaces can still be
-  refilled by a bean of its type sitting higher in another café that can itself score
-  again (a greatest fixpoint; its own beans leave only once it has scored). Dead cafés
-  never score; their beans never move.
+  refilled by a bean of its type sitting higher in another café that can score before
+  it (a least fixpoint grown from the full cafés, so two cafés each holding the only
+  bean the other needs are both dead; a bean leaves only once its café has scored).
+  Dead cafés never score; their beans never move.
 * Independent parts. Cafés that no future byproduct can link (a bean of one reaching a
   space of the other) never affect each other, so the best value of a state is the sum
   of the best values of its parts, each searched and memoised on its own. As high beans
@@ -502,29 +503,43 @@ class Evaluator:
     # -- analysis of one state ----------------------------------------------------------
 
     def _live(self, beans: int, eggs: int, cafes: int) -> int:
-        """Cafés among ``cafes`` that might still score (greatest fixpoint)."""
+        """Cafés among ``cafes`` that might still score (a least fixpoint).
+
+        A café scores next only when full. Each of its empty spaces is then filled by a
+        byproduct of a café that scored before it, and that bean came, directly or by
+        way of other cafés, from a bean of its type sitting higher now in a café that
+        scored before it too. So a café can score only if it is full now or each empty
+        space has such a bean in a café that can score first: growing from the full
+        cafés finds them all, and leaves out cafés that wait on each other in a ring
+        (each holding the only bean the other needs, which leaves only once it scores)."""
         key = (beans, eggs, cafes)
         hit = self._lives.get(key)
         if hit is not None:
             return hit
         held = beans | eggs
-        live = cafes & self._all_cafes
         needs = self._needs
-        # The empty spaces (as their café's bit and the spaces above them): full spaces
-        # never hold a café up.
-        waiting = [
-            (1 << ci, up) for ci in self._members(live) for bit, up in needs[ci] if not held & bit
-        ]
-        while waiting:
-            mobile = beans & self._slots_of(live)
-            dead = 0
-            for cafe, up in waiting:
-                if not mobile & up:
-                    dead |= cafe
-            if not dead:
+        live = 0
+        # Per café not full now: its bit and the spaces above each of its empty spaces.
+        waiting: list[tuple[int, list[int]]] = []
+        for ci in self._members(cafes & self._all_cafes):
+            ups = [up for bit, up in needs[ci] if not held & bit]
+            if ups:
+                waiting.append((1 << ci, ups))
+            else:
+                live |= 1 << ci
+        while waiting and live:
+            sources = beans & self._slots_of(live)
+            rest = []
+            for cafe, ups in waiting:
+                for up in ups:
+                    if not sources & up:
+                        rest.append((cafe, ups))
+                        break
+                else:
+                    live |= cafe
+            if len(rest) == len(waiting):
                 break
-            live &= ~dead
-            waiting = [(cafe, up) for cafe, up in waiting if not cafe & dead]
+            waiting = rest
         if len(self._lives) < BOUND_CACHE:
             self._lives[key] = live
         return live
