@@ -94,6 +94,43 @@ def _bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def _augmented(to: list[int], adj: list[list[int]], room: list[int], flow: int, goal: int) -> int:
+    """The flow from node 0 to node 1 after shortest augmenting paths (Edmonds-Karp) on
+    the residual capacities ``room`` (arc ^ 1 is an arc's reverse, updated in place),
+    starting from ``flow`` and stopping once it reaches ``goal`` or no path is left."""
+    nodes = len(adj)
+    while flow < goal:
+        back = [-1] * nodes
+        back[0] = -2
+        queue = [0]
+        for x in queue:
+            for a in adj[x]:
+                if room[a]:
+                    y = to[a]
+                    if back[y] == -1:
+                        back[y] = a
+                        queue.append(y)
+            if back[1] != -1:
+                break
+        if back[1] == -1:
+            break
+        push = _UNBOUNDED
+        y = 1
+        while y:
+            a = back[y]
+            if room[a] < push:
+                push = room[a]
+            y = to[a ^ 1]
+        y = 1
+        while y:
+            a = back[y]
+            room[a] -= push
+            room[a ^ 1] += push
+            y = to[a ^ 1]
+        flow += push
+    return flow
+
+
 class Evaluator:
     """Best value of any state of one kitchen, memoised across calls.
 
@@ -842,6 +879,23 @@ class Evaluator:
                 total = whole
         return chicken, total
 
+    def _arriving(self, mobile: int) -> tuple[dict[int, int], dict[int, int]]:
+        """Per (bean, level) class, the ``mobile`` beans that could still come down into
+        it (a twin drop counted once), and the same per space of the class: a pair of like
+        beans leaving one café at once drops into the class just below as one bean at
+        most (see ``_pairs``). The second is the first itself when no pair leaves."""
+        arriving = {k: (mobile & up).bit_count() for k, up in self._class_higher.items()}
+        for pair, low in self._twin_drops:
+            if mobile & pair == pair:
+                arriving[low] -= 1
+        reach = arriving
+        for pair, low in self._pairs:
+            if mobile & pair == pair:
+                if reach is arriving:
+                    reach = dict(arriving)
+                reach[low] -= 1
+        return arriving, reach
+
     def _cover(
         self, beans: int, eggs: int, live: int, capped: int
     ) -> tuple[int, int, int]:
@@ -863,19 +917,7 @@ class Evaluator:
         held = beans | eggs
         live_slots = self._slots_of(live)
         mobile = beans & live_slots
-        # Per class, the mobile beans that could still come down into it.
-        arriving = {k: (mobile & up).bit_count() for k, up in self._class_higher.items()}
-        for pair, low in self._twin_drops:
-            if mobile & pair == pair:
-                arriving[low] -= 1
-        # Per space: a pair of like beans leaving one café at once drops into the class
-        # just below as one bean at most (see ``_pairs``).
-        reach = arriving
-        for pair, low in self._pairs:
-            if mobile & pair == pair:
-                if reach is arriving:
-                    reach = dict(arriving)
-                reach[low] -= 1
+        arriving, reach = self._arriving(mobile)
         cafes: list[tuple[int, int]] = []  # (scarcest count, café) of the live cafés
         gains: dict[int, int] = {}  # per class: sum of scarcest counts of cafés touching it
         alone: dict[int, int] = {}  # the same for one-space cafés
@@ -1025,36 +1067,7 @@ class Evaluator:
                     flow += push
                 room[a] = left - push
                 room[a ^ 1] = push
-        to, adj, nodes = self._arc_to, self._arc_adj, len(self._arc_adj)
-        while flow < goal:  # shortest augmenting paths (Edmonds-Karp)
-            back = [-1] * nodes
-            back[0] = -2
-            queue = [0]
-            for x in queue:
-                for a in adj[x]:
-                    if room[a]:
-                        y = to[a]
-                        if back[y] == -1:
-                            back[y] = a
-                            queue.append(y)
-                if back[1] != -1:
-                    break
-            if back[1] == -1:
-                break
-            push = _UNBOUNDED
-            y = 1
-            while y:
-                a = back[y]
-                if room[a] < push:
-                    push = room[a]
-                y = to[a ^ 1]
-            y = 1
-            while y:
-                a = back[y]
-                room[a] -= push
-                room[a ^ 1] += push
-                y = to[a ^ 1]
-            flow += push
+        flow = _augmented(self._arc_to, self._arc_adj, room, flow, goal)
         return min(cover, flow // 2)
 
     def _egg_network(self) -> None:
@@ -1155,15 +1168,7 @@ class Evaluator:
         full = held | eggable
         live = self._live(beans, full & ~beans, self._all_cafes)
         live_slots = self._slots_of(live)
-        mobile = beans & live_slots
-        arriving = {k: (mobile & up).bit_count() for k, up in self._class_higher.items()}
-        for pair, low in self._twin_drops:
-            if mobile & pair == pair:
-                arriving[low] -= 1
-        reach = dict(arriving)
-        for pair, low in self._pairs:
-            if mobile & pair == pair:
-                reach[low] -= 1
+        arriving, reach = self._arriving(beans & live_slots)
         ready = held & live_slots
         eggy = eggable & live_slots
         to, adj = self._egg_to, self._egg_adj
@@ -1204,36 +1209,7 @@ class Evaluator:
                         room[a] -= push
                         room[a ^ 1] += push
                     flow += push
-        nodes = len(adj)
-        while flow < target:
-            back = [-1] * nodes
-            back[0] = -2
-            queue = [0]
-            for x in queue:
-                for a in adj[x]:
-                    if room[a]:
-                        y = to[a]
-                        if back[y] == -1:
-                            back[y] = a
-                            queue.append(y)
-                if back[1] != -1:
-                    break
-            if back[1] == -1:
-                break
-            push = _UNBOUNDED
-            y = 1
-            while y:
-                a = back[y]
-                if room[a] < push:
-                    push = room[a]
-                y = to[a ^ 1]
-            y = 1
-            while y:
-                a = back[y]
-                room[a] -= push
-                room[a ^ 1] += push
-                y = to[a ^ 1]
-            flow += push
+        flow = _augmented(to, adj, room, flow, target)
         return min(flow, target) // 2
 
     # -- the search ---------------------------------------------------------------------
