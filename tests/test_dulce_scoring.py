@@ -48,6 +48,19 @@ def plan_for(cafes, rules: DulceRules | None = None):
     return k, best_scoring(k, k.fill_of(engine), rules or DulceRules())
 
 
+def evaluated(cafes):
+    """An evaluator of these cafés' kitchen and their fill."""
+    engine = to_engine(cafes)
+    k = Kitchen.of(engine)
+    return Evaluator(k), k.fill_of(engine)
+
+
+def _empty_and_some(fill, data):
+    """The empty spaces of ``fill`` and a drawn set of them."""
+    empty = [i for i, c in enumerate(fill) if c is Content.EMPTY]
+    return empty, data.draw(st.sets(st.sampled_from(empty)) if empty else st.just(set()))
+
+
 def fudge_and_brownies():
     # Brownies: peanut 3 rings filled, cacao 2 rings empty. Fudge: cacao 3 and peanut 2 filled.
     return [
@@ -301,10 +314,7 @@ def _assert_covers_egg_sets(cafes, value, fill, spaces, n, points, room):
 def test_egg_ceiling_covers_every_egg_set_of_that_size(cafes, n):
     # The ceiling on "this state plus at most n eggs" may not fall below the true best
     # (brute force) of any such state, nor below the per-state ceiling.
-    engine = to_engine(cafes)
-    k = Kitchen.of(engine)
-    value = Evaluator(k)
-    fill = k.fill_of(engine)
+    value, fill = evaluated(cafes)
     points, room = value.egg_ceiling(fill)
     empty = [i for i, c in enumerate(fill) if c is Content.EMPTY]
     _assert_covers_egg_sets(cafes, value, fill, empty, n, points, room)
@@ -315,12 +325,8 @@ def test_egg_ceiling_covers_every_egg_set_of_that_size(cafes, n):
 def test_egg_ceiling_over_some_spaces_covers_every_egg_set_there(cafes, n, data):
     # Told that eggs may only go on some of the empty spaces, the ceiling still covers
     # every set of at most n eggs on those spaces, by bound and by brute force.
-    engine = to_engine(cafes)
-    k = Kitchen.of(engine)
-    value = Evaluator(k)
-    fill = k.fill_of(engine)
-    empty = [i for i, c in enumerate(fill) if c is Content.EMPTY]
-    where = data.draw(st.sets(st.sampled_from(empty)) if empty else st.just(set()))
+    value, fill = evaluated(cafes)
+    empty, where = _empty_and_some(fill, data)
     points, room = value.egg_ceiling(fill, where)
     _assert_covers_egg_sets(cafes, value, fill, sorted(where), n, points, room)
 
@@ -331,12 +337,8 @@ def test_eggs_ceiling_covers_every_egg_set_of_at_most_that_size(cafes, n, data):
     # The ceiling with a stock of n eggs (on every empty space, or on some of them) may
     # not fall below the per-state ceiling or the brute-force best of any set of at
     # most n eggs there, and is never above the plain egg ceiling.
-    engine = to_engine(cafes)
-    k = Kitchen.of(engine)
-    value = Evaluator(k)
-    fill = k.fill_of(engine)
-    empty = [i for i, c in enumerate(fill) if c is Content.EMPTY]
-    where = data.draw(st.sets(st.sampled_from(empty)) if empty else st.just(set()))
+    value, fill = evaluated(cafes)
+    empty, where = _empty_and_some(fill, data)
     for spaces, told in ((empty, None), (sorted(where), where)):
         ceiling = value.eggs_ceiling(fill, n, told)
         points, room = value.egg_ceiling(fill, told)
@@ -353,10 +355,7 @@ def test_cafes_waiting_on_each_other_in_a_ring_never_score():
         [["cacao", 2, None], ["coffee", 3, "bean"]],
         [["coffee", 1, None]],
     ]
-    engine = to_engine(cafes)
-    k = Kitchen.of(engine)
-    value = Evaluator(k)
-    fill = k.fill_of(engine)
+    value, fill = evaluated(cafes)
     assert brute_best(cafes) == (0, 0)
     assert value(fill) == (0, 0, 2)
     assert value.bound(fill) == 0
@@ -370,10 +369,7 @@ def test_one_egg_cannot_fill_a_cafe_of_two_empty_spaces_nothing_refills():
     # The one-space café already holds its egg and scores once; the other café has two
     # empty 3-ring spaces that no bean can drop into, so one more egg fills neither.
     cafes = [[["coffee", 1, "egg"]], [["coffee", 3, None], ["coffee", 3, None]]]
-    engine = to_engine(cafes)
-    k = Kitchen.of(engine)
-    value = Evaluator(k)
-    fill = k.fill_of(engine)
+    value, fill = evaluated(cafes)
     points, room = value.egg_ceiling(fill)
     assert points + min(1, room) == 2  # the quick ceiling lets the egg lift that café
     assert value.eggs_ceiling(fill, 1) == 1 == brute_best(cafes)[0]
@@ -384,10 +380,7 @@ def test_two_eggs_fill_one_cafe_or_the_other_not_both():
     # Two eggs fill the café of two 1-ring coffee spaces, or the cacao café and one
     # coffee space: one point either way, as no bean can come down into any of them.
     cafes = [[["coffee", 1, None], ["coffee", 1, None]], [["cacao", 1, None]]]
-    engine = to_engine(cafes)
-    k = Kitchen.of(engine)
-    value = Evaluator(k)
-    fill = k.fill_of(engine)
+    value, fill = evaluated(cafes)
     points, room = value.egg_ceiling(fill)
     assert points + min(2, room) == 2
     assert value.eggs_ceiling(fill, 2) == 1
