@@ -13,7 +13,10 @@ Both are at reader scale with photo-like degradation (2.8-11 px/mm of detail). T
 threshold is the model's own (``review_below`` in assets/letters.json, fitted on the real
 calibration writers). The reliability tables bin our top probability and show how often
 the letters in each bin were right: honest confidence has accuracy close to confidence.
-"The player's own letters" regroups the real crops by writer, as one player's sheet, and
+"Ink that is no one letter" holds pieces of two different letters of the same real writers
+side by side (scripts/train_letters.outlier_strokes): no answer is right, so the share the
+reader trusts is the share it would score silently wrong. "The player's own letters"
+regroups the real crops by writer, as one player's sheet, and
 lets each doubtful letter be compared with that writer's sure ones (own_letters.py).
 
     python -m scripts.bench_letters [-n 2000] [--no-tesseract] [--own-fit]
@@ -86,6 +89,33 @@ def make_real_crops(split: str = real_hands.RealSplit.TEST.value, seed: int = SE
         out.alloweds.append(allowed)
         out.writers.append(sample.writer)
     return out
+
+
+N_OUTLIERS = 1000
+
+
+def make_outlier_crops(split: str = real_hands.RealSplit.TEST.value, n: int = N_OUTLIERS,
+                       seed: int = SEED) -> Crops:
+    """n crops of ink that is no one letter, from pieces of one part's real letters; half
+    read as vegetable cells, half as fruit cells."""
+    from scripts.train_letters import outlier_strokes
+
+    out = Crops([], [], [], [])
+    for i in range(n):
+        rng = np.random.default_rng([seed, 31, i])
+        strokes = outlier_strokes(rng, split)
+        out.crops.append(letter_cell_crop("O", rng, strokes=strokes))
+        out.truth.append("")
+        out.alloweds.append(VEGETABLE_LETTERS if i % 2 else FRUIT_LETTERS)
+        out.writers.append("")
+    return out
+
+
+def outlier_row(clf: LetterClassifier, c: Crops, threshold: float) -> str:
+    """Markdown row: how sure the reader is of crops that hold no one letter."""
+    _, conf = _top(_ours(clf, c)[0])
+    return (f"| {len(c.crops)} | {np.median(conf):.3f} | {(conf >= threshold).mean():.1%} | "
+            f"{(conf >= 0.99).mean():.1%} |")
 
 
 def _ours(clf: LetterClassifier, c: Crops) -> tuple[list[Ranked], np.ndarray]:
@@ -199,6 +229,12 @@ def run(n: int, with_tesseract: bool, own_fit: bool = False) -> str:
             per.append("Most common confusions: " + ", ".join(
                 f"{k} ({v})" for k, v in wrong.most_common(8)))
         extra += [*sweep, "", *per]
+    if real_hands.available():
+        extra += ["", "Ink that is no one letter (pieces of two different letters of the real "
+                  "test writers side by side; every trusted one would be a silent error):", "",
+                  "| crops | median top probability | trusted (review below "
+                  f"{threshold}) | trusted at 0.99 |", "|---|---|---|---|",
+                  outlier_row(clf, make_outlier_crops(), threshold)]
     return "\n".join(out + rel + extra)
 
 

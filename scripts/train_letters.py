@@ -65,6 +65,15 @@ VARIETY_VERSION = "hand_variety-1"  # part of the data cache key: bump when it c
 CURSIVE_VERSION = "hand_variety-3"
 G_LOWER_SHARE = 0.3
 LABEL_SMOOTHING = 0.05  # keeps the logits from racing to certainty on 76 writers
+# With --outliers SHARE (outlier exposure): that many more crops, as a share of the letter
+# crops, hold ink that is no one letter (pieces of two real train letters side by side, as a
+# stroke filed as one letter with the next letter's stroke, or a cell written over its
+# neighbour's edge), trained towards even odds on every class with this loss weight.
+OUTLIER_VERSION = "outliers-1"
+OUTLIER_WEIGHT = 1.0
+OUTLIER_PIECE = (0.45, 0.8)  # share of a one-stroke letter's points a piece keeps
+OUTLIER_SQUEEZE = (0.45, 0.8)  # each piece's width against its height
+OUTLIER_GAP = (0.15, 0.35)  # between the pieces, letter heights (clearly apart)
 N_TRAIN = 42_000
 N_VAL = 1_000  # font validation families (reported only)
 N_HELDOUT = 1_000  # held-out font families (reported only)
@@ -108,6 +117,74 @@ def _sample(job: Job) -> tuple[np.ndarray, int]:
     crop = letter_cell_crop(letter, rng, fonts=use, families=families, warp=warp,
                             strokes=strokes)
     return preprocess(crop), label
+
+
+def _piece(strokes: tuple[np.ndarray, ...], rng: np.random.Generator) -> list[np.ndarray]:
+    """Part of a letter, never all of it: some of its strokes (not every one), or a run of a
+    one-stroke letter's points."""
+    if len(strokes) > 1:
+        keep = rng.random(len(strokes)) < 0.5
+        keep[int(rng.integers(len(strokes)))] = True
+        if keep.all():
+            keep[int(rng.integers(len(strokes)))] = False
+        if keep.any():
+            return [st for st, k in zip(strokes, keep, strict=True) if k]
+    st = strokes[0]
+    n = max(3, int(round(len(st) * rng.uniform(*OUTLIER_PIECE))))
+    start = int(rng.integers(0, max(1, len(st) - n + 1)))
+    return [st[start:start + n]]
+
+
+def _fitted(strokes: list[np.ndarray], x0: float, squeeze: float) -> tuple[list[np.ndarray],
+                                                                           float]:
+    """Strokes scaled to height 1 and ``squeeze`` as wide, from x = x0; and their right end."""
+    allp = np.concatenate(strokes)
+    lo = allp.min(axis=0)
+    w, h = np.maximum(allp.max(axis=0) - lo, 1e-6)
+    sx = squeeze / max(w / h, 1e-6) if w / h > squeeze else 1.0
+    out = [np.column_stack([(st[:, 0] - lo[0]) / h * sx + x0, (st[:, 1] - lo[1]) / h])
+           for st in strokes]
+    return out, x0 + w / h * sx
+
+
+def outlier_strokes(rng: np.random.Generator, split: str) -> list[np.ndarray]:
+    """Ink that is no one letter: pieces of two different real letters side by side."""
+    a, b = rng.choice(len(LETTER_CLASSES), 2, replace=False)
+    left = _piece(real_hands.pick(LETTER_CLASSES[int(a)], rng, split).strokes, rng)
+    right = _piece(real_hands.pick(LETTER_CLASSES[int(b)], rng, split).strokes, rng)
+    out, end = _fitted(left, 0.0, rng.uniform(*OUTLIER_SQUEEZE))
+    more, _ = _fitted(right, end + rng.uniform(*OUTLIER_GAP), rng.uniform(*OUTLIER_SQUEEZE))
+    return out + more
+
+
+def _outlier(job: tuple[int, int, str]) -> np.ndarray:
+    seed, i, split = job
+    rng = np.random.default_rng([seed, 31, i])
+    strokes = outlier_strokes(rng, split)
+    warp = rng.uniform(*REAL_TRAIN_WARP) if rng.random() < 0.7 else 0.0
+    return preprocess(letter_cell_crop("O", rng, warp=warp, strokes=strokes))
+
+
+def make_outliers(seed: int, n: int, workers: int, cache: Path | None = None) -> np.ndarray:
+    """n preprocessed crops of :func:`outlier_strokes` (cached like :func:`make_set`)."""
+    import hashlib
+
+    key = json.dumps([seed, n, OUTLIER_VERSION, OUTLIER_PIECE, OUTLIER_SQUEEZE, OUTLIER_GAP])
+    path = None if cache is None else (
+        cache / f"outliers-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz")
+    if path is not None and path.is_file():
+        with np.load(path) as f:
+            return np.asarray(f["x"])
+    jobs = [(seed, i, real_hands.RealSplit.TRAIN.value) for i in range(n)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            x = np.stack(list(pool.map(_outlier, jobs, chunksize=256))).astype(np.float32)
+    else:
+        x = np.stack([_outlier(j) for j in jobs]).astype(np.float32)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, x=x)
+    return x
 
 
 def make_set(seed: int, n: int, fonts: str, families: tuple[str, ...] | None,
@@ -255,6 +332,9 @@ def main() -> None:
                     "seed trains another ensemble member; the validation, held-out and "
                     "calibration crops stay those of SEED)")
     ap.add_argument("--threads", type=int, default=2, help="PyTorch threads")
+    ap.add_argument("--outliers", type=float, default=0.0,
+                    help="outlier exposure: this share more crops of ink that is no one "
+                    "letter, trained towards even odds (not the shipped first model's recipe)")
     ap.add_argument("--cache", type=Path, default=None,
                     help="keep the rendered data sets here and reuse them on a rerun")
     args = ap.parse_args()
@@ -295,6 +375,12 @@ def main() -> None:
                             args.workers, cache=args.cache)
     else:
         xca, yca = xva, yva
+    if args.outliers > 0 and real:
+        xout = make_outliers(args.seed, int(round(args.outliers * len(xtr))), args.workers,
+                             args.cache)
+        xtr = np.concatenate([xtr, xout])
+        ytr = np.concatenate([ytr, np.full(len(xout), -1, np.int64)])
+        print(f"outliers: {len(xout)} crops of ink that is no one letter")
     t_data = time.perf_counter() - t0
     print(f"data: {len(xtr)} train, {len(xva)} val, {len(xho)} held-out, {len(xca)} "
           f"calibration in {t_data:.0f} s")
@@ -312,7 +398,14 @@ def main() -> None:
         for i in range(0, len(perm), BATCH):
             idx = perm[i:i + BATCH]
             xb = augment(xt[idx], gen)
-            loss = F.cross_entropy(model(xb), yt[idx], label_smoothing=LABEL_SMOOTHING)
+            yb = yt[idx]
+            out = model(xb)
+            letter = yb >= 0
+            loss = F.cross_entropy(out[letter], yb[letter], label_smoothing=LABEL_SMOOTHING,
+                                   reduction="sum")
+            if not bool(letter.all()):  # outliers: cross-entropy against even odds
+                loss = loss - OUTLIER_WEIGHT * F.log_softmax(out[~letter], 1).mean(1).sum()
+            loss = loss / len(idx)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -368,6 +461,8 @@ def main() -> None:
         "real_variety": CURSIVE_VERSION if args.cursive else VARIETY_VERSION,
         **({"g_lower_share": G_LOWER_SHARE} if args.cursive else {}),
         "label_smoothing": LABEL_SMOOTHING,
+        **({"outliers": args.outliers, "outlier_version": OUTLIER_VERSION,
+            "outlier_weight": OUTLIER_WEIGHT} if args.outliers > 0 and real else {}),
         "train_families": list(train_fams), "val_families": list(val_fams),
         "heldout_families": list(held_fams), **report,
         "train_seconds": round(time.perf_counter() - t0, 1),
