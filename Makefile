@@ -40,21 +40,22 @@ bench: $(STAMP) fonts
 	$(BIN)/python -m scripts.bench $(BENCH)
 
 # Retrain the letter classifier (assets/letters.onnx: real writers' letters from
-# ../shared/data/handwriting when present, fonts and stroke letters; calibrated on held-out
-# real writers; three more, letters-d with another seed and letters-k and letters-m with the
-# cursive recipe and other seeds, which the reader also asks about the letters the first is
-# unsure of, the mean of their log-probabilities fitted on the same writers' crops,
-# scripts/fit_letter_ensemble.py; its sheet review thresholds, for every letter and for a letter of a pair
-# its sheet doubts, then fitted on photographed sheets of the calibration writers) and the check-or-cross classifier
-# (assets/marks.onnx, from mark patches the reader cuts from 600 synthetic photos) in their
-# own venv with PyTorch (CPU).
+# ../shared/data/handwriting when present, fonts and stroke letters, and ink that is no one
+# letter trained towards even odds, --outliers; calibrated on held-out real writers; three
+# more, letters-d with another seed and letters-k and letters-m with the cursive recipe and
+# other seeds, which the reader also asks about the letters the first is unsure of, the mean
+# of their log-probabilities fitted on the same writers' crops,
+# scripts/fit_letter_ensemble.py; its sheet review thresholds, for every letter and for a
+# letter of a pair its sheet doubts, then fitted on 300 photographed sheets of the
+# calibration writers) and the check-or-cross classifier (assets/marks.onnx, from mark
+# patches the reader cuts from 600 synthetic photos) in their own venv with PyTorch (CPU).
 train: $(STAMP) fonts
 	$(PY) -m venv .trainenv
 	.trainenv/bin/pip install -q torch==2.13.0 onnx numpy opencv-python-headless pillow
-	PYTHONPATH=. .trainenv/bin/python -m scripts.train_letters
-	PYTHONPATH=. .trainenv/bin/python -m scripts.train_letters --seed 20261203 --threads 1 --out assets/letters-d.onnx
-	PYTHONPATH=. .trainenv/bin/python -m scripts.train_letters --seed 20261205 --cursive --epochs 8 --threads 1 --out assets/letters-k.onnx
-	PYTHONPATH=. .trainenv/bin/python -m scripts.train_letters --seed 20261206 --cursive --epochs 8 --threads 1 --out assets/letters-m.onnx
+	PYTHONPATH=. .trainenv/bin/python -m scripts.train_letters --outliers 0.06
+	PYTHONPATH=. .trainenv/bin/python -m scripts.train_letters --outliers 0.06 --seed 20261203 --threads 1 --out assets/letters-d.onnx
+	PYTHONPATH=. .trainenv/bin/python -m scripts.train_letters --outliers 0.06 --seed 20261205 --cursive --epochs 8 --threads 1 --out assets/letters-k.onnx
+	PYTHONPATH=. .trainenv/bin/python -m scripts.train_letters --outliers 0.06 --seed 20261206 --cursive --epochs 8 --threads 1 --out assets/letters-m.onnx
 	$(BIN)/python -m scripts.fit_letter_ensemble --member letters-d.onnx --member letters-k.onnx --member letters-m.onnx --mean log --write
 	$(BIN)/python -m scripts.fit_letter_sheets --jobs 2 --write
 	$(BIN)/python -m scripts.train_marks --harvest

@@ -9,7 +9,10 @@ Runs in a separate virtualenv with PyTorch (never the project's .venv):
 Data are reader-like cell crops (companion.synth.handwriting.letter_cell_crop): real
 people's pen trajectories of the ``real-train`` writers (companion.synth.real_hands) drawn
 with varied pens and pencils, the train font families and our stroke letters, all through
-the same camera simulation and the reader's own preprocessing. Model selection, the softmax
+the same camera simulation and the reader's own preprocessing; with ``--outliers`` (the
+shipped recipe) also ink that is no one letter, pieces of two real train letters side by side,
+trained towards even odds, so that a cell the network cannot read as one letter does not
+read as a sure one (outlier exposure). Model selection, the softmax
 temperature and the review threshold are fitted on the ``real-calib`` writers, whom the
 weights never saw: confidence must hold on hands the model has not met, not on ours. Two
 train font families are kept apart to report the font validation figures. Where the real
@@ -334,7 +337,7 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2, help="PyTorch threads")
     ap.add_argument("--outliers", type=float, default=0.0,
                     help="outlier exposure: this share more crops of ink that is no one "
-                    "letter, trained towards even odds (not the shipped first model's recipe)")
+                    "letter, trained towards even odds (make train: 0.06)")
     ap.add_argument("--cache", type=Path, default=None,
                     help="keep the rendered data sets here and reuse them on a rerun")
     args = ap.parse_args()
