@@ -128,10 +128,9 @@ def _piece(strokes: tuple[np.ndarray, ...], rng: np.random.Generator) -> list[np
     if len(strokes) > 1:
         keep = rng.random(len(strokes)) < 0.5
         keep[int(rng.integers(len(strokes)))] = True
-        if keep.all():
+        if keep.all():  # one stroke goes, another stays (the one just kept may go again)
             keep[int(rng.integers(len(strokes)))] = False
-        if keep.any():
-            return [st for st, k in zip(strokes, keep, strict=True) if k]
+        return [st for st, k in zip(strokes, keep, strict=True) if k]
     st = strokes[0]
     n = max(3, int(round(len(st) * rng.uniform(*OUTLIER_PIECE))))
     start = int(rng.integers(0, max(1, len(st) - n + 1)))
@@ -170,24 +169,34 @@ def _outlier(job: tuple[int, int, str]) -> np.ndarray:
 
 def make_outliers(seed: int, n: int, workers: int, cache: Path | None = None) -> np.ndarray:
     """n preprocessed crops of :func:`outlier_strokes` (cached like :func:`make_set`)."""
-    import hashlib
-
     key = json.dumps([seed, n, OUTLIER_VERSION, OUTLIER_PIECE, OUTLIER_SQUEEZE, OUTLIER_GAP])
-    path = None if cache is None else (
-        cache / f"outliers-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz")
+    path = _cache_path(cache, "outliers", key)
     if path is not None and path.is_file():
         with np.load(path) as f:
             return np.asarray(f["x"])
     jobs = [(seed, i, real_hands.RealSplit.TRAIN.value) for i in range(n)]
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            x = np.stack(list(pool.map(_outlier, jobs, chunksize=256))).astype(np.float32)
-    else:
-        x = np.stack([_outlier(j) for j in jobs]).astype(np.float32)
+    x = np.stack(_mapped(_outlier, jobs, workers)).astype(np.float32)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         np.savez(path, x=x)
     return x
+
+
+def _cache_path(cache: Path | None, prefix: str, key: str) -> Path | None:
+    """Where a data set named by ``key`` (every argument that shapes it) is kept, if at all."""
+    import hashlib
+
+    if cache is None:
+        return None
+    return cache / f"{prefix}-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz"
+
+
+def _mapped(fn: Any, jobs: list[Any], workers: int) -> list[Any]:
+    """``fn`` over ``jobs`` in order, in ``workers`` processes when more than one."""
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            return list(pool.map(fn, jobs, chunksize=256))
+    return [fn(j) for j in jobs]
 
 
 def make_set(seed: int, n: int, fonts: str, families: tuple[str, ...] | None,
@@ -198,14 +207,10 @@ def make_set(seed: int, n: int, fonts: str, families: tuple[str, ...] | None,
     that shapes the data (the crops take most of a training's time)."""
     key = json.dumps([seed, n, fonts, families, stroke_share, elastic_amount, real_share]
                      + ([CURSIVE_VERSION if cursive else VARIETY_VERSION] if variety else []))
-    path = None
-    if cache is not None:
-        import hashlib
-
-        path = cache / f"letters-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz"
-        if path.is_file():
-            with np.load(path) as f:
-                return f["x"], f["y"]
+    path = _cache_path(cache, "letters", key)
+    if path is not None and path.is_file():
+        with np.load(path) as f:
+            return f["x"], f["y"]
     x, y = _make_set(seed, n, fonts, families, stroke_share, workers, elastic_amount,
                      real_share, variety, cursive and variety)
     if path is not None:
@@ -220,11 +225,7 @@ def _make_set(seed: int, n: int, fonts: str, families: tuple[str, ...] | None,
               ) -> tuple[np.ndarray, np.ndarray]:
     jobs = [(seed, i, fonts, families, stroke_share, elastic_amount, real_share, variety,
              cursive) for i in range(n)]
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            out = list(pool.map(_sample, jobs, chunksize=256))
-    else:
-        out = [_sample(j) for j in jobs]
+    out = _mapped(_sample, jobs, workers)
     x = np.stack([o[0] for o in out]).astype(np.float32)
     y = np.array([o[1] for o in out], np.int64)
     return x, y
