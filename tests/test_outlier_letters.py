@@ -44,3 +44,17 @@ def test_outliers_are_two_pieces_apart_and_seeded() -> None:
         # some gap of at least the smallest drawn one separates a left and a right group
         gaps = [lo - max(hi for _, hi in xs[:k]) for k, (lo, _) in enumerate(xs) if k]
         assert max(gaps) >= OUTLIER_GAP[0] - 1e-9
+
+
+@needs_data
+def test_the_shipped_networks_doubt_ink_that_is_no_one_letter() -> None:
+    """A retrain without --outliers trusted about a quarter of these; the shipped ones 2%."""
+    from companion.vision.sheet.letters import LetterClassifier
+    from scripts.bench_letters import make_outlier_crops
+
+    clf = LetterClassifier.load()
+    floor = float(clf.meta["ensemble"]["review_below"])
+    crops = make_outlier_crops(real_hands.RealSplit.CALIB.value, n=200)
+    ranked = clf.classify_many(crops.crops, crops.alloweds)
+    trusted = sum(r[0][1] >= floor for r in ranked)
+    assert trusted <= 0.08 * len(ranked)
