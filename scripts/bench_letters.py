@@ -16,8 +16,8 @@ the letters in each bin were right: honest confidence has accuracy close to conf
 "Ink that is no one letter" holds pieces of two different letters of the same real writers
 side by side (scripts/train_letters.outlier_strokes): no answer is right, so the share the
 reader trusts is the share it would score silently wrong. "The player's own letters"
-regroups the real crops by writer, as one player's sheet, and
-lets each doubtful letter be compared with that writer's sure ones (own_letters.py).
+regroups the real crops by writer, as one player's sheet, and lets each doubtful letter be
+compared with that writer's sure ones (own_letters.py).
 
     python -m scripts.bench_letters [-n 2000] [--no-tesseract] [--own-fit]
 """
@@ -113,7 +113,7 @@ def make_outlier_crops(split: str = real_hands.RealSplit.TEST.value, n: int = N_
 
 def outlier_row(clf: LetterClassifier, c: Crops, threshold: float) -> str:
     """Markdown row: how sure the reader is of crops that hold no one letter."""
-    _, conf = _top(_ours(clf, c)[0])
+    _, conf = _top(clf.classify_many(c.crops, c.alloweds))
     return (f"| {len(c.crops)} | {np.median(conf):.3f} | {(conf >= threshold).mean():.1%} | "
             f"{(conf >= 0.99).mean():.1%} |")
 
