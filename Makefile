@@ -19,11 +19,11 @@ demo: $(STAMP)
 	$(BIN)/companion delicious score /tmp/companion-demo/player*.json
 
 lint: $(STAMP)
-	$(BIN)/ruff check --output-format concise companion layouts tests scripts
-	$(BIN)/mypy companion layouts
+	$(BIN)/ruff check --output-format concise companion layouts tests tools
+	$(BIN)/mypy companion layouts tools/synth
 
 # The whole suite with whatever fonts the machine has, then the tests that draw synthetic
-# handwriting again with every font hidden (as on a machine without scripts/fonts.txt).
+# handwriting again with every font hidden (as on a machine without tools/fonts.txt).
 test: $(STAMP) lint
 	$(BIN)/pytest
 	COMPANION_FONT_DIRS= $(BIN)/pytest -m synth -W ignore::RuntimeWarning
@@ -33,11 +33,11 @@ fonts:
 	@if fc-list 2>/dev/null | grep -qi purisa; then :; \
 	elif [ "$$(id -u)" = 0 ]; then \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			$$(grep -v '^#' scripts/fonts.txt) tesseract-ocr >/dev/null; \
-	else echo "install the fonts listed in scripts/fonts.txt (apt-get) for held-out handwriting"; fi
+			$$(grep -v '^#' tools/fonts.txt) tesseract-ocr >/dev/null; \
+	else echo "install the fonts listed in tools/fonts.txt (apt-get) for held-out handwriting"; fi
 
 bench: $(STAMP) fonts
-	$(BIN)/python -m scripts.bench $(BENCH)
+	$(BIN)/python -m tools.bench $(BENCH)
 
 # Retrain the letter classifier (assets/letters.onnx: real writers' letters from
 # ../shared/data/handwriting when present, fonts and stroke letters, and ink that is no one
@@ -45,21 +45,21 @@ bench: $(STAMP) fonts
 # more, letters-d with another seed and letters-k and letters-m with the cursive recipe and
 # other seeds, which the reader also asks about the letters the first is unsure of, the mean
 # of their log-probabilities fitted on the same writers' crops,
-# scripts/fit_letter_ensemble.py; its sheet review thresholds, for every letter and for a
+# tools/fit_letter_ensemble.py; its sheet review thresholds, for every letter and for a
 # letter of a pair its sheet doubts, then fitted on 300 photographed sheets of the
 # calibration writers) and the check-or-cross classifier (assets/marks.onnx, from mark
 # patches the reader cuts from 600 synthetic photos) in their own venv with PyTorch (CPU).
 train: $(STAMP) fonts
 	$(PY) -m venv .trainenv
 	.trainenv/bin/pip install -q torch==2.13.0 onnx numpy opencv-python-headless pillow
-	PYTHONPATH=. .trainenv/bin/python -m scripts.train_letters --outliers 0.06
-	PYTHONPATH=. .trainenv/bin/python -m scripts.train_letters --outliers 0.06 --seed 20261203 --threads 1 --out assets/letters-d.onnx
-	PYTHONPATH=. .trainenv/bin/python -m scripts.train_letters --outliers 0.06 --seed 20261205 --cursive --epochs 8 --threads 1 --out assets/letters-k.onnx
-	PYTHONPATH=. .trainenv/bin/python -m scripts.train_letters --outliers 0.06 --seed 20261206 --cursive --epochs 8 --threads 1 --out assets/letters-m.onnx
-	$(BIN)/python -m scripts.fit_letter_ensemble --member letters-d.onnx --member letters-k.onnx --member letters-m.onnx --mean log --write
-	$(BIN)/python -m scripts.fit_letter_sheets --jobs 2 --write
-	$(BIN)/python -m scripts.train_marks --harvest
-	PYTHONPATH=. .trainenv/bin/python -m scripts.train_marks
+	PYTHONPATH=. .trainenv/bin/python -m tools.train_letters --outliers 0.06
+	PYTHONPATH=. .trainenv/bin/python -m tools.train_letters --outliers 0.06 --seed 20261203 --threads 1 --out assets/letters-d.onnx
+	PYTHONPATH=. .trainenv/bin/python -m tools.train_letters --outliers 0.06 --seed 20261205 --cursive --epochs 8 --threads 1 --out assets/letters-k.onnx
+	PYTHONPATH=. .trainenv/bin/python -m tools.train_letters --outliers 0.06 --seed 20261206 --cursive --epochs 8 --threads 1 --out assets/letters-m.onnx
+	$(BIN)/python -m tools.fit_letter_ensemble --member letters-d.onnx --member letters-k.onnx --member letters-m.onnx --mean log --write
+	$(BIN)/python -m tools.fit_letter_sheets --jobs 2 --write
+	$(BIN)/python -m tools.train_marks --harvest
+	PYTHONPATH=. .trainenv/bin/python -m tools.train_marks
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -56,6 +56,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         path = Path(str(item.fspath))
         if path not in uses_synth:
-            uses_synth[path] = "companion.synth" in path.read_text()
+            uses_synth[path] = "tools.synth" in path.read_text()
         if uses_synth[path]:
             item.add_marker(pytest.mark.synth)

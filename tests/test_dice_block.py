@@ -4,11 +4,11 @@ glints on stone photos the paint saw only clipped."""
 import numpy as np
 import pytest
 
-from companion.synth.dice_photo import INGREDIENTS, random_block, render_dice_photo
-from companion.synth.dice_style import WIDE
-from companion.synth.dice_truth import score_reading
 from companion.vision.dice.grid import block_mask
 from companion.vision.dice.reader import read_dice_image
+from tools.synth.dice_photo import INGREDIENTS, random_block, render_dice_photo
+from tools.synth.dice_style import WIDE
+from tools.synth.dice_truth import score_reading
 
 
 def test_die_sized_blobs_a_little_apart_join_the_block():
@@ -31,7 +31,7 @@ def test_die_sized_blobs_a_little_apart_join_the_block():
 
 
 def _stone(i: int):
-    """A wide-style photo of the extra stone tuning set (scripts/dice_errors.py)."""
+    """A wide-style photo of the extra stone tuning set (tools/dice_errors.py)."""
     rng = np.random.default_rng(60_000 + i)
     kind = ("full", "cut", "restocked")[i % 3]
     block = random_block(rng, irregular=kind == "cut")

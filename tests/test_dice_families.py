@@ -5,10 +5,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.synth.dice_style import lamp_rgb
 from companion.vision.dice.colour import log_chroma
 from companion.vision.dice.constants import DIE_COLOURS_RGB, REVIEW_BELOW
 from companion.vision.dice.families import name_families
+from tools.synth.dice_style import lamp_rgb
 
 NAMES = list(DIE_COLOURS_RGB)
 

@@ -8,17 +8,17 @@ import pytest
 from click.testing import CliRunner
 
 from companion.cli import main
-from companion.synth import dice_constants
-from companion.synth.dice_photo import render_dice_photo
-from companion.synth.shared_data import shared_data
 from companion.vision.dice.gate import NoDiceError
 from companion.vision.dice.reader import read_dice_image
+from tools.synth import dice_constants
+from tools.synth.dice_photo import render_dice_photo
+from tools.synth.shared_data import shared_data
 
 pytestmark = pytest.mark.slow
 
 
 def _real_photos() -> list[Path]:
-    """The shared real photos (outside the repository; see companion/synth/shared_data.py)."""
+    """The shared real photos (outside the repository; see tools/synth/shared_data.py)."""
     folder = shared_data("photos", "omrchecker")
     return sorted(folder.glob("*.jpg")) if folder else []
 

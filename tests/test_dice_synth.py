@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.synth.dice_photo import random_block, render_dice_photo
-from companion.synth.dice_truth import score_reading
+from tools.synth.dice_photo import random_block, render_dice_photo
+from tools.synth.dice_truth import score_reading
 
 
 def _cells(block):

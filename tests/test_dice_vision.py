@@ -14,8 +14,6 @@ from hypothesis import strategies as st
 import layouts
 from companion.cli import main
 from companion.errors import ImageError
-from companion.synth.dice_photo import DicePhoto, random_block, render_dice_photo
-from companion.synth.dice_truth import score_reading
 from companion.vision.dice.colour import CENTROIDS, INGREDIENT_NAMES, classify, log_chroma
 from companion.vision.dice.constants import DIE_COLOURS_RGB
 from companion.vision.dice.mat import find_mat
@@ -23,6 +21,8 @@ from companion.vision.dice.overlay import draw_cuts, draw_reading
 from companion.vision.dice.reader import DiceReading, read_dice_image, read_dice_photo
 from companion.vision.register import find_markers
 from layouts.constants import DIE_MM
+from tools.synth.dice_photo import DicePhoto, random_block, render_dice_photo
+from tools.synth.dice_truth import score_reading
 
 pytestmark = pytest.mark.slow
 
@@ -267,7 +267,7 @@ def test_a_close_up_filling_the_frame_reads_dice_in_view_and_nothing_wrong(monke
     """No table along the frame's border: the grid is fitted to the whole photo and only
     clear pips mark dice. Dice wholly in view are read; none is silently wrong or made up.
     (Closer still, with tall perspective walls, fewer dice are found: see the bench.)"""
-    from companion.synth import dice_constants
+    from tools.synth import dice_constants
 
     monkeypatch.setattr(dice_constants, "BLOCK_FILL", (0.7, 0.75))
     for seed in (40005, 40006):
@@ -331,7 +331,7 @@ def test_glare_on_every_die_leaves_the_pips_read():
     pips are told by their paint around it, so the count stands without review."""
     from dataclasses import replace
 
-    from companion.synth.dice_style import WIDE
+    from tools.synth.dice_style import WIDE
 
     style = replace(WIDE, glare_chance=1.0, tilt_deg=(0.0, 10.0), blur_px=(0.3, 0.8),
                     gloss=(1.0, 1.5))
@@ -369,8 +369,8 @@ def test_a_six_whose_pips_the_blobs_missed_is_read_by_its_paint(index, cell):
     """Faint pips on a purple face under a lamp's glint: the blobs see one spot, a face
     these dice do not have, so the paint looks for the lattice and finds the 6 (kept in
     review, as every count the paint found alone). Photos of the wide dice bench."""
-    from companion.synth.dice_truth import match_dice
-    from scripts.bench_dice_vision import photo
+    from tools.bench_dice_vision import photo
+    from tools.synth.dice_truth import match_dice
 
     shot, _, _ = photo("wide", index)
     reading = read_dice_image(shot.image)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.synth import hand_variety
-from companion.synth.hand_variety import vary_strokes
-from companion.synth.handwriting import letter_cell_crop
+from tools.synth import hand_variety
+from tools.synth.hand_variety import vary_strokes
+from tools.synth.handwriting import letter_cell_crop
 
 # An F as a writer draws it: the stem down, the top bar, the middle bar (letter 1 high).
 F_STROKES = (
@@ -79,7 +79,7 @@ def test_cursive_loops_only_when_asked_and_they_lengthen_the_path() -> None:
 
 
 def test_a_small_g_falls_back_to_the_capital_without_fonts() -> None:
-    from companion.synth.handwriting import letter_alpha
+    from tools.synth.handwriting import letter_alpha
 
     a = letter_alpha(40, 40, "g", np.random.default_rng(5), fonts="strokes")
     b = letter_alpha(40, 40, "G", np.random.default_rng(5), fonts="strokes")

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.synth import fonts as fontmod
-from companion.synth import handwriting as hw
-from companion.synth.handwriting import FontSet, MarkKind, draw_letter, draw_mark
+from tools.synth import fonts as fontmod
+from tools.synth import handwriting as hw
+from tools.synth.handwriting import FontSet, MarkKind, draw_letter, draw_mark
 
 LETTERS = "BCFGLMOPSW"
 PAPER = 230
@@ -95,7 +95,7 @@ def test_split_is_disjoint_and_holds_out_three_families() -> None:
 def test_fonts_txt_lists_every_package() -> None:
     from pathlib import Path
 
-    listed = Path(__file__).parents[1] / "scripts" / "fonts.txt"
+    listed = Path(__file__).parents[1] / "tools" / "fonts.txt"
     names = {ln.strip() for ln in listed.read_text().splitlines()
              if ln.strip() and not ln.startswith("#")}
     assert set(fontmod.debian_packages()) <= names

@@ -21,11 +21,11 @@ IO_MODULES = {"sys", "io", "pathlib", "shutil", "tempfile", "subprocess", "socke
 # folder -> module prefixes its files must not import (docs/architecture.md, "never imports")
 BANNED: dict[str, set[str]] = {
     "companion/games": {"cv2", "reportlab", "click", "PIL", "pypdfium2", "numpy", "segno",
-                        "pytesseract", "layouts", "companion.vision", "companion.synth",
+                        "pytesseract", "layouts", "companion.vision", "tools",
                         "companion.cli", "companion.fileio"} | IO_MODULES,
     "companion/paper": {"cv2", "reportlab", "click", "PIL", "companion.cli"},
     "companion/vision": {"reportlab", "click", "companion.cli"},
-    "companion/synth": {"click", "companion.cli"},
+    "tools/synth": {"click", "companion.cli"},
     "layouts": {"cv2", "click", "companion.vision", "companion.cli"},
 }
 # Calls that read or write files (or the terminal); engines make none of them.
@@ -126,6 +126,36 @@ def test_the_checker_sees_what_it_should(source: str, found: list[str]) -> None:
     got = [n for n, _ in _imports(tree) if _banned(n, BANNED["companion/games"])]
     got += [c for c, _ in _io_calls(tree)]
     assert got == found
+
+
+def _tools_imports(tree: ast.AST) -> list[tuple[str, int]]:
+    """Imports of ``tools``, plain or through ``importlib.import_module("tools...")``."""
+    out = [(n, line) for n, line in _imports(tree) if _banned(n, {"tools"})]
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and ast.unparse(node.func).endswith("import_module")
+                and node.args and isinstance(node.args[0], ast.Constant)
+                and _banned(str(node.args[0].value), {"tools"})):
+            out.append((str(node.args[0].value), node.lineno))
+    return out
+
+
+@pytest.mark.parametrize("folder", ["companion", "layouts"])
+def test_installed_code_never_imports_tools(folder: str) -> None:
+    """``tools`` is not installed: what the wheel ships must run without it."""
+    bad = [f"{p.relative_to(ROOT).as_posix()}:{line}: {name}"
+           for p in sorted((ROOT / folder).rglob("*.py"))
+           for name, line in _tools_imports(ast.parse(p.read_text(encoding="utf-8")))]
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize(
+    ("source", "found"),
+    [("import tools.synth", ["tools.synth"]), ("from tools import bench", ["tools"]),
+     ("importlib.import_module('tools.bench')", ["tools.bench"]),
+     ("import toolsmith", []), ("from .tools import x", [])],
+)
+def test_the_tools_check_sees_what_it_should(source: str, found: list[str]) -> None:
+    assert [n for n, _ in _tools_imports(ast.parse(source))] == found
 
 
 def test_engines_import_without_opencv_reportlab_or_click() -> None:

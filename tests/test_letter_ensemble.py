@@ -193,8 +193,8 @@ def test_the_shipped_ensemble_loads() -> None:
 def test_the_reader_reads_letters_through_the_ensemble() -> None:
     """The sheet reader's letters are the classifier's (ensemble included), own letters
     compared or not, and those the first network is sure of are its own."""
-    from companion.synth.handwriting import letter_cell_crop
     from companion.vision.sheet.reader import _classifier, _classify
+    from tools.synth.handwriting import letter_cell_crop
 
     rng = np.random.default_rng(5)
     crops = [letter_cell_crop(a, rng, fonts="strokes") for a in "BSGCOMPW"]

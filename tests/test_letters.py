@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.errors import InputError, UnknownNameError
-from companion.synth.handwriting import draw_letter, letter_cell_crop
 from companion.vision.sheet.constants_letters import (
     INPUT_PX,
     LETTER_CLASSES,
@@ -21,6 +20,7 @@ from companion.vision.sheet.constants_letters import (
     REVIEW_BELOW,
 )
 from companion.vision.sheet.letters import LetterClassifier, preprocess, softmax_restricted
+from tools.synth.handwriting import draw_letter, letter_cell_crop
 
 VEG = ("B", "C", "L", "M", "O", "P")
 FRUIT = ("B", "F", "G", "S", "W")
@@ -47,7 +47,7 @@ def test_model_is_small_and_loads_with_cv2_dnn() -> None:
     assert 0.2 < meta["temperature"] < 10
     assert 0.5 < meta["review_below"] < 1.0  # fitted on the real calibration writers
     assert meta["calibrated_on"] == "real-calib writers"
-    # fitted on photographed sheets of the same writers (scripts/fit_letter_sheets.py)
+    # fitted on photographed sheets of the same writers (tools/fit_letter_sheets.py)
     assert 0.5 < meta["sheet_review_below"] < 1.0
     assert "real-calib" in meta["sheet_calibrated_on"]
 

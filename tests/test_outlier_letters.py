@@ -1,4 +1,4 @@
-"""Ink that is no one letter (outlier exposure in scripts/train_letters.py): pieces of two
+"""Ink that is no one letter (outlier exposure in tools/train_letters.py): pieces of two
 different real letters, clearly apart, never a whole letter; the same for the same seed."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.synth import real_hands
-from scripts.train_letters import OUTLIER_GAP, _fitted, _piece, outlier_strokes
+from tools.synth import real_hands
+from tools.train_letters import OUTLIER_GAP, _fitted, _piece, outlier_strokes
 
 needs_data = pytest.mark.skipif(not real_hands.available(),
                                 reason="real handwriting (UNIPEN) not in ../shared")
@@ -50,7 +50,7 @@ def test_outliers_are_two_pieces_apart_and_seeded() -> None:
 def test_the_shipped_networks_doubt_ink_that_is_no_one_letter() -> None:
     """A retrain without --outliers trusted about a quarter of these; the shipped ones 2%."""
     from companion.vision.sheet.letters import LetterClassifier
-    from scripts.bench_letters import make_outlier_crops
+    from tools.bench_letters import make_outlier_crops
 
     clf = LetterClassifier.load()
     floor = float(clf.meta["ensemble"]["review_below"])

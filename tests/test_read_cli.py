@@ -12,8 +12,8 @@ from companion.cli import main
 from companion.fileio import read_json_object
 from companion.games.delicious.fieldmap import load_field_map
 from companion.games.delicious.simulate import simulate_game
-from companion.synth.camera import CameraOptions
-from companion.synth.sheet_photo import render_sheet_photo
+from tools.synth.camera import CameraOptions
+from tools.synth.sheet_photo import render_sheet_photo
 
 CAMERA = CameraOptions.good_light().sized(2600)
 CONTRACT_KEYS = {"photo", "sheet", "variant", "fields", "confidence", "review", "violations",

@@ -2,7 +2,7 @@
 
 Each photo has a truth file (a field map plus how it was made). The reader must get every
 field right, or at least put a field it gets wrong in ``review``: never a silent error.
-Remake the photos with ``python -m scripts.bench_reader --examples`` when the sheets'
+Remake the photos with ``python -m tools.bench_reader --examples`` when the sheets'
 artwork changes.
 """
 

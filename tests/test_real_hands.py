@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.synth import real_hands
-from companion.synth.handwriting import draw_letter, letter_cell_crop, real_letter_alpha
-from companion.synth.real_hands import RealDataMissing, RealSplit, split_of
+from tools.synth import real_hands
+from tools.synth.handwriting import draw_letter, letter_cell_crop, real_letter_alpha
+from tools.synth.real_hands import RealDataMissing, RealSplit, split_of
 
 needs_data = pytest.mark.skipif(not real_hands.available(),
                                 reason="real handwriting (UNIPEN) not in ../shared")
@@ -99,7 +99,7 @@ def test_real_letters_draw_and_crop_reproducibly() -> None:
 @needs_data
 def test_a_sheet_filled_by_one_real_writer() -> None:
     from companion.games.delicious.simulate import simulate_game
-    from companion.synth.sheet_photo import fill_sheet
+    from tools.synth.sheet_photo import fill_sheet
 
     field_map = dict(simulate_game(3, 2, "A").field_maps[0])
     writer = real_hands.writers(RealSplit.TEST)[1]

@@ -9,7 +9,7 @@ import pytest
 from companion.games.delicious.garden import garden
 from companion.games.delicious.simulate import simulate_game
 from companion.paper.model import FieldKind
-from scripts.bench_reader import PhotoSpec, ReaderResult, plan, table, tally
+from tools.bench_reader import PhotoSpec, ReaderResult, plan, table, tally
 
 
 def test_plan_is_fixed_mostly_combo_and_pairs_share_a_code() -> None:
@@ -90,7 +90,7 @@ def test_a_pair_scores_only_when_the_reader_can_pair_it() -> None:
 
 
 def test_real_plan_gives_each_player_one_held_out_writer() -> None:
-    from companion.synth import real_hands
+    from tools.synth import real_hands
 
     if not real_hands.available():
         pytest.skip("real handwriting (UNIPEN) not in ../shared")
@@ -105,7 +105,7 @@ def test_real_plan_gives_each_player_one_held_out_writer() -> None:
 
 
 def test_calibration_plan_uses_only_calibration_writers_in_games_of_its_own() -> None:
-    from companion.synth import real_hands
+    from tools.synth import real_hands
 
     if not real_hands.available():
         pytest.skip("real handwriting (UNIPEN) not in ../shared")
@@ -128,7 +128,7 @@ def _reading(fid: str, kind: FieldKind, value: str | None, conf: float,
 
 def test_letter_facts_see_through_the_letter_threshold() -> None:
     from companion.vision.sheet.reader import LETTER_DOUBT_NOTE
-    from scripts.bench_reader import letter_facts
+    from tools.bench_reader import letter_facts
 
     v = FieldKind.VEGETABLE
     readings = {
@@ -147,8 +147,8 @@ def test_letter_facts_see_through_the_letter_threshold() -> None:
 
 
 def test_threshold_sweep_picks_the_lowest_within_the_silent_budget() -> None:
-    from scripts.bench_reader import LetterRecord, reliability_table
-    from scripts.fit_letter_sheets import choose, sweep
+    from tools.bench_reader import LetterRecord, reliability_table
+    from tools.fit_letter_sheets import choose, sweep
 
     records = ([LetterRecord(0.999, False, True)] * 900 + [LetterRecord(0.97, False, False)]
                + [LetterRecord(0.9, False, True)] * 50 + [LetterRecord(0.6, True, False)])
@@ -167,8 +167,8 @@ def test_threshold_sweep_picks_the_lowest_within_the_silent_budget() -> None:
 
 
 def test_threshold_sweep_takes_the_strictest_of_equally_costly_thresholds() -> None:
-    from scripts.bench_reader import LetterRecord
-    from scripts.fit_letter_sheets import choose, sweep
+    from tools.bench_reader import LetterRecord
+    from tools.fit_letter_sheets import choose, sweep
 
     # the letters below 0.9 are in review anyway: 0.5 to 0.9 cost the same
     records = ([LetterRecord(0.999, False, True)] * 900 + [LetterRecord(0.6, True, False)]
@@ -180,7 +180,7 @@ def test_threshold_sweep_takes_the_strictest_of_equally_costly_thresholds() -> N
 
 def test_fitting_without_the_real_data_says_so_and_exits_2(monkeypatch: Any, tmp_path: Any,
                                                            capsys: Any) -> None:
-    from scripts import fit_letter_sheets
+    from tools import fit_letter_sheets
 
     monkeypatch.setenv("COMPANION_UNIPEN", str(tmp_path / "absent.json"))
     with pytest.raises(SystemExit) as exc:
@@ -191,8 +191,8 @@ def test_fitting_without_the_real_data_says_so_and_exits_2(monkeypatch: Any, tmp
 
 
 def test_pair_sweep_lets_the_letter_threshold_down_where_the_pair_rule_holds_the_error() -> None:
-    from scripts.bench_reader import LetterRecord
-    from scripts.fit_letter_sheets import choose_pairs, sweep_pairs
+    from tools.bench_reader import LetterRecord
+    from tools.fit_letter_sheets import choose_pairs, sweep_pairs
 
     def rec(q: float, right: bool, photo: str, read: str, second: str) -> LetterRecord:
         return LetterRecord(q, q < 0.9, right, photo, "", "", read, "", second, 1 - q)

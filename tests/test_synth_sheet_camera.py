@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.errors import InputError
-from companion.synth.camera import (
+from tools.synth.camera import (
     CameraOptions,
     Shot,
     fill_for_area,
@@ -21,7 +21,7 @@ from companion.synth.camera import (
     sample_shot,
     shoot,
 )
-from companion.synth.constants import FILL_MAX
+from tools.synth.constants import FILL_MAX
 
 SMALL = CameraOptions().sized(1200)
 

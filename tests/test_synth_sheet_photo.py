@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from companion.errors import InputError, UnknownNameError
 from companion.games.delicious.simulate import simulate_game
 from companion.paper.model import FieldKind
-from companion.synth.camera import CameraOptions
-from companion.synth.sheet_photo import (
+from tools.synth.camera import CameraOptions
+from tools.synth.sheet_photo import (
     _blank_page,
     _px,
     fill_sheet,

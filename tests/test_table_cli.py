@@ -20,12 +20,12 @@ import companion.cli.delicious_read as read_module
 from companion.fileio import read_json_object
 from companion.games.delicious.fieldmap import load_field_map
 from companion.games.delicious.simulate import simulate_game
-from companion.synth.camera import CameraOptions
-from companion.synth.shared_data import shared_data
-from companion.synth.sheet_photo import render_sheet_photo
 from companion.vision.register import sheet_label
 from companion.vision.sheet.constants import OVERLAY_RED_BGR
 from tests.conftest import Invoke, one_line_error
+from tools.synth.camera import CameraOptions
+from tools.synth.shared_data import shared_data
+from tools.synth.sheet_photo import render_sheet_photo
 
 ROOT = Path(__file__).resolve().parents[1]
 PHOTOS = ROOT / "examples" / "delicious" / "photos"

@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 
 import layouts
 from companion.paper.model import FieldKind
-from companion.synth.handwriting import draw_mark
 from companion.vision.constants import RECTIFIED_PX_PER_MM
 from companion.vision.sheet import marks
 from companion.vision.sheet.constants import (
@@ -20,6 +19,7 @@ from companion.vision.sheet.constants import (
     REVIEW_BELOW,
 )
 from companion.vision.sheet.reader import blank_sheet
+from tools.synth.handwriting import draw_mark
 
 MARKED_OVER_ART = (FieldKind.TOOL, FieldKind.FIRST_POTTER)
 

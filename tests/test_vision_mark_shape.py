@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from companion.errors import InputError
-from companion.synth.handwriting import draw_mark
 from companion.vision.sheet import mark_shape, marks
 from companion.vision.sheet.constants import MARK_INK_BELOW, REVIEW_BELOW
 from companion.vision.sheet.constants_marks import INPUT_PX, MARK_CLASSES, MODEL_PATH
+from tools.synth.handwriting import draw_mark
 
 needs_model = pytest.mark.skipif(not MODEL_PATH.is_file(), reason="no shipped mark model")
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.synth.handwriting import draw_mark
 from companion.vision.sheet import marks
 from companion.vision.sheet.constants import REVIEW_BELOW
+from tools.synth.handwriting import draw_mark
 
 PPM = 200 / 25.4
 

@@ -14,10 +14,10 @@ import pytest
 import layouts
 from companion.games.delicious.players import group_players
 from companion.games.delicious.simulate import simulate_game
-from companion.synth.camera import CameraOptions
-from companion.synth.sheet_photo import render_sheet_photo
 from companion.vision.register import register
 from companion.vision.sheet.reader import SheetReading, read_image
+from tools.synth.camera import CameraOptions
+from tools.synth.sheet_photo import render_sheet_photo
 
 CAMERA = CameraOptions.good_light().sized(3000)
 

@@ -16,9 +16,9 @@ import segno
 
 from companion.errors import ImageError
 from companion.paper.model import Box, FieldKind, FieldSpec, MarkerSpec, SheetGeometry
-from companion.synth.camera import CameraOptions, shoot
 from companion.vision.constants import SHIFT_MIN_GAIN
 from companion.vision.register import find_markers, register
+from tools.synth.camera import CameraOptions, shoot
 
 PAGE_MM = (215.9, 279.4)
 MARKER_MM = 15.0

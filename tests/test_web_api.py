@@ -22,7 +22,7 @@ from companion.web import services
 from companion.web.app import create_app
 from companion.web.constants import MAX_UPLOAD_BYTES
 from companion.web.uploads import label_of
-from scripts.example_photos import photo_with_a_field_to_review
+from tools.example_photos import photo_with_a_field_to_review
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 COMBO = EXAMPLES / "delicious/photos/combo-good-light.jpg"

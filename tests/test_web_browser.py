@@ -13,8 +13,6 @@ from typing import Any
 import httpx
 import pytest
 
-from scripts.example_photos import photo_with_a_field_to_review
-from scripts.screens import CHROMIUM_ARGS  # the screenshots' flags
 from tests.web_support import (
     EXAMPLES,
     Server,
@@ -22,6 +20,8 @@ from tests.web_support import (
     children,
     chromium_or_skip,
 )
+from tools.example_photos import photo_with_a_field_to_review
+from tools.screens import CHROMIUM_ARGS  # the screenshots' flags
 
 pytestmark = pytest.mark.slow
 DELICIOUS = sorted((EXAMPLES / "delicious" / "photos").glob("*.jpg"))

@@ -1,7 +1,8 @@
 """Every tuning number of the dice reader, with its unit in the name or a comment.
 
-Colours are shared with the synthetic dice photos so both sides agree on what a die looks
-like; a reading decision that changes should be a one-line change here.
+The colours are the reader's own reference: the synthetic dice photos (tools/synth) keep
+colours of their own, off these on purpose, as a real set is. A reading decision that
+changes should be a one-line change here.
 """
 
 from __future__ import annotations

@@ -153,8 +153,8 @@ LOW_DETAIL_CONFIDENCE = 0.7
 # covering 5-33%), no letter at 0.95 or more was wrong, one at 0.918 was; 0.95 reviews 130
 # and 141 letters where 0.98 reviewed 218 and 236. A model whose letters.json carries its
 # own threshold uses that: "sheet_review_below", fitted on filled sheets of the real
-# calibration writers (scripts/fit_letter_sheets.py, run by `make train`), else
-# "review_below", fitted on their single crops (scripts/train_letters.py). Its
+# calibration writers (tools/fit_letter_sheets.py, run by `make train`), else
+# "review_below", fitted on their single crops (tools/train_letters.py). Its
 # "sheet_pair_review_below", fitted with it, holds a letter read between the two letters a
 # doubtful letter of its sheet hesitated between (letter_pairs.py).
 LETTER_REVIEW_BELOW = 0.95

@@ -48,7 +48,7 @@ TESSERACT_LETTER_HEIGHT_PX = 48
 TESSERACT_PAD_FRACTION = 0.5
 
 # Below this top probability (after restriction to the field's letters) a letter crop counts
-# as doubtful in scripts/bench_letters.py. Sweep on 2,000 held-out-font crops photographed
+# as doubtful in tools/bench_letters.py. Sweep on 2,000 held-out-font crops photographed
 # at 2.8-11 px/mm: 1 confident error (0.05%) with 15% sent to review; 0.9 and 0.95 both gave
 # 2. (The sheet reader, whose letters come from sheets at least a third of the frame, uses
 # its own constants.LETTER_REVIEW_BELOW.)
@@ -58,7 +58,7 @@ REVIEW_BELOW = 0.98
 # examples; a doubtful letter's probabilities are multiplied by exp(OWN_WEIGHT x its
 # correlation with the best example of each candidate, less the candidates' mean), the
 # inputs blurred by OWN_BLUR_PX (network input pixels) first. A new leader must lead by
-# OWN_MIN_GAIN. Swept on the real calibration writers (scripts/bench_letters.py --own-fit):
+# OWN_MIN_GAIN. Swept on the real calibration writers (tools/bench_letters.py --own-fit):
 # no weight beat 0 there, so the reader leaves the comparison off unless asked for it.
 OWN_SURE_ABOVE = 0.995
 OWN_BLUR_PX = 1.5

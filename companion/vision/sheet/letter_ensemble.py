@@ -8,7 +8,7 @@ reads below ``doubt_below`` among the field's letters (most letters are sure, an
 must stay fast); their probabilities pool every member's calibrated probabilities (each
 member's own temperature): their mean, or the mean of their logs (the shipped ensemble: a
 letter one member doubts stays doubted), sharpened or softened by one more temperature
-fitted on the real calibration writers' crops (scripts/fit_letter_ensemble.py). Everything
+fitted on the real calibration writers' crops (tools/fit_letter_ensemble.py). Everything
 here works on scores: natural-log probabilities over all classes, read with temperature 1.
 """
 

@@ -4,7 +4,7 @@ One player writes every letter on a sheet, and a hand that makes two letters loo
 does so in every cell: a writer whose F the reader doubts against G in one cell writes all
 their F like that, and now and then one of them reads as a sure G. So a letter whose two
 likeliest readings are the very pair a doubtful letter of the same sheet hesitated between
-needs more certainty before it is trusted (scripts/fit_letter_sheets.py fits how much, on
+needs more certainty before it is trusted (tools/fit_letter_sheets.py fits how much, on
 the real calibration writers' sheets).
 """
 

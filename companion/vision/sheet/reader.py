@@ -91,7 +91,7 @@ LETTER_VALUES: dict[FieldKind, dict[str, str]] = {
     FieldKind.VEGETABLE: {letter: v.value for v, letter in VEGETABLE_LETTERS.items()},
     FieldKind.FRUIT: {letter: f.value for f, letter in FRUIT_LETTERS.items()},
 }
-# The note of a letter field sent to review for its letter alone (scripts/fit_letter_sheets.py
+# The note of a letter field sent to review for its letter alone (tools/fit_letter_sheets.py
 # recognises it).
 LETTER_DOUBT_NOTE = "letter not clear enough to be sure"
 # The note of a letter sure enough on its own but read between the same two letters as a
@@ -554,7 +554,7 @@ def _classify(crops: list[np.ndarray], alloweds: list[list[str]], trusted: list[
 def _letter_review_below(reader: Reader) -> float:
     """The letter probability below which a letter goes to review: the shipped model's own
     (letters.json), fitted on filled sheets of real writers it never saw
-    (``sheet_review_below``, scripts/fit_letter_sheets.py), else on their single crops
+    (``sheet_review_below``, tools/fit_letter_sheets.py), else on their single crops
     (``review_below``), else LETTER_REVIEW_BELOW."""
     if reader is Reader.OURS:
         meta = _classifier().meta
@@ -568,7 +568,7 @@ def _letter_review_below(reader: Reader) -> float:
 def _pair_review_below(reader: Reader) -> float:
     """The letter probability a letter needs when a doubtful letter of the same sheet was read
     between the same two letters (``sheet_pair_review_below`` of the shipped model,
-    scripts/fit_letter_sheets.py); 0 (no such rule) where the model has none."""
+    tools/fit_letter_sheets.py); 0 (no such rule) where the model has none."""
     if reader is Reader.OURS:
         value = _classifier().meta.get("sheet_pair_review_below")
         if isinstance(value, int | float) and 0.0 < value <= 1.0:

@@ -9,7 +9,7 @@ them: built cafés hold leftovers from earlier rounds (30% of spaces), the board
 cubes a square; the score-order kitchen then gets one random line harvested into it,
 with eggs bought at random from the chicken steps.
 
-``python -m scripts.bench_dulce [--samples N] [--seed S]``
+``python -m tools.bench_dulce [--samples N] [--seed S]``
 """
 
 from __future__ import annotations

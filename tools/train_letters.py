@@ -4,10 +4,10 @@ Runs in a separate virtualenv with PyTorch (never the project's .venv):
 
     python3 -m venv /work/trainenv
     /work/trainenv/bin/pip install torch==2.13.0 onnx numpy opencv-python-headless pillow
-    /work/trainenv/bin/python -m scripts.train_letters [--quick]
+    /work/trainenv/bin/python -m tools.train_letters [--quick]
 
-Data are reader-like cell crops (companion.synth.handwriting.letter_cell_crop): real
-people's pen trajectories of the ``real-train`` writers (companion.synth.real_hands) drawn
+Data are reader-like cell crops (tools.synth.handwriting.letter_cell_crop): real
+people's pen trajectories of the ``real-train`` writers (tools.synth.real_hands) drawn
 with varied pens and pencils, the train font families and our stroke letters, all through
 the same camera simulation and the reader's own preprocessing; with ``--outliers`` (the
 shipped recipe) also ink that is no one letter, pieces of two real train letters side by side,
@@ -31,10 +31,6 @@ from typing import Any
 
 import numpy as np
 
-from companion.synth import real_hands
-from companion.synth.fonts import FontSplit, font_families
-from companion.synth.hand_variety import vary_strokes
-from companion.synth.handwriting import letter_cell_crop
 from companion.vision.sheet.constants_letters import (
     FIELD_LETTERS,
     INPUT_PX,
@@ -43,7 +39,11 @@ from companion.vision.sheet.constants_letters import (
     MODEL_PATH,
 )
 from companion.vision.sheet.letters import preprocess
-from scripts.train_common import (
+from tools.synth import real_hands
+from tools.synth.fonts import FontSplit, font_families
+from tools.synth.hand_variety import vary_strokes
+from tools.synth.handwriting import letter_cell_crop
+from tools.train_common import (
     add_feature_output,
     check_with_cv2,
     export_onnx,
@@ -59,7 +59,7 @@ STROKE_SHARE = 0.12  # share of training samples drawn from our stroke letters
 REAL_SHARE = 0.5  # share drawn from the real-train writers (when the data is there)
 ELASTIC = 0.03  # elastic warp of the letter (displacement sd / box side), 70% of train crops
 # Real trajectories are bent (letter heights, sd) by an amount drawn from this range, in the
-# same 70% of crops, after companion.synth.hand_variety has re-drawn them as another hand.
+# same 70% of crops, after tools.synth.hand_variety has re-drawn them as another hand.
 REAL_TRAIN_WARP = (0.015, 0.06)
 VARIETY_VERSION = "hand_variety-1"  # part of the data cache key: bump when it changes
 # With --cursive (not the shipped model's recipe): hand_variety's cursive loops, and this

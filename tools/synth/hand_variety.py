@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from companion.synth.real_hands import Stroke
+from tools.synth.real_hands import Stroke
 
 KEEP_CHANCE = 0.2  # trajectories left as the writer drew them
 ASPECT_LOG = 0.33  # width scaled by exp(+-this): about 0.72 to 1.39

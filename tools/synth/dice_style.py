@@ -14,7 +14,7 @@ from enum import StrEnum
 
 import numpy as np
 
-from companion.synth import dice_constants as K
+from tools.synth import dice_constants as K
 
 
 class Shading(StrEnum):

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from companion.synth.dice_photo import DicePhoto
+from tools.synth.dice_photo import DicePhoto
 
 MATCH_RADIUS_PITCH = 0.45  # a read die this close (pitch units) to a true die is that die
 

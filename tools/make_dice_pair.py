@@ -1,7 +1,7 @@
 """Render the before/after example pair in examples/dice/photos/ (a cut, then the after
 photo taken from the next side of the table: the camera moved and turned a quarter).
 
-    python -m scripts.make_dice_pair
+    python -m tools.make_dice_pair
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from companion.games.diced_veggies.model import Block
-from companion.synth.dice_photo import random_block, render_dice_photo
+from tools.synth.dice_photo import random_block, render_dice_photo
 
 OUT = Path(__file__).resolve().parents[1] / "examples/dice/photos"
 SEED = 2024

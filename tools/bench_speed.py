@@ -13,7 +13,7 @@ Stages and totals are CPU seconds (on one thread the wall clock of a quiet machi
 shared one the wall clock mostly measures the neighbours), the wall median is shown beside.
 A cProfile run over the same reads lists where the time goes.
 
-    python -m scripts.bench speed [--sheets 12] [--dice 24] [--profile 12]
+    python -m tools.bench speed [--sheets 12] [--dice 24] [--profile 12]
 """
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ def example_photos(out: Path = OUT_DIR) -> list[Path]:
 
 def synthetic_photos(n: int) -> list[Path]:
     """The first ``n`` photos of the reader bench's set at 4000 px (its cache, shared)."""
-    from scripts import bench_reader
+    from tools import bench_reader
 
     specs = bench_reader.plan(n, 4000)
     out = bench_reader.OUT_DIR / bench_reader.layout_fingerprint()
@@ -223,7 +223,7 @@ def sheet_speed(paths: Sequence[Path], top: int) -> None:
 def dice_speed(n: int, top: int) -> None:
     from companion.errors import ImageError
     from companion.vision.dice.reader import read_dice_image
-    from scripts.bench_dice_vision import photo
+    from tools.bench_dice_vision import photo
 
     images = [photo("held-out", i)[0].image for i in range(n)]
     try:
@@ -255,7 +255,7 @@ def dice_speed(n: int, top: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m scripts.bench speed",
+    ap = argparse.ArgumentParser(prog="python -m tools.bench speed",
                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("--sheets", type=int, default=12,
                     help="synthetic 12 MP sheet photos besides the 5 examples (default 12)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.synth import dice_constants as K
+from tools.synth import dice_constants as K
 
 
 def _smooth_noise(rng: np.random.Generator, size: tuple[int, int], cell_px: float) -> np.ndarray:

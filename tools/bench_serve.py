@@ -12,7 +12,7 @@ directory and is warmed by one upload. Then:
   together; each answer must carry its own photo's name and the score that photo gets
   when read alone.
 
-    python -m scripts.bench_serve [--uploads 20] [--clients 5] [--size 4000] [--jobs 2]
+    python -m tools.bench_serve [--uploads 20] [--clients 5] [--size 4000] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from scripts.bench_reader import OUT_DIR, layout_fingerprint, make_photos, plan
-from scripts.screens import CHROMIUM_ARGS, start_server
+from tools.bench_reader import OUT_DIR, layout_fingerprint, make_photos, plan
+from tools.screens import CHROMIUM_ARGS, start_server
 
 # Marks the moment the browser has sent the whole upload (XMLHttpRequest upload load).
 UPLOAD_HOOK = """

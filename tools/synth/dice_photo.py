@@ -17,9 +17,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.synth import dice_constants as K
-from companion.synth.dice_style import Look, Shading, Style, draw_look
-from companion.synth.dice_table import table_texture
+from tools.synth import dice_constants as K
+from tools.synth.dice_style import Look, Shading, Style, draw_look
+from tools.synth.dice_table import table_texture
 
 INGREDIENTS = ("carrot", "mushroom", "onion", "pepper", "tomato")
 FACES = (2, 2, 3, 4, 5, 6)

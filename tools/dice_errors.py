@@ -9,9 +9,9 @@ truth). Besides the wide and narrow bench photos (any indices, 200 and beyond in
 there are two extra wide-style sets with their own seeds: wood under a warm lamp and
 stone. The held-out setting is for measuring only and is not offered here.
 
-    python -m scripts.dice_errors run NAME [--wide 0:200] [--narrow 0:50]
+    python -m tools.dice_errors run NAME [--wide 0:200] [--narrow 0:50]
                                            [--warm-wood 0:60] [--stone 0:60]
-    python -m scripts.dice_errors diff A B
+    python -m tools.dice_errors diff A B
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def _span(text: str) -> range:
 
 def shots(setting: str, indices: range) -> Iterator[tuple[int, Any, str, str]]:
     """(index, DicePhoto, surface, block kind), rendered once and cached."""
-    from companion.synth.dice_photo import DicePhoto
+    from tools.synth.dice_photo import DicePhoto
 
     store = OUT_DIR / "photos"
     store.mkdir(parents=True, exist_ok=True)
@@ -64,9 +64,9 @@ def shots(setting: str, indices: range) -> Iterator[tuple[int, Any, str, str]]:
 def _render(setting: str, i: int) -> tuple[Any, str, str]:
     from dataclasses import replace
 
-    from companion.synth.dice_photo import render_dice_photo
-    from companion.synth.dice_style import WIDE
-    from scripts.bench_dice_vision import BLOCKS, _block, photo
+    from tools.bench_dice_vision import BLOCKS, _block, photo
+    from tools.synth.dice_photo import render_dice_photo
+    from tools.synth.dice_style import WIDE
 
     if setting not in EXTRA_FIRST:
         return photo(setting, i)
@@ -80,8 +80,8 @@ def _render(setting: str, i: int) -> tuple[Any, str, str]:
 
 def run(name: str, spans: dict[str, range]) -> None:
     from companion.errors import ImageError
-    from companion.synth.dice_truth import block_offset, die_right, match_dice, score_reading
     from companion.vision.dice.reader import read_dice_image
+    from tools.synth.dice_truth import block_offset, die_right, match_dice, score_reading
 
     cv2.setNumThreads(1)
     out: dict[str, Any] = {}
@@ -188,7 +188,7 @@ def diff(a: str, b: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m scripts.dice_errors",
+    ap = argparse.ArgumentParser(prog="python -m tools.dice_errors",
                                  description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="read the tuning photos and list every wrong die")

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from companion.errors import InputError
-from companion.synth import constants as K
+from tools.synth import constants as K
 
 Range = tuple[float, float]
 

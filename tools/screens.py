@@ -2,7 +2,7 @@
 
 Starts a server on a fresh data directory, plays a short evening through the pages
 (players, a Delicious table of two sheets, a dice block, a score pad) and saves one PNG a
-page. Needs Debian's chromium. Usage: python -m scripts.screens [OUT_DIR] [--dark]
+page. Needs Debian's chromium. Usage: python -m tools.screens [OUT_DIR] [--dark]
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from scripts.example_photos import EXAMPLES, photo_with_a_field_to_review
+from tools.example_photos import EXAMPLES, photo_with_a_field_to_review
 
 ROOT = Path(__file__).resolve().parent.parent
 PHOTOS = EXAMPLES

@@ -23,10 +23,10 @@ import layouts
 from companion.errors import InputError, UnknownNameError
 from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS, Fruit, Vegetable
 from companion.paper.model import Box, FieldKind, FieldSpec, SheetGeometry
-from companion.synth import constants as K
-from companion.synth import handwriting, real_hands
-from companion.synth.camera import CameraOptions, Photo, quad_area_fraction, shoot
-from companion.synth.handwriting import PxBox
+from tools.synth import constants as K
+from tools.synth import handwriting, real_hands
+from tools.synth.camera import CameraOptions, Photo, quad_area_fraction, shoot
+from tools.synth.handwriting import PxBox
 
 DELICIOUS_SHEETS = ("delicious-garden", "delicious-play", "delicious-combo")
 _MARK_KINDS = {FieldKind.CHOICE, FieldKind.FIRST_POTTER, FieldKind.TOOL, FieldKind.HONEY}
@@ -260,7 +260,7 @@ def fill_sheet(
     """Render ``sheet`` and write ``field_map`` on it (only the fields that sheet has).
 
     ``fonts`` may name a part of the real writers (``real-test`` etc., see
-    ``companion.synth.real_hands``): every letter then comes from one writer of it, the
+    ``tools.synth.real_hands``): every letter then comes from one writer of it, the
     given ``writer`` or one drawn at random, as one player fills one sheet.
 
     Stray marks and the smudge come from a stream of their own, spawned from ``rng``: how

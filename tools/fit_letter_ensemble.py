@@ -1,17 +1,17 @@
 """Fit the letter ensemble (companion/vision/sheet/letter_ensemble.py) on the real
 calibration writers' single crops, and store it in assets/letters.json.
 
-The shipped letter model and each member (trained by ``scripts.train_letters --seed N --out
+The shipped letter model and each member (trained by ``tools.train_letters --seed N --out
 assets/letters-N.onnx``, each with its own temperature) read the same 2,500 crops of the
 ``real-calib`` writers the training calibrates on (train_letters' own crops, same seed): the
 ensemble's temperature is the one minimising their log-loss on the members' mean
 probabilities, and its crop-fitted review threshold (``review_below``, the floor of the
-sheet thresholds scripts/fit_letter_sheets.py fits next) is the training's rule applied to
+sheet thresholds tools/fit_letter_sheets.py fits next) is the training's rule applied to
 the letters as the reader now reads them: the first model's where it is sure
 (``DOUBT_BELOW`` and above), the ensemble's elsewhere. Runs in the project's venv (the
 networks through cv2.dnn).
 
-    python -m scripts.fit_letter_ensemble --member letters-d.onnx [--mean log] [--cache DIR]
+    python -m tools.fit_letter_ensemble --member letters-d.onnx [--mean log] [--cache DIR]
         [--write]
 """
 
@@ -23,7 +23,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from companion.synth import real_hands
 from companion.vision.sheet.constants_letters import META_PATH, MODEL_PATH
 from companion.vision.sheet.letter_ensemble import (
     EnsembleMean,
@@ -34,8 +33,9 @@ from companion.vision.sheet.letter_ensemble import (
     top_allowed,
 )
 from companion.vision.sheet.letters import LetterClassifier, LetterMember
-from scripts.train_common import fit_temperature, nll
-from scripts.train_letters import (
+from tools.synth import real_hands
+from tools.train_common import fit_temperature, nll
+from tools.train_letters import (
     N_CALIB,
     SEED,
     WORKERS,

@@ -6,7 +6,7 @@ clips it, at a random place, size and strength. Every photo is read twice: as th
 stands, and with the glare check switched off. The same photos without the spot show
 whether the check ever fires on a clean photo.
 
-    python -m scripts.bench_glare [--photos 20] [--seed 1] [--camera any]
+    python -m tools.bench_glare [--photos 20] [--seed 1] [--camera any]
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ import numpy as np
 
 import companion.vision.sheet.glare as glare
 from companion.games.delicious.simulate import simulate_game
-from companion.synth.camera import CameraOptions
-from companion.synth.sheet_photo import render_sheet_photo
 from companion.vision.sheet.reader import read_photo
+from tools.synth.camera import CameraOptions
+from tools.synth.sheet_photo import render_sheet_photo
 
 GAME_SEED = 8100
 PHOTO_SEED = 8200

@@ -3,9 +3,9 @@
 Two sets of crops, each read as the field it would sit in (vegetable letters among
 B C L M O P, fruit letters among B F G S W; a B is either, at random):
 
-- held-out fonts: companion.synth.handwriting.letter_cell_crop with the font families never
+- held-out fonts: tools.synth.handwriting.letter_cell_crop with the font families never
   used in training;
-- real held-out writers: every letter of the UNIPEN test writers (companion.synth.real_hands;
+- real held-out writers: every letter of the UNIPEN test writers (tools.synth.real_hands;
   never used to train or to calibrate), each drawn once with a random pen or pencil into a
   cell and put through the same camera simulation. Skipped where the data is absent.
 
@@ -14,12 +14,12 @@ threshold is the model's own (``review_below`` in assets/letters.json, fitted on
 calibration writers). The reliability tables bin our top probability and show how often
 the letters in each bin were right: honest confidence has accuracy close to confidence.
 "Ink that is no one letter" holds pieces of two different letters of the same real writers
-side by side (scripts/train_letters.outlier_strokes): no answer is right, so the share the
+side by side (tools/train_letters.outlier_strokes): no answer is right, so the share the
 reader trusts is the share it would score silently wrong. "The player's own letters"
 regroups the real crops by writer, as one player's sheet, and lets each doubtful letter be
 compared with that writer's sure ones (own_letters.py).
 
-    python -m scripts.bench_letters [-n 2000] [--no-tesseract] [--own-fit]
+    python -m tools.bench_letters [-n 2000] [--no-tesseract] [--own-fit]
 """
 
 from __future__ import annotations
@@ -31,11 +31,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from companion.synth import real_hands
-from companion.synth.handwriting import letter_cell_crop
 from companion.vision.sheet import own_letters
 from companion.vision.sheet.constants_letters import FIELD_LETTERS, OWN_WEIGHT, REVIEW_BELOW
 from companion.vision.sheet.letters import LetterClassifier, Ranked, preprocess
+from tools.synth import real_hands
+from tools.synth.handwriting import letter_cell_crop
 
 SEED = 4_2026
 N_CROPS = 2000
@@ -98,7 +98,7 @@ def make_outlier_crops(split: str = real_hands.RealSplit.TEST.value, n: int = N_
                        seed: int = SEED) -> Crops:
     """n crops of ink that is no one letter, from pieces of one part's real letters; half
     read as vegetable cells, half as fruit cells."""
-    from scripts.train_letters import outlier_strokes
+    from tools.train_letters import outlier_strokes
 
     out = Crops([], [], [], [])
     for i in range(n):

@@ -3,8 +3,8 @@
 Two steps, two interpreters. Harvesting runs the project's own reader, so it runs in the
 project's .venv; training needs PyTorch, so it runs in the training virtualenv:
 
-    .venv/bin/python -m scripts.train_marks --harvest [--photos 600]
-    PYTHONPATH=. /work/trainenv/bin/python -m scripts.train_marks [--quick]
+    .venv/bin/python -m tools.train_marks --harvest [--photos 600]
+    PYTHONPATH=. /work/trainenv/bin/python -m tools.train_marks [--quick]
 
 Data are mark patches exactly as the sheet reader sees them: synthetic phone photos of
 simulated games (seeds from HARVEST_SEED, far from the benchmark's) are registered and read
@@ -30,7 +30,7 @@ import numpy as np
 
 from companion.vision.sheet.constants_marks import INPUT_PX, MARK_CLASSES, META_PATH, MODEL_PATH
 from companion.vision.sheet.mark_shape import preprocess
-from scripts.train_common import (
+from tools.train_common import (
     export_onnx,
     fit_temperature,
     logits_of,
@@ -69,10 +69,10 @@ def _harvest_one(i: int) -> str:
     cv2.setNumThreads(1)
     from companion.games.delicious.simulate import simulate_game
     from companion.paper.model import FieldKind
-    from companion.synth.camera import CameraOptions
-    from companion.synth.sheet_photo import render_sheet_photo
     from companion.vision.sheet import reader as sheet_reader
     from companion.vision.sheet.constants import MARK_INK_BELOW, SHAPE_GROW
+    from tools.synth.camera import CameraOptions
+    from tools.synth.sheet_photo import render_sheet_photo
 
     path = CACHE_DIR / f"{HARVEST_SEED + i}.pkl"
     if path.exists():
@@ -142,7 +142,7 @@ def drawn_patches(n: int) -> list[Patch]:
     photos hold, pen to faint pencil, sharp to blurred (training only)."""
     import cv2
 
-    from companion.synth.handwriting import draw_mark
+    from tools.synth.handwriting import draw_mark
 
     out: list[Patch] = []
     for i in range(n):

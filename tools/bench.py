@@ -1,6 +1,6 @@
 """``make bench``: run every area's benchmark in turn and print its table.
 
-Each ``scripts/bench_<area>.py`` has a ``main()`` printing a Markdown table. They run in
+Each ``tools/bench_<area>.py`` has a ``main()`` printing a Markdown table. They run in
 one process, one after another, so figures from one run are comparable side by side.
 """
 
@@ -12,18 +12,18 @@ import sys
 import time
 
 BENCHES = (
-    ("Command start-up", "scripts.bench_startup"),
-    ("Sheets: building PDFs", "scripts.bench_sheets"),
-    ("Delicious engine", "scripts.bench_delicious_engine"),
-    ("Letters: ours vs tesseract", "scripts.bench_letters"),
-    ("Delicious photo reader", "scripts.bench_reader"),
-    ("Delicious photos with glare", "scripts.bench_glare"),
-    ("Diced Veggies: cuts", "scripts.bench_dice_cuts"),
-    ("Diced Veggies: dice photos", "scripts.bench_dice_vision"),
-    ("Dulce: score-order and best harvest", "scripts.bench_dulce"),
-    ("Game night server: upload to score", "scripts.bench_serve"),
-    ("History and standings", "scripts.bench_history"),
-    ("Reader speed: warm, one thread, by stage", "scripts.bench_speed"),
+    ("Command start-up", "tools.bench_startup"),
+    ("Sheets: building PDFs", "tools.bench_sheets"),
+    ("Delicious engine", "tools.bench_delicious_engine"),
+    ("Letters: ours vs tesseract", "tools.bench_letters"),
+    ("Delicious photo reader", "tools.bench_reader"),
+    ("Delicious photos with glare", "tools.bench_glare"),
+    ("Diced Veggies: cuts", "tools.bench_dice_cuts"),
+    ("Diced Veggies: dice photos", "tools.bench_dice_vision"),
+    ("Dulce: score-order and best harvest", "tools.bench_dulce"),
+    ("Game night server: upload to score", "tools.bench_serve"),
+    ("History and standings", "tools.bench_history"),
+    ("Reader speed: warm, one thread, by stage", "tools.bench_speed"),
 )
 
 

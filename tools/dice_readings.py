@@ -1,14 +1,14 @@
 """Save every reading the dice reader gives on the dice bench's photos, and compare two
 saved runs: for changes meant to leave the readings alone (speed work, refactors).
 
-The first photos of the held-out, wide and narrow settings (``scripts/bench_dice_vision``)
+The first photos of the held-out, wide and narrow settings (``tools/bench_dice_vision``)
 are rendered once and kept in ``bench-out/dice-readings/photos``; each run saves, per
 photo, every die (cell, ingredient, pips, confidence, review, flags, centre) and every
 gap, or the error raised. ``compare`` lists every photo whose cells, ingredients, pips,
 review or flags or gaps differ, and the largest change of confidence and of centre.
 
-    python -m scripts.dice_readings save before [--photos 80]
-    python -m scripts.dice_readings compare before after
+    python -m tools.dice_readings save before [--photos 80]
+    python -m tools.dice_readings compare before after
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ SETTINGS = ("held-out", "wide", "narrow")
 
 def photos(count: int) -> Iterator[tuple[str, np.ndarray]]:
     """(name, BGR image) of the first ``count`` photos of each setting, rendered once."""
-    from scripts.bench_dice_vision import photo
+    from tools.bench_dice_vision import photo
 
     store = OUT_DIR / "photos"
     store.mkdir(parents=True, exist_ok=True)
@@ -112,7 +112,7 @@ def compare(a: str, b: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m scripts.dice_readings",
+    ap = argparse.ArgumentParser(prog="python -m tools.dice_readings",
                                  description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("save", help="read the photos and save every reading as RUN")

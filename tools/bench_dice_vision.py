@@ -2,7 +2,7 @@
 dice, silent errors (wrong and not sent to review), seconds per photo, a per-colour
 confusion table, and a corpus of inputs that hold no block.
 
-Three settings of the synthetic camera (companion/synth/dice_style.py): ``narrow`` (the
+Three settings of the synthetic camera (tools/synth/dice_style.py): ``narrow`` (the
 first tuning set), ``wide`` (lamp 2700-6500 K, other dice batches, glare, tilt to 25
 degrees, touching or spaced dice, focus blur: tuned on) and ``held-out`` (the wide ranges
 with a second shading model and its own seeds: measured only). Photos are spread over the
@@ -27,16 +27,16 @@ import cv2
 import numpy as np
 
 from companion.errors import CompanionError, ImageError
-from companion.synth.dice_photo import INGREDIENTS, DicePhoto, random_block, render_dice_photo
-from companion.synth.dice_style import HELD_OUT, NARROW, WIDE, Style
-from companion.synth.dice_truth import (
+from companion.vision.dice.reader import DiceReading, read_dice_image
+from tools.synth.dice_photo import INGREDIENTS, DicePhoto, random_block, render_dice_photo
+from tools.synth.dice_style import HELD_OUT, NARROW, WIDE, Style
+from tools.synth.dice_truth import (
     MATCH_RADIUS_PITCH,
     ZERO,
     DiceScore,
     match_dice,
     score_reading,
 )
-from companion.vision.dice.reader import DiceReading, read_dice_image
 
 SETTINGS: dict[str, tuple[Style, int]] = {
     "narrow": (NARROW, 10_000),
@@ -207,14 +207,14 @@ def pair_table(name: str, confusion: Confusion) -> None:
 
 
 def _shared_photos() -> list[Path]:
-    from companion.synth.shared_data import shared_data
+    from tools.synth.shared_data import shared_data
 
     folder = shared_data("photos", "omrchecker")
     return sorted(folder.glob("*.jpg")) if folder else []
 
 
 def _white_dice(seed: int, table: str) -> np.ndarray:
-    from companion.synth import dice_constants as K
+    from tools.synth import dice_constants as K
 
     saved = K.DIE_COLOURS_RGB
     K.DIE_COLOURS_RGB = {k: (238, 236, 230) for k in saved}  # type: ignore[misc]
@@ -296,7 +296,7 @@ def bad_input_table() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m scripts.bench dice_vision",
+    ap = argparse.ArgumentParser(prog="python -m tools.bench dice_vision",
                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("--narrow", type=int, default=50, help="photos of the first tuning set")
     ap.add_argument("--wide", type=int, default=50, help="photos of the wide tuning set")

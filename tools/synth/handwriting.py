@@ -19,8 +19,8 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image, ImageDraw, ImageFont
 
-from companion.synth import real_hands
-from companion.synth.fonts import FontSplit, font_families
+from tools.synth import real_hands
+from tools.synth.fonts import FontSplit, font_families
 
 PxBox = tuple[int, int, int, int]  # x, y, w, h in pixels (paper.model.PxBox is in mm)
 Points = NDArray[np.float64]  # (n, 2) x, y
@@ -365,7 +365,7 @@ def _sources(fonts: FontSet, families: Sequence[str] | None = None,
             if families is None or fam[0] in families]
     if not fams:
         warnings.warn(f"no {fonts.value} handwriting fonts installed; drawing stroke letters "
-                      "only (see scripts/fonts.txt)", RuntimeWarning, stacklevel=3)
+                      "only (see tools/fonts.txt)", RuntimeWarning, stacklevel=3)
         return strokes
     return fams + strokes if fonts is FontSet.ALL else fams
 

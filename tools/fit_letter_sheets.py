@@ -6,23 +6,23 @@ letters the reader cuts from sheet photos are another population, so the thresho
 reader uses is fitted on those (on the shipped ensemble, with the letter-pairs rule below:
 0.95, above the ensemble's crop-fitted 0.93, its floor, and 0.997 for a doubted pair; see the
 README's Real handwriting section). Here combo and
-garden/play papers are filled by the real ``calibrate`` writers (companion.synth.real_hands:
+garden/play papers are filled by the real ``calibrate`` writers (tools.synth.real_hands:
 never used to train the weights, never used to measure), photographed as the reader bench
 photographs them, and read; the threshold is the lowest letter probability at which no
 more than CALIB_SILENT_PER_FIELD of the fields (none) would be silent letter errors. With
 ``--write`` it is stored in letters.json as ``sheet_review_below`` (the reader prefers it to
-``review_below``); the test writers stay for ``python -m scripts.bench reader``.
+``review_below``); the test writers stay for ``python -m tools.bench reader``.
 
 The letter-pairs rule (companion/vision/sheet/letter_pairs.py) is fitted with it: a letter
 read between the same two letters as a doubtful letter of its sheet needs
 ``sheet_pair_review_below``. Both thresholds are chosen together, the fewest fields in review
 with no silent letter error, and the letter threshold no lower than the model's crop-fitted
-``review_below`` (the ensemble's, scripts/fit_letter_ensemble.py, where it has one): the
+``review_below`` (the ensemble's, tools/fit_letter_ensemble.py, where it has one): the
 sheets repeat each calibration writer's one shape of a letter, the crops hold several shapes
 per writer, so where the sheets have no sure wrong letter left to go by the crops still set
 how low the threshold may go.
 
-    python -m scripts.fit_letter_sheets [--photos 300] [--jobs 2] [--write]
+    python -m tools.fit_letter_sheets [--photos 300] [--jobs 2] [--write]
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from scripts.bench_reader import (
+from tools.bench_reader import (
     OUT_DIR,
     LetterRecord,
     layout_fingerprint,
@@ -149,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help="store the threshold in the shipped letters.json")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
 
-    from companion.synth import real_hands
+    from tools.synth import real_hands
 
     if not real_hands.available():
         print(f"real handwriting not found at {real_hands.data_path()}", file=sys.stderr)

@@ -10,18 +10,18 @@ slow tesseract baseline reads the first few, and the table compares both on thos
 photos. Honey is circled on some papers although random play never earns it,
 so the honey reading is measured too. A column of its own reads papers filled by real
 people's letters: the held-out test writers of the UNIPEN capitals (never used to train or
-calibrate; companion.synth.real_hands), one writer per player, drawn with the sheet's pen;
+calibrate; tools.synth.real_hands), one writer per player, drawn with the sheet's pen;
 under it, a reliability table of those letters (letter probability bins against how often
 they were right). ``--real-split calibrate`` fills that column with the calibration writers
-instead (what scripts/fit_letter_sheets.py fits the letter review threshold on).
+instead (what tools/fit_letter_sheets.py fits the letter review threshold on).
 
 Photos are cached in ``bench-out/reader/<layout hash>/`` (gitignored): a second run only
 reads, and new sheet artwork gets fresh photos.
 
-    python -m scripts.bench_reader [--photos 200] [--small 40] [--tesseract-photos 30]
+    python -m tools.bench_reader [--photos 200] [--small 40] [--tesseract-photos 30]
         [--real 200] [--real-split test|calibrate] [--jobs 2] [--size 4000] [--seed 0]
         [--details FILE.jsonl] [--findings FILE.md]
-    python -m scripts.bench_reader --examples   # remake examples/delicious/photos
+    python -m tools.bench_reader --examples   # remake examples/delicious/photos
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from companion.synth.constants import SHEET_AREA_FRACTION
+from tools.synth.constants import SHEET_AREA_FRACTION
 
 # Bump when the photo generator changes, so stale cached photos are not reused.
 GENERATOR_VERSION = 4
@@ -138,7 +138,7 @@ def plan(n_photos: int, size_px: int, base_seed: int = 0, small: bool = False,
     by id), in games of their own (calibration and test papers never share a game).
     """
     if real:
-        from companion.synth import real_hands
+        from tools.synth import real_hands
 
         part, prefix, offset = REAL_SPLITS[split]
         hands = real_hands.writers(part)
@@ -198,8 +198,8 @@ def _make(job: tuple[PhotoSpec, str]) -> str:
 
     cv2.setNumThreads(1)
     from companion.games.delicious.simulate import simulate_game
-    from companion.synth.camera import CameraOptions
-    from companion.synth.sheet_photo import render_sheet_photo
+    from tools.synth.camera import CameraOptions
+    from tools.synth.sheet_photo import render_sheet_photo
 
     path = _photo_path(Path(out), spec)
     truth_path = path.with_suffix(".truth.json")
@@ -265,8 +265,8 @@ def write_examples(out: Path = EXAMPLES_DIR, seed: int = 7) -> list[Path]:
     from dataclasses import replace
 
     from companion.games.delicious.simulate import simulate_game
-    from companion.synth.camera import CameraOptions
-    from companion.synth.sheet_photo import render_sheet_photo
+    from tools.synth.camera import CameraOptions
+    from tools.synth.sheet_photo import render_sheet_photo
 
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
@@ -627,7 +627,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--real-split", choices=sorted(REAL_SPLITS), default="test",
                     help="which real writers fill the real column: the held-out test writers "
                          "(default; the figures to report) or the calibration writers "
-                         "(what scripts/fit_letter_sheets.py fits the letter threshold on)")
+                         "(what tools/fit_letter_sheets.py fits the letter threshold on)")
     ap.add_argument("--jobs", type=int, default=1, help="processes making photos")
     ap.add_argument("--size", type=int, default=4000, help="photo long side, px (12 MP: 4000)")
     ap.add_argument("--out", type=Path, default=OUT_DIR, help="photo cache directory")
@@ -647,7 +647,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     specs = plan(args.photos, args.size, args.seed)
     small = plan(args.small, args.size, args.seed, small=True) if args.small else []
-    from companion.synth import real_hands
+    from tools.synth import real_hands
 
     real: list[PhotoSpec] = []
     if args.real and real_hands.available():
