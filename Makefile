@@ -52,6 +52,7 @@ bench: $(STAMP) fonts
 train: $(STAMP) fonts
 	$(PY) -m venv .trainenv
 	.trainenv/bin/pip install -q torch==2.13.0 onnx numpy opencv-python-headless pillow
+	.trainenv/bin/pip install -q --no-deps -e .  # companion.assets: where the models are written
 	PYTHONPATH=. .trainenv/bin/python -m tools.train_letters --outliers 0.06
 	PYTHONPATH=. .trainenv/bin/python -m tools.train_letters --outliers 0.06 --seed 20261203 --threads 1 --out assets/letters-d.onnx
 	PYTHONPATH=. .trainenv/bin/python -m tools.train_letters --outliers 0.06 --seed 20261205 --cursive --epochs 8 --threads 1 --out assets/letters-k.onnx

@@ -1,23 +1,33 @@
-"""Where the shipped model files live, in a source checkout and in an installed copy.
+"""Where the shipped model files live: package data of ``companion.assets``.
 
-A checkout (and an editable install, which is what the Makefile makes) keeps them in the
-repository's ``assets/``; a regular install puts them under ``<prefix>/share/companion/assets``
-(pyproject's data-files), because ``assets/`` is not inside a Python package.
+pyproject maps that package to the repository's top-level ``assets/`` folder, so an
+editable install reads the checkout's files and a wheel carries its own copies; both are
+found the same way, through importlib.resources.
 """
 
 from __future__ import annotations
 
-import sys
+from importlib import resources
 from pathlib import Path
 
-CHECKOUT_ASSETS = Path(__file__).resolve().parents[2] / "assets"
-INSTALLED_ASSETS = Path(sys.prefix) / "share" / "companion" / "assets"
+from companion.errors import MissingToolError
+
+PACKAGE = "companion.assets"
+
+
+def assets_folder() -> Path:
+    """The folder of the shipped models, on disk (onnxruntime and OpenCV open paths)."""
+    try:
+        folder = resources.files(PACKAGE)
+    except ModuleNotFoundError as exc:  # a bare checkout on PYTHONPATH, never installed
+        raise MissingToolError(f"the model files ({PACKAGE}) are not installed: "
+                               "run `make setup` or `pip install .`") from exc
+    if not isinstance(folder, Path):  # a zipped install; pip always unpacks a wheel
+        raise MissingToolError(f"the model files ({PACKAGE}) are not a folder: {folder}")
+    return folder
 
 
 def asset_path(name: str) -> Path:
-    """The first existing copy of a shipped file; the checkout's path when there is none
-    (so a missing-model error names the place a developer would look)."""
-    for folder in (CHECKOUT_ASSETS, INSTALLED_ASSETS):
-        if (folder / name).is_file():
-            return folder / name
-    return CHECKOUT_ASSETS / name
+    """The path of a shipped file; it may be missing, so a missing-model error names the
+    place a developer would look."""
+    return assets_folder() / name
