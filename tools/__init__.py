@@ -1,0 +1,1 @@
+"""Development tools: synthetic data, benchmarks and training; not installed."""
