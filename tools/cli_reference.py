@@ -19,7 +19,7 @@ from companion.cli import main as companion_main
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "cli.md"
-WIDTH = 88
+WIDTH = 80
 
 HEADER = """\
 # Command-line reference
