@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint bench fonts train clean
+.PHONY: setup demo docs test lint bench fonts train clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -14,17 +14,34 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+# The main job on the example photos of one table: two players on combo sheets, a third on
+# a garden and a play sheet photographed apart. Prints each breakdown, any field to check
+# and the ranking, writes an overlay per photo, then says how to start game night.
+DEMO_OUT ?= /tmp/companion-demo
+DEMO_PHOTOS := $(addprefix examples/delicious/photos/,combo-good-light.jpg \
+	combo-tilted-shadow.jpg garden-player3.jpg play-player3.jpg)
+
 demo: $(STAMP)
-	$(BIN)/companion delicious simulate --seed 7 --players 3 -o /tmp/companion-demo
-	$(BIN)/companion delicious score /tmp/companion-demo/player*.json
+	$(BIN)/companion delicious read $(DEMO_PHOTOS) --overlay $(DEMO_OUT)
+	@echo
+	@echo "The overlays (green trusted, orange to check, red a rule problem) are in $(DEMO_OUT)/."
+	@echo "For game night, put companion on your PATH, then serve the phones on your Wi-Fi:"
+	@echo "    source $(VENV)/bin/activate        # or once for good: pipx install ."
+	@echo "    companion serve --lan            # prints a URL and a QR code: scan it with each phone"
 
 lint: $(STAMP)
 	$(BIN)/ruff check --output-format concise companion layouts tests tools
 	$(BIN)/mypy companion layouts tools/synth
 
+# The documentation site, strict: a broken link or a page left out of mkdocs.yml's nav
+# fails; the command-line reference must match the commands' --help. Built into build/site.
+docs: $(STAMP)
+	$(BIN)/python -m tools.cli_reference --check
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
 # The whole suite with whatever fonts the machine has, then the tests that draw synthetic
 # handwriting again with every font hidden (as on a machine without tools/fonts.txt).
-test: $(STAMP) lint
+test: $(STAMP) lint docs
 	$(BIN)/pytest
 	COMPANION_FONT_DIRS= $(BIN)/pytest -m synth -W ignore::RuntimeWarning
 
