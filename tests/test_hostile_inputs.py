@@ -268,3 +268,58 @@ def test_csv_cells_never_run_as_formulas(tmp_path: Path) -> None:
     assert "'=HYPERLINK" in text and ",'+1," in text
     assert ",=" not in text and ",+1," not in text
     assert ",-1," in text  # numbers stay numbers
+
+
+# ---- the server ---------------------------------------------------------------------------
+
+def _get(url: str, host: str | None = None, data: bytes | None = None,
+         origin: str | None = None) -> tuple[int, dict[str, str], bytes]:
+    import http.client
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=10)
+    headers = {"Host": host} if host else {}
+    if origin:
+        headers["Origin"] = origin
+    if data is not None:
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+    path = parts.path + (f"?{parts.query}" if parts.query else "")
+    conn.request("POST" if data is not None else "GET", path or "/", body=data,
+                 headers=headers)
+    resp = conn.getresponse()
+    body = resp.read()
+    conn.close()
+    return resp.status, {k.lower(): v for k, v in resp.getheaders()}, body
+
+
+def test_dns_rebinding_host_is_refused(tmp_path: Path) -> None:
+    from tests.web_support import Server
+
+    server = Server(tmp_path).start()
+    try:
+        port = server.root.rsplit(":", 1)[1]
+        before = _dump(tmp_path)
+        evil = f"evil.example:{port}"
+        status, _, _ = _get(server.root + "/players/add", host=evil, data=b"name=X",
+                            origin=f"http://{evil}")
+        assert status == 400
+        assert _get(server.root + "/api/history", host=evil)[0] == 400
+        assert _dump(tmp_path) == before
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}"):
+            status, headers, _ = _get(server.root + "/", host=host)
+            assert status == 200
+            assert headers["cache-control"] == "no-store"
+            assert headers["referrer-policy"] == "no-referrer"
+    finally:
+        server.stop()
+
+
+def test_lan_token_is_kept_until_rotated(tmp_path: Path) -> None:
+    from companion.web.security import kept_token
+
+    first = kept_token(tmp_path)
+    assert kept_token(tmp_path) == first
+    assert (tmp_path / "lan-token").stat().st_mode & 0o077 == 0
+    rotated = kept_token(tmp_path, rotate=True)
+    assert rotated != first and kept_token(tmp_path) == rotated

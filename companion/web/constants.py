@@ -8,6 +8,7 @@ from types import MappingProxyType
 # 3-8 MB and a HEIC half that; 25 MB leaves room for a 48 MP photo at high quality.
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
 MAX_PHOTOS_PER_UPLOAD = 8
+TOKEN_FILE = "lan-token"  # the --lan access token, kept in the data directory
 # Image types the readers decode (Pillow format name -> media type).
 IMAGE_FORMATS = MappingProxyType({"JPEG": "image/jpeg", "PNG": "image/png",
                                   "WEBP": "image/webp", "HEIF": "image/heif",
