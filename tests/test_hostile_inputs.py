@@ -323,3 +323,16 @@ def test_lan_token_is_kept_until_rotated(tmp_path: Path) -> None:
     assert (tmp_path / "lan-token").stat().st_mode & 0o077 == 0
     rotated = kept_token(tmp_path, rotate=True)
     assert rotated != first and kept_token(tmp_path) == rotated
+
+
+def test_a_kitchen_no_game_reaches_is_refused(cli: Invoke, tmp_path: Path) -> None:
+    """Nineteen built cafés on a planted board: twenty cards are dealt in a game, one of
+    them planted the board and one is this round's, so at most eighteen are cafés."""
+    doc = json.loads((EXAMPLES / "dulce" / "best-harvest.json").read_text())
+    extra = [{"name": f"Extra {i}", "spaces": [{"type": "coffee", "level": 2},
+                                               {"type": "vanilla", "level": 1}]}
+             for i in range(15)]
+    path = tmp_path / "kitchen.json"
+    path.write_text(json.dumps({**doc, "cafes": doc["cafes"] + extra}))
+    line = one_line_error(cli("dulce", "best-harvest", str(path)), code=1)
+    assert "19 built cafés" in line and "at most 18" in line
