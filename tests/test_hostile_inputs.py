@@ -336,3 +336,17 @@ def test_a_kitchen_no_game_reaches_is_refused(cli: Invoke, tmp_path: Path) -> No
     path.write_text(json.dumps({**doc, "cafes": doc["cafes"] + extra}))
     line = one_line_error(cli("dulce", "best-harvest", str(path)), code=1)
     assert "19 built cafés" in line and "at most 18" in line
+
+
+def test_a_full_disk_is_one_clear_error_and_changes_nothing(tmp_path: Path) -> None:
+    doc = _export_with_night(tmp_path, "2026-01-01")
+    doc = {**doc, "players": [{"name": f"Player {i} " + "x" * 40} for i in range(600)]}
+    with Store.open(tmp_path / "live") as s:
+        pages = s._conn.execute("PRAGMA page_count").fetchone()[0]
+        s._conn.execute(f"PRAGMA max_page_count = {pages}")  # the disk is now full
+        before = _dump(tmp_path / "live")
+        with pytest.raises(StoreError, match="full"):
+            import_doc(s, doc, "2026-12-02T20:00:00+00:00")
+        assert _dump(tmp_path / "live") == before
+        s._conn.execute(f"PRAGMA max_page_count = {10**6}")
+        s.new_night("After")  # the store still works

@@ -166,11 +166,16 @@ class Store:
                 raise StoreError(f"the database is busy or read-only: {exc}") from None
             try:
                 yield self._conn
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            else:
                 self._conn.execute("COMMIT")
+            except BaseException as exc:
+                # SQLite has already rolled back after some errors (a full disk): a second
+                # ROLLBACK would hide the cause behind "no transaction is active".
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise StoreError(f"cannot write to the store in {self.root}: {exc}"
+                                     ) from None
+                raise
 
     def _query(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
