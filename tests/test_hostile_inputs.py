@@ -350,3 +350,14 @@ def test_a_full_disk_is_one_clear_error_and_changes_nothing(tmp_path: Path) -> N
         assert _dump(tmp_path / "live") == before
         s._conn.execute(f"PRAGMA max_page_count = {10**6}")
         s.new_night("After")  # the store still works
+
+
+def test_standings_order_wins_then_average_then_name(tmp_path: Path) -> None:
+    from companion.store.standings import standings
+
+    with Store.open(tmp_path) as s:
+        s.save_play("dulce", [SeatInput("Ann", 28, 1, True), SeatInput("Cy", 10, 2, False)])
+        s.save_play("dulce", [SeatInput("Bo", 30, 1, True), SeatInput("Cy", 12, 2, False)])
+        s.save_play("dulce", [SeatInput("Al", 28, 1, True), SeatInput("Cy", 12, 2, False)])
+        table = next(g for g in standings(s) if g.game == "dulce")
+    assert [p.player for p in table.players] == ["Bo", "Al", "Ann", "Cy"]
