@@ -306,11 +306,14 @@ def test_dns_rebinding_host_is_refused(tmp_path: Path) -> None:
         assert status == 400
         assert _get(server.root + "/api/history", host=evil)[0] == 400
         assert _dump(tmp_path) == before
+        big = b"name=" + b"x" * (2 * 1024 * 1024)
+        assert _get(server.root + "/players/add", data=big)[0] == 413
+        assert _dump(tmp_path) == before
         for host in (f"127.0.0.1:{port}", f"localhost:{port}"):
             status, headers, _ = _get(server.root + "/", host=host)
             assert status == 200
             assert headers["cache-control"] == "no-store"
-            assert headers["referrer-policy"] == "no-referrer"
+            assert headers["referrer-policy"] == "same-origin"
     finally:
         server.stop()
 

@@ -9,6 +9,11 @@ from types import MappingProxyType
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
 MAX_PHOTOS_PER_UPLOAD = 8
 TOKEN_FILE = "lan-token"  # the --lan access token, kept in the data directory
+# Every other form (a name, a correction, a pad, a Dulce state) fits in this many bytes;
+# the routes that take photos check their own, larger cap (uploads.read_form).
+MAX_FORM_BYTES = 256 * 1024
+UPLOAD_PATHS = frozenset({"/delicious/upload", "/dice/upload", "/api/delicious/read",
+                          "/api/dice/read", "/api/dice/cuts"})
 # Image types the readers decode (Pillow format name -> media type).
 IMAGE_FORMATS = MappingProxyType({"JPEG": "image/jpeg", "PNG": "image/png",
                                   "WEBP": "image/webp", "HEIF": "image/heif",

@@ -13,7 +13,13 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from companion.fileio import write_atomic
 from companion.store.errors import StoreError
-from companion.web.constants import TOKEN_BYTES, TOKEN_COOKIE, TOKEN_FILE
+from companion.web.constants import (
+    MAX_FORM_BYTES,
+    TOKEN_BYTES,
+    TOKEN_COOKIE,
+    TOKEN_FILE,
+    UPLOAD_PATHS,
+)
 
 
 def new_token() -> str:
@@ -99,12 +105,14 @@ class Guard:
         async def send_guarded(message: dict) -> None:  # type: ignore[type-arg]
             if message["type"] == "http.response.start":
                 # Pages carry the token (links, the QR code) and crops a player's sheet:
-                # neither may stay in a shared cache or leak through a Referer. Only static
+                # neither may stay in a shared cache or leak to another site through a Referer
+                # ("same-origin": "no-referrer" would make the browser send "Origin: null"
+                # with our own forms). Only static
                 # files and what a route marks private (one phone's own cache) are kept.
                 headers = [(k, v) for k, v in message.get("headers", [])
                            if static or k.lower() != b"cache-control"
                            or v.lower().startswith(b"private")]
-                headers.append((b"referrer-policy", b"no-referrer"))
+                headers.append((b"referrer-policy", b"same-origin"))
                 if not any(k.lower() == b"cache-control" for k, _ in headers):
                     headers.append((b"cache-control", b"no-store"))
                 if set_cookie:
@@ -131,6 +139,14 @@ class Guard:
                                     "again or use the URL companion serve printed")
         if request.method == "POST" and not _same_origin(request):
             return _refuse(api, "this form was sent from another site")
+        if request.method == "POST" and request.url.path not in UPLOAD_PATHS:
+            size = request.headers.get("content-length", "")
+            if not size.isdigit():
+                return _refuse(api, "send the form with its length (Content-Length)",
+                               status=411)
+            if int(size) > MAX_FORM_BYTES:
+                return _refuse(api, f"the form is larger than {MAX_FORM_BYTES // 1024} KB",
+                               status=413)
         return None
 
 
