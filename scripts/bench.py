@@ -23,6 +23,7 @@ BENCHES = (
     ("Dulce: score-order and best harvest", "scripts.bench_dulce"),
     ("Game night server: upload to score", "scripts.bench_serve"),
     ("History and standings", "scripts.bench_history"),
+    ("Store under kill -9", "scripts.bench_durability"),
     ("Reader speed: warm, one thread, by stage", "scripts.bench_speed"),
 )
 
