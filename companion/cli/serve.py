@@ -64,6 +64,7 @@ def serve(host: str | None, port: int, data: str | None, lan: bool, new_token: b
     from companion.store import Store
     from companion.web.app import create_app, join_link
     from companion.web.constants import READER_PROCESSES
+    from companion.web.protocol import DeadlineH11Protocol
     from companion.web.security import LOCAL_HOSTS, kept_token
     from companion.web.services import ReaderPool
 
@@ -100,7 +101,7 @@ def serve(host: str | None, port: int, data: str | None, lan: bool, new_token: b
     click.echo(f"data in {store.root}", err=True)
     sys.stdout.flush()
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
-                            timeout_graceful_shutdown=3)
+                            timeout_graceful_shutdown=3, http=DeadlineH11Protocol)
     server = uvicorn.Server(config)
     try:
         readers.warm()  # the first phone should not wait for models to load
