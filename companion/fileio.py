@@ -7,6 +7,7 @@ list where an object belongs is one line naming the file, the same way in every 
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from collections.abc import Iterator
@@ -18,6 +19,11 @@ from companion.errors import CompanionError, InputError
 
 STDIN = "-"  # the file name that means standard input
 STDIN_LABEL = "stdin"
+# Limits of any user's JSON document: far beyond every real game state or export, far
+# below what would exhaust memory, the stack or SQLite's 64-bit integers.
+MAX_JSON_BYTES = 64 * 2**20  # bytes
+MAX_JSON_DEPTH = 64  # levels of nested lists and objects
+MAX_JSON_NUMBER = 10**15  # largest magnitude of any number (points, counts, ids)
 
 
 def _json_kind(value: Any) -> str:
@@ -40,14 +46,83 @@ def source_label(source: str | os.PathLike[str]) -> str:
 def _read_text(source: str | os.PathLike[str], label: str) -> str:
     try:
         if os.fspath(source) == STDIN:
-            return sys.stdin.read()
-        return Path(source).read_bytes().decode("utf-8-sig")
+            return sys.stdin.read(MAX_JSON_BYTES + 1)
+        path = Path(source)
+        # A FIFO or device would block or never end: only regular files are documents.
+        if path.exists() and not path.is_file() and not path.is_dir():
+            raise InputError(f"{label}: cannot read: not a regular file")
+        if path.stat().st_size > MAX_JSON_BYTES:
+            raise InputError(f"{label}: cannot read: larger than "
+                             f"{MAX_JSON_BYTES // 2**20} MB")
+        return path.read_bytes().decode("utf-8-sig")
     except FileNotFoundError:
         raise InputError(f"{label}: cannot read: no such file") from None
     except OSError as exc:
         raise InputError(f"{label}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise InputError(f"{label}: cannot read: not UTF-8 text") from None
+
+
+def _refuse_constant(name: str) -> Any:
+    raise InputError(f"{name} is not a number a game can hold")
+
+
+def check_json_tree(doc: Any, label: str) -> None:
+    """Refuse what parses as JSON but no game document holds, before any engine sees it.
+
+    Walked with an explicit stack: a document nested deeper than MAX_JSON_DEPTH, a number
+    beyond MAX_JSON_NUMBER, or a string with a lone surrogate (valid JSON, invalid Unicode,
+    unprintable on a terminal) would otherwise fail deep inside an engine or the store.
+    """
+    stack: list[tuple[Any, int]] = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise InputError(f"{label}: nested deeper than {MAX_JSON_DEPTH} levels")
+        if isinstance(value, dict):
+            stack.extend((k, depth + 1) for k in value)
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+        elif isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise InputError(f"{label}: a string holds an invalid character "
+                                 "(a lone surrogate)") from None
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            if isinstance(value, float) and not math.isfinite(value):
+                word = "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+                raise InputError(f"{label}: {word} is not a number a game can hold")
+            if abs(value) > MAX_JSON_NUMBER:
+                raise InputError(f"{label}: the number {_short(value)} is too large "
+                                 f"(at most {MAX_JSON_NUMBER:,})")
+
+
+def _short(value: int | float) -> str:
+    text = f"{value:.3g}" if isinstance(value, float) else str(value)
+    return text if len(text) <= 24 else f"{text[:10]}...({len(text)} digits)"
+
+
+def parse_json(text: str | bytes, label: str) -> Any:
+    """Parse a user's JSON text; every failure, however hostile, is one InputError line."""
+    try:
+        doc = json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"{label}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+        ) from None
+    except RecursionError:
+        raise InputError(f"{label}: nested deeper than {MAX_JSON_DEPTH} levels") from None
+    except InputError as exc:
+        raise InputError(f"{label}: {exc}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{label}: cannot read: not UTF-8 text") from None
+    except ValueError:  # an integer literal past Python's digit limit
+        raise InputError(f"{label}: a number is too large "
+                         f"(at most {MAX_JSON_NUMBER:,})") from None
+    check_json_tree(doc, label)
+    return doc
 
 
 def read_json_object(source: str | os.PathLike[str], what: str = "a JSON object") -> dict[str, Any]:
@@ -57,13 +132,7 @@ def read_json_object(source: str | os.PathLike[str], what: str = "a JSON object"
     object (every game's documents are objects).
     """
     label = source_label(source)
-    text = _read_text(source, label)
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"{label}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
-        ) from None
+    doc = parse_json(_read_text(source, label), label)
     if not isinstance(doc, dict):
         raise InputError(f"{label}: expected {what}, not {_json_kind(doc)}")
     return doc

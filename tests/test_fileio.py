@@ -13,12 +13,19 @@ from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.errors import IllegalMoveError, InputError, UnknownNameError
-from companion.fileio import errors_naming, read_json_object, source_label, write_json
+from companion.fileio import (
+    MAX_JSON_NUMBER,
+    errors_naming,
+    read_json_object,
+    source_label,
+    write_json,
+)
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    st.none() | st.booleans() | st.integers(-MAX_JSON_NUMBER, MAX_JSON_NUMBER)
+    | st.text(max_size=5),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
                                                                  max_size=3),
     max_leaves=8,

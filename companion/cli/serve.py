@@ -54,14 +54,18 @@ def _bind(host: str, port: int) -> socket.socket:
 @click.option("--lan", is_flag=True,
               help="Let phones on this Wi-Fi join: listen on every interface, require a "
                    "random access token, print the URL and its QR code.")
-def serve(host: str | None, port: int, data: str | None, lan: bool) -> None:
+@click.option("--new-token", is_flag=True,
+              help="With --lan: make a new access token (every phone scans again); the token "
+                   "is otherwise kept in the data directory from one start to the next.")
+def serve(host: str | None, port: int, data: str | None, lan: bool, new_token: bool) -> None:
     """Serve the game-night pages and the JSON API. First line on stdout: serving at URL."""
     import uvicorn
 
     from companion.store import Store
     from companion.web.app import create_app, join_link
     from companion.web.constants import READER_PROCESSES
-    from companion.web.security import new_token
+    from companion.web.protocol import DeadlineH11Protocol
+    from companion.web.security import LOCAL_HOSTS, kept_token
     from companion.web.services import ReaderPool
 
     try:
@@ -75,10 +79,19 @@ def serve(host: str | None, port: int, data: str | None, lan: bool) -> None:
     shown = _lan_address() if bind_host in ("0.0.0.0", "::") else bind_host
     if ":" in shown:
         shown = f"[{shown}]"
-    token = new_token() if lan else None
+    try:
+        token = kept_token(store.root, rotate=new_token) if lan else None
+    except CompanionError as exc:
+        click.echo(f"companion: error: {exc}", err=True)
+        sys.exit(exc.exit_code)
     url = join_link(f"http://{shown}:{actual}", token)
     readers = ReaderPool(READER_PROCESSES)
-    app = create_app(store, token=token, join_url=url if lan else None, readers=readers)
+    # The names the server was started for: this machine's, the address it listens on and
+    # the one it prints. Any other Host is a DNS-rebinding page, refused with 400.
+    hosts = frozenset({*LOCAL_HOSTS, bind_host.lower(), shown.strip("[]").lower()}
+                      - {"0.0.0.0", "::"})
+    app = create_app(store, token=token, join_url=url if lan else None, readers=readers,
+                     allowed_hosts=hosts)
     click.echo(f"serving at {url}")
     if lan:
         import segno
@@ -88,7 +101,7 @@ def serve(host: str | None, port: int, data: str | None, lan: bool) -> None:
     click.echo(f"data in {store.root}", err=True)
     sys.stdout.flush()
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
-                            timeout_graceful_shutdown=3)
+                            timeout_graceful_shutdown=3, http=DeadlineH11Protocol)
     server = uvicorn.Server(config)
     try:
         readers.warm()  # the first phone should not wait for models to load

@@ -34,12 +34,16 @@ def _write(path: str, text: str) -> None:
 @click.option("-o", "--out", "out", required=True, metavar="FILE", help="Where to write ('-' "
               "for stdout).")
 @click.option("--me", metavar="NAME", help="bgstats: the app owner's player name.")
+@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
 @data_option
-def export_cmd(fmt: str, out: str, me: str | None, data: str | None) -> None:
+def export_cmd(fmt: str, out: str, me: str | None, force: bool, data: str | None) -> None:
     """Write every saved play as JSON, CSV or a BG Stats play file."""
     from companion.store import export
+    from companion.store.backup import writable_target
 
     with open_store(data) as store:
+        if out != "-":
+            writable_target(store, out, force)
         if fmt == "json":
             text = json.dumps(export.export_json(store), indent=1, sort_keys=True) + "\n"
         elif fmt == "csv":

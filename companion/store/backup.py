@@ -26,12 +26,29 @@ class BackupReport:
     version: int
 
 
-def backup(store: Store, dest: str | os.PathLike[str], overwrite: bool = False) -> BackupReport:
+def writable_target(store: Store, dest: str | os.PathLike[str], overwrite: bool) -> Path:
+    """Where a backup or export may be written: never over the store's own files (the
+    database, its journal, its photos), never over what is not a regular file (a device
+    node, a FIFO, a folder), never over an existing file without ``overwrite``."""
     target = Path(dest).expanduser()
-    if target.exists() and not overwrite:
-        raise StoreError(f"{target} exists; pass --force to replace it")
-    if target.resolve() == store.db_path.resolve():
+    resolved = target.resolve()
+    db = store.db_path.resolve()
+    own = {db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm"),
+           db.with_name(db.name + "-journal")}
+    if resolved in own:
         raise StoreError(f"{target} is the live database itself")
+    if resolved.is_relative_to(store.photo_dir.resolve()):
+        raise StoreError(f"{target} is inside the store's photo folder")
+    if target.exists() or target.is_symlink():
+        if not target.is_file():
+            raise StoreError(f"{target} is not a regular file; choose a file name")
+        if not overwrite:
+            raise StoreError(f"{target} exists; pass --force to replace it")
+    return target
+
+
+def backup(store: Store, dest: str | os.PathLike[str], overwrite: bool = False) -> BackupReport:
+    target = writable_target(store, dest, overwrite)
     tmp = target.with_name(f".{target.name}.part")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -17,6 +17,7 @@ import os
 import secrets
 import sqlite3
 import threading
+import unicodedata
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -54,14 +55,35 @@ def _today() -> str:
     return dt.date.today().isoformat()
 
 
+# Characters a name may not hold: terminal controls (an escape sequence in `history`
+# output), lone surrogates (unprintable) and the bidi overrides that make one name look
+# like another.
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def name_key(text: str) -> str:
+    """The form two names are compared in: "Zoë", "ZOË" and "zoe\u0308" are one player."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
 def clean_name(name: str, what: str = "name") -> str:
-    """A player or night name with spaces tidied; empty or over-long names are refused."""
-    text = " ".join(str(name).split())
+    """A player or night name with spaces tidied; empty, over-long or control-laden names
+    are refused."""
+    text = unicodedata.normalize("NFC", " ".join(str(name).split()))
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cs") or ch in _BIDI_CONTROLS:
+            raise StoreError(f"the {what} holds a control character ({ascii(ch)})")
     if not text:
         raise StoreError(f"the {what} is empty")
     if len(text) > MAX_NAME_CHARS:
         raise StoreError(f"the {what} is longer than {MAX_NAME_CHARS} characters")
     return text
+
+
+# Tonight, for the web and the command line alike: the night with the latest date (the
+# latest started among nights of one date). Not the latest row: an imported export of an
+# older night is a new row.
+LATEST_NIGHT = "SELECT id, date FROM nights ORDER BY date DESC, id DESC LIMIT 1"
 
 
 class Store:
@@ -85,6 +107,7 @@ class Store:
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open the data directory {root}: {exc}") from None
         try:
+            conn.create_function("name_key", 1, name_key, deterministic=True)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
@@ -143,11 +166,16 @@ class Store:
                 raise StoreError(f"the database is busy or read-only: {exc}") from None
             try:
                 yield self._conn
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            else:
                 self._conn.execute("COMMIT")
+            except BaseException as exc:
+                # SQLite has already rolled back after some errors (a full disk): a second
+                # ROLLBACK would hide the cause behind "no transaction is active".
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise StoreError(f"cannot write to the store in {self.root}: {exc}"
+                                     ) from None
+                raise
 
     def _query(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
@@ -163,7 +191,7 @@ class Store:
         day = date or _today()
         title = clean_name(name, "night name") if name else f"Game night {day}"
         with self.transaction() as c:
-            last = c.execute("SELECT id FROM nights ORDER BY id DESC LIMIT 1").fetchone()
+            last = c.execute(LATEST_NIGHT).fetchone()
             cur = c.execute(
                 "INSERT INTO nights (name, date, location, created_at) VALUES (?, ?, ?, ?)",
                 (title, day, location, _now()))
@@ -184,13 +212,13 @@ class Store:
         return [_night(r) for r in self._query("SELECT * FROM nights ORDER BY id")]
 
     def current_night(self) -> Night:
-        """The latest night, started now if the store has none."""
-        rows = self._query("SELECT * FROM nights ORDER BY id DESC LIMIT 1")
+        """The latest night by its date, started now if the store has none."""
+        rows = self._query(LATEST_NIGHT)
         if rows:
-            return _night(rows[0])
+            return self.night(int(rows[0]["id"]))
         day = _today()
         with self.transaction() as c:  # two processes starting at once make one night
-            row = c.execute("SELECT id FROM nights ORDER BY id DESC LIMIT 1").fetchone()
+            row = c.execute(LATEST_NIGHT).fetchone()
             if row is None:
                 row = (c.execute("INSERT INTO nights (name, date, location, created_at) "
                                  "VALUES (?, ?, NULL, ?)",
@@ -203,7 +231,7 @@ class Store:
         if isinstance(name_or_id, int):
             rows = self._query("SELECT id, name FROM players WHERE id = ?", (name_or_id,))
         else:
-            rows = self._query("SELECT id, name FROM players WHERE name = ?",
+            rows = self._query("SELECT id, name FROM players WHERE name_key(name) = name_key(?)",
                                (clean_name(name_or_id, "player name"),))
         if rows:
             return Player(int(rows[0]["id"]), str(rows[0]["name"]))
@@ -233,7 +261,8 @@ class Store:
         name = clean_name(new_name, "player name")
         self.player(player_id)
         with self.transaction() as c:
-            other = c.execute("SELECT id FROM players WHERE name = ? AND id != ?",
+            other = c.execute("SELECT id FROM players WHERE name_key(name) = name_key(?) "
+                              "AND id != ?",
                               (name, player_id)).fetchone()
             if other is not None:
                 raise StoreError(f"there is already a player called {name!r}")
@@ -532,7 +561,8 @@ def _statements(script: str) -> list[str]:
 
 def _player_id(c: sqlite3.Connection, name: str) -> int:
     text = clean_name(name, "player name")
-    row = c.execute("SELECT id FROM players WHERE name = ?", (text,)).fetchone()
+    row = c.execute("SELECT id FROM players WHERE name_key(name) = name_key(?)",
+                    (text,)).fetchone()
     if row is not None:
         return int(row[0])
     cur = c.execute("INSERT INTO players (name, created_at) VALUES (?, ?)", (text, _now()))

@@ -66,6 +66,17 @@ def export_json(store: Store) -> dict[str, Any]:
             "nights": nights, "plays": plays}
 
 
+# A text cell a spreadsheet would run as a formula starts with one of these (OWASP's CSV
+# injection list); such a cell is written with a leading apostrophe, which spreadsheets
+# show as text and do not print.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(value: str) -> str:
+    """A player's or night's text as a CSV cell no spreadsheet runs as a formula."""
+    return "'" + value if value.startswith(_FORMULA_STARTS) else value
+
+
 def export_csv(store: Store) -> str:
     """One row a player in a play (spreadsheets sum it as they like)."""
     buf = io.StringIO()
@@ -73,10 +84,12 @@ def export_csv(store: Store) -> str:
     out.writerow(CSV_COLUMNS)
     for h in history(store):
         for i, s in enumerate(h.seats):
-            out.writerow([h.uid, h.date, h.night or "", h.location or "", h.game, i + 1,
-                          s.name, s.spelled, "" if s.score is None else f"{s.score:g}",
+            out.writerow([h.uid, h.date, csv_text(h.night or ""), csv_text(h.location or ""),
+                          h.game, i + 1, csv_text(s.name), csv_text(s.spelled),
+                          "" if s.score is None else f"{s.score:g}",
                           "" if s.place is None else s.place, int(s.winner),
-                          h.tiebreak or "", "" if h.duration_min is None else h.duration_min,
+                          csv_text(h.tiebreak or ""),
+                          "" if h.duration_min is None else h.duration_min,
                           h.source])
     return buf.getvalue()
 

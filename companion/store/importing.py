@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import InputError
-from companion.store.db import Store, clean_name
+from companion.fileio import check_json_tree, parse_json
+from companion.store.db import Store, clean_name, name_key
 from companion.store.export import FORMAT, FORMAT_VERSION
 from companion.store.games import game_info
 from companion.store.history import check_date
@@ -88,6 +89,8 @@ def load(path: str | Path) -> dict[str, Any]:
     """The file's JSON document, or one clear line saying why it is not an export."""
     p = Path(path)
     try:
+        if p.exists() and not p.is_file():  # a FIFO would wait forever, a device never end
+            raise InputError(f"{p}: not a regular file")
         if p.stat().st_size > MAX_IMPORT_BYTES:
             raise InputError(f"{p}: larger than {MAX_IMPORT_BYTES // 2**20} MB")
         raw = p.read_bytes()
@@ -99,6 +102,9 @@ def load(path: str | Path) -> dict[str, Any]:
         where = f" at line {exc.lineno}" if isinstance(exc, json.JSONDecodeError) else ""
         raise InputError(f"{p}: not JSON{where}; expected a `companion export --format json` "
                          "file") from None
+    except (RecursionError, ValueError):
+        doc = parse_json(raw, str(p))  # names the hostile part (depth, a huge number)
+    check_json_tree(doc, str(p))
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise InputError(f"{p}: not a companion export (no \"format\": \"{FORMAT}\"); CSV and "
                          "BG Stats files are for other apps and cannot be imported")
@@ -172,7 +178,8 @@ def _checked(doc: dict[str, Any]) -> dict[str, Any]:
 
 def _player(c: sqlite3.Connection, name: str, created: str | None, now: str,
             counter: list[int]) -> int:
-    row = c.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()
+    row = c.execute("SELECT id FROM players WHERE name_key(name) = name_key(?)",
+                    (name,)).fetchone()
     if row is not None:
         return int(row[0])
     counter[0] += 1
@@ -186,13 +193,13 @@ def import_doc(store: Store, doc: dict[str, Any], now: str) -> ImportReport:
     new_players = [0]
     new_nights = new_plays = skipped = 0
     with store.transaction() as c:
-        pids = {name.lower(): _player(c, name, created, now, new_players)
+        pids = {name_key(name): _player(c, name, created, now, new_players)
                 for name, created in data["players"]}
 
         def pid(name: str) -> int:
-            if name.lower() not in pids:
-                pids[name.lower()] = _player(c, name, None, now, new_players)
-            return pids[name.lower()]
+            if name_key(name) not in pids:
+                pids[name_key(name)] = _player(c, name, None, now, new_players)
+            return pids[name_key(name)]
 
         nids: dict[str, int] = {}
         for n in data["nights"]:
@@ -227,8 +234,15 @@ def import_doc(store: Store, doc: dict[str, Any], now: str) -> ImportReport:
         n_alias = 0
         for alias, target in data["aliases"]:
             a, t = pid(alias), pid(target)
+            # Keep aliases one step deep, as set_alias does: the target's own player, and
+            # whatever pointed at the alias follows it. An export whose aliases form a ring
+            # (A -> B, B -> A) would otherwise make both players vanish from every total.
+            row = c.execute("SELECT canonical_id FROM player_aliases WHERE player_id = ?",
+                            (t,)).fetchone()
+            t = int(row[0]) if row is not None else t
             if a == t:
                 continue
+            c.execute("UPDATE player_aliases SET canonical_id = ? WHERE canonical_id = ?", (t, a))
             c.execute("INSERT OR REPLACE INTO player_aliases (player_id, canonical_id, "
                       "created_at) VALUES (?, ?, ?)", (a, t, now))
             n_alias += 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from companion.store.db import Store, clean_name
+from companion.store.db import LATEST_NIGHT, Store, clean_name
 from companion.store.models import Night
 
 
@@ -14,8 +14,9 @@ def _now() -> str:
 
 
 def night_for(store: Store, name: str | None = None, today: str | None = None) -> Night:
-    """The latest night called ``name`` (without case), else tonight's: the latest night if
-    it is dated today. Either is started when missing, in the same transaction."""
+    """The latest night called ``name`` (without case), else tonight's: the night with
+    the latest date (``LATEST_NIGHT``, as the web app chooses it) if that is today.
+    Either is started when missing, in the same transaction."""
     day = today or dt.date.today().isoformat()
     title = clean_name(name, "night name") if name is not None else f"Game night {day}"
     with store.transaction() as c:
@@ -23,8 +24,8 @@ def night_for(store: Store, name: str | None = None, today: str | None = None) -
             row = c.execute("SELECT id FROM nights WHERE name = ? COLLATE NOCASE "
                             "ORDER BY id DESC LIMIT 1", (title,)).fetchone()
         else:
-            row = c.execute("SELECT id FROM nights WHERE id = (SELECT MAX(id) FROM nights) "
-                            "AND date = ?", (day,)).fetchone()
+            latest = c.execute(LATEST_NIGHT).fetchone()
+            row = latest if latest is not None and latest[1] == day else None
         if row is None:
             cur = c.execute("INSERT INTO nights (name, date, created_at) VALUES (?, ?, ?)",
                             (title, day, _now()))

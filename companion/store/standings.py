@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from companion.store.aliases import ALIAS_JOIN, CANONICAL_ID, rows
-from companion.store.db import Store
+from companion.store.db import Store, name_key
 from companion.store.games import BY_SLUG, game_info, title
 
 OVERALL = "overall"
@@ -48,8 +48,10 @@ class GameStandings:
 
 
 def _ordered(stats: list[PlayerStats]) -> tuple[PlayerStats, ...]:
-    return tuple(sorted(stats, key=lambda s: (-s.wins, -s.win_rate, -s.plays,
-                                              s.player.lower())))
+    """By wins, then average score (a player with none after those with one), then name:
+    the same order in the command line and the web."""
+    return tuple(sorted(stats, key=lambda s: (
+        -s.wins, s.average is None, -(s.average or 0.0), name_key(s.player))))
 
 
 @dataclass

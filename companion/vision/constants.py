@@ -10,6 +10,12 @@ from __future__ import annotations
 # Largest photo we decode, in pixels (width x height). Phones give 12-50 MP; anything much
 # bigger is more likely a decompression bomb than a photo.
 MAX_IMAGE_PIXELS = 80_000_000
+# Photos with more than 8 bits a channel (16-bit PNG, 32-bit TIFF-like modes) take two to
+# eight times the memory a pixel once decoded: their own smaller budget, in pixels.
+MAX_DEEP_IMAGE_PIXELS = 20_000_000
+# Longest side over shortest side: a sheet or a block is at most about 2:1 in a photo, and a
+# 1 x 80,000,000 strip only costs memory. Checked from the header, before decoding.
+MAX_IMAGE_ASPECT = 6.0
 
 # --- registration ----------------------------------------------------------------------------
 # Long side, in pixels, of the downscaled copy the ArUco markers are first searched on.

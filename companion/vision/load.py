@@ -15,7 +15,33 @@ import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from companion.errors import ImageError
-from companion.vision.constants import MAX_IMAGE_PIXELS
+from companion.vision.constants import (
+    MAX_DEEP_IMAGE_PIXELS,
+    MAX_IMAGE_ASPECT,
+    MAX_IMAGE_PIXELS,
+)
+
+# Pillow modes with more than 8 bits a channel.
+_DEEP_MODES = frozenset({"I", "F", "I;16", "I;16B", "I;16L", "I;16N", "RGB;16", "RGBA;16"})
+
+
+def shape_problem(width: int, height: int, mode: str,
+                  max_pixels: int = MAX_IMAGE_PIXELS) -> str | None:
+    """Why a photo of this header must not be decoded (None if it may): too many pixels,
+    too deep or too thin. Read before any decoding, in the command line and the
+    web alike: a small file can decode huge."""
+    pixels = width * height
+    if pixels > max_pixels:
+        return (f"{width}x{height} is {pixels / 1e6:.0f} megapixels, more than the "
+                f"{max_pixels / 1e6:.0f} MP limit; resize the photo")
+    if mode in _DEEP_MODES and pixels > min(max_pixels, MAX_DEEP_IMAGE_PIXELS):
+        return (f"{width}x{height} with more than 8 bits a channel is more than the "
+                f"{MAX_DEEP_IMAGE_PIXELS / 1e6:.0f} MP limit for such images; save it as a "
+                "JPEG")
+    if max(width, height) > MAX_IMAGE_ASPECT * min(width, height):
+        return (f"{width}x{height} is a strip, not a photo of a sheet or a block (sides more "
+                f"than {MAX_IMAGE_ASPECT:g} to 1)")
+    return None
 
 
 def _register_heif() -> None:
@@ -37,9 +63,10 @@ def _to_rgb(img: Image.Image) -> Image.Image:
         white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
         return Image.alpha_composite(white, rgba).convert("RGB")
     if img.mode in ("I;16", "I;16B", "I;16L", "I"):
-        arr = np.asarray(img, dtype=np.float64)
+        arr = np.asarray(img, dtype=np.float32)  # not float64: half the peak memory
         top = float(arr.max()) or 1.0
-        return Image.fromarray((arr * (255.0 / top)).astype(np.uint8)).convert("RGB")
+        arr *= 255.0 / top
+        return Image.fromarray(arr.astype(np.uint8)).convert("RGB")
     return img.convert("RGB")
 
 
@@ -89,11 +116,9 @@ def _decode(path: str | os.PathLike[str], max_pixels: int, grey: bool) -> np.nda
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(p) as img:
                 w, h = img.size
-                if w * h > max_pixels:
-                    raise ImageError(
-                        f"{name}: {w}x{h} is {w * h / 1e6:.0f} megapixels, more than the "
-                        f"{max_pixels / 1e6:.0f} MP limit; resize the photo"
-                    )
+                problem = shape_problem(w, h, img.mode, max_pixels)
+                if problem is not None:
+                    raise ImageError(f"{name}: {problem}")
                 if grey and img.format == "JPEG" and img.mode in ("RGB", "L"):
                     img.draft("L", img.size)  # full size, luma only
                 img.load()

@@ -323,7 +323,8 @@ async def delicious_crop(request: Request) -> Response:
     reading, photo = _owned_reading(st, request, SHEET)
     sheet = await run_in_threadpool(_sheet, st, photo, str(reading.doc["photo"]))
     data = services.field_crop(sheet, request.query_params.get("field", ""))
-    return Response(data, media_type="image/png", headers={"Cache-Control": "max-age=3600"})
+    return Response(data, media_type="image/png",
+                    headers={"Cache-Control": "private, max-age=3600"})
 
 
 # ---- Diced Veggies ------------------------------------------------------------------------
@@ -580,8 +581,10 @@ def join_link(base: str, token: str | None) -> str:
 
 
 def create_app(store: Store, token: str | None = None, join_url: str | None = None,
-               readers: services.ReaderPool | None = None) -> Any:
-    """The ASGI app over ``store``; with ``token`` every request must carry it.
+               readers: services.ReaderPool | None = None,
+               allowed_hosts: frozenset[str] | None = None) -> Any:
+    """The ASGI app over ``store``; with ``token`` every request must carry it, with
+    ``allowed_hosts`` its Host header must name one of them.
 
     ``readers`` reads photos (worker processes); the caller closes the pool it passes.
     """
@@ -629,4 +632,4 @@ def create_app(store: Store, token: str | None = None, join_url: str | None = No
                              token, join_url, qr_svg)
     env.globals["static"] = lambda name: f"/static/{name}"
     env.filters["cut_words"] = services.cut_words
-    return Guard(app, token)
+    return Guard(app, token, allowed_hosts)

@@ -8,6 +8,15 @@ from types import MappingProxyType
 # 3-8 MB and a HEIC half that; 25 MB leaves room for a 48 MP photo at high quality.
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
 MAX_PHOTOS_PER_UPLOAD = 8
+TOKEN_FILE = "lan-token"  # the --lan access token, kept in the data directory
+# A connection has this long to send a request's headers (a phone on poor Wi-Fi needs well
+# under a second); a connection that dawdles is closed (companion.web.protocol).
+HEADER_DEADLINE_S = 5.0
+# Every other form (a name, a correction, a pad, a Dulce state) fits in this many bytes;
+# the routes that take photos check their own, larger cap (uploads.read_form).
+MAX_FORM_BYTES = 256 * 1024
+UPLOAD_PATHS = frozenset({"/delicious/upload", "/dice/upload", "/api/delicious/read",
+                          "/api/dice/read", "/api/dice/cuts"})
 # Image types the readers decode (Pillow format name -> media type).
 IMAGE_FORMATS = MappingProxyType({"JPEG": "image/jpeg", "PNG": "image/png",
                                   "WEBP": "image/webp", "HEIF": "image/heif",

@@ -57,6 +57,8 @@ def sniff_image(data: bytes, label: str) -> ImageInfo:
     """What the bytes are (never what the name says); refused over the byte or pixel cap."""
     from PIL import Image, UnidentifiedImageError
 
+    from companion.vision.load import shape_problem
+
     if not data:
         raise ImageError(f"{label}: the file is empty")
     if len(data) > MAX_UPLOAD_BYTES:
@@ -74,8 +76,14 @@ def sniff_image(data: bytes, label: str) -> ImageInfo:
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(data)) as img:
                 fmt, (w, h) = str(img.format), img.size
+                # From the header alone: getexif() decodes a whole PNG to find its EXIF.
+                problem = shape_problem(w, h, img.mode, limit)
+                if problem is not None:
+                    raise ImageError(f"{label}: {problem}")
                 if img.getexif().get(EXIF_ORIENTATION, 1) in (5, 6, 7, 8):
                     w, h = h, w  # kept upright, as the readers see it
+    except ImageError:
+        raise
     except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError,
             ValueError):
         raise ImageError(f"{label}: not a photo (expected JPEG, PNG, WebP or HEIC)") from None

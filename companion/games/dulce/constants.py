@@ -46,3 +46,4 @@ SUPPLY_PER_BEAN = 25  # cubes of each bean type in the box
 SUPPLY_EGGS = 15
 STARTING_CAFE_SPACES = 1
 MAX_BUILT_CAFES = ROUNDS  # at most one café built per round
+RETURNED_CARDS = 4  # the lead player returns four cards of the deck unseen at setup

@@ -16,6 +16,7 @@ from companion.games.dulce.constants import (
     MAX_BUILT_CAFES,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    RETURNED_CARDS,
     STARTING_CAFE_SPACES,
     STARTING_CAFES,
     SUPPLY_EGGS,
@@ -61,8 +62,24 @@ def state_problems(state: PlayerState) -> list[str]:
             f"cafes: {len(state.cafes)} cafés; a game has at most {STARTING_CAFES} starting "
             f"and {MAX_BUILT_CAFES} built"
         )
+    elif (built_cafes := sum(c.corner is None for c in state.cafes)) > (
+            most := _most_built(state)):
+        out.append(
+            f"cafes: {built_cafes} built cafés; a game deals {DECK_CARDS - RETURNED_CARDS} "
+            f"cards, one a round, and this board also needed "
+            f"{DECK_CARDS - RETURNED_CARDS - most} for planting and harvesting, so at most "
+            f"{most} can be cafés"
+        )
     out += supply_problems(state)
     return out
+
+
+def _most_built(state: PlayerState) -> int:
+    """Cafés a board can have built: every card dealt is one action, so the round being
+    played (a state is asked about its harvest or its planting) and the rounds spent
+    planting the board's fields (at least one if any is planted) leave the rest."""
+    planted = any(cell.field is not None for row in state.board for cell in row)
+    return DECK_CARDS - RETURNED_CARDS - 1 - int(planted)
 
 
 def supply_problems(state: PlayerState) -> list[str]:

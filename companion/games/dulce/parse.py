@@ -6,6 +6,7 @@ can print one clear line.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from companion.errors import InputError, UnknownNameError
@@ -214,6 +215,7 @@ def final_players(raw: Any) -> tuple[FinalPlayer, ...]:
     for i, pd in enumerate(rows):
         require(pd, ("points",), f"players[{i}].")
         points.append(whole_number(pd["points"], f"players[{i}].points"))
+    point_counts = Counter(points)  # a count per player would be quadratic
     out = []
     names: set[str] = set()
     for i, pd in enumerate(rows):
@@ -224,7 +226,7 @@ def final_players(raw: Any) -> tuple[FinalPlayer, ...]:
         if name.strip().casefold() in names:
             raise InputError(f"{where}: two players share the name {name.strip()!r}")
         names.add(name.strip().casefold())
-        tied = points.count(points[i]) > 1
+        tied = point_counts[points[i]] > 1
         if tied and "chicken" not in pd:
             raise InputError(
                 f"{where}.chicken: required: {name} is tied on points and the tiebreak "
