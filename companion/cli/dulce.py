@@ -7,19 +7,18 @@ import sys
 import click
 
 from companion.cli.output import echo_json, emit, json_option
-from companion.cli.store_options import save_options, save_result
+from companion.cli.store_options import save_finished, save_options
 from companion.errors import IllegalMoveError, InputError
 from companion.fileio import read_json_object
 from companion.games.dulce import parse, report
-from companion.games.dulce.final import rank
 from companion.games.dulce.harvest import best_harvest
 from companion.games.dulce.limits import (
     ImpossibleStateError,
     card_number_problem,
     check_state,
-    table_problems,
 )
-from companion.games.dulce.model import DulceRules, PlayerState, Tiebreak
+from companion.games.dulce.model import PlayerState, Tiebreak
+from companion.games.dulce.outcome import finish
 from companion.games.dulce.planting import plant, plant_card
 from companion.games.dulce.scoring import Kitchen, best_scoring
 
@@ -119,18 +118,9 @@ def final_cmd(state: str, tiebreak: str, as_json: bool, save: bool, night: str |
 
     Exit 1 for a table no game has (more than four players).
     """
-    players = parse.final_players(read_json_object(state))
-    problems = table_problems(players)
-    if problems:
-        raise ImpossibleStateError(problems[0])
-    reading = Tiebreak(tiebreak)
-    standings = rank(players, DulceRules(tiebreak=reading))
-    doc = report.standings_json(standings, reading)
+    finished = finish(read_json_object(state), Tiebreak(tiebreak))
     if save:
-        from companion.store import results
-
-        save_result(results.dulce(doc), data, night)
-    emit(doc, report.standings_text(standings, reading), as_json)
-
+        save_finished("dulce", finished.doc, finished.problems, data, night)
+    emit(finished.doc, finished.lines, as_json)
 
 __all__ = ["dulce"]

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import InputError
+from companion.games.registry import game as game_info
 from companion.store.db import Store, clean_name
 from companion.store.export import FORMAT, FORMAT_VERSION
-from companion.store.games import game_info
 from companion.store.history import check_date
 
 MAX_IMPORT_BYTES = 200 * 1024 * 1024

@@ -24,10 +24,12 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from companion.errors import CompanionError, InputError
+from companion.errors import CompanionError, IllegalMoveError, InputError
+from companion.games.outcome import Finished
+from companion.games.registry import BY_SLUG, TITLES
 from companion.store import NotFoundError, Store
 from companion.web import history_routes, pads, services
-from companion.web.constants import GAME_TITLES, READER_PROCESSES, SHEET_CACHE_ENTRIES
+from companion.web.constants import READER_PROCESSES, SHEET_CACHE_ENTRIES
 from companion.web.security import Guard
 from companion.web.uploads import Upload, photos, read_form
 
@@ -63,7 +65,7 @@ def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTM
     st = _state(request)
     night = st.store.current_night()
     html = st.env.get_template(name).render(
-        request=request, night=night, games=GAME_TITLES, join_url=st.join_url,
+        request=request, night=night, games=TITLES, join_url=st.join_url,
         join_qr_svg=st.join_qr_svg, path=request.url.path, **context)
     return HTMLResponse(html, status_code=status)
 
@@ -276,11 +278,10 @@ async def delicious_save(request: Request) -> Response:
     sid = _int(request.path_params["sid"], "scoring")
     scoring = st.store.scoring(sid)
     items = await run_in_threadpool(_sheet_items, st, sid)
-    table = services.score_table(items)
+    outcome = BY_SLUG["delicious"].play(services.score_table(items).json())
     if scoring.play_id:
         st.store.delete_play(scoring.play_id)
-    st.store.save_play("delicious", table.seats(), night_id=scoring.night_id,
-                       tiebreak=table.tiebreak(), detail=table.json(), scoring_id=sid)
+    st.store.save_outcome(outcome, night_id=scoring.night_id, source="web", scoring_id=sid)
     return _go(request, "/")
 
 
@@ -470,10 +471,10 @@ async def pad(request: Request) -> Response:
 
 
 def _pad_page(request: Request, game: str, rows: int, values: dict[str, str],
-              result: services.PadResult | None, advice: list[str] | None) -> Response:
+              result: Finished | None, advice: list[str] | None) -> Response:
     st = _state(request)
     names = [p.name for p in st.store.night_players(st.store.current_night().id)]
-    return _page(request, "pad.html", game=game, title=GAME_TITLES[game],
+    return _page(request, "pad.html", game=game, title=TITLES[game],
                  columns=pads.PADS[game], rows=rows, values=values, result=result,
                  advice=advice, suggestions=names)
 
@@ -495,10 +496,13 @@ async def pad_post(request: Request) -> Response:
                 f"the Dulce state is not JSON: {exc.msg} at line {exc.lineno}") from None
         lines, _ = services.dulce_advice(str(form.get("action")), doc)
         return _pad_page(request, game, rows, values, None, lines)
-    result = services.score_pad(game, pads.state_from_form(game, values))
+    info = BY_SLUG[game]
+    result = info.score_pad(pads.state_from_form(game, values))
     if form.get("action") == "save":
-        st.store.save_play(game, result.seats, night_id=st.store.current_night().id,
-                           tiebreak=result.tiebreak, detail=result.doc)
+        if result.problems:
+            raise IllegalMoveError(f"not saved: {result.problems[0]}")
+        st.store.save_outcome(info.play(result.doc), night_id=st.store.current_night().id,
+                              source="web")
         return _go(request, "/")
     return _pad_page(request, game, rows, values, result, None)
 

@@ -20,7 +20,3 @@ OVERLAY_MAX_SIDE_PX = 1600  # overlays are scaled down to this for phones
 CROP_GROW_MM = 2.0  # context around a field's box in its review crop
 TOKEN_BYTES = 24  # --lan access token: 192 bits from secrets
 TOKEN_COOKIE = "companion_token"
-GAMES = ("delicious", "diced-veggies", "dulce", "wild-gardens", "deli-duel")
-GAME_TITLES = MappingProxyType({"delicious": "Delicious", "diced-veggies": "Diced Veggies",
-                                "dulce": "Dulce", "wild-gardens": "Wild Gardens",
-                                "deli-duel": "Deli Duel"})

@@ -12,8 +12,9 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from companion.errors import InputError
+from companion.games.registry import GAMES, title
+from companion.games.registry import game as game_info
 from companion.store import NotFoundError, Reading, Store
-from companion.store.games import GAMES, game_info, title
 from companion.store.history import HistoryRow, count_plays, history, play_detail
 from companion.store.standings import score_series, standings
 

@@ -4,35 +4,14 @@ the engine reads, built from what was typed."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 from companion.errors import InputError
+from companion.games.registry import GAMES, ColumnKind, PadColumn
 
-
-@dataclass(frozen=True)
-class Column:
-    key: str
-    label: str
-    kind: str = "int"  # int, text (recipes), bool
-    hint: str = ""
-
-
-PADS: Mapping[str, tuple[Column, ...]] = MappingProxyType({
-    "dulce": (Column("points", "Points"), Column("chicken", "Chicken"),
-              Column("field_cubes", "Cubes on fields")),
-    "wild-gardens": (Column("pollinator", "Pollinator VP"), Column("jar", "Jar VP"),
-                     Column("guests", "Guests served"), Column("guest_vp", "Guest game-end VP"),
-                     Column("cooked_recipes", "Recipes cooked"),
-                     Column("ingredients", "Ingredients left"),
-                     Column("skill_tokens", "Skill tokens"),
-                     Column("reserved_recipes", "Recipes reserved")),
-    "deli-duel": (Column("completed_orders", "Orders completed"),
-                  Column("fairy_bread", "Fairy Bread", "bool")),
-    "diced-veggies": (Column("recipes", "Recipes", "text",
-                             "stars+hype, comma between recipes: 9+6, 8, 7+3+3"),),
-})
+PADS: Mapping[str, tuple[PadColumn, ...]] = MappingProxyType(
+    {g.slug: g.pad for g in GAMES if g.pad})
 
 MAX_PAD_PLAYERS = 8
 
@@ -74,9 +53,9 @@ def state_from_form(game: str, form: Mapping[str, str]) -> dict[str, Any]:
         row: dict[str, Any] = {"name": name}
         for col in columns:
             raw = str(form.get(f"{col.key}{i}", ""))
-            if col.kind == "bool":
+            if col.kind is ColumnKind.FLAG:
                 row[col.key] = raw in ("on", "true", "1")
-            elif col.kind == "text":
+            elif col.kind is ColumnKind.TEXT:
                 row[col.key] = _recipes(raw, name)
             else:
                 row[col.key] = _whole(raw, f"{name}, {col.label}")

@@ -19,7 +19,6 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from companion.errors import IllegalMoveError, ImageError, InputError
@@ -557,100 +556,6 @@ def cut_words(cut: Mapping[str, Any]) -> str:
 
 
 # ---- score pads ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PadResult:
-    game: str
-    lines: list[str]
-    doc: dict[str, Any]
-    seats: list[SeatInput]
-    tiebreak: str | None
-    problems: list[str]
-
-
-def _places_seats(rows: Sequence[Mapping[str, Any]], score_key: str) -> list[SeatInput]:
-    return [SeatInput(str(r["name"]), r.get(score_key), r.get("place"), r.get("place") == 1)
-            for r in rows]
-
-
-def _dulce(doc: dict[str, Any]) -> PadResult:
-    from companion.games.dulce import parse, report
-    from companion.games.dulce.final import rank
-
-    standings = rank(parse.final_players(doc))
-    out = report.standings_json(standings)
-    rows = out["standings"]
-    tie = None
-    if len(rows) > 1 and rows[0]["points"] == rows[1]["points"]:
-        tie = "tie on points, decided by eggs and field cubes"
-    return PadResult("dulce", report.standings_text(standings), out,
-                     _places_seats(rows, "points"), tie, [])
-
-
-def _wild_gardens(doc: dict[str, Any]) -> PadResult:
-    from companion.games.wild_gardens import check, rank
-    from companion.games.wild_gardens.parse import players
-    from companion.games.wild_gardens.report import standings_json, standings_text
-
-    ps = players(doc)
-    standings = rank(ps)
-    violations = [v for p in ps for v in check(p)]
-    out = standings_json(standings, violations)
-    rows = out["standings"]
-    tie = None
-    if len(rows) > 1 and rows[0]["total"] == rows[1]["total"]:
-        tie = f"tie on VP, decided by {rows[1]['decided_by'] or 'nothing: shared'}"
-    return PadResult("wild-gardens", standings_text(standings, violations), out,
-                     _places_seats(rows, "total"), tie, [v.message for v in violations])
-
-
-def _deli_duel(doc: dict[str, Any]) -> PadResult:
-    from companion.games.deli_duel import parse, winner
-
-    o = winner(parse.seats(doc))
-    out = {"orders_to_win": o.target, "winner": o.winner, "reason": o.reason,
-           "needed": {n: k for n, k in o.needed}, "problems": list(o.problems)}
-    if o.target is None:  # not a Deli Duel table size: nothing to rank
-        return PadResult("deli-duel", [f"problem: {p}" for p in o.problems], out, [], None,
-                         list(o.problems))
-    lines = [f"Orders to win at this table: {o.target}."]
-    if o.problems:
-        lines.append("No winner: this table cannot happen in a game.")
-    else:
-        lines.append(f"Winner: {o.winner}." if o.winner else "No winner yet.")
-    need = dict(o.needed)
-    places = {n: 1 + sum(need[m] < need[n] for m in need) for n in need}
-    seats = [SeatInput(n, float(o.target - k), places[n], n == o.winner) for n, k in o.needed]
-    return PadResult("deli-duel", lines + [f"problem: {p}" for p in o.problems], out, seats,
-                     None, list(o.problems))
-
-
-def _diced_veggies(doc: dict[str, Any]) -> PadResult:
-    from companion.games.diced_veggies.scoring import from_json, score
-
-    players, options = from_json(doc)
-    result = score(players, options)
-    lines = [f"{rank}. {p.name}: {p.total} ({p.stars} stars + {p.hype_points} hype)"
-             for rank, p in result.ranking]
-    winners = set(result.winners)
-    seats = [SeatInput(p.name, float(p.total), rank, p.name in winners)
-             for rank, p in result.ranking]
-    return PadResult("diced-veggies", lines, result.to_json(), seats,
-                     "shared victory" if len(winners) > 1 else None,
-                     [v.message for v in result.violations])
-
-
-_PADS: Mapping[str, Callable[[dict[str, Any]], PadResult]] = MappingProxyType({
-    "dulce": _dulce, "wild-gardens": _wild_gardens, "deli-duel": _deli_duel,
-    "diced-veggies": _diced_veggies})
-
-
-def score_pad(game: str, doc: dict[str, Any]) -> PadResult:
-    """Score a finished game from the pad's state document with the game's engine."""
-    if game not in _PADS:
-        raise InputError(f"no score pad for {game!r}")
-    return _PADS[game](doc)
 
 
 def dulce_advice(kind: str, doc: dict[str, Any]) -> tuple[list[str], dict[str, Any]]:
