@@ -17,7 +17,8 @@ from companion.errors import InputError
 from companion.fileio import STDIN, errors_naming, read_json_object
 from companion.games.diced_veggies.compare import judge_change
 from companion.games.diced_veggies.cut import SPEC_HELP, Cut
-from companion.games.diced_veggies.cutting import CutCheck, CutOptions
+from companion.games.diced_veggies.cutting import CutOptions
+from companion.games.diced_veggies.documents import cuts_document
 from companion.games.diced_veggies.grid import fmt_cells
 from companion.games.diced_veggies.model import Block
 from companion.games.diced_veggies.outcome import finish
@@ -76,16 +77,6 @@ def _options(full_only: bool, kids: bool) -> CutOptions:
     return CutOptions(full_length_only=full_only, kids=kids)
 
 
-def _cut_entry(check: CutCheck) -> dict[str, Any]:
-    assert check.cut is not None
-    return {
-        **check.cut.to_json(),
-        "spec": str(check.cut),
-        "taken": [list(c) for c in check.taken],
-        "sum": check.sum,
-    }
-
-
 _full_only = click.option(
     "--full-only", is_flag=True, help="Only full-length cuts (the blade runs the whole seam)."
 )
@@ -109,12 +100,7 @@ def cuts(source: str, as_json: bool, overlay: str | None, full_only: bool, kids:
     _warn(block, source, reading)
     options = _options(full_only, kids)
     checks = block.legal_cut_checks(options)
-    doc = {
-        "take_all": block.take_all(options),
-        "cuts": [_cut_entry(c) for c in checks],
-        "dice": len(block),
-        "total": block.total,
-    }
+    doc = cuts_document(block, options, checks)
     if overlay:
         from companion.vision.dice.overlay import draw_cuts
 

@@ -19,10 +19,13 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.errors import IllegalMoveError, ImageError, InputError
-from companion.store import SeatInput
+from companion.errors import ImageError, InputError
+from companion.games.delicious.players import FieldLike
+from companion.games.delicious.read_table import ReadTable, SameName, TableSheet, pair_table
+from companion.games.diced_veggies.model import Ingredient
+from companion.paper.model import FieldSpec
 from companion.web.constants import (
     CROP_GROW_MM,
     IMAGE_FORMATS,
@@ -30,6 +33,9 @@ from companion.web.constants import (
     OVERLAY_JPEG_QUALITY,
     OVERLAY_MAX_SIDE_PX,
 )
+
+if TYPE_CHECKING:
+    from companion.vision.sheet.reader import SheetReading
 
 # ---- uploads ------------------------------------------------------------------------------
 
@@ -218,14 +224,7 @@ def sheet_json(reading: Any) -> dict[str, Any]:
     return doc
 
 
-@dataclass(frozen=True)
-class SheetItem:
-    """A sheet in a table being scored: its reading, hand corrections and player name."""
-
-    key: int  # the caller's id for the sheet (the stored reading id)
-    reading: Any  # SheetReading
-    corrections: tuple[tuple[str, str | None], ...] = ()
-    name: str | None = None
+SheetItem = TableSheet  # a sheet in a table being scored: key, reading, corrections, name
 
 
 @dataclass(frozen=True)
@@ -257,102 +256,73 @@ class UnpairedSheet:
     doc: dict[str, Any]  # its entry in ``unpaired`` of ``delicious read --json``
     message: str  # why it is not scored, naming the missing sheet or both photos
     missing: str | None  # the sheet to photograph (delicious-garden or delicious-play)
-    reading: Any = dataclasses.field(repr=False, compare=False)  # SheetReading
 
 
 @dataclass(frozen=True)
 class TableScore:
-    players: tuple[PlayerResult, ...]  # whole players only: what is scored and saved
-    ranking: list[dict[str, Any]]
-    legal: bool
-    _internal: Any = dataclasses.field(repr=False, compare=False)
+    """The table as the Delicious page shows it, over the one scoring path
+    (``companion.games.delicious.read_table``) the command line takes too."""
 
-    pairing: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    read: ReadTable[SheetReading] = dataclasses.field(repr=False, compare=False)
+    players: tuple[PlayerResult, ...]  # whole players only: what is scored and saved
     unpaired: tuple[UnpairedSheet, ...] = ()
-    document: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    @property
+    def ranking(self) -> list[dict[str, Any]]:
+        return [s.to_json() for s in self.read.result.standings] if len(self.players) > 1 else []
+
+    @property
+    def legal(self) -> bool:
+        return self.read.legal
+
+    @property
+    def pairing(self) -> list[dict[str, Any]]:
+        return [pr.to_json() for pr in self.read.pairing.problems]
 
     def json(self) -> dict[str, Any]:
         """What ``companion delicious read --json`` prints for these photos."""
-        return self.document
-
-    def seats(self) -> list[SeatInput]:
-        """The whole players' seats; refused while a sheet is unpaired, as ``read --save``
-        refuses, since a table saved without a player would name the wrong winner."""
-        if self.unpaired:
-            raise IllegalMoveError(f"not saved: {self.unpaired[0].message}")
-        by_name = {r["player"]: r for r in self.ranking}
-        if not self.ranking:
-            p = self.players[0]
-            return [SeatInput(p.name, p.doc["score"]["total"], 1, True)]
-        return [SeatInput(p.name, by_name[p.name]["total"], by_name[p.name]["place"],
-                          by_name[p.name]["place"] == 1) for p in self.players]
-
-    def tiebreak(self) -> str | None:
-        firsts = [r for r in self.ranking if r["place"] == 1]
-        if not firsts or firsts[0]["decided_by"] == "points":
-            return None
-        return {"planter": "tie on points, decided by the planter",
-                "first potter": "tie on points and planter, decided by First Potter checks",
-                "shared": "tied after both tiebreaks: shared"}.get(firsts[0]["decided_by"])
+        return self.read.document
 
 
-def _field_view(key: int, reading: Any, spec: Any, corrected: bool) -> ReviewField:
+def _field_view(key: int, reading: FieldLike, spec: FieldSpec, corrected: bool) -> ReviewField:
     return ReviewField(key, spec.id, spec.kind.value, reading.value, round(reading.confidence, 3),
                        tuple(spec.allowed), corrected)
 
 
-def score_table(items: Sequence[SheetItem]) -> TableScore:
-    """Pair sheets into players, apply corrections, check and score them as one table.
-
-    Sheets are paired and their document built exactly as ``companion delicious read
-    --json`` does (``companion.games.delicious.documents``), so the API and the command
-    line print the same thing; a sheet without its partner is listed, not scored.
-    """
-    from companion.games.delicious.documents import player_doc, read_document, unpaired_doc
-    from companion.games.delicious.players import pair_sheets
-    from companion.games.delicious.table import assess
-
+def score_table(items: Sequence[SheetItem[SheetReading]]) -> TableScore:
+    """Pair sheets into players, apply corrections, check and score them as one table,
+    exactly as ``companion delicious read --json`` does; a sheet without its partner is
+    listed, not scored."""
     if not items:
         raise InputError("no sheets to score")
-    by_obj = {id(it.reading): it for it in items}
-    pairing = pair_sheets([it.reading for it in items])
-    fixed, owners = [], []
-    for p in pairing.players:
-        its = [by_obj[id(s)] for s in p.sheets]
-        owners.append(its)
-        known = p.readings
-        fixes = [c for it in its for c in it.corrections if c[0] in known]
-        fixed.append(p.corrected(fixes))
-    names = [next((it.name for it in its if it.name), None) or Path(p.photos[0]).stem
-             for p, its in zip(fixed, owners, strict=True)]
-    if len(set(names)) < len(names):
-        names = [n if names.count(n) == 1 else f"{n} ({i + 1})" for i, n in enumerate(names)]
-    table = assess(fixed, names, pairing.unpaired)
+    read = pair_table(items).score(same_name=SameName.SUFFIX)
     results = []
-    for i, p in enumerate(fixed):
+    for i, p in enumerate(read.players):
         readings = p.readings
-        hand = {fid for it in owners[i] for fid, _ in it.corrections}
+        hand = {fid for it in read.owners[i] for fid, _ in it.corrections}
         review, corrected = [], []
-        for it in owners[i]:
+        for it in read.owners[i]:
             specs = {s.id: s for s in it.reading.geometry.fields}
             for fid in p.review:
                 if fid in specs and fid in it.reading.readings:
                     review.append(_field_view(it.key, readings[fid], specs[fid], False))
             for fid in sorted(hand & set(it.reading.readings)):
                 corrected.append(_field_view(it.key, readings[fid], specs[fid], True))
-        results.append(PlayerResult(names[i], tuple(it.key for it in owners[i]),
-                                    player_doc(p, names[i], table, i), tuple(review),
+        results.append(PlayerResult(read.names[i], tuple(it.key for it in read.owners[i]),
+                                    read.document["players"][i] if "players" in read.document
+                                    else _one_player(read.document), tuple(review),
                                     tuple(corrected)))
     unpaired = []
-    for p in pairing.unpaired:
-        problem = pairing.problem_for(p)
-        unpaired.append(UnpairedSheet(by_obj[id(p.sheets[0])].key, unpaired_doc(p, pairing),
-                                      problem.message if problem else "",
-                                      problem.missing if problem else None, p.sheets[0]))
-    ranking = [s.to_json() for s in table.standings] if len(fixed) > 1 else []
-    return TableScore(tuple(results), ranking, table.legal, (fixed, table, owners),
-                      [pr.to_json() for pr in pairing.problems], tuple(unpaired),
-                      read_document(fixed, names, table, pairing))
+    for (sheet, p), doc in zip(read.unpaired, read.document.get("unpaired", []), strict=True):
+        problem = read.pairing.problem_for(p)
+        unpaired.append(UnpairedSheet(sheet.key, doc, problem.message if problem else "",
+                                      problem.missing if problem else None))
+    return TableScore(read, tuple(results), tuple(unpaired))
+
+
+def _one_player(doc: dict[str, Any]) -> dict[str, Any]:
+    """A lone player's document without the table's keys."""
+    return {k: v for k, v in doc.items() if k not in ("pairing", "errors")}
 
 
 def sheet_overlay(table: TableScore, key: int) -> bytes:
@@ -360,22 +330,13 @@ def sheet_overlay(table: TableScore, key: int) -> bytes:
     left unpaired carries why it is not scored across its top."""
     from companion.vision.sheet.overlay import draw_overlay
 
-    fixed, result, owners = table._internal
-    for i, p in enumerate(fixed):
-        for it in owners[i]:
-            if it.key != key:
-                continue
-            score, violations = result.scores[i], result.violations[i]
-            bad = {f for v in violations for f in v.fields}
-            summary = {"planter": score.planter, "total": score.total}
-            img = draw_overlay(it.reading, bad, score.containers, summary, set(p.review),
-                               p.readings)
-            return _encode_jpeg(img)
-    for u in table.unpaired:
-        if u.key == key:
-            img = draw_overlay(u.reading, notes=[f"NOT SCORED: {u.message}"] if u.message else [])
-            return _encode_jpeg(img)
-    raise InputError(f"no sheet {key} in this table")
+    try:
+        sheet, m = table.read.marks(key)
+    except KeyError:
+        raise InputError(f"no sheet {key} in this table") from None
+    img = draw_overlay(sheet.reading, m.violating, m.container_points, m.summary, m.review,
+                       m.readings, m.notes)
+    return _encode_jpeg(img)
 
 
 def field_crop(reading: Any, field: str) -> bytes:
@@ -406,7 +367,9 @@ def field_allowed(reading: Any, field: str) -> tuple[str, ...]:
 
 # ---- Diced Veggies ------------------------------------------------------------------------
 
-INGREDIENTS = ("carrot", "mushroom", "onion", "pepper", "tomato")
+# The dice a correction may name: the engine's own list.
+INGREDIENTS: tuple[str, ...] = tuple(i.value for i in Ingredient)
+
 
 
 def read_dice(path: Path, label: str) -> Any:
@@ -443,8 +406,6 @@ def parse_cell(text: str) -> tuple[int, int]:
 
 def corrected_dice(reading: Any, corrections: Sequence[tuple[str, str | None]]) -> Any:
     """The reading with dice set by hand (certain, out of review) or removed."""
-    from companion.games.diced_veggies.model import Ingredient
-
     dice = {d.cell: d for d in reading.dice}
     for cell_text, value in corrections:
         cell = parse_cell(cell_text)
@@ -474,14 +435,9 @@ def _block(reading: Any, require_connected: bool = True) -> Any:
 
 def dice_cuts_json(reading: Any, full_only: bool = False, kids: bool = False) -> dict[str, Any]:
     """Exactly what ``companion dice cuts --json`` prints for the block read."""
-    block = _block(reading)
-    options = _options(full_only, kids)
-    cuts = []
-    for check in block.legal_cut_checks(options):
-        cuts.append({**check.cut.to_json(), "spec": str(check.cut),
-                     "taken": [list(c) for c in check.taken], "sum": check.sum})
-    return {"take_all": block.take_all(options), "cuts": cuts, "dice": len(block),
-            "total": block.total}
+    from companion.games.diced_veggies.documents import cuts_document
+
+    return cuts_document(_block(reading), _options(full_only, kids))
 
 
 def dice_check_json(before: Any, after: Any, full_only: bool = False,
