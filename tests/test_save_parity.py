@@ -22,9 +22,9 @@ from starlette.testclient import TestClient
 
 from companion.cli import main
 from companion.store import Play, Store
-from companion.web import services
 from companion.web.app import create_app
 from companion.web.pads import state_from_form
+from companion.web.readers import ReaderPool
 
 PHOTOS = Path(__file__).resolve().parent.parent / "examples/delicious/photos"
 TABLE = ("combo-good-light.jpg", "combo-tilted-shadow.jpg", "garden-player3.jpg",
@@ -92,8 +92,8 @@ def stores(tmp_path: Path) -> Iterator[tuple[Store, Store]]:
 
 
 @pytest.fixture(scope="module")
-def readers() -> Iterator[services.ReaderPool]:
-    pool = services.ReaderPool(1)
+def readers() -> Iterator[ReaderPool]:
+    pool = ReaderPool(1)
     yield pool
     pool.close()
 
@@ -118,7 +118,7 @@ def _only_play(store: Store) -> Play:
                          ids=[f"{g}-{i}" for i, (g, _, _) in enumerate(PADS)])
 def test_a_pad_game_saves_the_same_play_from_cli_and_web(
         game: str, command: tuple[str, ...], form: Mapping[str, str], tmp_path: Path,
-        stores: tuple[Store, Store], readers: services.ReaderPool) -> None:
+        stores: tuple[Store, Store], readers: ReaderPool) -> None:
     cli_store, web_store = stores
     state = tmp_path / "state.json"
     state.write_text(json.dumps(state_from_form(game, form)))
@@ -134,7 +134,7 @@ def test_a_pad_game_saves_the_same_play_from_cli_and_web(
 
 @pytest.mark.slow
 def test_a_delicious_table_saves_the_same_play_from_cli_and_web(
-        tmp_path: Path, stores: tuple[Store, Store], readers: services.ReaderPool) -> None:
+        tmp_path: Path, stores: tuple[Store, Store], readers: ReaderPool) -> None:
     cli_store, web_store = stores
     photos = tmp_path / "photos"
     photos.mkdir()

@@ -61,8 +61,8 @@ def serve(host: str | None, port: int, data: str | None, lan: bool) -> None:
     from companion.store import Store
     from companion.web.app import create_app, join_link
     from companion.web.constants import READER_PROCESSES
+    from companion.web.readers import ReaderPool
     from companion.web.security import new_token
-    from companion.web.services import ReaderPool
 
     try:
         store = Store.open(data)

@@ -1,14 +1,26 @@
-"""The score-pad forms: which numbers each game's pad asks for, and the state document
-the engine reads, built from what was typed."""
+"""The score pads: each game's form (its columns come from the game registry), the
+state document the game scores, built from what was typed, and the Dulce advice box.
+
+Scoring and saving go through the game's own ``finish`` and ``play`` (the registry), the
+functions the command line calls too.
+"""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from companion.errors import InputError
-from companion.games.registry import GAMES, ColumnKind, PadColumn
+from starlette.requests import Request
+from starlette.responses import Response
+
+from companion.errors import IllegalMoveError, InputError
+from companion.games.dulce.outcome import Advice, advise
+from companion.games.outcome import Finished
+from companion.games.registry import BY_SLUG, GAMES, ColumnKind, PadColumn, title
+from companion.store import NotFoundError
+from companion.web.render import go, page, state, whole
 
 PADS: Mapping[str, tuple[PadColumn, ...]] = MappingProxyType(
     {g.slug: g.pad for g in GAMES if g.pad})
@@ -63,3 +75,63 @@ def state_from_form(game: str, form: Mapping[str, str]) -> dict[str, Any]:
     if not players:
         raise InputError("write at least one player's name")
     return {"game": game, "players": players}
+
+
+# ---- routes -------------------------------------------------------------------------------
+
+
+def _pad_game(request: Request) -> str:
+    game = str(request.path_params["game"])
+    if game not in PADS:
+        raise NotFoundError(f"no score pad for {game!r}")
+    return game
+
+
+async def pad(request: Request) -> Response:
+    st = state(request)
+    game = _pad_game(request)
+    names = [p.name for p in st.store.night_players(st.store.current_night().id)]
+    rows = min(MAX_PAD_PLAYERS, max(len(names), 2))
+    return _pad_page(request, game, rows, {}, None, None)
+
+
+def _pad_page(request: Request, game: str, rows: int, values: dict[str, str],
+              result: Finished | None, advice: list[str] | None) -> Response:
+    st = state(request)
+    names = [p.name for p in st.store.night_players(st.store.current_night().id)]
+    return page(request, "pad.html", game=game, title=title(game), columns=PADS[game],
+                rows=rows, values=values, result=result, advice=advice, suggestions=names)
+
+
+async def pad_post(request: Request) -> Response:
+    st = state(request)
+    game = _pad_game(request)
+    form = await request.form()
+    values = {k: str(v) for k, v in form.items()}
+    rows = min(MAX_PAD_PLAYERS, max(2, whole(form.get("rows", "2"), "rows")))
+    action = str(form.get("action", ""))
+    if action == "more":
+        rows = min(MAX_PAD_PLAYERS, rows + 1)
+        return _pad_page(request, game, rows, values, None, None)
+    if action in tuple(Advice):
+        try:
+            doc = json.loads(str(form.get("state", "")))
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                f"the Dulce state is not JSON: {exc.msg} at line {exc.lineno}") from None
+        if not isinstance(doc, dict):
+            raise InputError("the Dulce state is a JSON object")
+        return _pad_page(request, game, rows, values, None, advise(Advice(action), doc).lines)
+    info = BY_SLUG[game]
+    result = info.score_pad(state_from_form(game, values))
+    if action == "save":
+        if result.problems:
+            raise IllegalMoveError(f"not saved: {result.problems[0]}")
+        st.store.save_outcome(info.play(result.doc), night_id=st.store.current_night().id,
+                              source="web")
+        return go(request, "/")
+    return _pad_page(request, game, rows, values, result, None)
+
+
+ROUTES_POST = (("/pads/{game}", pad_post),)
+ROUTES_GET = (("/pads/{game}", pad),)

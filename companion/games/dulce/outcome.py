@@ -4,12 +4,15 @@ final`` prints and the web pad shows), and that ranking as a play."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from enum import StrEnum
 from typing import Any
 
 from companion.games.dulce import parse, report
 from companion.games.dulce.final import rank
-from companion.games.dulce.limits import ImpossibleStateError, table_problems
+from companion.games.dulce.harvest import best_harvest
+from companion.games.dulce.limits import ImpossibleStateError, check_state, table_problems
 from companion.games.dulce.model import DulceRules, Tiebreak
+from companion.games.dulce.scoring import Kitchen, best_scoring
 from companion.games.outcome import Finished, Outcome, Seat
 
 SHARED = "tied on points, eggs and field cubes: shared"
@@ -37,3 +40,23 @@ def play(doc: Mapping[str, Any], names: Sequence[str] = ()) -> Outcome:
     if len(rows) > 1 and rows[0]["points"] == rows[1]["points"]:
         tie = SHARED if len(winners) > 1 else DECIDED
     return Outcome("dulce", seats, tie, dict(doc))
+
+
+class Advice(StrEnum):
+    """The advice a player state can ask for (the ``dulce`` command of that name)."""
+
+    SCORE_ORDER = "score-order"
+    BEST_HARVEST = "best-harvest"
+
+
+def advise(kind: Advice, state: Mapping[str, Any]) -> Finished:
+    """The best scoring order (after a harvest) or the best harvest for one player's
+    state, refused (exit 1) when no game can reach the state."""
+    st = parse.player_state(dict(state), needs=parse.NEEDS[kind.value])
+    check_state(st)
+    if kind is Advice.SCORE_ORDER:
+        kitchen = Kitchen.of(st.cafes)
+        plan = best_scoring(kitchen, kitchen.fill_of(st.cafes))
+        return Finished(report.scoring_json(plan), report.scoring_text(plan))
+    advice = best_harvest(st)
+    return Finished(report.harvest_json(advice), report.harvest_text(advice))
