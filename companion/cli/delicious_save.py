@@ -22,7 +22,7 @@ SHEET = "delicious-sheet"  # the reading kind the web app keeps for a sheet phot
 def _image(path: str) -> tuple[bytes, str, int, int]:
     from PIL import Image
 
-    from companion.web.constants import IMAGE_FORMATS
+    from companion.vision.constants import IMAGE_FORMATS
 
     try:
         import pillow_heif

@@ -6,10 +6,17 @@ reader's in ``companion.vision.dice.constants``.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 # --- loading ---------------------------------------------------------------------------------
 # Largest photo we decode, in pixels (width x height). Phones give 12-50 MP; anything much
 # bigger is more likely a decompression bomb than a photo.
 MAX_IMAGE_PIXELS = 80_000_000
+# Image types the readers decode (Pillow format name -> media type): what the web app
+# accepts as an upload and what the store keeps.
+IMAGE_FORMATS = MappingProxyType({"JPEG": "image/jpeg", "PNG": "image/png",
+                                  "WEBP": "image/webp", "HEIF": "image/heif",
+                                  "HEIC": "image/heic", "MPO": "image/jpeg"})
 
 # --- registration ----------------------------------------------------------------------------
 # Long side, in pixels, of the downscaled copy the ArUco markers are first searched on.

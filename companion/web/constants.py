@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
 # An upload larger than this is refused before it is decoded. A 12 MP phone JPEG is
 # 3-8 MB and a HEIC half that; 25 MB leaves room for a 48 MP photo at high quality.
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
 MAX_PHOTOS_PER_UPLOAD = 8
-# Image types the readers decode (Pillow format name -> media type).
-IMAGE_FORMATS = MappingProxyType({"JPEG": "image/jpeg", "PNG": "image/png",
-                                  "WEBP": "image/webp", "HEIF": "image/heif",
-                                  "HEIC": "image/heic", "MPO": "image/jpeg"})
 # Worker processes reading photos: one per core on the 2-core machines game night runs on.
 READER_PROCESSES = 2
 SHEET_CACHE_ENTRIES = 24  # readings kept in memory (each holds a ~9 MP rectified page)

@@ -18,7 +18,8 @@ from starlette.requests import Request
 
 from companion.errors import ImageError, InputError
 from companion.store import Store
-from companion.web.constants import IMAGE_FORMATS, MAX_PHOTOS_PER_UPLOAD, MAX_UPLOAD_BYTES
+from companion.vision.constants import IMAGE_FORMATS, MAX_IMAGE_PIXELS
+from companion.web.constants import MAX_PHOTOS_PER_UPLOAD, MAX_UPLOAD_BYTES
 
 _LABEL_CHARS = re.compile(r"[^A-Za-z0-9._ -]+")
 EXIF_ORIENTATION = 0x0112
@@ -41,12 +42,6 @@ class Upload:
     info: ImageInfo
 
 
-def max_pixels() -> int:
-    from companion.vision.constants import MAX_IMAGE_PIXELS
-
-    return MAX_IMAGE_PIXELS
-
-
 def sniff_image(data: bytes, label: str) -> ImageInfo:
     """What the bytes are (never what the name says); refused over the byte or pixel cap."""
     from PIL import Image, UnidentifiedImageError
@@ -62,7 +57,7 @@ def sniff_image(data: bytes, label: str) -> ImageInfo:
         pillow_heif.register_heif_opener()
     except ImportError:  # pragma: no cover - a declared dependency
         pass
-    limit = max_pixels()
+    limit = MAX_IMAGE_PIXELS
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
