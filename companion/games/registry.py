@@ -91,7 +91,6 @@ class Game:
         return fn(state)
 
 
-_PAD_NOTE = "pad"  # the score-pad sheet's id is the game's slug + "-scorepad"
 
 
 def _pad_sheet(slug: str, code: str, title: str) -> SheetInfo:
