@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -29,24 +30,33 @@ def _store(request: Request) -> Store:
     return state(request).store
 
 
-def _filters(request: Request) -> dict[str, str | None]:
+class Filters(NamedTuple):
+    """The history page's filters (query parameters; empty means all)."""
+
+    game: str | None
+    player: str | None
+    since: str | None
+
+
+def _filters(request: Request) -> Filters:
     q = request.query_params
-    return {"game": q.get("game") or None, "player": q.get("player") or None,
-            "since": q.get("since") or None}
+    return Filters(q.get("game") or None, q.get("player") or None, q.get("since") or None)
 
 
 async def history_page(request: Request) -> Response:
     store = _store(request)
     f = _filters(request)
-    rows = history(store, **f, latest=HISTORY_PAGE_PLAYS)  # type: ignore[arg-type]
-    total = count_plays(store, **f)  # type: ignore[arg-type]
+    rows = history(store, game=f.game, player=f.player, since=f.since,
+                   latest=HISTORY_PAGE_PLAYS)
+    total = count_plays(store, game=f.game, player=f.player, since=f.since)
     return page(request, "history.html", rows=list(reversed(rows)), total=total, shown=len(rows),
                  filters=f, game_list=GAMES, titles={g.slug: g.title for g in GAMES},
                  player_list=[p.name for p in store.players()])
 
 
 async def history_api(request: Request) -> Response:
-    rows = history(_store(request), **_filters(request))  # type: ignore[arg-type]
+    f = _filters(request)
+    rows = history(_store(request), game=f.game, player=f.player, since=f.since)
     return JSONResponse({"plays": [r.to_json() for r in rows]})
 
 
