@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.cli.store_options import save_result
 from companion.errors import IllegalMoveError, ImageError
-from companion.games.delicious.outcome import play
+from companion.games.registry import BY_SLUG
 from companion.store.db import Store
 from companion.store.models import Play
 
@@ -62,6 +62,6 @@ def save_table(doc: dict[str, Any], players: Sequence[Any], given: Sequence[str]
                legal: bool, data: str | None, night: str | None) -> Play:
     if not legal:
         raise IllegalMoveError("not saved: a sheet breaks a rule (fix it with --set first)")
-    result = play(doc, given)
+    result = BY_SLUG["delicious"].play(doc, given)
     names = [s.name for s in result.seats]
     return save_result(result, data, night, lambda store, nid: _keep(store, nid, players, names))

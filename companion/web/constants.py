@@ -1,4 +1,4 @@
-"""Limits and names of the web app (units in the names)."""
+"""Limits of the web app (units in the names)."""
 
 from __future__ import annotations
 
