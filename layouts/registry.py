@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from companion.errors import UnknownNameError
+from companion.games.registry import SHEETS
 from layouts.delicious_sheets import build_combo, build_garden, build_play
 from layouts.dice_mat import build_mat
-from layouts.scorepads import build_pad
-from layouts.sheet import SheetSpec
+from layouts.scorepads import PADS, build_pad
+from layouts.sheet import SheetContext, SheetSpec
 
-_SPECS: tuple[SheetSpec, ...] = (
-    SheetSpec("delicious-garden", "Delicious garden sheet", False, True, build_garden),
-    SheetSpec("delicious-play", "Delicious play sheet (front and back)", False, True, build_play),
-    SheetSpec("delicious-combo", "Delicious garden + play on one page", True, True, build_combo),
-    SheetSpec("delicious-scorepad", "Delicious score pad", False, False, build_pad),
-    SheetSpec("diced-veggies-mat", "Diced Veggies dice mat", False, True, build_mat),
-    SheetSpec("diced-veggies-scorepad", "Diced Veggies score pad", False, False, build_pad),
-    SheetSpec("dulce-scorepad", "Dulce score pad", False, False, build_pad),
-    SheetSpec("wild-gardens-scorepad", "Wild Gardens score pad", False, False, build_pad),
-    SheetSpec("deli-duel-scorepad", "Deli Duel score pad", False, False, build_pad),
-)
+# How each sheet of the game registry is drawn; its title and kind come from the registry.
+_BUILDERS: dict[str, Callable[[SheetContext], None]] = {
+    "delicious-garden": build_garden,
+    "delicious-play": build_play,
+    "delicious-combo": build_combo,
+    "diced-veggies-mat": build_mat,
+    **{s.id: build_pad for s in SHEETS if s.id in PADS},
+}
+
+_SPECS: tuple[SheetSpec, ...] = tuple(
+    SheetSpec(s.id, s.title, s.landscape, s.readable, _BUILDERS[s.id]) for s in SHEETS)
 
 SHEET_NAMES: tuple[str, ...] = tuple(s.name for s in _SPECS)
 READABLE_SHEETS: tuple[str, ...] = tuple(s.name for s in _SPECS if s.readable)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from companion.games.registry import sheet_game
 from companion.paper.model import FieldKind
 from layouts.constants import (
     CORNER_KEEPOUT_MM,
@@ -45,8 +46,7 @@ class PadRow:
 
 @dataclass(frozen=True)
 class PadSpec:
-    sheet: str
-    game: str
+    sheet: str  # its id in the game registry, which also names its game
     players: int
     rows: tuple[PadRow, ...]
     note: str
@@ -56,7 +56,7 @@ S, T, X = RowKind.SCORE, RowKind.TOTAL, RowKind.TIEBREAK
 
 PADS: dict[str, PadSpec] = {
     "delicious-scorepad": PadSpec(
-        "delicious-scorepad", "Delicious", 6,
+        "delicious-scorepad", 6,
         (
             PadRow("wheelbarrow", "Wheelbarrow", "highest full row +1 First Potter"),
             PadRow("boots", "Boots", "highest full row +1 First Potter"),
@@ -74,7 +74,7 @@ PADS: dict[str, PadSpec] = {
         "Ties: higher planter score wins, then more First Potter checks, then shared.",
     ),
     "diced-veggies-scorepad": PadSpec(
-        "diced-veggies-scorepad", "Diced Veggies", 4,
+        "diced-veggies-scorepad", 4,
         tuple(PadRow(f"recipe-{k}", f"Recipe {k}", "stars + its hype") for k in range(1, 10))
         + (
             PadRow("total", "TOTAL", "", T),
@@ -83,7 +83,7 @@ PADS: dict[str, PadSpec] = {
         "Seventh recipe: everyone else gets one more turn. Ties share the victory.",
     ),
     "dulce-scorepad": PadSpec(
-        "dulce-scorepad", "Dulce", 4,
+        "dulce-scorepad", 4,
         tuple(PadRow(f"rounds-{k}-{k + 4}", f"Rounds {k}-{k + 4}", "caf\u00e9s scored, 1 each")
               for k in range(1, 21, 5))
         + (
@@ -95,7 +95,7 @@ PADS: dict[str, PadSpec] = {
         "Ties: most eggs (1 per 3 chicken steps), then most resources left in the field.",
     ),
     "wild-gardens-scorepad": PadSpec(
-        "wild-gardens-scorepad", "Wild Gardens", 4,
+        "wild-gardens-scorepad", 4,
         (
             PadRow("pollinator", "Pollinator position", "+60 per lap"),
             PadRow("jar", "Jar position", "+60 per lap"),
@@ -112,7 +112,7 @@ PADS: dict[str, PadSpec] = {
         "Ties: work down the tiebreak rows in order.",
     ),
     "deli-duel-scorepad": PadSpec(
-        "deli-duel-scorepad", "Deli Duel", 6,
+        "deli-duel-scorepad", 6,
         tuple(PadRow(f"game-{k}", f"Game {k}", "completed orders; FB = Fairy Bread win")
               for k in range(1, 9))
         + (
@@ -131,7 +131,7 @@ def pad_field_id(row: str, player: int) -> str:
 def build_pad(ctx: SheetContext) -> None:
     spec = PADS[ctx.sheet]
     pen = ctx.pen
-    registration(ctx, f"{spec.game} \u00b7 Score pad", "one column per player",
+    registration(ctx, f"{sheet_game(spec.sheet).title} \u00b7 Score pad", "one column per player",
                  title_x=CORNER_KEEPOUT_MM + 1.5)
     x0 = PAGE_MARGIN_MM + 6.0
     x1 = ctx.width - PAGE_MARGIN_MM - 6.0

@@ -10,7 +10,6 @@ import pytest
 import yaml
 
 from tools import cli_reference
-
 from tools.bench import markdown_tables, replace_between_markers, with_measured_row
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -70,14 +70,14 @@ def test_cli_and_web_save_into_one_store(cli: Invoke, tmp_path: Path) -> None:
 
     store = Store.open(tmp_path)
     client = TestClient(create_app(store))
-    form = {"rows": "2", "action": "save", "name0": "Ann", "completed_orders0": "3",
+    form = {"rows": "2", "action": "save", "name0": "Ann", "completed_orders0": "5",
             "name1": "Bo", "completed_orders1": "1"}
     assert client.post("/pads/deli-duel", data=form, follow_redirects=False).status_code == 303
     assert cli("dulce", "final", _ex("dulce", "final.json"), "--save", "--data",
                str(tmp_path)).exit_code == 0
     r = cli("history", "--data", str(tmp_path))
     lines = r.stdout.splitlines()
-    assert len(lines) == 2 and "Deli Duel: 1. Ann 3" in lines[0] and "won by Marco" in lines[1]
+    assert len(lines) == 2 and "Deli Duel: 1. Ann 5" in lines[0] and "won by Marco" in lines[1]
     night = store.current_night()
     assert {p.source for p in store.plays(night_id=night.id)} == {"web", "cli"}
     page = client.get("/history")

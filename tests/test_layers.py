@@ -22,11 +22,18 @@ IO_MODULES = {"sys", "io", "pathlib", "shutil", "tempfile", "subprocess", "socke
 BANNED: dict[str, set[str]] = {
     "companion/games": {"cv2", "reportlab", "click", "PIL", "pypdfium2", "numpy", "segno",
                         "pytesseract", "layouts", "companion.vision", "tools",
-                        "companion.cli", "companion.fileio"} | IO_MODULES,
+                        "companion.cli", "companion.fileio", "companion.store",
+                        "companion.web", "starlette"} | IO_MODULES,
     "companion/paper": {"cv2", "reportlab", "click", "PIL", "companion.cli"},
     "companion/vision": {"reportlab", "click", "companion.cli"},
     "tools/synth": {"click", "companion.cli"},
-    "layouts": {"cv2", "click", "companion.vision", "companion.cli"},
+    "layouts": {"cv2", "click", "companion.vision", "companion.cli", "companion.store",
+                "companion.web"},
+    # the store keeps plays; it reads no photo, draws nothing and serves no page
+    "companion/store": {"cv2", "reportlab", "click", "PIL", "numpy", "layouts", "starlette",
+                        "companion.vision", "companion.cli", "companion.web", "tools"},
+    # the web app serves pages over the engines and the store, never the command line
+    "companion/web": {"click", "companion.cli", "tools"},
 }
 # Calls that read or write files (or the terminal); engines make none of them.
 IO_CALLS = {"open", "print", "input", "read_text", "write_text", "read_bytes", "write_bytes",
@@ -173,3 +180,80 @@ def test_engines_import_without_opencv_reportlab_or_click() -> None:
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, timeout=60, check=False)
     assert run.returncode == 0, run.stderr
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(package: str = "companion") -> dict[str, set[str]]:
+    """Each module of ``package`` and the package's modules it imports, anywhere in its
+    code (a function's late import too; only ``if TYPE_CHECKING:`` blocks are left out,
+    since they never run). ``from a import b`` is an edge to ``a.b`` when that is a module."""
+    files = {_module_name(p): p for p in (ROOT / package).rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        typing_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
+                       and "TYPE_CHECKING" in ast.unparse(node.test) for n in ast.walk(node)}
+        here = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        deps: set[str] = set()
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
+            if isinstance(node, ast.Import):
+                deps |= {a.name for a in node.names if a.name in files}
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = here.split(".")[: len(here.split(".")) - node.level + 1]
+                    base = ".".join([*up, *([node.module] if node.module else [])])
+                for a in node.names:
+                    sub = f"{base}.{a.name}"
+                    deps |= {sub} if sub in files else {base} if base in files else set()
+        graph[name] = deps - {name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_circle_anywhere_in_the_package() -> None:
+    graph = import_graph()
+    assert len(graph) > 100 and "companion.web.history" in graph["companion.web.app"]
+    assert cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_a_circle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}}
+    assert cycles(graph) == [["a", "b", "c"]]

@@ -17,11 +17,13 @@ from starlette.testclient import TestClient
 from companion.cli.delicious_read import read_cmd
 from companion.cli.dice import dice as dice_group
 from companion.cli.dice_read import read as dice_read_cmd
+from companion.errors import ImageError
 from companion.store import Store
-from companion.web import services
+from companion.web import printing
 from companion.web.app import create_app
 from companion.web.constants import MAX_UPLOAD_BYTES
-from companion.web.uploads import label_of
+from companion.web.readers import ReaderPool
+from companion.web.uploads import label_of, sniff_image
 from tools.example_photos import photo_with_a_field_to_review
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -36,14 +38,14 @@ def store(tmp_path: Path) -> Iterator[Store]:
 
 
 @pytest.fixture(scope="module")
-def readers() -> Iterator[services.ReaderPool]:
-    pool = services.ReaderPool(1)
+def readers() -> Iterator[ReaderPool]:
+    pool = ReaderPool(1)
     yield pool
     pool.close()
 
 
 @pytest.fixture
-def client(store: Store, readers: services.ReaderPool) -> Iterator[TestClient]:
+def client(store: Store, readers: ReaderPool) -> Iterator[TestClient]:
     with TestClient(create_app(store, readers=readers), raise_server_exceptions=False) as c:
         yield c
 
@@ -131,19 +133,19 @@ def test_an_image_that_is_not_a_sheet(client: TestClient) -> None:
 
 
 def test_caps_in_bytes_and_pixels_and_content_not_name() -> None:
-    with pytest.raises(services.ImageError, match="limit"):
-        services.sniff_image(b"\xff" * (MAX_UPLOAD_BYTES + 1), "big.jpg")
+    with pytest.raises(ImageError, match="limit"):
+        sniff_image(b"\xff" * (MAX_UPLOAD_BYTES + 1), "big.jpg")
     buf = io.BytesIO()
     Image.new("L", (10_000, 9_000)).save(buf, "PNG")  # 90 MP of nothing, a small file
-    with pytest.raises(services.ImageError, match="MP limit"):
-        services.sniff_image(buf.getvalue(), "huge.png")
+    with pytest.raises(ImageError, match="MP limit"):
+        sniff_image(buf.getvalue(), "huge.png")
     buf = io.BytesIO()
     Image.new("RGB", (20, 20)).save(buf, "GIF")
-    with pytest.raises(services.ImageError, match="GIF"):
-        services.sniff_image(buf.getvalue(), "photo.jpg")
+    with pytest.raises(ImageError, match="GIF"):
+        sniff_image(buf.getvalue(), "photo.jpg")
     png = io.BytesIO()
     Image.new("RGB", (20, 20)).save(png, "PNG")
-    assert services.sniff_image(png.getvalue(), "named.jpg").media_type == "image/png"
+    assert sniff_image(png.getvalue(), "named.jpg").media_type == "image/png"
 
 
 def test_labels_never_carry_a_path() -> None:
@@ -183,7 +185,7 @@ def test_cross_site_post_refused(client: TestClient, store: Store) -> None:
     assert ok.status_code == 303 and [p.name for p in store.players()] == ["Ann"]
 
 
-def test_token_required_in_lan_mode(store: Store, readers: services.ReaderPool) -> None:
+def test_token_required_in_lan_mode(store: Store, readers: ReaderPool) -> None:
     app = create_app(store, token="s3cret-token", join_url="http://x/?t=s3cret-token",
                      readers=readers)
     with TestClient(app) as c:
@@ -316,7 +318,7 @@ def test_a_bug_is_one_line_not_a_trace(client: TestClient, monkeypatch: pytest.M
     def broken(*_: object) -> None:
         raise RuntimeError("a secret detail\nTraceback (most recent call last)")
 
-    monkeypatch.setattr(services, "print_pdf", broken)
+    monkeypatch.setattr(printing, "print_pdf", broken)
     r = client.post("/print", data={"sheet": "delicious-combo"},
                     headers={"accept": "application/json"})
     assert r.status_code == 500
@@ -337,7 +339,7 @@ def test_sizes_are_upright() -> None:
     exif = Image.Exif()
     exif[0x0112] = 6  # a phone held upright: stored landscape, shown portrait
     Image.new("RGB", (40, 30)).save(buf, "JPEG", exif=exif)
-    info = services.sniff_image(buf.getvalue(), "phone.jpg")
+    info = sniff_image(buf.getvalue(), "phone.jpg")
     assert (info.media_type, info.width, info.height) == ("image/jpeg", 30, 40)
 
 

@@ -14,6 +14,7 @@ import click
 from companion import __version__
 from companion.cli.lazy import LazyCommand, LazyGroup
 from companion.errors import CompanionError
+from companion.games.registry import GAMES
 
 # Each game's commands are imported when they run (see companion/cli/lazy.py); the
 # summaries are what `companion --help` lists, and a test keeps them equal to the
@@ -21,16 +22,7 @@ from companion.errors import CompanionError
 SUBCOMMANDS: dict[str, LazyCommand] = {
     "sheets": LazyCommand("companion.cli.sheets:sheets",
                           "Print sheets and score pads, and export their geometry."),
-    "delicious": LazyCommand("companion.cli.delicious:delicious",
-                             "Delicious: garden, simulate, score, read photos."),
-    "dice": LazyCommand("companion.cli.dice:dice", "Diced Veggies: read a block photo, list "
-                        "and check cleaver cuts, final scores."),
-    "dulce": LazyCommand("companion.cli.dulce:dulce", "Dulce: validate plants, best scoring "
-                         "order, best harvest, final score."),
-    "wild-gardens": LazyCommand("companion.cli.wild_gardens:wild_gardens",
-                                "Wild Gardens: final scoring and tiebreaks."),
-    "deli-duel": LazyCommand("companion.cli.deli_duel:deli_duel",
-                             "Deli Duel: order checks and the winning count."),
+    **{g.command.name: LazyCommand(g.command.target, g.command.summary) for g in GAMES},
     "serve": LazyCommand("companion.cli.serve:serve", "Serve the game-night pages and the JSON "
                          "API."),
     "history": LazyCommand("companion.cli.history:history_cmd",

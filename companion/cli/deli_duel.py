@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from companion.cli.output import emit, json_option
-from companion.cli.store_options import save_options, save_result
+from companion.cli.store_options import save_finished, save_options
 from companion.errors import InputError
 from companion.fileio import read_json_object
 from companion.games.deli_duel import (
@@ -19,10 +19,10 @@ from companion.games.deli_duel import (
     order_problems,
     orders_to_win,
     parse,
-    winner,
 )
 from companion.games.deli_duel.cards import INGREDIENT_COUNTS, LIST_NAMES, ORDER_CARDS
 from companion.games.deli_duel.orders import on_display
+from companion.games.deli_duel.outcome import finish
 
 
 @click.group(name="deli-duel")
@@ -115,37 +115,11 @@ def winner_cmd(state: str, as_json: bool, save: bool, night: str | None,
     Exit 1 if the table is impossible: a size outside 2-6, a completed order no card
     shows, two wins at once, more orders than exist.
     """
-    out = winner(parse.seats(read_json_object(state)))
-    doc = {
-        "orders_to_win": out.target,
-        "winner": out.winner,
-        "reason": out.reason,
-        "needed": {name: n for name, n in out.needed},
-        "problems": list(out.problems),
-    }
-    lines = [
-        f"Orders to win at this table: {out.target}."
-        if out.target is not None
-        else "This is not a Deli Duel table."
-    ]
-    if out.problems:
-        lines.append("No winner: this table cannot happen in a game.")
-    elif out.winner:
-        how = "the Fairy Bread combo" if out.reason == "fairy-bread" else f"{out.target} orders"
-        lines.append(f"Winner: {out.winner} ({how}).")
-    else:
-        lines.append(
-            "No winner yet. Still needed: " + ", ".join(f"{n} {k}" for n, k in out.needed) + "."
-        )
-    lines.extend(f"problem: {p}" for p in out.problems)
-    if save and not out.problems:
-        from companion.store import results
-
-        save_result(results.deli_duel(doc), data, night)
-    elif save:
-        click.echo("companion: not saved: the state has problems", err=True)
-    emit(doc, lines, as_json)
-    if out.problems:
+    finished = finish(read_json_object(state))
+    if save:
+        save_finished("deli-duel", finished.doc, finished.problems, data, night)
+    emit(finished.doc, finished.lines, as_json)
+    if finished.problems:
         sys.exit(1)
 
 

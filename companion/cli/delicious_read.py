@@ -16,18 +16,14 @@ import click
 from companion.cli.store_options import save_options
 from companion.errors import CompanionError, IllegalMoveError, InputError, UnknownNameError
 from companion.fileio import write_json
-from companion.games.delicious.documents import player_verdicts, read_document
+from companion.games.delicious.documents import player_verdicts
 from companion.games.delicious.fieldmap import check_value
 from companion.games.delicious.garden import garden
-from companion.games.delicious.players import (
-    Pairing,
-    PlayerReading,
-    field_values,
-    pair_sheets,
-)
+from companion.games.delicious.players import Pairing, PlayerReading, field_values
+from companion.games.delicious.read_table import Fix, ReadTable, TableSheet, pair_table
 from companion.games.delicious.report import ranking_text, score_text
 from companion.games.delicious.state import SheetState
-from companion.games.delicious.table import TableResult, assess
+from companion.games.delicious.table import TableResult
 from companion.games.delicious.verdicts import Verdict
 from companion.vision.overlay import write_overlay
 from companion.vision.sheet.overlay import draw_overlay
@@ -54,9 +50,9 @@ def _parse_set(spec: str, players: int) -> tuple[int, str, str | None]:
     return index, target.strip(), (value.strip() or None)
 
 
-def _corrections(players: Sequence[Player], sets: Sequence[str]) -> list[Player]:
-    """The players with every ``--set`` applied, each value checked as a field map's is."""
-    fixes: dict[int, list[tuple[str, str | None]]] = {}
+def _player_fixes(players: Sequence[Player], sets: Sequence[str]) -> dict[int, list[Fix]]:
+    """Every ``--set`` by player, each value checked as a field map's is."""
+    fixes: dict[int, list[Fix]] = {}
     for spec in sets:
         i, fid, value = _parse_set(spec, len(players))
         if fid not in players[i].readings:
@@ -67,7 +63,7 @@ def _corrections(players: Sequence[Player], sets: Sequence[str]) -> list[Player]
             value = check_value(garden(players[i].variant).field_kinds(), fid, value,
                                 f"--set {spec!r}", letters=True)
         fixes.setdefault(i, []).append((fid, value))
-    return [p.corrected(fixes.get(i, [])) for i, p in enumerate(players)]
+    return fixes
 
 
 def _out_path(out: Path, index: int, players: int) -> Path:
@@ -156,12 +152,9 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
     sheets, errors = _read_all(photos, rd)
     if len(photos) == 1 and errors:
         raise InputError(f"{errors[0]['photo']}: {errors[0]['error']}")
-    pairing = pair_sheets(sheets)
-    players = _corrections(pairing.players, sets)
-    names = [Path(p.photos[0]).stem for p in players]
-    if len(set(names)) < len(names):
-        names = [f"player{i + 1}" for i in range(len(players))]
-    table = assess(players, names, pairing.unpaired)
+    paired = pair_table([TableSheet(i, s) for i, s in enumerate(sheets)])
+    read = paired.score(_player_fixes(paired.players, sets), errors)
+    players, names, table, pairing = read.players, read.names, read.result, read.pairing
 
     for i, p in enumerate(players):
         if out_path is not None:
@@ -170,18 +163,14 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
                               "fields": p.fields, "review": p.review})
             click.echo(f"wrote {path} ({names[i]}: {', '.join(p.photos)})", err=True)
         if overlay_dir is not None:
-            violating = {f for v in table.violations[i] for f in v.fields}
-            _overlays(overlay_dir, p, table.scores[i], violating, player_verdicts(p))
+            _overlays(overlay_dir, read, read.owners[i])
     if out_path is not None and not players:
         click.echo(f"companion: warning: nothing written to {out_path}: no whole player was "
                    "read", err=True)
-    for p in pairing.unpaired:
-        if overlay_dir is not None:
-            problem = pairing.problem_for(p)
-            _overlays(overlay_dir, p, None, set(), player_verdicts(p),
-                      [f"NOT SCORED: {problem.message}"] if problem else [])
+    if overlay_dir is not None:
+        _overlays(overlay_dir, read, [sheet for sheet, _ in read.unpaired])
 
-    doc = read_document(players, names, table, pairing, errors)
+    doc = read.document
     if save:
         from companion.cli.delicious_save import save_table
 
@@ -224,20 +213,16 @@ def _print_text(players: Sequence[Player], names: Sequence[str], table: TableRes
             click.echo(f"  ! [{pr.code}] {pr.message}")
 
 
-def _overlays(out_dir: Path, p: Player, score: Any, violating: set[str],
-              verdicts: Sequence[Verdict], notes: Sequence[str] = ()) -> None:
+def _overlays(out_dir: Path, read: ReadTable[SheetReading],
+              sheets: Sequence[TableSheet[SheetReading]]) -> None:
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"cannot create {out_dir}: {exc.strerror}") from None
-    review = set(p.review)
-    readings = p.readings
-    for s in p.sheets:
-        summary = None if score is None else {"planter": score.planter, "total": score.total}
-        points = None if score is None else score.containers
-        said = [*notes, *(v.message for v in verdicts if v.photo == s.photo)]
-        img = draw_overlay(s, violating, points, summary, review, readings, said)
-        path = out_dir / f"{Path(s.photo).stem}.overlay.png"
+    for sheet in sheets:
+        _, m = read.marks(sheet.key)
+        img = draw_overlay(sheet.reading, m.violating, m.container_points, m.summary,
+                           m.review, m.readings, m.notes)
+        path = out_dir / f"{Path(sheet.reading.photo).stem}.overlay.png"
         write_overlay(str(path), img)
         click.echo(f"wrote {path}", err=True)
-

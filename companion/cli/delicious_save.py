@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.cli.store_options import save_result
 from companion.errors import IllegalMoveError, ImageError
-from companion.store import results
+from companion.games.registry import BY_SLUG
 from companion.store.db import Store
 from companion.store.models import Play
 
@@ -22,7 +22,7 @@ SHEET = "delicious-sheet"  # the reading kind the web app keeps for a sheet phot
 def _image(path: str) -> tuple[bytes, str, int, int]:
     from PIL import Image
 
-    from companion.web.constants import IMAGE_FORMATS
+    from companion.vision.constants import IMAGE_FORMATS
 
     try:
         import pillow_heif
@@ -62,6 +62,6 @@ def save_table(doc: dict[str, Any], players: Sequence[Any], given: Sequence[str]
                legal: bool, data: str | None, night: str | None) -> Play:
     if not legal:
         raise IllegalMoveError("not saved: a sheet breaks a rule (fix it with --set first)")
-    result = results.delicious(doc, given)
+    result = BY_SLUG["delicious"].play(doc, given)
     names = [s.name for s in result.seats]
     return save_result(result, data, night, lambda store, nid: _keep(store, nid, players, names))

@@ -12,15 +12,16 @@ import click
 
 from companion.cli.lazy import LazyCommand, LazyGroup
 from companion.cli.output import echo_json, json_option
-from companion.cli.store_options import save_options, save_result
+from companion.cli.store_options import save_finished, save_options
 from companion.errors import InputError
 from companion.fileio import STDIN, errors_naming, read_json_object
 from companion.games.diced_veggies.compare import judge_change
 from companion.games.diced_veggies.cut import SPEC_HELP, Cut
-from companion.games.diced_veggies.cutting import CutCheck, CutOptions
+from companion.games.diced_veggies.cutting import CutOptions
+from companion.games.diced_veggies.documents import cuts_document
 from companion.games.diced_veggies.grid import fmt_cells
 from companion.games.diced_veggies.model import Block
-from companion.games.diced_veggies.scoring import from_json, score
+from companion.games.diced_veggies.outcome import finish
 
 
 @click.group(name="dice", cls=LazyGroup, lazy={
@@ -76,16 +77,6 @@ def _options(full_only: bool, kids: bool) -> CutOptions:
     return CutOptions(full_length_only=full_only, kids=kids)
 
 
-def _cut_entry(check: CutCheck) -> dict[str, Any]:
-    assert check.cut is not None
-    return {
-        **check.cut.to_json(),
-        "spec": str(check.cut),
-        "taken": [list(c) for c in check.taken],
-        "sum": check.sum,
-    }
-
-
 _full_only = click.option(
     "--full-only", is_flag=True, help="Only full-length cuts (the blade runs the whole seam)."
 )
@@ -109,12 +100,7 @@ def cuts(source: str, as_json: bool, overlay: str | None, full_only: bool, kids:
     _warn(block, source, reading)
     options = _options(full_only, kids)
     checks = block.legal_cut_checks(options)
-    doc = {
-        "take_all": block.take_all(options),
-        "cuts": [_cut_entry(c) for c in checks],
-        "dice": len(block),
-        "total": block.total,
-    }
+    doc = cuts_document(block, options, checks)
     if overlay:
         from companion.vision.dice.overlay import draw_cuts
 
@@ -204,24 +190,12 @@ def score_cmd(ctx: click.Context, state: str, as_json: bool, save: bool, night: 
     """
     doc = read_json_object(state, 'a score state: an object with a "players" list')
     with errors_naming(state):
-        players, options = from_json(doc)
-    result = score(players, options)
-    if save and not result.violations:
-        from companion.store import results
-
-        save_result(results.diced_veggies(result.to_json()), data, night)
-    elif save:
-        click.echo("companion: not saved: the state breaks a rule", err=True)
+        finished = finish(doc)
+    if save:
+        save_finished("diced-veggies", finished.doc, finished.problems, data, night)
     if as_json:
-        echo_json(result.to_json(), indent=None)
+        echo_json(finished.doc, indent=None)
     else:
-        for rank, p in result.ranking:
-            click.echo(f"{rank}. {p.name}: {p.total} ({p.stars} stars + {p.hype_points} hype, "
-                       f"{len(p.recipes)} recipes)")
-        winners = result.winners
-        verb = "share the victory" if len(winners) > 1 else "wins"
-        click.echo(f"{' and '.join(winners)} {verb}.")
-        for v in result.violations:
-            click.echo(f"  - {v.message}")
-    if result.violations:
+        click.echo("\n".join(finished.lines))
+    if finished.problems:
         ctx.exit(1)

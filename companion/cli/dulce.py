@@ -7,21 +7,18 @@ import sys
 import click
 
 from companion.cli.output import echo_json, emit, json_option
-from companion.cli.store_options import save_options, save_result
+from companion.cli.store_options import save_finished, save_options
 from companion.errors import IllegalMoveError, InputError
 from companion.fileio import read_json_object
 from companion.games.dulce import parse, report
-from companion.games.dulce.final import rank
-from companion.games.dulce.harvest import best_harvest
 from companion.games.dulce.limits import (
     ImpossibleStateError,
     card_number_problem,
     check_state,
-    table_problems,
 )
-from companion.games.dulce.model import DulceRules, PlayerState, Tiebreak
+from companion.games.dulce.model import Tiebreak
+from companion.games.dulce.outcome import Advice, advise, finish
 from companion.games.dulce.planting import plant, plant_card
-from companion.games.dulce.scoring import Kitchen, best_scoring
 
 
 def _pair(text: str, what: str) -> tuple[int, int]:
@@ -30,14 +27,6 @@ def _pair(text: str, what: str) -> tuple[int, int]:
     except ValueError:
         raise InputError(f"{what} must be two whole numbers like 1,2, not {text!r}") from None
     return a, b
-
-
-def _state(path: str, command: str) -> PlayerState:
-    """The player state in ``path`` with what ``command`` needs, refused (exit 1) if no
-    game can reach it."""
-    st = parse.player_state(read_json_object(path), needs=parse.NEEDS[command])
-    check_state(st)
-    return st
 
 
 @click.group(name="dulce")
@@ -50,10 +39,8 @@ def dulce() -> None:
 @json_option
 def score_order(state: str, as_json: bool) -> None:
     """Best scoring order and byproduct moves for the cafés in STATE (after a harvest)."""
-    st = _state(state, "score-order")
-    kitchen = Kitchen.of(st.cafes)
-    plan = best_scoring(kitchen, kitchen.fill_of(st.cafes))
-    emit(report.scoring_json(plan), report.scoring_text(plan), as_json)
+    finished = advise(Advice.SCORE_ORDER, read_json_object(state))
+    emit(finished.doc, finished.lines, as_json)
 
 
 @dulce.command("best-harvest")
@@ -61,8 +48,8 @@ def score_order(state: str, as_json: bool) -> None:
 @json_option
 def best_harvest_cmd(state: str, as_json: bool) -> None:
     """Which row or column to harvest, where each bean and egg goes, and how to score."""
-    advice = best_harvest(_state(state, "best-harvest"))
-    emit(report.harvest_json(advice), report.harvest_text(advice), as_json)
+    finished = advise(Advice.BEST_HARVEST, read_json_object(state))
+    emit(finished.doc, finished.lines, as_json)
 
 
 @dulce.command("plant")
@@ -119,18 +106,9 @@ def final_cmd(state: str, tiebreak: str, as_json: bool, save: bool, night: str |
 
     Exit 1 for a table no game has (more than four players).
     """
-    players = parse.final_players(read_json_object(state))
-    problems = table_problems(players)
-    if problems:
-        raise ImpossibleStateError(problems[0])
-    reading = Tiebreak(tiebreak)
-    standings = rank(players, DulceRules(tiebreak=reading))
-    doc = report.standings_json(standings, reading)
+    finished = finish(read_json_object(state), Tiebreak(tiebreak))
     if save:
-        from companion.store import results
-
-        save_result(results.dulce(doc), data, night)
-    emit(doc, report.standings_text(standings, reading), as_json)
-
+        save_finished("dulce", finished.doc, finished.problems, data, night)
+    emit(finished.doc, finished.lines, as_json)
 
 __all__ = ["dulce"]

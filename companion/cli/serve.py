@@ -65,8 +65,8 @@ def serve(host: str | None, port: int, data: str | None, lan: bool, new_token: b
     from companion.web.app import create_app, join_link
     from companion.web.constants import READER_PROCESSES
     from companion.web.protocol import DeadlineH11Protocol
+    from companion.web.readers import ReaderPool
     from companion.web.security import LOCAL_HOSTS, kept_token
-    from companion.web.services import ReaderPool
 
     try:
         store = Store.open(data)

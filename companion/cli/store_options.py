@@ -8,10 +8,10 @@ from typing import Any, TypeVar
 
 import click
 
+from companion.games.outcome import Outcome
 from companion.store.db import Store
 from companion.store.models import Play
 from companion.store.nights import night_for
-from companion.store.results import PlayResult
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -35,7 +35,7 @@ def open_store(data: str | None) -> Store:
     return Store.open(data)
 
 
-def save_result(result: PlayResult, data: str | None, night: str | None,
+def save_result(result: Outcome, data: str | None, night: str | None,
                 attach: Callable[[Store, int], int | None] | None = None) -> Play:
     """Save a finished game's result; ``attach`` may keep photos and return a scoring id.
 
@@ -44,10 +44,21 @@ def save_result(result: PlayResult, data: str | None, night: str | None,
     with open_store(data) as store:
         where = night_for(store, night)
         scoring_id = attach(store, where.id) if attach else None
-        play = store.save_play(result.game, result.seats, night_id=where.id,
-                               tiebreak=result.tiebreak, detail=result.detail, source="cli",
-                               scoring_id=scoring_id)
+        play = store.save_outcome(result, night_id=where.id, source="cli",
+                                  scoring_id=scoring_id)
         click.echo(f"saved play {play.id} ({result.game}, won by "
                    f"{' and '.join(play.winners) or 'nobody'}) to {where.name!r} in "
                    f"{store.root}", err=True)
     return play
+
+
+def save_finished(game: str, doc: dict[str, Any], problems: list[str], data: str | None,
+                  night: str | None) -> None:
+    """``--save`` of a scoring command: the game's play from its printed document, unless
+    the state breaks a rule (said on stderr; the command's exit code says it too)."""
+    if problems:
+        click.echo("companion: not saved: the state breaks a rule", err=True)
+        return
+    from companion.games.registry import BY_SLUG
+
+    save_result(BY_SLUG[game].play(doc), data, night)

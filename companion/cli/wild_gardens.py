@@ -7,11 +7,9 @@ import sys
 import click
 
 from companion.cli.output import emit, json_option
-from companion.cli.store_options import save_options, save_result
+from companion.cli.store_options import save_finished, save_options
 from companion.fileio import read_json_object
-from companion.games.wild_gardens import check, check_table, rank
-from companion.games.wild_gardens.parse import players
-from companion.games.wild_gardens.report import standings_json, standings_text
+from companion.games.wild_gardens.outcome import finish
 
 
 @click.group(name="wild-gardens")
@@ -25,15 +23,9 @@ def wild_gardens() -> None:
 @save_options
 def score(state: str, as_json: bool, save: bool, night: str | None, data: str | None) -> None:
     """Final scores and ranking with the full tiebreak chain (exit 1 on an impossible state)."""
-    ps = players(read_json_object(state))
-    standings = rank(ps)
-    violations = check_table(ps) + [v for p in ps for v in check(p)]
-    if save and not violations:
-        from companion.store import results
-
-        save_result(results.wild_gardens(standings_json(standings, violations)), data, night)
-    elif save:
-        click.echo("companion: not saved: the state breaks a rule", err=True)
-    emit(standings_json(standings, violations), standings_text(standings, violations), as_json)
-    if violations:
+    finished = finish(read_json_object(state))
+    if save:
+        save_finished("wild-gardens", finished.doc, finished.problems, data, night)
+    emit(finished.doc, finished.lines, as_json)
+    if finished.problems:
         sys.exit(1)

@@ -9,6 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from companion.errors import InputError, UnknownNameError
+from companion.games.registry import SHEETS
 
 # Portrait width x height in mm.
 PAPER_SIZES_MM: dict[str, tuple[float, float]] = {
@@ -25,17 +26,7 @@ CORNER_MARKER_IDS = (0, 1, 2, 3)
 # modules, about 1 mm a module) and reads even when the sheet is small in a photo:
 # "CMP1:<sheet code>:<version>:<variant>:<paper code>:<player code>", e.g. "CMP1:DC:1:A:L:MDGY".
 QR_PREFIX = "CMP1"
-SHEET_CODES: dict[str, str] = {
-    "delicious-garden": "DG",
-    "delicious-play": "DP",
-    "delicious-combo": "DC",
-    "delicious-scorepad": "DS",
-    "diced-veggies-mat": "VM",
-    "diced-veggies-scorepad": "VS",
-    "dulce-scorepad": "US",
-    "wild-gardens-scorepad": "WS",
-    "deli-duel-scorepad": "LS",
-}
+SHEET_CODES: dict[str, str] = {s.id: s.code for s in SHEETS}
 PAPER_CODES: dict[str, str] = {"letter": "L", "a4": "A4"}
 
 

@@ -24,6 +24,7 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.fileio import write_atomic
+from companion.games.outcome import Outcome
 from companion.store import schema
 from companion.store.errors import NotFoundError, StoreError, StoreVersionError
 from companion.store.models import (
@@ -310,6 +311,15 @@ class Store:
             if scoring_id is not None:
                 c.execute("UPDATE scorings SET play_id = ? WHERE id = ?", (play_id, scoring_id))
         return self.play(play_id)
+
+    def save_outcome(self, outcome: Outcome, *, night_id: int | None, source: str,
+                     scoring_id: int | None = None) -> Play:
+        """Save a finished game as the games turn it into a play (``Game.play``): the one
+        way the command line and the web app keep a result."""
+        seats = [SeatInput(s.name, s.score, s.place, s.winner) for s in outcome.seats]
+        return self.save_play(outcome.game, seats, night_id=night_id,
+                              tiebreak=outcome.tiebreak, detail=outcome.detail,
+                              source=source, scoring_id=scoring_id)
 
     def play(self, play_id: int) -> Play:
         plays = self.plays(ids=[play_id])

@@ -14,10 +14,10 @@ import json
 import uuid
 from typing import Any
 
+from companion.games.registry import BY_SLUG, title
 from companion.store.aliases import aliases, resolve, rows
 from companion.store.db import Store
 from companion.store.errors import NotFoundError
-from companion.store.games import BY_SLUG, title
 from companion.store.history import history
 
 FORMAT = "companion-plays"

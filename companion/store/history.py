@@ -9,9 +9,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from companion.errors import InputError
+from companion.games.registry import game as game_info
+from companion.games.registry import title
 from companion.store.aliases import ALIAS_JOIN, CANONICAL_ID, resolve, rows
 from companion.store.db import Store
-from companion.store.games import game_info, title
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,9 @@ from typing import Any
 
 from companion.errors import InputError
 from companion.fileio import check_json_tree, parse_json
+from companion.games.registry import game as game_info
 from companion.store.db import Store, clean_name, name_key
 from companion.store.export import FORMAT, FORMAT_VERSION
-from companion.store.games import game_info
 from companion.store.history import check_date
 
 MAX_IMPORT_BYTES = 200 * 1024 * 1024

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from companion.games.registry import BY_SLUG, title
+from companion.games.registry import game as game_info
 from companion.store.aliases import ALIAS_JOIN, CANONICAL_ID, rows
 from companion.store.db import Store, name_key
-from companion.store.games import BY_SLUG, game_info, title
 
 OVERALL = "overall"
 CHART_NIGHTS = 60  # the chart shows this many latest nights

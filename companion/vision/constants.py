@@ -6,6 +6,8 @@ reader's in ``companion.vision.dice.constants``.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 # --- loading ---------------------------------------------------------------------------------
 # Largest photo we decode, in pixels (width x height). Phones give 12-50 MP; anything much
 # bigger is more likely a decompression bomb than a photo.
@@ -16,6 +18,11 @@ MAX_DEEP_IMAGE_PIXELS = 20_000_000
 # Longest side over shortest side: a sheet or a block is at most about 2:1 in a photo, and a
 # 1 x 80,000,000 strip only costs memory. Checked from the header, before decoding.
 MAX_IMAGE_ASPECT = 6.0
+# Image types the readers decode (Pillow format name -> media type): what the web app
+# accepts as an upload and what the store keeps.
+IMAGE_FORMATS = MappingProxyType({"JPEG": "image/jpeg", "PNG": "image/png",
+                                  "WEBP": "image/webp", "HEIF": "image/heif",
+                                  "HEIC": "image/heic", "MPO": "image/jpeg"})
 
 # --- registration ----------------------------------------------------------------------------
 # Long side, in pixels, of the downscaled copy the ArUco markers are first searched on.

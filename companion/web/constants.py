@@ -1,8 +1,6 @@
-"""Limits and names of the web app (units in the names)."""
+"""Limits of the web app (units in the names)."""
 
 from __future__ import annotations
-
-from types import MappingProxyType
 
 # An upload larger than this is refused before it is decoded. A 12 MP phone JPEG is
 # 3-8 MB and a HEIC half that; 25 MB leaves room for a 48 MP photo at high quality.
@@ -17,10 +15,6 @@ HEADER_DEADLINE_S = 5.0
 MAX_FORM_BYTES = 256 * 1024
 UPLOAD_PATHS = frozenset({"/delicious/upload", "/dice/upload", "/api/delicious/read",
                           "/api/dice/read", "/api/dice/cuts"})
-# Image types the readers decode (Pillow format name -> media type).
-IMAGE_FORMATS = MappingProxyType({"JPEG": "image/jpeg", "PNG": "image/png",
-                                  "WEBP": "image/webp", "HEIF": "image/heif",
-                                  "HEIC": "image/heic", "MPO": "image/jpeg"})
 # Worker processes reading photos: one per core on the 2-core machines game night runs on.
 READER_PROCESSES = 2
 SHEET_CACHE_ENTRIES = 24  # readings kept in memory (each holds a ~9 MP rectified page)
@@ -29,7 +23,3 @@ OVERLAY_MAX_SIDE_PX = 1600  # overlays are scaled down to this for phones
 CROP_GROW_MM = 2.0  # context around a field's box in its review crop
 TOKEN_BYTES = 24  # --lan access token: 192 bits from secrets
 TOKEN_COOKIE = "companion_token"
-GAMES = ("delicious", "diced-veggies", "dulce", "wild-gardens", "deli-duel")
-GAME_TITLES = MappingProxyType({"delicious": "Delicious", "diced-veggies": "Diced Veggies",
-                                "dulce": "Dulce", "wild-gardens": "Wild Gardens",
-                                "deli-duel": "Deli Duel"})

@@ -1,38 +1,29 @@
-"""The score-pad forms: which numbers each game's pad asks for, and the state document
-the engine reads, built from what was typed."""
+"""The score pads: each game's form (its columns come from the game registry), the
+state document the game scores, built from what was typed, and the Dulce advice box.
+
+Scoring and saving go through the game's own ``finish`` and ``play`` (the registry), the
+functions the command line calls too.
+"""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from companion.errors import InputError
+from starlette.requests import Request
+from starlette.responses import Response
 
+from companion.errors import IllegalMoveError, InputError
+from companion.games.dulce.outcome import Advice, advise
+from companion.games.outcome import Finished
+from companion.games.registry import BY_SLUG, GAMES, ColumnKind, PadColumn, title
+from companion.store import NotFoundError
+from companion.web.render import go, page, state, whole
 
-@dataclass(frozen=True)
-class Column:
-    key: str
-    label: str
-    kind: str = "int"  # int, text (recipes), bool
-    hint: str = ""
-
-
-PADS: Mapping[str, tuple[Column, ...]] = MappingProxyType({
-    "dulce": (Column("points", "Points"), Column("chicken", "Chicken"),
-              Column("field_cubes", "Cubes on fields")),
-    "wild-gardens": (Column("pollinator", "Pollinator VP"), Column("jar", "Jar VP"),
-                     Column("guests", "Guests served"), Column("guest_vp", "Guest game-end VP"),
-                     Column("cooked_recipes", "Recipes cooked"),
-                     Column("ingredients", "Ingredients left"),
-                     Column("skill_tokens", "Skill tokens"),
-                     Column("reserved_recipes", "Recipes reserved")),
-    "deli-duel": (Column("completed_orders", "Orders completed"),
-                  Column("fairy_bread", "Fairy Bread", "bool")),
-    "diced-veggies": (Column("recipes", "Recipes", "text",
-                             "stars+hype, comma between recipes: 9+6, 8, 7+3+3"),),
-})
+PADS: Mapping[str, tuple[PadColumn, ...]] = MappingProxyType(
+    {g.slug: g.pad for g in GAMES if g.pad})
 
 MAX_PAD_PLAYERS = 8
 
@@ -74,9 +65,9 @@ def state_from_form(game: str, form: Mapping[str, str]) -> dict[str, Any]:
         row: dict[str, Any] = {"name": name}
         for col in columns:
             raw = str(form.get(f"{col.key}{i}", ""))
-            if col.kind == "bool":
+            if col.kind is ColumnKind.FLAG:
                 row[col.key] = raw in ("on", "true", "1")
-            elif col.kind == "text":
+            elif col.kind is ColumnKind.TEXT:
                 row[col.key] = _recipes(raw, name)
             else:
                 row[col.key] = _whole(raw, f"{name}, {col.label}")
@@ -84,3 +75,63 @@ def state_from_form(game: str, form: Mapping[str, str]) -> dict[str, Any]:
     if not players:
         raise InputError("write at least one player's name")
     return {"game": game, "players": players}
+
+
+# ---- routes -------------------------------------------------------------------------------
+
+
+def _pad_game(request: Request) -> str:
+    game = str(request.path_params["game"])
+    if game not in PADS:
+        raise NotFoundError(f"no score pad for {game!r}")
+    return game
+
+
+async def pad(request: Request) -> Response:
+    st = state(request)
+    game = _pad_game(request)
+    names = [p.name for p in st.store.night_players(st.store.current_night().id)]
+    rows = min(MAX_PAD_PLAYERS, max(len(names), 2))
+    return _pad_page(request, game, rows, {}, None, None)
+
+
+def _pad_page(request: Request, game: str, rows: int, values: dict[str, str],
+              result: Finished | None, advice: list[str] | None) -> Response:
+    st = state(request)
+    names = [p.name for p in st.store.night_players(st.store.current_night().id)]
+    return page(request, "pad.html", game=game, title=title(game), columns=PADS[game],
+                rows=rows, values=values, result=result, advice=advice, suggestions=names)
+
+
+async def pad_post(request: Request) -> Response:
+    st = state(request)
+    game = _pad_game(request)
+    form = await request.form()
+    values = {k: str(v) for k, v in form.items()}
+    rows = min(MAX_PAD_PLAYERS, max(2, whole(form.get("rows", "2"), "rows")))
+    action = str(form.get("action", ""))
+    if action == "more":
+        rows = min(MAX_PAD_PLAYERS, rows + 1)
+        return _pad_page(request, game, rows, values, None, None)
+    if action in tuple(Advice):
+        try:
+            doc = json.loads(str(form.get("state", "")))
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                f"the Dulce state is not JSON: {exc.msg} at line {exc.lineno}") from None
+        if not isinstance(doc, dict):
+            raise InputError("the Dulce state is a JSON object")
+        return _pad_page(request, game, rows, values, None, advise(Advice(action), doc).lines)
+    info = BY_SLUG[game]
+    result = info.score_pad(state_from_form(game, values))
+    if action == "save":
+        if result.problems:
+            raise IllegalMoveError(f"not saved: {result.problems[0]}")
+        st.store.save_outcome(info.play(result.doc), night_id=st.store.current_night().id,
+                              source="web")
+        return go(request, "/")
+    return _pad_page(request, game, rows, values, result, None)
+
+
+ROUTES_POST = (("/pads/{game}", pad_post),)
+ROUTES_GET = (("/pads/{game}", pad),)

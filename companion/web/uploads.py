@@ -1,25 +1,88 @@
-"""Turning a multipart upload into checked photo bytes (before any of it is kept)."""
+"""Turning a multipart upload into checked photo bytes (before any of it is kept), and
+handing a checked upload to a reader under a name the server chose."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
+import secrets
+import warnings
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
 
 from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request
 
 from companion.errors import ImageError, InputError
-from companion.web import services
+from companion.store import Store
+from companion.vision.constants import IMAGE_FORMATS, MAX_IMAGE_PIXELS
 from companion.web.constants import MAX_PHOTOS_PER_UPLOAD, MAX_UPLOAD_BYTES
 
 _LABEL_CHARS = re.compile(r"[^A-Za-z0-9._ -]+")
+EXIF_ORIENTATION = 0x0112
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class ImageInfo:
+    """What an upload is; width and height of the photo upright (EXIF rotation applied)."""
+
+    media_type: str
+    width: int
+    height: int
 
 
 @dataclass(frozen=True)
 class Upload:
     data: bytes
     label: str  # the client's file name, tidied: shown and echoed, never used as a path
-    info: services.ImageInfo
+    info: ImageInfo
+
+
+def sniff_image(data: bytes, label: str) -> ImageInfo:
+    """What the bytes are (never what the name says); refused over the byte or pixel cap,
+    or for a shape (aspect, bit depth) that must not be decoded."""
+    from PIL import Image, UnidentifiedImageError
+
+    from companion.vision.load import shape_problem
+
+    if not data:
+        raise ImageError(f"{label}: the file is empty")
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise ImageError(f"{label}: {len(data) / 1e6:.1f} MB is more than the "
+                         f"{MAX_UPLOAD_BYTES / 1e6:.0f} MB limit")
+    try:
+        import pillow_heif
+
+        pillow_heif.register_heif_opener()
+    except ImportError:  # pragma: no cover - a declared dependency
+        pass
+    limit = MAX_IMAGE_PIXELS
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as img:
+                fmt, (w, h) = str(img.format), img.size
+                # From the header alone: getexif() decodes a whole PNG to find its EXIF.
+                problem = shape_problem(w, h, img.mode, limit)
+                if problem is not None:
+                    raise ImageError(f"{label}: {problem}")
+                if img.getexif().get(EXIF_ORIENTATION, 1) in (5, 6, 7, 8):
+                    w, h = h, w  # kept upright, as the readers see it
+    except ImageError:
+        raise
+    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, SyntaxError,
+            ValueError):
+        raise ImageError(f"{label}: not a photo (expected JPEG, PNG, WebP or HEIC)") from None
+    media = IMAGE_FORMATS.get(fmt)
+    if media is None:
+        raise ImageError(f"{label}: a {fmt} image; send a JPEG, PNG, WebP or HEIC photo")
+    if w * h > limit:
+        raise ImageError(f"{label}: {w}x{h} is more than the {limit / 1e6:.0f} MP limit")
+    return ImageInfo(media, w, h)
 
 
 def label_of(name: str | None, index: int) -> str:
@@ -55,5 +118,28 @@ async def photos(form: FormData, field: str = "photo") -> list[Upload]:
     for i, f in enumerate(files):
         label = label_of(f.filename, i)
         data = await f.read(MAX_UPLOAD_BYTES + 1)
-        out.append(Upload(data, label, services.sniff_image(data, label)))
+        out.append(Upload(data, label, sniff_image(data, label)))
+    return out
+
+
+@contextlib.contextmanager
+def temp_photo(store: Store, up: Upload) -> Iterator[Path]:
+    """The upload under a server-chosen temporary name while a reader looks at it."""
+    tmp = store.root / "tmp"
+    tmp.mkdir(exist_ok=True)
+    path = tmp / f"{secrets.token_hex(12)}{'.heic' if 'hei' in up.info.media_type else '.img'}"
+    path.write_bytes(up.data)
+    try:
+        yield path
+    finally:
+        path.unlink(missing_ok=True)
+
+
+def read_uploads(store: Store, ups: Sequence[Upload],
+                 read: Callable[[Path, str], R]) -> list[R]:
+    """Each upload read from a temporary file by ``read`` (a sheet or a dice reader)."""
+    out = []
+    for up in ups:
+        with temp_photo(store, up) as path:
+            out.append(read(path, up.label))
     return out

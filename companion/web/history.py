@@ -5,52 +5,58 @@ in static/vendor, so the page draws offline)."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from companion.errors import InputError
-from companion.store import NotFoundError, Reading, Store
-from companion.store.games import GAMES, game_info, title
+from companion.games.registry import GAMES, title
+from companion.games.registry import game as game_info
+from companion.store import Correction, NotFoundError, Photo, Reading, Store
 from companion.store.history import HistoryRow, count_plays, history, play_detail
 from companion.store.standings import score_series, standings
+from companion.web.readers import DICE, SHEET
+from companion.web.render import page, state
 
 CHART_JS_VERSION = "4.6.1"
 CHART_JS = "vendor/chart.umd.min.js"
 HISTORY_PAGE_PLAYS = 100  # the history page shows the latest plays; the CLI shows all
-SHEET, DICE = "delicious-sheet", "dice-block"
 
 
 def _store(request: Request) -> Store:
-    return request.app.state.web.store  # type: ignore[no-any-return]
+    return state(request).store
 
 
-def _page(request: Request, name: str, **context: Any) -> Response:
-    from companion.web.app import _page as page  # the app's base context (night, nav, QR)
+class Filters(NamedTuple):
+    """The history page's filters (query parameters; empty means all)."""
 
-    return page(request, name, **context)
+    game: str | None
+    player: str | None
+    since: str | None
 
 
-def _filters(request: Request) -> dict[str, str | None]:
+def _filters(request: Request) -> Filters:
     q = request.query_params
-    return {"game": q.get("game") or None, "player": q.get("player") or None,
-            "since": q.get("since") or None}
+    return Filters(q.get("game") or None, q.get("player") or None, q.get("since") or None)
 
 
 async def history_page(request: Request) -> Response:
     store = _store(request)
     f = _filters(request)
-    rows = history(store, **f, latest=HISTORY_PAGE_PLAYS)  # type: ignore[arg-type]
-    total = count_plays(store, **f)  # type: ignore[arg-type]
-    return _page(request, "history.html", rows=list(reversed(rows)), total=total, shown=len(rows),
+    rows = history(store, game=f.game, player=f.player, since=f.since,
+                   latest=HISTORY_PAGE_PLAYS)
+    total = count_plays(store, game=f.game, player=f.player, since=f.since)
+    return page(request, "history.html", rows=list(reversed(rows)), total=total, shown=len(rows),
                  filters=f, game_list=GAMES, titles={g.slug: g.title for g in GAMES},
                  player_list=[p.name for p in store.players()])
 
 
 async def history_api(request: Request) -> Response:
-    rows = history(_store(request), **_filters(request))  # type: ignore[arg-type]
+    f = _filters(request)
+    rows = history(_store(request), game=f.game, player=f.player, since=f.since)
     return JSONResponse({"plays": [r.to_json() for r in rows]})
 
 
@@ -61,7 +67,19 @@ def _one(store: Store, play_id: int) -> HistoryRow:
     return rows[0]
 
 
-def _pictures(store: Store, play_id: int) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class Picture:
+    """A play's photo as its page shows it: the overlay the app draws and the corrections."""
+
+    photo: Photo
+    label: str
+    overlay: str | None
+    scoring: int
+    kind: str | None
+    corrections: list[Correction]
+
+
+def _pictures(store: Store, play_id: int) -> list[Picture]:
     """The play's photos, with the overlay page the app draws for each and its corrections."""
     out = []
     for s in _scorings(store, play_id):
@@ -74,11 +92,10 @@ def _pictures(store: Store, play_id: int) -> list[dict[str, Any]]:
                     overlay = f"/delicious/{s}/overlay/{r.id}.jpg"
                 elif r is not None and r.kind == DICE:
                     overlay = f"/dice/{s}/overlay/{r.id}.jpg"
-                out.append({
-                    "photo": photo, "label": str(r.doc.get("photo", "")) if r else photo.file,
-                    "overlay": overlay, "scoring": s, "kind": r.kind if r else None,
-                    "corrections": store.corrections(r.id, include_undone=True) if r else [],
-                })
+                out.append(Picture(
+                    photo, str(r.doc.get("photo", "")) if r else photo.file, overlay, s,
+                    r.kind if r else None,
+                    store.corrections(r.id, include_undone=True) if r else []))
     return out
 
 
@@ -94,7 +111,7 @@ async def play_page(request: Request) -> Response:
     play_id = int(request.path_params["play"])
     row = _one(store, play_id)
     detail = play_detail(store, play_id)
-    return _page(request, "history_play.html", row=row, game_title=title(row.game),
+    return page(request, "history_play.html", row=row, game_title=title(row.game),
                  pictures=_pictures(store, play_id),
                  detail=json.dumps(detail, indent=1, sort_keys=True) if detail else None)
 
@@ -112,7 +129,7 @@ async def photo_file(request: Request) -> Response:
 
 async def standings_page(request: Request) -> Response:
     tables = standings(_store(request))
-    return _page(request, "standings.html", tables=tables, game=None, chart=None,
+    return page(request, "standings.html", tables=tables, game=None, chart=None,
                  game_list=GAMES, chart_js=CHART_JS)
 
 
@@ -125,7 +142,7 @@ async def game_standings_page(request: Request) -> Response:
     (table,) = standings(store, slug)
     chart = score_series(store, slug)
     chart["score_label"] = game_info(slug).score_label
-    return _page(request, "standings.html", tables=[table], game=slug, chart=chart,
+    return page(request, "standings.html", tables=[table], game=slug, chart=chart,
                  game_list=GAMES, chart_js=CHART_JS)
 
 

@@ -1,0 +1,329 @@
+"""The Delicious page: photos of a table's sheets uploaded, read, paired, corrected by
+hand, scored and saved, with each sheet's overlay and the crops of fields to check.
+
+The table is scored by ``companion.games.delicious.read_table``, the path ``companion
+delicious read`` takes; this module only shapes it for the page.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+
+from companion.errors import CompanionError, InputError
+from companion.games.delicious.players import FieldLike
+from companion.games.delicious.read_table import ReadTable, SameName, TableSheet, pair_table
+from companion.games.registry import BY_SLUG
+from companion.paper.model import FieldSpec
+from companion.store import Photo
+from companion.web.constants import CROP_GROW_MM
+from companion.web.pictures import encode_jpeg
+from companion.web.readers import SHEET
+from companion.web.render import (
+    WebState,
+    form_reading,
+    go,
+    owned_reading,
+    page,
+    scoring_of,
+    state,
+    whole,
+)
+from companion.web.uploads import photos, read_form, read_uploads
+
+if TYPE_CHECKING:
+    from companion.vision.sheet.reader import SheetReading
+
+
+def sheet_json(reading: SheetReading) -> dict[str, Any]:
+    """The reading as stored: what the photo showed, without the sheet's own score and
+    problems, which a correction or the table's other sheets change (they are recomputed)."""
+    doc = dict(reading.to_json())
+    doc.pop("score", None)
+    doc.pop("violations", None)
+    return doc
+
+
+@dataclass(frozen=True)
+class ReviewField:
+    key: int  # the sheet item holding the field
+    field: str
+    kind: str
+    value: str | None
+    confidence: float
+    allowed: tuple[str, ...]
+    corrected: bool
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    name: str
+    keys: tuple[int, ...]  # the sheet items that make this player
+    doc: dict[str, Any]  # exactly one player's ``delicious read --json`` document
+    review: tuple[ReviewField, ...]
+    corrected: tuple[ReviewField, ...]
+
+
+@dataclass(frozen=True)
+class UnpairedSheet:
+    """A sheet that makes no whole player (its partner is missing, or its code is on two
+    gardens): shown with why, never scored."""
+
+    key: int
+    doc: dict[str, Any]  # its entry in ``unpaired`` of ``delicious read --json``
+    message: str  # why it is not scored, naming the missing sheet or both photos
+    missing: str | None  # the sheet to photograph (delicious-garden or delicious-play)
+
+
+@dataclass(frozen=True)
+class TableScore:
+    """The table as the Delicious page shows it, over the one scoring path
+    (``companion.games.delicious.read_table``) the command line takes too."""
+
+    read: ReadTable[SheetReading] = dataclasses.field(repr=False, compare=False)
+    players: tuple[PlayerResult, ...]  # whole players only: what is scored and saved
+    unpaired: tuple[UnpairedSheet, ...] = ()
+
+    @property
+    def ranking(self) -> list[dict[str, Any]]:
+        return [s.to_json() for s in self.read.result.standings] if len(self.players) > 1 else []
+
+    @property
+    def legal(self) -> bool:
+        return self.read.legal
+
+    @property
+    def pairing(self) -> list[dict[str, Any]]:
+        return [pr.to_json() for pr in self.read.pairing.problems]
+
+    def json(self) -> dict[str, Any]:
+        """What ``companion delicious read --json`` prints for these photos."""
+        return self.read.document
+
+
+def _field_view(key: int, reading: FieldLike, spec: FieldSpec, corrected: bool) -> ReviewField:
+    return ReviewField(key, spec.id, spec.kind.value, reading.value, round(reading.confidence, 3),
+                       tuple(spec.allowed), corrected)
+
+
+def score_table(items: Sequence[TableSheet[SheetReading]]) -> TableScore:
+    """Pair sheets into players, apply corrections, check and score them as one table,
+    exactly as ``companion delicious read --json`` does; a sheet without its partner is
+    listed, not scored."""
+    if not items:
+        raise InputError("no sheets to score")
+    read = pair_table(items).score(same_name=SameName.SUFFIX)
+    results = []
+    for i, p in enumerate(read.players):
+        readings = p.readings
+        hand = {fid for it in read.owners[i] for fid, _ in it.corrections}
+        review, corrected = [], []
+        for it in read.owners[i]:
+            specs = {s.id: s for s in it.reading.geometry.fields}
+            for fid in p.review:
+                if fid in specs and fid in it.reading.readings:
+                    review.append(_field_view(it.key, readings[fid], specs[fid], False))
+            for fid in sorted(hand & set(it.reading.readings)):
+                corrected.append(_field_view(it.key, readings[fid], specs[fid], True))
+        results.append(PlayerResult(read.names[i], tuple(it.key for it in read.owners[i]),
+                                    read.document["players"][i] if "players" in read.document
+                                    else _one_player(read.document), tuple(review),
+                                    tuple(corrected)))
+    unpaired = []
+    for (sheet, p), doc in zip(read.unpaired, read.document.get("unpaired", []), strict=True):
+        problem = read.pairing.problem_for(p)
+        unpaired.append(UnpairedSheet(sheet.key, doc, problem.message if problem else "",
+                                      problem.missing if problem else None))
+    return TableScore(read, tuple(results), tuple(unpaired))
+
+
+def _one_player(doc: dict[str, Any]) -> dict[str, Any]:
+    """A lone player's document without the table's keys."""
+    return {k: v for k, v in doc.items() if k not in ("pairing", "errors")}
+
+
+def sheet_overlay(table: TableScore, key: int) -> bytes:
+    """The flattened sheet with every reading drawn (after corrections), as a JPEG; a sheet
+    left unpaired carries why it is not scored across its top."""
+    from companion.vision.sheet.overlay import draw_overlay
+
+    try:
+        sheet, m = table.read.marks(key)
+    except KeyError:
+        raise InputError(f"no sheet {key} in this table") from None
+    img = draw_overlay(sheet.reading, m.violating, m.container_points, m.summary, m.review,
+                       m.readings, m.notes)
+    return encode_jpeg(img)
+
+
+def field_crop(reading: SheetReading, field: str) -> bytes:
+    """A field's box (with a margin) from the flattened sheet, as a PNG."""
+    import cv2
+
+    from companion.vision.sheet.marks import box_px, crop
+
+    specs = {s.id: s for s in reading.geometry.fields}
+    if field not in specs or field not in reading.readings:
+        raise InputError(f"{field!r} is not a field of this sheet")
+    b = specs[field].box_mm
+    rect = box_px((b.x, b.y, b.w, b.h), reading.registration.px_per_mm, CROP_GROW_MM,
+                  reading.readings[field].shift_px)
+    patch = crop(reading.rectified, rect)
+    ok, buf = cv2.imencode(".png", patch)
+    if not ok:  # pragma: no cover
+        raise InputError("cannot encode the crop")
+    return bytes(buf)
+
+
+def field_allowed(reading: SheetReading, field: str) -> tuple[str, ...]:
+    for s in reading.geometry.fields:
+        if s.id == field:
+            return tuple(s.allowed)
+    raise InputError(f"{field!r} is not a field of this sheet")
+
+
+# ---- routes -------------------------------------------------------------------------------
+
+
+def _sheet(st: WebState, photo: Photo, label: str) -> SheetReading:
+    path = st.store.photo_path(photo)
+    return st.cache.get(SHEET, photo.id, lambda: st.readers.sheet(path, label))
+
+
+def table_sheets(st: WebState, scoring_id: int) -> list[TableSheet[SheetReading]]:
+    """The scoring's sheets with their corrections and the players they were given to."""
+    names = {p.id: p.name for p in st.store.players()}
+    items = []
+    for r in st.store.readings(scoring_id):
+        if r.kind != SHEET:
+            continue
+        photo = st.store.photo(r.photo_id)
+        reading = _sheet(st, photo, str(r.doc["photo"]))
+        fixes = tuple((c.field, c.value) for c in st.store.corrections(r.id))
+        items.append(TableSheet(r.id, reading, fixes,
+                                names.get(r.player_id) if r.player_id else None))
+    return items
+
+
+async def delicious(request: Request) -> Response:
+    st = state(request)
+    sid = request.query_params.get("s")
+    context: dict[str, object] = {"scoring": None, "table": None, "table_error": None}
+    if sid:
+        scoring = st.store.scoring(whole(sid, "scoring"))
+        context["scoring"] = scoring
+        items = await run_in_threadpool(table_sheets, st, scoring.id)
+        if items:
+            try:
+                context["table"] = score_table(items)
+            except CompanionError as exc:
+                context["table_error"] = str(exc)
+        context["readings"] = {it.key: it for it in items}
+        context["saved"] = st.store.play(scoring.play_id) if scoring.play_id else None
+    night = st.store.current_night()
+    context["players"] = st.store.night_players(night.id)
+    context["earlier"] = [(sc, len(st.store.photos(sc.id)))
+                          for sc in reversed(st.store.scorings(night.id, "delicious"))]
+    return page(request, "delicious.html", **context)
+
+
+async def upload(request: Request) -> Response:
+    st = state(request)
+    form = await read_form(request)
+    ups = await photos(form)
+    readings = await run_in_threadpool(read_uploads, st.store, ups, st.readers.sheet)
+    sid = form.get("s")  # all read before any is kept
+    night = st.store.current_night()
+    scoring = (scoring_of(st, sid, "delicious") if sid
+               else st.store.new_scoring("delicious", night.id))
+    for up, reading in zip(ups, readings, strict=True):
+        photo, _ = st.store.add_photo(up.data, up.info.media_type, up.info.width,
+                                      up.info.height, scoring_id=scoring.id,
+                                      reading=(SHEET, sheet_json(reading)))
+        st.cache.put(SHEET, photo.id, reading)
+    return go(request, f"/delicious?s={scoring.id}")
+
+
+async def correct(request: Request) -> Response:
+    st = state(request)
+    sid = whole(request.path_params["sid"], "scoring")
+    form = await request.form()
+    reading, photo = form_reading(st, sid, form, SHEET)
+    rid = reading.id
+    field = str(form.get("field", ""))
+    value = str(form.get("value", ""))
+    sheet = await run_in_threadpool(_sheet, st, photo, str(reading.doc["photo"]))
+    allowed = field_allowed(sheet, field)
+    if value != "" and value not in allowed:
+        raise InputError(f"{value!r} is not allowed in {field}; choose {', '.join(allowed)}")
+    st.store.correct(rid, field, value or None)
+    return go(request, f"/delicious?s={sid}#r{rid}")
+
+
+async def undo(request: Request) -> Response:
+    st = state(request)
+    sid = whole(request.path_params["sid"], "scoring")
+    form = await request.form()
+    rid = form_reading(st, sid, form, SHEET)[0].id
+    st.store.undo_correction(rid)
+    return go(request, f"/delicious?s={sid}#r{rid}")
+
+
+async def player(request: Request) -> Response:
+    st = state(request)
+    sid = whole(request.path_params["sid"], "scoring")
+    form = await request.form()
+    rid = form_reading(st, sid, form, SHEET)[0].id
+    pid = form.get("player")
+    st.store.set_reading_player(rid, whole(pid, "player") if pid else None)
+    return go(request, f"/delicious?s={sid}")
+
+
+async def save(request: Request) -> Response:
+    st = state(request)
+    sid = whole(request.path_params["sid"], "scoring")
+    scoring = st.store.scoring(sid)
+    items = await run_in_threadpool(table_sheets, st, sid)
+    outcome = BY_SLUG["delicious"].play(score_table(items).json())
+    if scoring.play_id:
+        st.store.delete_play(scoring.play_id)
+    st.store.save_outcome(outcome, night_id=scoring.night_id, source="web", scoring_id=sid)
+    return go(request, "/")
+
+
+async def overlay(request: Request) -> Response:
+    st = state(request)
+    reading, _ = owned_reading(st, request, SHEET)
+    items = await run_in_threadpool(table_sheets, st, whole(request.path_params["sid"], "s"))
+    table = score_table(items)
+    data = await run_in_threadpool(sheet_overlay, table, reading.id)
+    return Response(data, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+async def crop(request: Request) -> Response:
+    st = state(request)
+    reading, photo = owned_reading(st, request, SHEET)
+    sheet = await run_in_threadpool(_sheet, st, photo, str(reading.doc["photo"]))
+    data = field_crop(sheet, request.query_params.get("field", ""))
+    return Response(data, media_type="image/png",
+                    headers={"Cache-Control": "private, max-age=3600"})
+
+
+ROUTES_POST = (
+    ("/delicious/upload", upload),
+    ("/delicious/{sid:int}/correct", correct),
+    ("/delicious/{sid:int}/undo", undo),
+    ("/delicious/{sid:int}/player", player),
+    ("/delicious/{sid:int}/save", save),
+)
+ROUTES_GET = (
+    ("/delicious", delicious),
+    ("/delicious/{sid:int}/overlay/{rid:int}.jpg", overlay),
+    ("/delicious/{sid:int}/crop/{rid:int}.png", crop),
+)

@@ -1,0 +1,300 @@
+"""The dice page: a block photographed and read, every legal cut drawn on it, dice
+corrected by hand, and a cut judged from a photo before and one after.
+
+The documents are the command line's (``companion.games.diced_veggies``); this module
+reads the photos, applies the corrections and shapes the overlay for a phone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+
+from companion.errors import CompanionError, InputError
+from companion.games.diced_veggies.compare import judge_change
+from companion.games.diced_veggies.cutting import CutOptions
+from companion.games.diced_veggies.documents import cuts_document
+from companion.games.diced_veggies.model import Block, Ingredient
+from companion.store import Correction, Photo
+from companion.web.pictures import encode_jpeg
+from companion.web.readers import DICE
+from companion.web.render import (
+    WebState,
+    form_reading,
+    go,
+    owned_reading,
+    page,
+    scoring_of,
+    state,
+    whole,
+)
+from companion.web.uploads import photos, read_form, read_uploads
+
+if TYPE_CHECKING:
+    from companion.vision.dice.reader import DiceReading
+
+# The dice a correction may name: the engine's own list.
+INGREDIENTS: tuple[str, ...] = tuple(i.value for i in Ingredient)
+
+
+def dice_reading(st: WebState, photo: Photo, label: str) -> DiceReading:
+    path = st.store.photo_path(photo)
+    return st.cache.get(DICE, photo.id, lambda: st.readers.dice(path, label))
+
+
+def dice_read_json(reading: DiceReading, label: str) -> dict[str, Any]:
+    """Exactly what ``companion dice read --json`` prints."""
+    return {"photo": label, **reading.to_json()}
+
+
+def parse_die(value: str) -> tuple[str, int] | None:
+    """``carrot:3`` -> (ingredient, pips); ``none`` -> None (no die there)."""
+    if value == "none":
+        return None
+    name, _, pips = value.partition(":")
+    if name not in INGREDIENTS or pips not in tuple("123456"):
+        raise InputError(f"a die is INGREDIENT:PIPS (pips 1-6) or none, not {value!r}")
+    return name, int(pips)
+
+
+def parse_cell(text: str) -> tuple[int, int]:
+    try:
+        r, c = (int(x) for x in text.split(","))
+    except ValueError:
+        raise InputError(f"a die's cell is ROW,COL, not {text!r}") from None
+    return r, c
+
+
+def corrected_dice(reading: DiceReading,
+                   corrections: Sequence[tuple[str, str | None]]) -> DiceReading:
+    """The reading with dice set by hand (certain, out of review) or removed."""
+    dice = {d.cell: d for d in reading.dice}
+    for cell_text, value in corrections:
+        cell = parse_cell(cell_text)
+        if cell not in dice:
+            raise InputError(f"no die was read at {cell_text}")
+        die = parse_die(value or "none")
+        if die is None:
+            del dice[cell]
+            continue
+        dice[cell] = dataclasses.replace(dice[cell], ingredient=Ingredient(die[0]), value=die[1],
+                                         confidence=1.0, review=False, flags=())
+    kept = [dice[d.cell] for d in reading.dice if d.cell in dice]
+    return dataclasses.replace(reading, dice=kept)
+
+
+def _options(full_only: bool = False, kids: bool = False) -> CutOptions:
+    return CutOptions(full_length_only=full_only, kids=kids)
+
+
+def _block(reading: DiceReading, require_connected: bool = True) -> Block:
+    return Block.from_json(reading.block_json(), require_connected=require_connected)
+
+
+def dice_cuts_json(reading: DiceReading, full_only: bool = False,
+                   kids: bool = False) -> dict[str, Any]:
+    """Exactly what ``companion dice cuts --json`` prints for the block read."""
+    return cuts_document(_block(reading), _options(full_only, kids))
+
+
+def dice_check_json(before: DiceReading, after: DiceReading, full_only: bool = False,
+                    kids: bool = False) -> dict[str, Any]:
+    """Exactly what ``companion dice check BEFORE AFTER --json`` prints."""
+    change = judge_change(_block(before), _block(after, require_connected=False),
+                          _options(full_only, kids))
+    return dict(change.to_json())
+
+
+@dataclass(frozen=True)
+class DieSpot:
+    """Where a die sits on the dice overlay, in percent of the picture (for tap targets)."""
+
+    row: int
+    col: int
+    ingredient: str
+    value: int
+    review: bool
+    left: float
+    top: float
+    size: float  # width and height, percent of the picture's width
+
+
+def _block_box(reading: DiceReading, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The block with a margin of 1.6 dice: what the phone is shown of the photo."""
+    import numpy as np
+
+    h, w = shape[:2]
+    if not reading.dice:
+        return 0, 0, w, h
+    pts = np.concatenate([reading.grid.corners(d.row, d.col) for d in reading.dice])
+    pitch = float(np.median([reading.grid.pitch_px(d.row, d.col) for d in reading.dice]))
+    (x0, y0), (x1, y1) = pts.min(axis=0) - 1.6 * pitch, pts.max(axis=0) + 1.6 * pitch
+    return max(0, int(x0)), max(0, int(y0)), min(w, int(x1)), min(h, int(y1))
+
+
+def dice_spots(reading: DiceReading,
+               photo_size: tuple[int, int]) -> tuple[list[DieSpot], float]:
+    """Each die's tap target on the overlay ``dice_overlay`` draws, and the overlay's
+    height / width (``photo_size``: the upright photo's width and height)."""
+    x0, y0, x1, y1 = _block_box(reading, (photo_size[1], photo_size[0]))
+    bw, bh = max(1, x1 - x0), max(1, y1 - y0)
+    out = []
+    for d in reading.dice:
+        cx, cy = reading.grid.center(d.row, d.col)
+        size = reading.grid.pitch_px(d.row, d.col) / bw * 100
+        out.append(DieSpot(d.row, d.col, d.ingredient.value, d.value, d.review,
+                           round((cx - x0) / bw * 100 - size / 2, 2),
+                           round((cy - y0) / bh * 100 - size * bw / bh / 2, 2), round(size, 2)))
+    return out, bh / bw
+
+
+def dice_overlay(photo: Path, reading: DiceReading,
+                 doc: Mapping[str, Any] | None = None) -> bytes:
+    """The photo with the grid, each die and the cuts (or one judged cut), cropped to the
+    block with a margin so it fills a phone's width, as a JPEG."""
+    from companion.vision.dice.overlay import render_cuts, render_reading
+
+    img = render_reading(photo, reading) if doc is None else render_cuts(photo, reading, doc)
+    x0, y0, x1, y1 = _block_box(reading, img.shape)
+    return encode_jpeg(img[y0:y1, x0:x1])
+
+
+def cut_words(cut: Mapping[str, Any]) -> str:
+    """A cut of ``dice cuts --json`` in words, for people at the table."""
+    seam = "column" if cut.get("seam") == "vertical" else "row"
+    depth = cut.get("depth")
+    deep = f"{depth} {'die' if depth == 1 else 'dice'} deep" if depth else "all the way"
+    return (f"blade between {seam}s {cut.get('index')} and {int(cut.get('index', 0)) + 1}, "
+            f"from the {cut.get('from')}, {deep}, push {cut.get('push')}")
+
+
+# ---- routes -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DiceView:
+    rid: int
+    role: str
+    label: str
+    reading: DiceReading  # after corrections
+    read_doc: dict[str, Any]
+    corrections: list[Correction]
+    cuts: dict[str, Any] | None
+    cuts_error: str | None
+    spots: list[DieSpot]
+    aspect: float  # height / width of the overlay picture
+
+
+def _dice_views(st: WebState, scoring_id: int) -> list[DiceView]:
+    out = []
+    for r in st.store.readings(scoring_id):
+        if r.kind != DICE:
+            continue
+        photo = st.store.photo(r.photo_id)
+        raw = dice_reading(st, photo, str(r.doc["photo"]))
+        fixes = st.store.corrections(r.id)
+        reading = corrected_dice(raw, [(c.field, c.value) for c in fixes])
+        cuts, err = None, None
+        try:
+            cuts = dice_cuts_json(reading)
+        except CompanionError as exc:
+            err = str(exc)
+        spots, aspect = dice_spots(reading, (photo.width, photo.height))
+        out.append(DiceView(r.id, photo.role, str(r.doc["photo"]), reading,
+                            dice_read_json(reading, str(r.doc["photo"])), fixes,
+                            cuts, err, spots, aspect))
+    return out
+
+
+async def dice_page(request: Request) -> Response:
+    st = state(request)
+    sid = request.query_params.get("s")
+    context: dict[str, object] = {"scoring": None, "views": [], "verdict": None,
+                               "verdict_error": None, "cut": None}
+    if sid:
+        scoring = st.store.scoring(whole(sid, "scoring"))
+        views = await run_in_threadpool(_dice_views, st, scoring.id)
+        context.update(scoring=scoring, views=views)
+        roles = {v.role: v for v in views}
+        if "before" in roles and "after" in roles:
+            try:
+                context["verdict"] = dice_check_json(roles["before"].reading,
+                                                              roles["after"].reading)
+            except CompanionError as exc:
+                context["verdict_error"] = str(exc)
+        cut = request.query_params.get("cut")
+        if cut is not None and cut.isdigit():
+            context["cut"] = int(cut)
+    context["ingredients"] = INGREDIENTS
+    return page(request, "dice.html", **context)
+
+
+async def upload(request: Request) -> Response:
+    st = state(request)
+    form = await read_form(request)
+    ups = (await photos(form))[:1]
+    role = str(form.get("role") or "block")
+    if role not in ("block", "before", "after"):
+        raise InputError("role must be block, before or after")
+    sid = form.get("s")
+    scoring = None
+    if role == "after":
+        if not sid:
+            raise InputError("snap the block before the cut first")
+        scoring = scoring_of(st, sid, "diced-veggies")
+        if [p.role for p in st.store.photos(scoring.id)] != ["before"]:
+            raise InputError("an after photo goes with one before photo; snap before first")
+    (reading,) = await run_in_threadpool(read_uploads, st.store, ups, st.readers.dice)
+    if scoring is None:
+        scoring = st.store.new_scoring("diced-veggies", st.store.current_night().id)
+    up = ups[0]
+    photo, _ = st.store.add_photo(up.data, up.info.media_type, up.info.width, up.info.height,
+                                  scoring_id=scoring.id, role=role,
+                                  reading=(DICE, dice_read_json(reading, up.label)))
+    st.cache.put(DICE, photo.id, reading)
+    return go(request, f"/dice?s={scoring.id}")
+
+
+async def correct(request: Request) -> Response:
+    st = state(request)
+    sid = whole(request.path_params["sid"], "scoring")
+    form = await request.form()
+    rid = form_reading(st, sid, form, DICE)[0].id
+    if form.get("undo"):
+        st.store.undo_correction(rid)
+        return go(request, f"/dice?s={sid}")
+    cell = str(form.get("cell", ""))
+    value = str(form.get("value", ""))
+    parse_cell(cell)
+    parse_die(value)
+    st.store.correct(rid, cell, value)
+    return go(request, f"/dice?s={sid}")
+
+
+async def overlay(request: Request) -> Response:
+    st = state(request)
+    reading, photo = owned_reading(st, request, DICE)
+    views = await run_in_threadpool(_dice_views, st, whole(request.path_params["sid"], "s"))
+    view = next(v for v in views if v.rid == reading.id)
+    doc: dict[str, Any] | None = view.cuts
+    cut = request.query_params.get("cut")
+    if view.role == "after":
+        before = next((v for v in views if v.role == "before"), None)
+        doc = dice_check_json(before.reading, view.reading) if before else None
+    elif cut is not None and cut.isdigit() and view.cuts and int(cut) < len(view.cuts["cuts"]):
+        chosen = view.cuts["cuts"][int(cut)]
+        doc = {"legal": True, "taken": chosen["taken"], "sum": chosen["sum"], "cut": chosen}
+    data = await run_in_threadpool(dice_overlay, st.store.photo_path(photo),
+                                   view.reading, doc)
+    return Response(data, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+ROUTES_POST = (("/dice/upload", upload), ("/dice/{sid:int}/correct", correct))
+ROUTES_GET = (("/dice", dice_page), ("/dice/{sid:int}/overlay/{rid:int}.jpg", overlay))
