@@ -161,10 +161,10 @@ def test_huge_png_refused_by_every_reader(cli: Invoke, huge_pngs: dict[str, Path
 @pytest.mark.parametrize("kind", ["tall", "deep"])
 def test_huge_png_refused_by_the_web_before_decoding(huge_pngs: dict[str, Path],
                                                      kind: str) -> None:
-    from companion.web import services
+    from companion.web.uploads import sniff_image
 
     with pytest.raises(ImageError, match=f"{kind}.png"):
-        services.sniff_image(huge_pngs[kind].read_bytes(), f"{kind}.png")
+        sniff_image(huge_pngs[kind].read_bytes(), f"{kind}.png")
 
 
 @pytest.mark.parametrize("kind", ["tall", "deep"])
@@ -175,12 +175,12 @@ def test_refusing_a_huge_png_stays_small(huge_pngs: dict[str, Path], kind: str) 
         "import resource, sys\n"
         "from click.testing import CliRunner\n"
         "from companion.cli import main\n"
-        "from companion.web import services\n"
+        "from companion.web.uploads import sniff_image\n"
         "r = CliRunner().invoke(main, ['delicious', 'read', sys.argv[1]])\n"
         "assert r.exit_code == 2, r.output\n"
         "try:\n"
-        "    services.sniff_image(open(sys.argv[1], 'rb').read(), 'x')\n"
-        "except services.ImageError:\n"
+        "    sniff_image(open(sys.argv[1], 'rb').read(), 'x')\n"
+        "except ValueError:\n"
         "    pass\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
     out = subprocess.run([sys.executable, "-c", code, str(huge_pngs[kind])],
