@@ -23,8 +23,9 @@ from typing import NamedTuple
 from companion.games.dulce.constants import BOUND_CACHE, POINTS_PER_CAFE, SEARCH_BUDGET
 from companion.games.dulce.kitchen import Fill, Kitchen, Value, value_above, value_add, value_sub
 from companion.games.dulce.model import DEFAULT_RULES, Content, DulceRules
+from companion.games.dulce.search.byproducts import Byproducts
 from companion.games.dulce.search.live import LiveCafes
-from companion.games.dulce.search.masks import UNBOUNDED, State, bits, masks
+from companion.games.dulce.search.masks import UNBOUNDED, State, masks
 from companion.games.dulce.search.points import PointCeilings, PointCount
 from companion.games.dulce.search.reach import ValueCeilings
 from companion.games.dulce.search.tables import Tables
@@ -105,6 +106,7 @@ class Evaluator:
         self._parts = live.parts
         self._count = self._points.count
         self._reach = ValueCeilings(t).reach
+        self._outcomes = Byproducts(t).outcomes
         self._memo: dict[State, Value] = {}  # exact values of parts
         # Proven strict ceilings of parts: the part's value is below this triple.
         self._upper: dict[State, Value] = {}
@@ -234,7 +236,7 @@ class Evaluator:
                 left_beans, left_eggs = b & ~cm, e & ~cm
                 occupied = left_beans | left_eggs
                 cands = [down & mask & ~occupied for i, down in t.targets[ci] if b >> i & 1]
-                for filled, lost in self._outcomes(cands, 0, 0):
+                for filled, lost in self._outcomes(cands):
                     nb = left_beans | filled
                     reach = value_add(self._glance(nb, left_eggs, cafes).ceiling, (0, lost, 0))
                     key = (-gap.bit_count(), reach)  # eggs only when nothing is full
@@ -251,6 +253,7 @@ class Evaluator:
             return None
         return (points, chicken, b.bit_count())
 
+    # -- the search ---------------------------------------------------------------------
 
     def _canonical(self, beans: int, eggs: int, cafes: int) -> tuple[int, int]:
         """One representative of the states equal up to swapping interchangeable spaces
@@ -376,53 +379,6 @@ class Evaluator:
         points, singles = self._count(beans, eggs, part, live)
         return self._reach(points, singles, beans, eggs, part, live)
 
-    def _outcomes(self, cands: list[int], k: int, used: int) -> Iterator[tuple[int, int]]:
-        """(bits filled, beans discarded) for every assignment of movers k.. onwards."""
-        if k == 0 and len(cands) <= 2:
-            yield from self._few_outcomes(cands)
-            return
-        if k == len(cands):
-            yield 0, 0
-            return
-        free = cands[k] & ~used
-        for t in bits(free):
-            bit = 1 << t
-            for filled, lost in self._outcomes(cands, k + 1, used | bit):
-                yield filled | bit, lost
-        for filled, lost in self._outcomes(cands, k + 1, used):
-            if self._t.forced and free & ~filled:
-                continue  # it could still have moved somewhere
-            yield filled, lost + 1
-
-    def _few_outcomes(self, cands: list[int]) -> list[tuple[int, int]]:
-        """``_outcomes`` of at most two movers (every café here has at most two spaces),
-        written out, in the same order."""
-        forced = self._t.forced
-        if not cands:
-            return [(0, 0)]
-        if len(cands) == 1:
-            one = [(1 << t, 0) for t in self._members(cands[0])]
-            if not (forced and cands[0]):
-                one.append((0, 1))
-            return one
-        first, second = cands
-        out: list[tuple[int, int]] = []
-        members = self._members
-        for t in members(first):
-            bit = 1 << t
-            rest = second & ~bit
-            out.extend((bit | 1 << u, 0) for u in members(rest))
-            if not (forced and rest):
-                out.append((bit, 1))
-        # The first mover discarded: only if every space it could take is taken.
-        for u in members(second):
-            bit = 1 << u
-            if not (forced and first & ~bit):
-                out.append((bit, 1))
-        if not (forced and (second or first)):
-            out.append((0, 2))
-        return out
-
     def _part(
         self, beans: int, eggs: int, cafes: int, live: int, need: Value, count: PointCount
     ) -> Value | None:
@@ -465,7 +421,7 @@ class Evaluator:
             # Spaces outside this part are full for good (that is why it is a part).
             cands = [down & mask & ~occupied for i, down in t.targets[ci] if b >> i & 1]
             seen: set[int] = set()
-            for filled, lost in self._outcomes(cands, 0, 0):
+            for filled, lost in self._outcomes(cands):
                 if filled in seen:  # same spaces filled means the same number lost
                     continue
                 seen.add(filled)
