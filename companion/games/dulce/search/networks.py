@@ -23,6 +23,7 @@ from companion.games.dulce.search.tables import Tables
 
 # (scarcest count, café) of each café that may score, as the ceilings work them out.
 Counts = Iterable[tuple[int, int]]
+Row = tuple[tuple[int, int, int, int, int, int, int, int], ...]  # a café's arcs, unnamed
 
 
 class CafeArc(NamedTuple):
@@ -71,6 +72,11 @@ def _spots(tables: Tables, ids: tuple[int, ...]) -> dict[int, int]:
     return {kl: sum(1 << i for i in ids if klass[i] == kl) for kl in {klass[i] for i in ids}}
 
 
+def _rows(cafe_arcs: list[tuple[CafeArc, ...]] | list[tuple[EggArc, ...]]) -> list[Row]:
+    """The arcs as plain tuples, for the hot loops: a NamedTuple unpacks slower."""
+    return [tuple(arc[:] for arc in arcs) for arcs in cafe_arcs]
+
+
 class MatchingNetwork:
     """Node 0 the source, 1 the sink, per class an "out" and an "in" node.
 
@@ -116,6 +122,7 @@ class MatchingNetwork:
             self.cafe_arcs.append(
                 tuple(path(t, h, times, spots) for t, h, times in _shapes(tables, ids))
             )
+        self._rows = _rows(self.cafe_arcs)
 
     def scorings(self, cafes: Counts, arriving: dict[int, int], ready: int, cover: int) -> int:
         """The scorings the b-matching allows, fractionally, rounded down, or ``cover``
@@ -130,7 +137,7 @@ class MatchingNetwork:
         for k, (a, b) in self.class_arcs.items():
             room[a] = room[b] = arriving[k]
         flow = 0
-        paths = self.cafe_arcs
+        paths = self._rows
         for least, ci in cafes:
             if not least:
                 continue
@@ -235,6 +242,7 @@ class EggNetwork:
             self.cafe_arcs.append(tuple(paths))
             self.routes.append(tuple(routes))
         self.open_arcs = tuple(open_arcs)
+        self._rows = _rows(self.cafe_arcs)
 
     def scorings(
         self,
@@ -261,7 +269,7 @@ class EggNetwork:
             if not least:
                 continue
             counted.append(ci)
-            for cafe, times, t_held, t_egg, t_in, h_held, h_egg, h_in in self.cafe_arcs[ci]:
+            for cafe, times, t_held, t_egg, t_in, h_held, h_egg, h_in in self._rows[ci]:
                 room[cafe] = times * least
                 if t_held >= 0:
                     room[t_held] = (ready & t_in).bit_count()
