@@ -304,7 +304,7 @@ class Evaluator:
     ) -> Glance:
         """Live cafés and a ceiling on the value, taking the cafés as one part: enough
         to rule most states out, for their parent, before their parts are worked out.
-        ``known``: (points, singles, ``_reach`` of them) already worked out here."""
+        ``known``: (points, singles, ``reach`` of them) already worked out here."""
         key = State(cafes, beans, eggs)
         hit = self._glances.get(key)
         if hit is not None:
@@ -375,7 +375,7 @@ class Evaluator:
         return value if value >= need else None
 
     def _ceiling(self, beans: int, eggs: int, part: int, live: int) -> Value:
-        """A ceiling on a part's value (see ``_reach``)."""
+        """A ceiling on a part's value (see ``ValueCeilings.reach``)."""
         points, singles = self._count(beans, eggs, part, live)
         return self._reach(points, singles, beans, eggs, part, live)
 
@@ -386,7 +386,7 @@ class Evaluator:
         or None when it is provably below ``need``. ``count`` is its ``PointCeilings.count``.
 
         A child's points are at most this state's ceiling less the point it scores, and
-        its one-space cafés score no more often than here: so ``_reach`` can often rule
+        its one-space cafés score no more often than here: so ``reach`` can often rule
         a child out before its own ceiling is worked out.
 
         Exact values and proven strict ceilings are memoised apart, so a memoised value

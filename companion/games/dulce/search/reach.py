@@ -201,7 +201,7 @@ class ValueCeilings:
         extra: int,
     ) -> tuple[int, int]:
         """(chicken steps, chicken steps plus beans left) that ``scorings`` scorings leave
-        room for, at most (see ``_reach``).
+        room for, at most (see ``reach``).
 
         A café that holds beans or eggs and never scores again keeps them: its items'
         whole potential is spent on its beans left (one each) or wasted, none on chicken
