@@ -286,7 +286,7 @@ class Evaluator:
         mask = self._slots_of(cafes)
         beans &= mask
         eggs &= mask
-        key = State(cafes, beans, eggs)
+        key = (cafes, beans, eggs)
         hit = self._whole.get(key)
         if hit is not None:
             return hit if hit >= need else None
@@ -305,7 +305,7 @@ class Evaluator:
         """Live cafés and a ceiling on the value, taking the cafés as one part: enough
         to rule most states out, for their parent, before their parts are worked out.
         ``known``: (points, singles, ``reach`` of them) already worked out here."""
-        key = State(cafes, beans, eggs)
+        key = (cafes, beans, eggs)
         hit = self._glances.get(key)
         if hit is not None:
             return hit
@@ -326,7 +326,7 @@ class Evaluator:
     def _analyse(self, beans: int, eggs: int, cafes: int, live: int) -> Analysis:
         """Independent parts, their point counts and value ceilings, and a ceiling on the
         whole (no higher than ``_glance``'s)."""
-        key = State(cafes, beans, eggs)
+        key = (cafes, beans, eggs)
         hit = self._analyses.get(key)
         if hit is not None:
             return hit
@@ -395,7 +395,7 @@ class Evaluator:
         t = self._t
         mask = self._slots_of(cafes)
         b, e = self._canonical(beans & mask, eggs & mask, cafes)
-        key = State(cafes, b, e)
+        key = (cafes, b, e)
         hit = self._memo.get(key)
         if hit is not None:
             return hit if hit >= need else None
@@ -434,7 +434,7 @@ class Evaluator:
                         most = above
                     continue
                 guess: tuple[int, int, Value] | None = None
-                if quick[0] == need[0] and State(cafes, nb, left_eggs) not in self._glances:
+                if quick[0] == need[0] and (cafes, nb, left_eggs) not in self._glances:
                     # Points only tie: the refined ceiling at this state's points rules
                     # out most such children before their own point count is worked out
                     # (and is their glance's own ceiling when that count is the same).

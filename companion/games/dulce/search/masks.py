@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import NamedTuple
 
 from companion.games.dulce.kitchen import Fill
 from companion.games.dulce.model import Content
@@ -11,12 +10,11 @@ from companion.games.dulce.model import Content
 UNBOUNDED = 1 << 30  # more than any count a kitchen holds
 
 
-class State(NamedTuple):
-    """What a group of cafés holds: the key of every memo of the search."""
-
-    cafes: int  # one bit per café of the group
-    beans: int  # one bit per slot holding a bean
-    eggs: int  # one bit per slot holding an egg
+# What a group of cafés holds, as (cafes, beans, eggs): a café mask and two slot masks,
+# the key of every memo of the search. A plain tuple rather than a NamedTuple: one is
+# built at every visit of a state, and building NamedTuples there cost the search 2.5%
+# more instructions (callgrind, on a slow bench kitchen).
+State = tuple[int, int, int]
 
 
 def masks(fill: Fill) -> tuple[int, int]:
