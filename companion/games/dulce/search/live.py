@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from companion.games.dulce.constants import BOUND_CACHE
-from companion.games.dulce.search.masks import bits
+from companion.games.dulce.search.masks import State, bits
 from companion.games.dulce.search.tables import Tables
 
 
@@ -23,8 +23,7 @@ class LiveCafes:
 
     def __init__(self, tables: Tables) -> None:
         self._t = tables
-        # Keyed by the arguments (beans, eggs, cafes), a plain tuple: a hot path.
-        self._lives: dict[tuple[int, int, int], int] = {}
+        self._lives: dict[State, int] = {}
 
     def live(self, beans: int, eggs: int, cafes: int) -> int:
         """Cafés among ``cafes`` that might still score (a least fixpoint).
@@ -36,7 +35,7 @@ class LiveCafes:
         space has such a bean in a café that can score first: growing from the full
         cafés finds them all, and leaves out cafés that wait on each other in a ring
         (each holding the only bean the other needs, which leaves only once it scores)."""
-        key = (beans, eggs, cafes)
+        key = (cafes, beans, eggs)
         hit = self._lives.get(key)
         if hit is not None:
             return hit

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from companion.games.dulce.constants import BOUND_CACHE, POINTS_PER_CAFE
 from companion.games.dulce.search.live import LiveCafes
-from companion.games.dulce.search.masks import UNBOUNDED
+from companion.games.dulce.search.masks import UNBOUNDED, State
 from companion.games.dulce.search.networks import EggNetwork, MatchingNetwork
 from companion.games.dulce.search.tables import Tables
 
@@ -39,8 +39,7 @@ class PointCeilings:
         self._live = live.live
         self._matching = MatchingNetwork(tables)
         self._eggs = EggNetwork(tables)
-        # Keyed by (beans, eggs, live) of the live cafés, a plain tuple: a hot path.
-        self._counts: dict[tuple[int, int, int], PointCount] = {}
+        self._counts: dict[State, PointCount] = {}  # of the live cafés alone
         self._egg_ceilings: dict[tuple[int, int, int], tuple[int, int]] = {}
         self._egg_flows: dict[tuple[int, int, int, int], int] = {}
 
@@ -56,7 +55,7 @@ class PointCeilings:
         spots = t.slots_of(live)
         beans &= spots
         eggs &= spots
-        key = (beans, eggs, live)
+        key = (live, beans, eggs)
         hit = self._counts.get(key)
         if hit is not None:
             return hit
