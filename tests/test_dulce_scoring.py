@@ -23,6 +23,7 @@ from companion.games.dulce import (
     replay,
 )
 from companion.games.dulce.scoring import Byproduct, Evaluator, ScoreStep, apply_step
+from companion.games.dulce.search.reach import ValueCeilings
 from tests.test_dulce_brute import best as brute_best
 from tests.test_dulce_brute import best_value as brute_value
 from tests.test_dulce_brute import random_play
@@ -613,6 +614,6 @@ def test_ceiling_with_one_ring_refills_never_undercuts_the_brute_force(monkeypat
         assert ceiling >= best, cafes
         assert Evaluator(k, rules)(fill) == best, cafes
         with monkeypatch.context() as m:
-            m.setattr(Evaluator, "_ones_refilled", lambda self, *a: (0, 0))
+            m.setattr(ValueCeilings, "_ones_refilled", lambda self, *a: (0, 0))
             tighter += ceiling < Evaluator(k, rules).ceiling(fill)
     assert tighter > 0

@@ -1,8 +1,8 @@
 """The scoring phase: legal steps, replaying a chosen order, and the best order.
 
 ``legal_steps`` works on plain tuples and is the reference for what the rules allow;
-the fast search in ``search.py`` must agree with it (the tests check both against an
-independent brute force).
+the fast search in the ``search`` package must agree with it (the tests check both
+against an independent brute force).
 """
 
 from __future__ import annotations
