@@ -66,7 +66,7 @@ def test_the_page_reveals_the_rounds_the_command_deals(server, browser, width):
             page.keyboard.press("ArrowRight")  # the host's keyboard steps too
         else:
             page.click("#next-round")
-        page.wait_for_selector(f"[data-round='{number}']")
+        page.wait_for_selector(f".supply-head [data-round='{number}']")
         assert _shown(page, ".reveal") == expected[number - 1], number
         earlier = page.eval_on_selector_all(".earlier li", "els => els.map(e => +e.dataset.round)")
         assert earlier == list(range(number - 1, 0, -1))
@@ -75,7 +75,7 @@ def test_the_page_reveals_the_rounds_the_command_deals(server, browser, width):
     for li in range(1, 12):  # the earlier rounds listed at the end match too
         assert _shown(page, f".earlier li[data-round='{li}'] .mini") == expected[li - 1]
     page.keyboard.press("ArrowLeft")
-    page.wait_for_selector("[data-round='11']")
+    page.wait_for_selector(".supply-head [data-round='11']")
     assert _shown(page, ".reveal") == expected[10]
     ctx.close()
 
