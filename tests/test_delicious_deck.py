@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from companion.games.delicious.deck import components, deal
+from companion.games.delicious.deck import components
+from companion.games.delicious.supply import deal
 from companion.games.delicious.symbols import ROUNDS, Fruit, Shape, Tool, Vegetable
 
 

@@ -123,7 +123,8 @@ def test_bad_input_is_one_line_and_exit_2(args, stdin, needle):
 
 
 def test_every_json_example_in_docs_formats_is_accepted():
-    """The documented examples of all three games parse (docs/formats.md)."""
+    """The documented examples of all three games parse, and the supply example is what
+    the command deals (docs/formats.md)."""
     from companion.games.deli_duel import parse as dd
     from companion.games.dulce import parse as du
     from companion.games.wild_gardens import parse as wg
@@ -140,6 +141,13 @@ def test_every_json_example_in_docs_formats_is_accepted():
             assert dd.seats(doc)
         elif game == "wild-gardens":
             assert wg.players(doc)
+        elif game == "delicious":  # supply --json's output, as the command prints it
+            from companion.games.delicious.supply import supply
+
+            dealt = supply(doc["seed"]).to_json()
+            assert doc["rounds"] == dealt["rounds"][:len(doc["rounds"])]
+            assert {k: v for k, v in doc.items() if k != "rounds"} == {
+                k: v for k, v in dealt.items() if k != "rounds"}
         elif "players" in doc:
             assert du.final_players(doc)
         else:

@@ -7,11 +7,11 @@ import random
 import time
 from collections.abc import Callable
 
-from companion.games.delicious.deck import deal
 from companion.games.delicious.moves import legal_moves
 from companion.games.delicious.scoring import score
 from companion.games.delicious.simulate import random_move, simulate_game
 from companion.games.delicious.state import SheetState
+from companion.games.delicious.supply import deal
 from companion.games.delicious.table import table_check
 from companion.games.delicious.validate import check
 

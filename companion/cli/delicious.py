@@ -26,6 +26,8 @@ _VARIANT = click.option(
 @click.group(name="delicious", cls=LazyGroup, lazy={
     "read": LazyCommand("companion.cli.delicious_read:read_cmd", "Read photographed Delicious "
                         "sheets: every field, every rule problem, the score."),
+    "supply": LazyCommand("companion.cli.delicious_supply:supply_cmd", "Deal the community "
+                          "supply: 12 rounds of a top and a bottom card, each with its token."),
 })
 def delicious() -> None:
     """Delicious: garden, simulate, score, read photos."""

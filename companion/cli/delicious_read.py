@@ -23,6 +23,7 @@ from companion.games.delicious.players import Pairing, PlayerReading, field_valu
 from companion.games.delicious.read_table import Fix, ReadTable, TableSheet, pair_table
 from companion.games.delicious.report import ranking_text, score_text
 from companion.games.delicious.state import SheetState
+from companion.games.delicious.supply import MAX_SEED, supply
 from companion.games.delicious.table import TableResult
 from companion.games.delicious.verdicts import Verdict
 from companion.vision.overlay import write_overlay
@@ -127,12 +128,15 @@ def _sheets_label(p: Player) -> str:
               show_default=True, help="Letter reader: our classifier or tesseract.")
 @click.option("--player", "player_names", multiple=True, metavar="NAME",
               help="With --save: the players' names, in the order of the photos.")
+@click.option("--supply-seed", type=click.IntRange(0, MAX_SEED), metavar="S",
+              help="Also check each sheet against the community supply of seed S "
+                   "(`delicious supply --seed S`): what it cannot explain goes to review.")
 @save_options
 @click.pass_context
 def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
              overlay_dir: Path | None, out_path: Path | None, sets: tuple[str, ...],
-             reader: str, player_names: tuple[str, ...], save: bool, night: str | None,
-             data: str | None) -> None:
+             reader: str, player_names: tuple[str, ...], supply_seed: int | None, save: bool,
+             night: str | None, data: str | None) -> None:
     """Read photographed Delicious sheets: every field, every rule problem, the score.
 
     Garden and play sheets photographed separately are paired by their player code; a
@@ -153,7 +157,8 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
     if len(photos) == 1 and errors:
         raise InputError(f"{errors[0]['photo']}: {errors[0]['error']}")
     paired = pair_table([TableSheet(i, s) for i, s in enumerate(sheets)])
-    read = paired.score(_player_fixes(paired.players, sets), errors)
+    read = paired.score(_player_fixes(paired.players, sets), errors,
+                        supply=None if supply_seed is None else supply(supply_seed))
     players, names, table, pairing = read.players, read.names, read.result, read.pairing
 
     for i, p in enumerate(players):
@@ -196,6 +201,8 @@ def _print_text(players: Sequence[Player], names: Sequence[str], table: TableRes
     for i, p in enumerate(players):
         click.echo("\n".join(_review_text(_sheets_label(p), p.readings, p.review,
                                           player_verdicts(p), p.seconds)))
+        for m in p.supply_checks or ():
+            click.echo(f"! supply: {m.message} ({', '.join(m.fields)})")
         state = SheetState.from_field_map(p.fields, p.variant)
         click.echo(score_text(names[i], state, table.scores[i], table.violations[i]))
         click.echo()

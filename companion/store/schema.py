@@ -182,6 +182,17 @@ def _v3_standings_totals(conn: Connection) -> None:
         conn.execute(f"CREATE TRIGGER IF NOT EXISTS {name} {when} BEGIN {body} END")
 
 
-MIGRATIONS: Sequence[Step] = (_V1, _v2_history, _v3_standings_totals)
+# The community supply a night plays with (Play over video): the seed of
+# `companion delicious supply`, so a sheet read that night is checked against it.
+_V4_NIGHT_SUPPLY = """
+CREATE TABLE IF NOT EXISTS night_supply (
+    night_id    INTEGER PRIMARY KEY REFERENCES nights(id) ON DELETE CASCADE,
+    seed        INTEGER NOT NULL,         -- 0 to 2^53 - 1
+    algorithm   TEXT NOT NULL,            -- the deal's name, e.g. companion-supply/1
+    created_at  TEXT NOT NULL
+);
+"""
+
+MIGRATIONS: Sequence[Step] = (_V1, _v2_history, _v3_standings_totals, _V4_NIGHT_SUPPLY)
 
 SCHEMA_VERSION = len(MIGRATIONS)

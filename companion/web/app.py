@@ -20,7 +20,7 @@ from starlette.staticfiles import StaticFiles
 
 from companion.errors import CompanionError
 from companion.store import Store
-from companion.web import api, delicious, dice, history, pads, printing, tonight
+from companion.web import api, delicious, dice, history, pads, printing, supply, tonight
 from companion.web.constants import READER_PROCESSES, SHEET_CACHE_ENTRIES
 from companion.web.dice import cut_words
 from companion.web.readers import ReaderPool, ReadingCache
@@ -30,7 +30,7 @@ from companion.web.tonight import join_link
 
 STATIC_DIR = Path(__file__).parent / "static"
 Handler = Callable[[Request], Awaitable[Response]]
-PAGES = (tonight, delicious, dice, pads, printing)  # each with ROUTES_POST and ROUTES_GET
+PAGES = (tonight, delicious, dice, pads, printing, supply)  # each with ROUTES_POST and ROUTES_GET
 
 __all__ = ["create_app", "join_link"]
 

@@ -19,6 +19,7 @@ from starlette.responses import Response
 from companion.errors import CompanionError, InputError
 from companion.games.delicious.players import FieldLike
 from companion.games.delicious.read_table import ReadTable, SameName, TableSheet, pair_table
+from companion.games.delicious.supply import Supply
 from companion.games.registry import BY_SLUG
 from companion.paper.model import FieldSpec
 from companion.store import Photo
@@ -35,6 +36,7 @@ from companion.web.render import (
     state,
     whole,
 )
+from companion.web.supply import night_supply
 from companion.web.uploads import photos, read_form, read_uploads
 
 if TYPE_CHECKING:
@@ -112,13 +114,14 @@ def _field_view(key: int, reading: FieldLike, spec: FieldSpec, corrected: bool) 
                        tuple(spec.allowed), corrected)
 
 
-def score_table(items: Sequence[TableSheet[SheetReading]]) -> TableScore:
+def score_table(items: Sequence[TableSheet[SheetReading]],
+                supply: Supply | None = None) -> TableScore:
     """Pair sheets into players, apply corrections, check and score them as one table,
     exactly as ``companion delicious read --json`` does; a sheet without its partner is
     listed, not scored."""
     if not items:
         raise InputError("no sheets to score")
-    read = pair_table(items).score(same_name=SameName.SUFFIX)
+    read = pair_table(items).score(same_name=SameName.SUFFIX, supply=supply)
     results = []
     for i, p in enumerate(read.players):
         readings = p.readings
@@ -221,7 +224,8 @@ async def delicious(request: Request) -> Response:
         items = await run_in_threadpool(table_sheets, st, scoring.id)
         if items:
             try:
-                context["table"] = score_table(items)
+                context["table"] = score_table(items, night_supply(st.store,
+                                                                  scoring.night_id))
             except CompanionError as exc:
                 context["table_error"] = str(exc)
         context["readings"] = {it.key: it for it in items}
@@ -290,7 +294,8 @@ async def save(request: Request) -> Response:
     sid = whole(request.path_params["sid"], "scoring")
     scoring = st.store.scoring(sid)
     items = await run_in_threadpool(table_sheets, st, sid)
-    outcome = BY_SLUG["delicious"].play(score_table(items).json())
+    kept = night_supply(st.store, scoring.night_id)
+    outcome = BY_SLUG["delicious"].play(score_table(items, kept).json())
     if scoring.play_id:
         st.store.delete_play(scoring.play_id)
     st.store.save_outcome(outcome, night_id=scoring.night_id, source="web", scoring_id=sid)
@@ -300,8 +305,9 @@ async def save(request: Request) -> Response:
 async def overlay(request: Request) -> Response:
     st = state(request)
     reading, _ = owned_reading(st, request, SHEET)
-    items = await run_in_threadpool(table_sheets, st, whole(request.path_params["sid"], "s"))
-    table = score_table(items)
+    sid = whole(request.path_params["sid"], "s")
+    items = await run_in_threadpool(table_sheets, st, sid)
+    table = score_table(items, night_supply(st.store, st.store.scoring(sid).night_id))
     data = await run_in_threadpool(sheet_overlay, table, reading.id)
     return Response(data, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 

@@ -46,6 +46,8 @@ def player_doc(p: PlayerReading[Any], name: str, table: TableResult, i: int) -> 
         "violations": [v.to_json() for v in table.violations[i]],
         "score": table.scores[i].to_json(),
         "seconds": round(p.seconds, 3),
+        **({} if p.supply_checks is None
+           else {"supply": [m.to_json() for m in p.supply_checks]}),
     }
 
 

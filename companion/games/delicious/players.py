@@ -14,6 +14,8 @@ from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
 
 from companion.errors import InputError, UnknownNameError
+from companion.games.delicious.supply import Supply
+from companion.games.delicious.supply_check import SupplyMismatch, check_against_supply
 
 GARDEN_SHEET = "delicious-garden"
 PLAY_SHEET = "delicious-play"
@@ -100,12 +102,47 @@ class FieldSummary:
         return fields_to_review(self.readings)
 
 
+@dataclass(frozen=True)
+class DoubtedField:
+    """A field the supply check doubts: in review, whatever the reader's confidence; its
+    value is untouched (a doubt is a question, never a silent change)."""
+
+    inner: FieldLike
+    why: str
+
+    @property
+    def id(self) -> str:
+        return self.inner.id
+
+    @property
+    def value(self) -> str | None:
+        return self.inner.value
+
+    @property
+    def confidence(self) -> float:
+        return self.inner.confidence
+
+    @property
+    def review(self) -> bool:
+        return True
+
+    @property
+    def note(self) -> str:
+        # a reader's own doubt keeps its note (photo-wide verdicts are built from it)
+        return self.inner.note if self.inner.review and self.inner.note else self.why
+
+    def set_by_hand(self, value: str | None) -> FieldLike:
+        return self.inner.set_by_hand(value)
+
+
 @dataclass(frozen=True, eq=False)
 class PlayerReading(FieldSummary, Generic[S]):
     """One player's paper: a combo photo, or a garden and a play photo sharing a code."""
 
     sheets: tuple[S, ...]
     corrections: tuple[tuple[str, str | None], ...] = ()
+    # What the night's supply cannot explain (None: not checked against a supply).
+    supply_checks: tuple[SupplyMismatch, ...] | None = None
 
     @property
     def photos(self) -> list[str]:
@@ -131,7 +168,18 @@ class PlayerReading(FieldSummary, Generic[S]):
             merged.update(s.readings)
         for fid, value in self.corrections:
             merged[fid] = merged[fid].set_by_hand(value)
+        for m in self.supply_checks or ():
+            for fid in m.fields:
+                if fid in merged:
+                    merged[fid] = DoubtedField(merged[fid], m.message)
         return merged
+
+    def checked(self, supply: Supply) -> PlayerReading[S]:
+        """The same reading checked against the night's supply: whatever the supply
+        cannot explain goes to review (fields set by hand are trusted)."""
+        hand = {fid for fid, _ in self.corrections}
+        found = check_against_supply(self.fields, self.variant, supply, trusted=hand)
+        return PlayerReading(self.sheets, self.corrections, tuple(found))
 
     @property
     def seconds(self) -> float:

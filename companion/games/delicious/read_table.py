@@ -16,6 +16,7 @@ from typing import Any, Generic
 
 from companion.games.delicious.documents import D, player_verdicts, read_document
 from companion.games.delicious.players import FieldLike, Pairing, PlayerReading, pair_sheets
+from companion.games.delicious.supply import Supply
 from companion.games.delicious.table import TableResult, assess
 
 Fix = tuple[str, str | None]  # a field set by hand; None empties it
@@ -96,7 +97,10 @@ class ReadTable(Generic[D]):
 
     @staticmethod
     def _notes(p: PlayerReading[D], sheet: TableSheet[D]) -> tuple[str, ...]:
-        return tuple(v.message for v in player_verdicts(p) if v.photo == sheet.reading.photo)
+        mine = set(sheet.reading.readings)
+        return tuple(v.message for v in player_verdicts(p) if v.photo == sheet.reading.photo
+                     ) + tuple(f"supply: {m.message}" for m in p.supply_checks or ()
+                               if mine & set(m.fields))
 
 
 @dataclass(frozen=True)
@@ -121,10 +125,14 @@ class PairedTable(Generic[D]):
 
     def score(self, player_fixes: Mapping[int, Sequence[Fix]] | None = None,
               errors: Sequence[dict[str, str]] = (),
-              same_name: SameName = SameName.NUMBER) -> ReadTable[D]:
-        """Check and score the table; ``errors`` are photos that could not be read."""
+              same_name: SameName = SameName.NUMBER,
+              supply: Supply | None = None) -> ReadTable[D]:
+        """Check and score the table; ``errors`` are photos that could not be read. With
+        the night's ``supply`` each player is also checked against it."""
         fixes = player_fixes or {}
         players = [self._fixed(i, fixes.get(i, ())) for i in range(len(self.owners))]
+        if supply is not None:
+            players = [p.checked(supply) for p in players]
         names = self._names(players, same_name)
         result = assess(players, names, self.pairing.unpaired)
         by_reading = {id(s.reading): s for s in self.sheets}

@@ -13,7 +13,6 @@ from typing import Any
 
 from companion.errors import InputError
 from companion.games.delicious.constants import DEFAULT_RULES, Rules
-from companion.games.delicious.deck import deal
 from companion.games.delicious.fieldmap import GAME
 from companion.games.delicious.game import Table
 from companion.games.delicious.garden import FRUIT_BONUS, FRUIT_WILD, VEG_BONUS, VEG_WILD, garden
@@ -31,6 +30,7 @@ from companion.games.delicious.moves import (
 )
 from companion.games.delicious.scoring import Score, rank, score
 from companion.games.delicious.state import SheetState
+from companion.games.delicious.supply import deal
 from companion.games.delicious.symbols import Tool
 
 MAX_PLAYERS = 8  # a sanity cap for the simulator, not a rule (4 pencils in the box)
