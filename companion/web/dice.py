@@ -268,7 +268,8 @@ async def correct(request: Request) -> Response:
     form = await request.form()
     rid = form_reading(st, sid, form, DICE)[0].id
     if form.get("undo"):
-        st.store.undo_correction(rid)
+        cid = form.get("correction")
+        st.store.undo_correction(rid, whole(cid, "correction") if cid else None)
         return go(request, f"/dice?s={sid}")
     cell = str(form.get("cell", ""))
     value = str(form.get("value", ""))

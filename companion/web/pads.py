@@ -7,6 +7,7 @@ functions the command line calls too.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -20,7 +21,7 @@ from companion.games.dulce.outcome import Advice, advise
 from companion.games.outcome import Finished
 from companion.games.registry import BY_SLUG, GAMES, ColumnKind, PadColumn, title
 from companion.store import NotFoundError
-from companion.web.render import go, page, state, whole
+from companion.web.render import form_once, go, page, state, whole
 
 PADS: Mapping[str, tuple[PadColumn, ...]] = MappingProxyType(
     {g.slug: g.pad for g in GAMES if g.pad})
@@ -77,6 +78,15 @@ def state_from_form(game: str, form: Mapping[str, str]) -> dict[str, Any]:
     return {"game": game, "players": players}
 
 
+def _save_key(once: str | None, doc: Mapping[str, Any]) -> str | None:
+    """The pad's one-time key with what it saves: the same form sent twice is one play,
+    the form changed and sent again (after Back) is another."""
+    if once is None:
+        return None
+    digest = hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
+    return f"{once}:{digest}"
+
+
 # ---- routes -------------------------------------------------------------------------------
 
 
@@ -127,9 +137,10 @@ async def pad_post(request: Request) -> Response:
     if action == "save":
         if result.problems:
             raise IllegalMoveError(f"not saved: {result.problems[0]}")
-        st.store.save_outcome(info.play(result.doc), night_id=st.store.current_night().id,
-                              source="web")
-        return go(request, "/")
+        play = st.store.save_outcome(info.play(result.doc),
+                                     night_id=st.store.current_night().id, source="web",
+                                     once=_save_key(form_once(values), result.doc))
+        return go(request, "/", play=play.id)
     return _pad_page(request, game, rows, values, result, None)
 
 

@@ -4,6 +4,8 @@ find a stored scoring or reading and refuse one from another table."""
 
 from __future__ import annotations
 
+import re
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -56,11 +58,32 @@ def render(request: Request, name: str, status: int,
     return HTMLResponse(html, status_code=status)
 
 
-def go(request: Request, url: str) -> Response:
-    """After a POST: JSON clients get the next page's address, browsers a redirect."""
+def go(request: Request, url: str, **made: int) -> Response:
+    """After a POST: JSON clients get the next page's address (and what was made, such as
+    the saved ``play``), browsers a redirect."""
     if wants_json(request):
-        return JSONResponse({"location": url})
+        return JSONResponse({"location": url, **made})
     return RedirectResponse(url, status_code=303)
+
+
+# A form's one-time key (``once``): rendered into the page, kept with the change it makes,
+# so a double tap or a resent form is answered with the first change.
+_ONCE = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def new_once() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def form_once(form: FormData | Mapping[str, object]) -> str | None:
+    """The form's one-time key, if it carries one."""
+    value = form.get("once")
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str) or not _ONCE.fullmatch(value):
+        raise InputError("the form's one-time key is not one this server wrote; "
+                         "open the page again")
+    return value
 
 
 def error_response(request: Request, message: str, status: int) -> Response:
