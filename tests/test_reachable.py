@@ -74,8 +74,8 @@ def test_the_cli_refuses_a_game_no_one_can_reach(cli: Invoke, tmp_path: Path,
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with Store.open(tmp_path) as store:
-        yield from client_over(store)
+    with Store.open(tmp_path) as store, client_over(store) as c:
+        yield c
 
 
 PAD_CASES = [

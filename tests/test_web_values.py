@@ -30,7 +30,8 @@ def store(tmp_path: Path) -> Iterator[Store]:
 
 @pytest.fixture
 def client(store: Store) -> Iterator[TestClient]:
-    yield from client_over(store)
+    with client_over(store) as c:
+        yield c
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ reader runs: for the tests that attack the web's forms."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -65,6 +66,7 @@ def seed(client: TestClient, store: Store, sheet: object, dice: object) -> Seede
     return Seeded(s1.id, r1.id, s2.id, r2.id, play.id, ava.id)
 
 
+@contextlib.contextmanager
 def client_over(store: Store) -> Iterator[TestClient]:
     pool = ReaderPool(1)  # never started: readings come from the cache
     with TestClient(create_app(store, readers=pool), raise_server_exceptions=False) as c:
