@@ -109,23 +109,23 @@ def _path(route: Route, seeded: Seeded) -> st.SearchStrategy[str]:
     return st.tuples(*pieces).map("".join)
 
 
-@st.composite
-def calls(draw: st.DrawFn, route: Route, method: str, seeded: Seeded) -> Call:
+def calls(route: Route, method: str, seeded: Seeded) -> st.SearchStrategy[Call]:
+    """Requests to ``route``, every strategy built once (building one per example, as a
+    composite would, costs more than sending the request)."""
     values = _values(seeded)
-    path = draw(_path(route, seeded))
-    query = draw(st.dictionaries(st.sampled_from(QUERY_NAMES), values, max_size=3))
-    url = path + ("?" + "&".join(f"{k}={quote(v, safe='')}" for k, v in query.items())
-                  if query else "")
-    form: dict[str, str] = {}
-    files = None
-    if method == "POST":
-        form = draw(st.dictionaries(st.sampled_from(FORM_NAMES), values, max_size=8))
-        if draw(st.booleans()):
-            head = draw(st.sampled_from([b"", b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"GIF8"]))
-            files = {"photo": (draw(st.sampled_from(["a.jpg", "../x.png", "b"])),
-                               head + draw(st.binary(max_size=64)), "image/jpeg")}
-    accept = draw(st.sampled_from(["application/json", "text/html", "*/*"]))
-    return Call(method, url, form, files, accept)
+    query = st.dictionaries(st.sampled_from(QUERY_NAMES), values, max_size=3).map(
+        lambda q: "?" + "&".join(f"{k}={quote(v, safe='')}" for k, v in q.items()) if q else "")
+    form = (st.dictionaries(st.sampled_from(FORM_NAMES), values, max_size=8)
+            if method == "POST" else st.just({}))
+    photo = st.builds(
+        lambda name, head, body: {"photo": (name, head + body, "image/jpeg")},
+        st.sampled_from(["a.jpg", "../x.png", "b"]),
+        st.sampled_from([b"", b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"GIF8"]),
+        st.binary(max_size=64))
+    files = st.one_of(st.none(), photo) if method == "POST" else st.none()
+    accept = st.sampled_from(["application/json", "text/html", "*/*"])
+    return st.builds(lambda path, q, f, up, a: Call(method, path + q, f, up, a),
+                     _path(route, seeded), query, form, files, accept)
 
 
 # ---- the web app --------------------------------------------------------------------------
