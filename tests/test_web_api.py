@@ -233,7 +233,7 @@ def test_dulce_advice_on_the_pad(client: TestClient) -> None:
     r = client.post("/pads/dulce", data={"rows": "2", "state": state, "action": "score-order"})
     assert r.status_code == 200 and 'id="advice"' in r.text
     bad = client.post("/pads/dulce", data={"rows": "2", "state": "{", "action": "best-harvest"})
-    assert bad.status_code == 400 and "not JSON" in bad.text
+    assert bad.status_code == 400 and "not valid JSON" in bad.text
 
 
 def test_print_gives_a_pdf_with_a_set_per_player(client: TestClient) -> None:

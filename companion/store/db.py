@@ -187,11 +187,17 @@ class Store:
     # ---- nights -----------------------------------------------------------------------
 
     def new_night(self, name: str | None = None, date: str | None = None,
-                  location: str | None = None, carry_players: bool = False) -> Night:
-        """Start a night; with ``carry_players`` the last night's players sit down again."""
+                  location: str | None = None, carry_players: bool = False,
+                  once: str | None = None) -> Night:
+        """Start a night; with ``carry_players`` the last night's players sit down again.
+
+        ``once`` (a form's one-time key): a second request with it gets the first night."""
         day = date or _today()
         title = clean_name(name, "night name") if name else f"Game night {day}"
         with self.transaction() as c:
+            earlier = _earlier(c, once, "night")
+            if earlier is not None:
+                return self.night(earlier)
             last = c.execute(LATEST_NIGHT).fetchone()
             cur = c.execute(
                 "INSERT INTO nights (name, date, location, created_at) VALUES (?, ?, ?, ?)",
@@ -201,6 +207,7 @@ class Store:
                 c.execute("INSERT INTO night_players (night_id, player_id, seat) "
                           "SELECT ?, player_id, seat FROM night_players WHERE night_id = ?",
                           (nid, last[0]))
+            _keep(c, once, "night", nid)
         return self.night(nid)
 
     def night(self, night_id: int) -> Night:
@@ -281,23 +288,42 @@ class Store:
     def save_play(self, game: str, seats: Sequence[SeatInput], *, night_id: int | None = None,
                   date: str | None = None, tiebreak: str | None = None,
                   detail: dict[str, Any] | None = None, source: str = "web",
-                  duration_min: int | None = None, scoring_id: int | None = None) -> Play:
+                  duration_min: int | None = None, scoring_id: int | None = None,
+                  once: str | None = None) -> Play:
         """Save one play with every player's score and place in one transaction.
 
         Players are created as needed and seated at the night; a scoring given is linked
-        to the play (so its photos and corrections open from the play).
+        to the play (so its photos and corrections open from the play). Saving is
+        idempotent, decided inside the transaction so no timing of two taps makes two
+        plays: a scoring already saved as this very play answers with that play (saved
+        differently, after a correction, the new play replaces it), and a request whose
+        one-time key ``once`` was seen answers with the play that request made.
         """
         if not seats:
             raise StoreError("a play needs at least one player")
         day = date
         if day is None and night_id is not None:
             day = self.night(night_id).date
+        detail_json = json.dumps(detail or {}, sort_keys=True)
         with self.transaction() as c:
+            earlier = _earlier(c, once, "play")
+            if earlier is None and scoring_id is not None:
+                row = c.execute("SELECT play_id FROM scorings WHERE id = ?",
+                                (scoring_id,)).fetchone()
+                if row is None:
+                    raise NotFoundError(f"no scoring {scoring_id}")
+                if row[0] is not None and _same_play(c, int(row[0]), game, seats, tiebreak,
+                                                     detail_json):
+                    earlier = int(row[0])
+                elif row[0] is not None:
+                    c.execute("DELETE FROM plays WHERE id = ?", (row[0],))
+            if earlier is not None:
+                return self.play(earlier)
             cur = c.execute(
                 "INSERT INTO plays (night_id, game, date, tiebreak, source, detail, "
                 "duration_min, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (night_id, game, day or _today(), tiebreak, source,
-                 json.dumps(detail or {}, sort_keys=True), duration_min, _now()))
+                (night_id, game, day or _today(), tiebreak, source, detail_json, duration_min,
+                 _now()))
             play_id = int(cur.lastrowid or 0)
             for i, s in enumerate(seats):
                 pid = _player_id(c, s.name)
@@ -310,16 +336,17 @@ class Store:
                               "WHERE night_id = ?", (night_id, pid, night_id))
             if scoring_id is not None:
                 c.execute("UPDATE scorings SET play_id = ? WHERE id = ?", (play_id, scoring_id))
+            _keep(c, once, "play", play_id)
         return self.play(play_id)
 
     def save_outcome(self, outcome: Outcome, *, night_id: int | None, source: str,
-                     scoring_id: int | None = None) -> Play:
+                     scoring_id: int | None = None, once: str | None = None) -> Play:
         """Save a finished game as the games turn it into a play (``Game.play``): the one
         way the command line and the web app keep a result."""
         seats = [SeatInput(s.name, s.score, s.place, s.winner) for s in outcome.seats]
         return self.save_play(outcome.game, seats, night_id=night_id,
                               tiebreak=outcome.tiebreak, detail=outcome.detail,
-                              source=source, scoring_id=scoring_id)
+                              source=source, scoring_id=scoring_id, once=once)
 
     def play(self, play_id: int) -> Play:
         plays = self.plays(ids=[play_id])
@@ -367,10 +394,16 @@ class Store:
                      json.loads(r["detail"]), r["duration_min"], str(r["created_at"]))
                 for r in rows]
 
-    def delete_play(self, play_id: int) -> None:
-        self.play(play_id)
+    def delete_play(self, play_id: int, once: str | None = None) -> None:
+        """Delete a play; a second request with the same one-time key ``once`` is answered
+        as the first was, though the play is gone."""
         with self.transaction() as c:
+            if _earlier(c, once, "delete") is not None:
+                return
+            if c.execute("SELECT 1 FROM plays WHERE id = ?", (play_id,)).fetchone() is None:
+                raise NotFoundError(f"no play {play_id}")
             c.execute("DELETE FROM plays WHERE id = ?", (play_id,))
+            _keep(c, once, "delete", play_id)
 
     def night_standings(self, night_id: int) -> list[Standing]:
         """Tonight's players by wins, then plays; players who have not played yet show 0."""
@@ -479,18 +512,36 @@ class Store:
         return self.reading(reading_id)
 
     def correct(self, reading_id: int, field: str, value: str | None) -> Correction:
-        """Record a correction by hand (None empties the field); undo keeps it as history."""
+        """Record a correction by hand (None empties the field); undo keeps it as history.
+
+        The same correction twice in a row (a double tap) is kept once, so one undo
+        takes it back."""
         self.reading(reading_id)
         with self.transaction() as c:
+            last = c.execute("SELECT id, field, value FROM corrections WHERE reading_id = ? "
+                             "AND undone_at IS NULL ORDER BY id DESC LIMIT 1",
+                             (reading_id,)).fetchone()
+            if last is not None and (last[1], last[2]) == (field, value):
+                return self._correction(int(last[0]))
             cur = c.execute("INSERT INTO corrections (reading_id, field, value, created_at) "
                             "VALUES (?, ?, ?, ?)", (reading_id, field, value, _now()))
         return self._correction(int(cur.lastrowid or 0))
 
-    def undo_correction(self, reading_id: int) -> Correction | None:
-        """Undo the latest correction still in force; None when there is none."""
+    def undo_correction(self, reading_id: int,
+                        correction_id: int | None = None) -> Correction | None:
+        """Undo the latest correction still in force (None when there is none), or the
+        one named: undoing it again (a double tap) changes nothing more."""
         with self.transaction() as c:
-            row = c.execute("SELECT id FROM corrections WHERE reading_id = ? AND undone_at IS "
-                            "NULL ORDER BY id DESC LIMIT 1", (reading_id,)).fetchone()
+            if correction_id is not None:
+                row = c.execute("SELECT id, undone_at FROM corrections WHERE id = ? AND "
+                                "reading_id = ?", (correction_id, reading_id)).fetchone()
+                if row is None:
+                    raise NotFoundError(f"no correction {correction_id} of reading {reading_id}")
+                if row[1] is not None:
+                    return self._correction(int(row[0]))
+            else:
+                row = c.execute("SELECT id FROM corrections WHERE reading_id = ? AND undone_at "
+                                "IS NULL ORDER BY id DESC LIMIT 1", (reading_id,)).fetchone()
             if row is None:
                 return None
             c.execute("UPDATE corrections SET undone_at = ? WHERE id = ?", (_now(), row[0]))
@@ -577,6 +628,40 @@ def _player_id(c: sqlite3.Connection, name: str) -> int:
         return int(row[0])
     cur = c.execute("INSERT INTO players (name, created_at) VALUES (?, ?)", (text, _now()))
     return int(cur.lastrowid or 0)
+
+
+def _earlier(c: sqlite3.Connection, once: str | None, kind: str) -> int | None:
+    """What the request with one-time key ``once`` made, if it was seen (0: made nothing)."""
+    if once is None:
+        return None
+    row = c.execute("SELECT kind, result FROM form_keys WHERE key = ?", (once,)).fetchone()
+    if row is None:
+        return None
+    if row[0] != kind:
+        raise StoreError("that form was already sent for something else; open the page again")
+    return int(row[1] or 0)
+
+
+def _keep(c: sqlite3.Connection, once: str | None, kind: str, result: int) -> None:
+    if once is not None:
+        c.execute("INSERT INTO form_keys (key, kind, result, created_at) VALUES (?, ?, ?, ?)",
+                  (once, kind, result, _now()))
+
+
+def _same_play(c: sqlite3.Connection, play_id: int, game: str, seats: Sequence[SeatInput],
+               tiebreak: str | None, detail_json: str) -> bool:
+    """Whether the stored play is the one these values would save (seats by name key)."""
+    head = c.execute("SELECT game, tiebreak, detail FROM plays WHERE id = ?",
+                     (play_id,)).fetchone()
+    if head is None or tuple(head) != (game, tiebreak, detail_json):
+        return False
+    stored = c.execute("SELECT name_key(p.name), pp.score, pp.place, pp.winner FROM "
+                       "play_players pp JOIN players p ON p.id = pp.player_id "
+                       "WHERE pp.play_id = ? ORDER BY pp.seat", (play_id,)).fetchall()
+    wanted = [(name_key(clean_name(s.name, "player name")),
+               None if s.score is None else float(s.score), s.place, int(s.winner))
+              for s in seats]
+    return [tuple(r) for r in stored] == wanted
 
 
 def _insert_reading(c: sqlite3.Connection, photo_id: int, kind: str, doc: dict[str, Any]) -> int:

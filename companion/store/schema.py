@@ -193,6 +193,19 @@ CREATE TABLE IF NOT EXISTS night_supply (
 );
 """
 
-MIGRATIONS: Sequence[Step] = (_V1, _v2_history, _v3_standings_totals, _V4_NIGHT_SUPPLY)
+# A state change a form carries a one-time key for (a pad's save, a new night, a delete)
+# is answered once: the key is kept in the change's own transaction with what it made,
+# so a second tap, however close, finds it and gets the first answer.
+_V5_FORM_KEYS = """
+CREATE TABLE IF NOT EXISTS form_keys (
+    key         TEXT PRIMARY KEY,
+    kind        TEXT NOT NULL,            -- play, night, delete
+    result      INTEGER,                  -- the play or night the first request made
+    created_at  TEXT NOT NULL
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: Sequence[Step] = (_V1, _v2_history, _v3_standings_totals, _V4_NIGHT_SUPPLY,
+                              _V5_FORM_KEYS)
 
 SCHEMA_VERSION = len(MIGRATIONS)

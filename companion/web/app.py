@@ -24,7 +24,13 @@ from companion.web import api, delicious, dice, history, pads, printing, supply,
 from companion.web.constants import READER_PROCESSES, SHEET_CACHE_ENTRIES
 from companion.web.dice import cut_words
 from companion.web.readers import ReaderPool, ReadingCache
-from companion.web.render import WebState, on_companion_error, on_crash, on_http_error
+from companion.web.render import (
+    WebState,
+    new_once,
+    on_companion_error,
+    on_crash,
+    on_http_error,
+)
 from companion.web.security import Guard
 from companion.web.tonight import join_link
 
@@ -72,5 +78,6 @@ def create_app(store: Store, token: str | None = None, join_url: str | None = No
     app.state.web = WebState(store, ReadingCache(SHEET_CACHE_ENTRIES), pool, env, token,
                              join_url, qr_svg)
     env.globals["static"] = lambda name: f"/static/{name}"
+    env.globals["once"] = new_once
     env.filters["cut_words"] = cut_words
     return Guard(app, token, allowed_hosts)

@@ -217,7 +217,8 @@ def table_sheets(st: WebState, scoring_id: int) -> list[TableSheet[SheetReading]
 async def delicious(request: Request) -> Response:
     st = state(request)
     sid = request.query_params.get("s")
-    context: dict[str, object] = {"scoring": None, "table": None, "table_error": None}
+    context: dict[str, object] = {"scoring": None, "table": None, "table_error": None,
+                                  "last_fix": {}}
     if sid:
         scoring = st.store.scoring(whole(sid, "scoring"))
         context["scoring"] = scoring
@@ -229,6 +230,9 @@ async def delicious(request: Request) -> Response:
             except CompanionError as exc:
                 context["table_error"] = str(exc)
         context["readings"] = {it.key: it for it in items}
+        # each sheet's undo names the correction it takes back, so a double tap undoes one
+        context["last_fix"] = {it.key: fixes[-1].id for it in items
+                               if (fixes := st.store.corrections(it.key))}
         context["saved"] = st.store.play(scoring.play_id) if scoring.play_id else None
     night = st.store.current_night()
     context["players"] = st.store.night_players(night.id)
@@ -275,7 +279,8 @@ async def undo(request: Request) -> Response:
     sid = whole(request.path_params["sid"], "scoring")
     form = await request.form()
     rid = form_reading(st, sid, form, SHEET)[0].id
-    st.store.undo_correction(rid)
+    cid = form.get("correction")
+    st.store.undo_correction(rid, whole(cid, "correction") if cid else None)
     return go(request, f"/delicious?s={sid}#r{rid}")
 
 
@@ -296,10 +301,11 @@ async def save(request: Request) -> Response:
     items = await run_in_threadpool(table_sheets, st, sid)
     kept = night_supply(st.store, scoring.night_id)
     outcome = BY_SLUG["delicious"].play(score_table(items, kept).json())
-    if scoring.play_id:
-        st.store.delete_play(scoring.play_id)
-    st.store.save_outcome(outcome, night_id=scoring.night_id, source="web", scoring_id=sid)
-    return go(request, "/")
+    # The store decides, in the saving transaction, whether this table is saved already
+    # (a double tap answers with the first play) or saved differently (replaced).
+    play = st.store.save_outcome(outcome, night_id=scoring.night_id, source="web",
+                                 scoring_id=sid)
+    return go(request, "/", play=play.id)
 
 
 async def overlay(request: Request) -> Response:

@@ -65,11 +65,11 @@ def parse_die(value: str) -> tuple[str, int] | None:
 
 
 def parse_cell(text: str) -> tuple[int, int]:
-    try:
-        r, c = (int(x) for x in text.split(","))
-    except ValueError:
-        raise InputError(f"a die's cell is ROW,COL, not {text!r}") from None
-    return r, c
+    parts = text.split(",")
+    if len(parts) != 2 or not all(p.strip().isdecimal() and len(p.strip()) <= 3
+                                  for p in parts):
+        raise InputError(f"a die's cell is ROW,COL, not {text[:40]!r}")
+    return int(parts[0]), int(parts[1])
 
 
 def corrected_dice(reading: DiceReading,
@@ -213,6 +213,13 @@ def _dice_views(st: WebState, scoring_id: int) -> list[DiceView]:
     return out
 
 
+def _cut_index(text: str | None) -> int | None:
+    """The cut the page draws (``?cut=N``); anything else draws them all."""
+    if text is None or not (text.isascii() and text.isdigit()) or len(text) > 6:
+        return None
+    return int(text)
+
+
 async def dice_page(request: Request) -> Response:
     st = state(request)
     sid = request.query_params.get("s")
@@ -229,9 +236,7 @@ async def dice_page(request: Request) -> Response:
                                                               roles["after"].reading)
             except CompanionError as exc:
                 context["verdict_error"] = str(exc)
-        cut = request.query_params.get("cut")
-        if cut is not None and cut.isdigit():
-            context["cut"] = int(cut)
+        context["cut"] = _cut_index(request.query_params.get("cut"))
     context["ingredients"] = INGREDIENTS
     return page(request, "dice.html", **context)
 
@@ -266,14 +271,21 @@ async def correct(request: Request) -> Response:
     st = state(request)
     sid = whole(request.path_params["sid"], "scoring")
     form = await request.form()
-    rid = form_reading(st, sid, form, DICE)[0].id
+    reading, photo = form_reading(st, sid, form, DICE)
+    rid = reading.id
     if form.get("undo"):
-        st.store.undo_correction(rid)
+        cid = form.get("correction")
+        st.store.undo_correction(rid, whole(cid, "correction") if cid else None)
         return go(request, f"/dice?s={sid}")
     cell = str(form.get("cell", ""))
     value = str(form.get("value", ""))
     parse_cell(cell)
     parse_die(value)
+    # Checked against the dice read and the corrections kept so far, so a correction
+    # that names no die is refused before it is stored (it would break the page).
+    raw = await run_in_threadpool(dice_reading, st, photo, str(reading.doc["photo"]))
+    fixes = [(c.field, c.value) for c in st.store.corrections(rid)]
+    corrected_dice(raw, [*fixes, (cell, value)])
     st.store.correct(rid, cell, value)
     return go(request, f"/dice?s={sid}")
 
@@ -284,12 +296,12 @@ async def overlay(request: Request) -> Response:
     views = await run_in_threadpool(_dice_views, st, whole(request.path_params["sid"], "s"))
     view = next(v for v in views if v.rid == reading.id)
     doc: dict[str, Any] | None = view.cuts
-    cut = request.query_params.get("cut")
+    cut = _cut_index(request.query_params.get("cut"))
     if view.role == "after":
         before = next((v for v in views if v.role == "before"), None)
         doc = dice_check_json(before.reading, view.reading) if before else None
-    elif cut is not None and cut.isdigit() and view.cuts and int(cut) < len(view.cuts["cuts"]):
-        chosen = view.cuts["cuts"][int(cut)]
+    elif cut is not None and view.cuts and cut < len(view.cuts["cuts"]):
+        chosen = view.cuts["cuts"][cut]
         doc = {"legal": True, "taken": chosen["taken"], "sum": chosen["sum"], "cut": chosen}
     data = await run_in_threadpool(dice_overlay, st.store.photo_path(photo),
                                    view.reading, doc)

@@ -19,7 +19,7 @@ from companion.store import Correction, NotFoundError, Photo, Reading, Store
 from companion.store.history import HistoryRow, count_plays, history, play_detail
 from companion.store.standings import score_series, standings
 from companion.web.readers import DICE, SHEET
-from companion.web.render import page, state
+from companion.web.render import page, state, whole
 
 CHART_JS_VERSION = "4.6.1"
 CHART_JS = "vendor/chart.umd.min.js"
@@ -108,7 +108,7 @@ def _scorings(store: Store, play_id: int) -> list[int]:
 
 async def play_page(request: Request) -> Response:
     store = _store(request)
-    play_id = int(request.path_params["play"])
+    play_id = whole(request.path_params["play"], "play")
     row = _one(store, play_id)
     detail = play_detail(store, play_id)
     return page(request, "history_play.html", row=row, game_title=title(row.game),
@@ -119,7 +119,7 @@ async def play_page(request: Request) -> Response:
 async def photo_file(request: Request) -> Response:
     """A stored photo by its id (the file name comes from the store, never the request)."""
     store = _store(request)
-    photo = store.photo(int(request.path_params["photo"]))
+    photo = store.photo(whole(request.path_params["photo"], "photo"))
     path = store.photo_path(photo)
     if not path.is_file():
         raise NotFoundError(f"photo {photo.id} is missing from {store.photo_dir}")

@@ -7,6 +7,7 @@ functions the command line calls too.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -16,38 +17,51 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from companion.errors import IllegalMoveError, InputError
+from companion.fileio import parse_json
 from companion.games.dulce.outcome import Advice, advise
 from companion.games.outcome import Finished
 from companion.games.registry import BY_SLUG, GAMES, ColumnKind, PadColumn, title
 from companion.store import NotFoundError
-from companion.web.render import go, page, state, whole
+from companion.web.render import form_once, go, page, state, whole
 
 PADS: Mapping[str, tuple[PadColumn, ...]] = MappingProxyType(
     {g.slug: g.pad for g in GAMES if g.pad})
 
 MAX_PAD_PLAYERS = 8
+MAX_DIGITS = 6  # a pad's numbers: far above any game's reach, which the engines check
+
+
+def _number(text: str) -> int | None:
+    """Digits 0-9 as a number (not "²", "1_0" or 5,000 digits, which int() takes or
+    chokes on), None when the text is not one."""
+    t = text.strip()
+    if not (t.isascii() and t.isdigit()) or len(t) > MAX_DIGITS:
+        return None
+    return int(t)
 
 
 def _whole(text: str, where: str) -> int:
-    t = text.strip()
-    if not t:
+    if not text.strip():
         return 0
-    if not t.isdigit():
-        raise InputError(f"{where}: a whole number, not {text!r}")
-    return int(t)
+    n = _number(text)
+    if n is None:
+        raise InputError(f"{where}: a whole number up to {MAX_DIGITS} digits, "
+                         f"not {text.strip()[:20]!r}")
+    return n
 
 
 def _recipes(text: str, where: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for i, part in enumerate(p for p in text.replace(";", ",").split(",") if p.strip()):
-        nums = [x.strip() for x in part.split("+")]
-        if not all(n.isdigit() for n in nums):
-            raise InputError(f"{where} recipe {i + 1}: write stars+hype like 7+3, not {part!r}")
-        recipe: dict[str, Any] = {"stars": int(nums[0])}
+        nums = [_number(x) for x in part.split("+")]
+        if None in nums:
+            raise InputError(f"{where} recipe {i + 1}: write stars+hype like 7+3, "
+                             f"not {part.strip()[:20]!r}")
+        recipe: dict[str, Any] = {"stars": nums[0]}
         if len(nums) == 2:
-            recipe["hype"] = int(nums[1])
+            recipe["hype"] = nums[1]
         elif len(nums) > 2:
-            recipe["hype"] = [int(n) for n in nums[1:]]
+            recipe["hype"] = nums[1:]
         out.append(recipe)
     return out
 
@@ -75,6 +89,15 @@ def state_from_form(game: str, form: Mapping[str, str]) -> dict[str, Any]:
     if not players:
         raise InputError("write at least one player's name")
     return {"game": game, "players": players}
+
+
+def _save_key(once: str | None, doc: Mapping[str, Any]) -> str | None:
+    """The pad's one-time key with what it saves: the same form sent twice is one play,
+    the form changed and sent again (after Back) is another."""
+    if once is None:
+        return None
+    digest = hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:16]
+    return f"{once}:{digest}"
 
 
 # ---- routes -------------------------------------------------------------------------------
@@ -114,11 +137,7 @@ async def pad_post(request: Request) -> Response:
         rows = min(MAX_PAD_PLAYERS, rows + 1)
         return _pad_page(request, game, rows, values, None, None)
     if action in tuple(Advice):
-        try:
-            doc = json.loads(str(form.get("state", "")))
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                f"the Dulce state is not JSON: {exc.msg} at line {exc.lineno}") from None
+        doc = parse_json(str(form.get("state", "")), "the Dulce state")
         if not isinstance(doc, dict):
             raise InputError("the Dulce state is a JSON object")
         return _pad_page(request, game, rows, values, None, advise(Advice(action), doc).lines)
@@ -127,9 +146,10 @@ async def pad_post(request: Request) -> Response:
     if action == "save":
         if result.problems:
             raise IllegalMoveError(f"not saved: {result.problems[0]}")
-        st.store.save_outcome(info.play(result.doc), night_id=st.store.current_night().id,
-                              source="web")
-        return go(request, "/")
+        play = st.store.save_outcome(info.play(result.doc),
+                                     night_id=st.store.current_night().id, source="web",
+                                     once=_save_key(form_once(values), result.doc))
+        return go(request, "/", play=play.id)
     return _pad_page(request, game, rows, values, result, None)
 
 

@@ -4,6 +4,8 @@ find a stored scoring or reading and refuse one from another table."""
 
 from __future__ import annotations
 
+import re
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -56,18 +58,74 @@ def render(request: Request, name: str, status: int,
     return HTMLResponse(html, status_code=status)
 
 
-def go(request: Request, url: str) -> Response:
-    """After a POST: JSON clients get the next page's address, browsers a redirect."""
+def go(request: Request, url: str, **made: int) -> Response:
+    """After a POST: JSON clients get the next page's address (and what was made, such as
+    the saved ``play``), browsers a redirect."""
     if wants_json(request):
-        return JSONResponse({"location": url})
+        return JSONResponse({"location": url, **made})
     return RedirectResponse(url, status_code=303)
+
+
+# A form's one-time key (``once``): rendered into the page, kept with the change it makes,
+# so a double tap or a resent form is answered with the first change.
+_ONCE = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+def new_once() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def form_once(form: FormData | Mapping[str, object]) -> str | None:
+    """The form's one-time key, if it carries one."""
+    value = form.get("once")
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str) or not _ONCE.fullmatch(value):
+        raise InputError("the form's one-time key is not one this server wrote; "
+                         "open the page again")
+    return value
+
+
+@dataclass(frozen=True)
+class UndoOffer:
+    """An undo button on an error page: the latest correction of one photo's reading."""
+
+    action: str
+    reading: int
+    correction: int
+    label: str
+    dice: bool  # the dice page's correct route, which undoes with ``undo=1``
+
+
+def undo_offers(request: Request) -> list[UndoOffer]:
+    """Undo for each correction in force in the scoring the request names (``s`` or the
+    path's ``sid``), so an error page never leaves a table stuck behind a correction."""
+    st = state(request)
+    sid = request.path_params.get("sid", request.query_params.get("s"))
+    if sid is None:
+        return []
+    try:
+        scoring = st.store.scoring(whole(sid, "scoring"))
+        out = []
+        for r in st.store.readings(scoring.id):
+            fixes = st.store.corrections(r.id)
+            if not fixes:
+                continue
+            dice = scoring.game == "diced-veggies"
+            action = f"/{'dice' if dice else 'delicious'}/{scoring.id}/" + (
+                "correct" if dice else "undo")
+            out.append(UndoOffer(action, r.id, fixes[-1].id, str(r.doc.get("photo", "")),
+                                 dice))
+        return out
+    except CompanionError:
+        return []
 
 
 def error_response(request: Request, message: str, status: int) -> Response:
     line = " ".join(message.split()) or "something went wrong"
     if wants_json(request):
         return JSONResponse({"error": line}, status_code=status)
-    return render(request, "error.html", status, {"error": line})
+    return render(request, "error.html", status, {"error": line, "undo": undo_offers(request)})
 
 
 async def on_companion_error(request: Request, exc: Exception) -> Response:
@@ -86,12 +144,19 @@ async def on_crash(request: Request, exc: Exception) -> Response:
     return error_response(request, f"internal error ({name}); nothing was changed", 500)
 
 
+MAX_ID = 2**63 - 1  # SQLite's largest integer: no id is larger
+
+
 def whole(value: object, what: str) -> int:
-    """A number from a form or a URL, refused in words when it is not one."""
-    try:
-        return int(str(value))
-    except ValueError:
-        raise InputError(f"{what} must be a number") from None
+    """A number from a form or a URL (an id or a count), refused in words when it is not
+    one or is past any id (Python's int() would take "²", "1_0" and 5,000 digits)."""
+    text = str(value).strip()
+    digits = text.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()):
+        raise InputError(f"{what} must be a number")
+    if len(digits) > len(str(MAX_ID)) or int(digits) > MAX_ID:
+        raise InputError(f"{what} is out of range: no {what} has a number that large")
+    return int(text)
 
 
 def form_reading(st: WebState, sid: int, form: FormData, kind: str) -> tuple[Reading, Photo]:

@@ -141,7 +141,7 @@ class Guard:
             return _refuse(api, "this form was sent from another site")
         if request.method == "POST" and request.url.path not in UPLOAD_PATHS:
             size = request.headers.get("content-length", "")
-            if not size.isdigit():
+            if not (size.isascii() and size.isdigit()):
                 return _refuse(api, "send the form with its length (Content-Length)",
                                status=411)
             if int(size) > MAX_FORM_BYTES:

@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from companion.store import NotFoundError
-from companion.web.render import go, page, state, whole
+from companion.web.render import form_once, go, page, state, whole
 
 
 async def tonight(request: Request) -> Response:
@@ -23,7 +23,8 @@ async def tonight(request: Request) -> Response:
 async def new_night(request: Request) -> Response:
     form = await request.form()
     keep = form.get("keep") == "on"
-    state(request).store.new_night(str(form.get("name") or "") or None, carry_players=keep)
+    state(request).store.new_night(str(form.get("name") or "") or None, carry_players=keep,
+                                   once=form_once(form))
     return go(request, "/")
 
 
@@ -42,7 +43,9 @@ async def rename_player(request: Request) -> Response:
 
 
 async def delete_play(request: Request) -> Response:
-    state(request).store.delete_play(whole(request.path_params["play"], "play"))
+    form = await request.form()
+    state(request).store.delete_play(whole(request.path_params["play"], "play"),
+                                     once=form_once(form))
     return go(request, "/")
 
 

@@ -95,7 +95,7 @@ async def read_form(request: Request) -> FormData:
     """The request's form, refused early when its declared size is over the caps."""
     size = request.headers.get("content-length")
     cap = MAX_UPLOAD_BYTES * MAX_PHOTOS_PER_UPLOAD + 64 * 1024
-    if size is None or not size.isdigit():
+    if size is None or not (size.isascii() and size.isdigit()):
         raise InputError("send the photo with its length (Content-Length), not chunked")
     if int(size) > cap:
         raise ImageError(f"the upload is {int(size) / 1e6:.0f} MB, more than "

@@ -21,3 +21,10 @@ MAX_KEPT_HYPES = 2  # hype cards in hand
 # End of the game: cooking this many recipes triggers the last round.
 RECIPES_TO_END = 7  # recipes
 KIDS_RECIPES_TO_END: tuple[int, ...] = (6, 5)  # recipes, the kids' shorter games
+
+# What the box holds: no table cooks more recipes or plays more hypes.
+RECIPE_CARDS = 44
+HYPE_CARDS = 34
+# The rules print no card's stars or hype points; the examples run to single digits, and
+# this ceiling only stops a typo (an extra digit or ten) from becoming a play.
+MAX_CARD_POINTS = 99

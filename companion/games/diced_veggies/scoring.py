@@ -22,7 +22,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import InputError
-from companion.games.diced_veggies.constants import KIDS_RECIPES_TO_END, RECIPES_TO_END
+from companion.games.diced_veggies.constants import (
+    HYPE_CARDS,
+    KIDS_RECIPES_TO_END,
+    MAX_CARD_POINTS,
+    RECIPE_CARDS,
+    RECIPES_TO_END,
+)
 from companion.games.diced_veggies.turn import GameOptions
 from companion.games.problems import PlayerProblemCode, Problem
 from companion.games.ranking import ranked
@@ -65,6 +71,7 @@ class ScoreCode(PlayerProblemCode):
 
     HYPE_WITHOUT_CARDS = "hype-without-cards"
     GAME_NOT_OVER = "game-not-over"
+    BOX_LIMIT = "box-limit"
 
 
 @dataclass(frozen=True)
@@ -116,8 +123,31 @@ def score(players: Sequence[PlayerTally], options: GameOptions | None = None) ->
         violations.append(Problem(
             ScoreCode.GAME_NOT_OVER, (),
             f"nobody has cooked {opts.recipes_to_end} recipes, so the game has not ended"))
+    violations += _box_problems(players)
     ranking = tuple(ranked(players, key=lambda p: p.total))
     return FinalScore(tuple(players), ranking, tuple(violations))
+
+
+def _box_problems(players: Sequence[PlayerTally]) -> list[Problem]:
+    """What no table can show: more recipes or hypes than the box has, or a card worth
+    more than any."""
+    out = []
+    for p in players:
+        for r in p.recipes:
+            if r.stars > MAX_CARD_POINTS or any(h > MAX_CARD_POINTS for h in r.hype):
+                out.append(Problem(ScoreCode.BOX_LIMIT, (), f"{p.name} has a recipe worth "
+                                   f"{r.points:,}; no card is worth more than "
+                                   f"{MAX_CARD_POINTS}", p.name))
+                break
+    recipes = sum(len(p.recipes) for p in players)
+    hypes = sum(r.hype_played for p in players for r in p.recipes)
+    if recipes > RECIPE_CARDS:
+        out.append(Problem(ScoreCode.BOX_LIMIT, (), f"{recipes} recipes cooked; the box has "
+                                                    f"{RECIPE_CARDS} recipe cards"))
+    if hypes > HYPE_CARDS:
+        out.append(Problem(ScoreCode.BOX_LIMIT, (), f"{hypes} hypes played; the box has "
+                                                    f"{HYPE_CARDS} hype cards"))
+    return out
 
 
 # ---- the state document ----------------------------------------------------------------

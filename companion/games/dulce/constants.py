@@ -47,3 +47,15 @@ SUPPLY_EGGS = 15
 STARTING_CAFE_SPACES = 1
 MAX_BUILT_CAFES = ROUNDS  # at most one café built per round
 RETURNED_CARDS = 4  # the lead player returns four cards of the deck unseen at setup
+
+# The most a finished game can show, from the rules. One action a round, so at most one
+# planting: a card's four fields gain a cube each, one more over a field of that type.
+MAX_CUBES_GAINED = ROUNDS * CARD_SIZE**2 * (CUBES_PER_FIELD + SAME_TYPE_BONUS_CUBES)
+# A chicken step up is a discarded cube, and a cube is discarded once.
+MAX_CHICKEN_STEPS = MAX_CUBES_GAINED
+# A café scores 1 when full, and then each cube in it moves down a level (three rings at
+# most) or is discarded, and each egg (three chicken steps) is used up: a point costs a
+# cube's level or an egg.
+MAX_POINTS = 3 * MAX_CUBES_GAINED + MAX_CHICKEN_STEPS // EGG_COST_STEPS
+# A field square holds its planted cube and the same-type bonus; covered cubes go.
+MAX_FIELD_CUBES = BOARD_SIZE**2 * (CUBES_PER_FIELD + SAME_TYPE_BONUS_CUBES)

@@ -14,14 +14,19 @@ from companion.games.dulce.constants import (
     BUILT_CAFE_SPACES,
     DECK_CARDS,
     MAX_BUILT_CAFES,
+    MAX_CHICKEN_STEPS,
+    MAX_FIELD_CUBES,
     MAX_PLAYERS,
+    MAX_POINTS,
     MIN_PLAYERS,
     RETURNED_CARDS,
+    ROUNDS,
     STARTING_CAFE_SPACES,
     STARTING_CAFES,
     SUPPLY_EGGS,
     SUPPLY_PER_BEAN,
 )
+from companion.games.dulce.final import FinalPlayer
 from companion.games.dulce.model import Bean, Content, PlayerState
 
 
@@ -114,10 +119,18 @@ def check_state(state: PlayerState) -> None:
         raise ImpossibleStateError(problems[0] + more)
 
 
-def table_problems(players: Sequence[object]) -> list[str]:
+def table_problems(players: Sequence[FinalPlayer]) -> list[str]:
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         return [
             f"Dulce is for {MIN_PLAYERS}-{MAX_PLAYERS} players (one board each); "
             f"this table has {len(players)}"
         ]
-    return []
+    out = []
+    for p in players:
+        for value, most, what in ((p.points, MAX_POINTS, "points"),
+                                  (p.chicken, MAX_CHICKEN_STEPS, "chicken steps"),
+                                  (p.field_cubes, MAX_FIELD_CUBES, "cubes on the fields")):
+            if value > most:
+                out.append(f"{p.name}: {value:,} {what}; no game of {ROUNDS} rounds "
+                           f"reaches more than {most}")
+    return out

@@ -12,12 +12,15 @@ from companion.errors import InputError
 from companion.games.problems import PlayerProblemCode, Problem
 from companion.games.ranking import ranked
 from companion.games.wild_gardens.constants import (
+    GUEST_CARDS,
     INGREDIENTS_PER_VP,
     JAR_LAST_SPACE,
     MAX_PLAYERS,
     MAX_RESERVED_CARDS,
+    MAX_UNPRINTED_COUNT,
     MIN_PLAYERS,
     POLLINATOR_LAST_SPACE,
+    RECIPE_CARDS,
     SKILL_SLOTS,
     WRAP_VP,
 )
@@ -77,6 +80,7 @@ class StateCode(PlayerProblemCode):
     RESERVE_LIMIT = "reserve-limit"
     SKILL_SLOTS = "skill-slots"
     PLAYER_COUNT = "player-count"
+    BOX_LIMIT = "box-limit"
 
 
 @dataclass(frozen=True)
@@ -129,6 +133,17 @@ def check(p: Player) -> list[Problem]:
     if p.skill_tokens > SKILL_SLOTS:
         found.append((StateCode.SKILL_SLOTS,
                       f"a player board has only {SKILL_SLOTS} skill token slots"))
+    if p.guests > GUEST_CARDS:
+        found.append((StateCode.BOX_LIMIT, f"the box has {GUEST_CARDS} guest cards, not "
+                                           f"{p.guests} to serve"))
+    if p.cooked_recipes > RECIPE_CARDS:
+        found.append((StateCode.BOX_LIMIT, f"the box has {RECIPE_CARDS} recipe cards, not "
+                                           f"{p.cooked_recipes} to cook"))
+    for what, value in (("ingredients left", p.ingredients), ("guest game-end VP", p.guest_vp),
+                        ("pollinator wraps", p.pollinator_wraps), ("jar wraps", p.jar_wraps)):
+        if value > MAX_UNPRINTED_COUNT:
+            found.append((StateCode.BOX_LIMIT, f"{value:,} {what} is past any game "
+                                               f"(at most {MAX_UNPRINTED_COUNT})"))
     return [Problem(code, (), message, p.name) for code, message in found]
 
 
