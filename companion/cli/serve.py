@@ -63,13 +63,13 @@ def serve(host: str | None, port: int, data: str | None, lan: bool, new_token: b
 
     from companion.store import Store
     from companion.web.app import create_app, join_link
-    from companion.web.constants import READER_PROCESSES
+    from companion.web.constants import READER_PROCESSES, STORE_WAIT_S
     from companion.web.protocol import DeadlineH11Protocol
     from companion.web.readers import ReaderPool
     from companion.web.security import LOCAL_HOSTS, kept_token
 
     try:
-        store = Store.open(data)
+        store = Store.open(data, wait_s=STORE_WAIT_S)
     except CompanionError as exc:
         click.echo(f"companion: error: {exc}", err=True)
         sys.exit(exc.exit_code)

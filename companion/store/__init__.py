@@ -4,7 +4,13 @@
 """
 
 from companion.store.db import Store, clean_name, migrate
-from companion.store.errors import NotFoundError, StoreError, StoreVersionError
+from companion.store.errors import (
+    NotFoundError,
+    StoreBusyError,
+    StoreError,
+    StoreFullError,
+    StoreVersionError,
+)
 from companion.store.models import (
     Correction,
     Night,
@@ -23,5 +29,6 @@ from companion.store.schema import MIGRATIONS, SCHEMA_VERSION
 __all__ = [
     "DATA_ENV", "MIGRATIONS", "SCHEMA_VERSION", "Correction", "Night", "NotFoundError",
     "Photo", "Play", "Player", "Reading", "Scoring", "Seat", "SeatInput", "Standing", "Store",
-    "StoreError", "StoreVersionError", "clean_name", "data_dir", "migrate",
+    "StoreBusyError", "StoreError", "StoreFullError", "StoreVersionError", "clean_name",
+    "data_dir", "migrate",
 ]

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import errno
 import hashlib
 import json
 import os
 import secrets
 import sqlite3
 import threading
+import time
 import unicodedata
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -26,7 +28,13 @@ from typing import Any
 from companion.fileio import write_atomic
 from companion.games.outcome import Outcome
 from companion.store import schema
-from companion.store.errors import NotFoundError, StoreError, StoreVersionError
+from companion.store.errors import (
+    NotFoundError,
+    StoreBusyError,
+    StoreError,
+    StoreFullError,
+    StoreVersionError,
+)
 from companion.store.models import (
     Correction,
     Night,
@@ -42,6 +50,7 @@ from companion.store.models import (
 from companion.store.paths import DB_NAME, PHOTO_DIR, data_dir
 
 BUSY_TIMEOUT_S = 15.0
+LOCK_RETRY_S = 0.05  # SQLite's own wait a try; the store tries again until its wait_s
 MAX_NAME_CHARS = 60
 PHOTO_SUFFIX = MappingProxyType({"image/jpeg": ".jpg", "image/png": ".png",
                                  "image/webp": ".webp", "image/heic": ".heic",
@@ -90,20 +99,24 @@ LATEST_NIGHT = "SELECT id, date FROM nights ORDER BY date DESC, id DESC LIMIT 1"
 class Store:
     """A connection to one data directory; safe to share between threads of one process."""
 
-    def __init__(self, root: Path, conn: sqlite3.Connection) -> None:
+    def __init__(self, root: Path, conn: sqlite3.Connection,
+                 wait_s: float = BUSY_TIMEOUT_S) -> None:
         self.root = root
         self._conn = conn
         self._lock = threading.RLock()
+        self._wait_s = wait_s
 
     # ---- opening ----------------------------------------------------------------------
 
     @classmethod
-    def open(cls, data: str | os.PathLike[str] | None = None) -> Store:
-        """Open (creating and migrating as needed) the store in the chosen data dir."""
+    def open(cls, data: str | os.PathLike[str] | None = None,
+             wait_s: float = BUSY_TIMEOUT_S) -> Store:
+        """Open (creating and migrating as needed) the store in the chosen data dir; a
+        call waits at most ``wait_s`` for a lock, then raises StoreBusyError."""
         root = data_dir(data)
         try:
             (root / PHOTO_DIR).mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(root / DB_NAME, timeout=BUSY_TIMEOUT_S,
+            conn = sqlite3.connect(root / DB_NAME, timeout=min(wait_s, LOCK_RETRY_S),
                                    isolation_level=None, check_same_thread=False)
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open the data directory {root}: {exc}") from None
@@ -119,7 +132,47 @@ class Store:
         except BaseException:
             conn.close()
             raise
-        return cls(root, conn)
+        return cls(root, conn, wait_s)
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """This connection to oneself, waiting no longer than a lock of SQLite's would."""
+        if not self._lock.acquire(timeout=self._wait_s):
+            raise StoreBusyError(f"the store is busy (waited {self._wait_s:g} s); try again")
+        try:
+            yield
+        finally:
+            self._lock.release()
+
+    @contextlib.contextmanager
+    def _write_lock(self) -> Iterator[None]:
+        """SQLite's write lock, waited for in short tries with this connection free in
+        between, so this process's reads go on while another process holds the lock."""
+        deadline = time.monotonic() + self._wait_s
+        while True:
+            with self._locked():
+                try:
+                    self._conn.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as exc:
+                    failure = self._failure(exc)
+                    if type(failure) is StoreError:
+                        failure = StoreError(f"the database is busy or read-only: {exc}")
+                    if not isinstance(failure, StoreBusyError) or time.monotonic() > deadline:
+                        raise failure from None
+                else:
+                    yield
+                    return
+            time.sleep(LOCK_RETRY_S)
+
+    def _failure(self, exc: sqlite3.OperationalError) -> StoreError:
+        """A failed write in words, typed by its cause (busy, disk full, other)."""
+        text = str(exc)
+        if "locked" in text or "busy" in text:
+            return StoreBusyError(f"the store is busy (waited {self._wait_s:g} s); try again")
+        if "full" in text:
+            return StoreFullError(f"the disk is full: cannot write to the store in "
+                                  f"{self.root}; nothing was changed")
+        return StoreError(f"cannot write to the store in {self.root}: {text}")
 
     def close(self) -> None:
         with self._lock:
@@ -160,11 +213,7 @@ class Store:
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: all of it lands or none of it does."""
-        with self._lock:
-            try:
-                self._conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as exc:
-                raise StoreError(f"the database is busy or read-only: {exc}") from None
+        with self._write_lock():
             try:
                 yield self._conn
                 self._conn.execute("COMMIT")
@@ -174,13 +223,17 @@ class Store:
                 if self._conn.in_transaction:
                     self._conn.execute("ROLLBACK")
                 if isinstance(exc, sqlite3.OperationalError):
-                    raise StoreError(f"cannot write to the store in {self.root}: {exc}"
-                                     ) from None
+                    raise self._failure(exc) from None
                 raise
 
     def _query(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        with self._lock:
-            cur = self._conn.execute(sql, args)
+        with self._locked():
+            try:
+                cur = self._conn.execute(sql, args)
+            except sqlite3.OperationalError as exc:
+                if "locked" in str(exc) or "busy" in str(exc):
+                    raise self._failure(exc) from None
+                raise
             cur.row_factory = sqlite3.Row
             return list(cur.fetchall())
 
@@ -329,8 +382,10 @@ class Store:
 
     def plays(self, *, night_id: int | None = None, game: str | None = None,
               player: str | None = None, since: str | None = None,
-              ids: Sequence[int] | None = None) -> list[Play]:
-        """Plays oldest first, filtered by night, game, player name or ISO date."""
+              ids: Sequence[int] | None = None, latest: int | None = None,
+              skip: int = 0) -> list[Play]:
+        """Plays oldest first, filtered by night, game, player name or ISO date; ``latest``
+        keeps only the newest N after the ``skip`` newest (a page of a list)."""
         where: list[str] = []
         args: list[Any] = []
         if night_id is not None:
@@ -350,6 +405,10 @@ class Store:
                          "ON p.id = pp.player_id WHERE p.name = ?)")
             args.append(clean_name(player, "player name"))
         sql = "SELECT * FROM plays pl" + (f" WHERE {' AND '.join(where)}" if where else "")
+        if latest is not None:
+            sql = (f"SELECT * FROM ({sql} ORDER BY pl.date DESC, pl.id DESC LIMIT ? OFFSET ?)"
+                   " pl")
+            args += [int(latest), int(skip)]
         rows = self._query(sql + " ORDER BY pl.date, pl.id", args)
         if not rows:
             return []
@@ -423,6 +482,9 @@ class Store:
         try:
             write_atomic(final, data, fresh=True)
         except OSError as exc:
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise StoreFullError("the disk is full: the photo was not kept; nothing "
+                                     "was changed") from None
             raise StoreError(f"cannot keep the photo: {exc.strerror}") from None
         try:
             with self.transaction() as c:

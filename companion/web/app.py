@@ -27,6 +27,7 @@ from companion.web.readers import ReaderPool, ReadingCache
 from companion.web.render import WebState, on_companion_error, on_crash, on_http_error
 from companion.web.security import Guard
 from companion.web.tonight import join_link
+from companion.web.workers import PageWorkers
 
 STATIC_DIR = Path(__file__).parent / "static"
 Handler = Callable[[Request], Awaitable[Response]]
@@ -35,8 +36,15 @@ PAGES = (tonight, delicious, dice, pads, printing)  # each with ROUTES_POST and 
 __all__ = ["create_app", "join_link"]
 
 
-def _routes(method: str, table: Sequence[tuple[str, Handler]]) -> list[BaseRoute]:
+def _routes(method: str, table: Sequence[tuple[str, Handler]]) -> list[Route]:
     return [Route(p, h, methods=[method]) for p, h in table]
+
+
+def _off_loop(routes: Sequence[Route], workers: PageWorkers) -> list[BaseRoute]:
+    """The same routes, each page run in a worker (companion.web.workers)."""
+    return [Route(r.path, workers.wrap(r.endpoint), methods=sorted((r.methods or set())
+                                                                    - {"HEAD"}))
+            for r in routes]
 
 
 def create_app(store: Store, token: str | None = None, join_url: str | None = None,
@@ -57,12 +65,13 @@ def create_app(store: Store, token: str | None = None, join_url: str | None = No
         qr_svg = segno.make(join_url, error="m").svg_inline(scale=5, dark="#111",
                                                             light="#fff", border=2,
                                                             omitsize=True)
-    routes: list[BaseRoute] = list(history.routes())
+    pages: list[Route] = list(history.routes())
     for module in PAGES:
-        routes += _routes("POST", module.ROUTES_POST)
-    routes += _routes("POST", api.ROUTES_POST)
+        pages += _routes("POST", module.ROUTES_POST)
+    pages += _routes("POST", api.ROUTES_POST)
     for module in PAGES:
-        routes += _routes("GET", module.ROUTES_GET)
+        pages += _routes("GET", module.ROUTES_GET)
+    routes = _off_loop(pages, PageWorkers())
     routes += [Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
                Route("/api/{rest:path}", api.not_found, methods=["GET", "POST"])]
     app = Starlette(routes=routes, exception_handlers={

@@ -15,6 +15,12 @@ HEADER_DEADLINE_S = 5.0
 MAX_FORM_BYTES = 256 * 1024
 UPLOAD_PATHS = frozenset({"/delicious/upload", "/dice/upload", "/api/delicious/read",
                           "/api/dice/read", "/api/dice/cuts"})
+# Worker threads pages run in (companion.web.workers); a page waiting on a busy store holds
+# one of them for at most STORE_WAIT_S.
+PAGE_WORKERS = 16
+# How long a page waits for the store (a write lock held by another process, or the other
+# pages' store calls) before answering 503 "the store is busy, try again".
+STORE_WAIT_S = 3.0
 # Worker processes reading photos: one per core on the 2-core machines game night runs on.
 READER_PROCESSES = 2
 SHEET_CACHE_ENTRIES = 24  # readings kept in memory (each holds a ~9 MP rectified page)

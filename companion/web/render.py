@@ -15,7 +15,15 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from companion.errors import CompanionError, InputError
 from companion.games.registry import TITLES
-from companion.store import NotFoundError, Photo, Reading, Scoring, Store
+from companion.store import (
+    NotFoundError,
+    Photo,
+    Reading,
+    Scoring,
+    Store,
+    StoreBusyError,
+    StoreFullError,
+)
 from companion.web.readers import ReaderPool, ReadingCache
 
 
@@ -63,17 +71,43 @@ def go(request: Request, url: str) -> Response:
     return RedirectResponse(url, status_code=303)
 
 
-def error_response(request: Request, message: str, status: int) -> Response:
+def error_response(request: Request, message: str, status: int,
+                   headers: Mapping[str, str] | None = None) -> Response:
     line = " ".join(message.split()) or "something went wrong"
     if wants_json(request):
-        return JSONResponse({"error": line}, status_code=status)
-    return render(request, "error.html", status, {"error": line})
+        return JSONResponse({"error": line}, status_code=status, headers=headers)
+    if status in (503, 507):  # the page itself needs the store: a plain one, no night
+        return HTMLResponse(plain_error(line), status_code=status, headers=headers)
+    response = render(request, "error.html", status, {"error": line})
+    response.headers.update(headers or {})
+    return response
+
+
+def plain_error(line: str) -> str:
+    """An error page that needs nothing from the store (it may be the store's error)."""
+    from html import escape
+
+    return ('<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport"'
+            ' content="width=device-width, initial-scale=1"><meta name="color-scheme" '
+            'content="light dark"><title>Try again · companion</title><link rel="stylesheet"'
+            ' href="/static/app.css"></head><body><main id="main"><p class="error" '
+            f'role="alert">{escape(line)}</p><p><a class="button" href="/">Back to tonight'
+            '</a></p></main></body></html>')
+
+
+# Retry-After of a busy store: a lock held by another process is usually a backup or an
+# import, over in seconds.
+STORE_RETRY_S = 5
 
 
 async def on_companion_error(request: Request, exc: Exception) -> Response:
+    if isinstance(exc, StoreBusyError):
+        return error_response(request, str(exc), 503, {"Retry-After": str(STORE_RETRY_S)})
+    if isinstance(exc, StoreFullError):
+        return error_response(request, str(exc), 507)
     status = 404 if isinstance(exc, NotFoundError) else 422 if isinstance(
         exc, CompanionError) and exc.exit_code == 1 else 400
-    return error_response(request, str(exc), status)
+    return error_response(request, str(exc), status, getattr(exc, "headers", None))
 
 
 async def on_http_error(request: Request, exc: Exception) -> Response:

@@ -1,0 +1,100 @@
+"""The server under load and under a busy store (issue #27 items 3, 10 and 15, and the
+load section): every page off the event loop, lists a page at a time, a locked store
+answered with 503, slow engines in a process that is stopped at its limit, a full disk
+answered with 507, and photo reads through a bounded queue. Live servers on 127.0.0.1."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from companion.store import Store
+from companion.store.paths import DB_NAME
+from companion.web.app import create_app
+from tests.web_support import live
+
+
+class Answer:
+    """One HTTP answer and how long it took."""
+
+    def __init__(self, url: str, data: bytes | None = None,
+                 headers: dict[str, str] | None = None, timeout: float = 60) -> None:
+        req = urllib.request.Request(url, data=data, headers=headers or {})
+        start = time.monotonic()
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as resp:
+                self.status, self.body = resp.status, resp.read()
+                self.headers = {k.lower(): v for k, v in resp.headers.items()}
+        except urllib.error.HTTPError as exc:
+            self.status, self.body = exc.code, exc.read()
+            self.headers = {k.lower(): v for k, v in exc.headers.items()}
+        self.seconds = time.monotonic() - start
+
+    @property
+    def text(self) -> str:
+        return self.body.decode("utf-8", "replace")
+
+
+def _in_thread(fn: object) -> tuple[threading.Thread, dict[str, Answer]]:
+    out: dict[str, Answer] = {}
+
+    def run() -> None:
+        out["answer"] = fn()  # type: ignore[operator]
+
+    t = threading.Thread(target=run)
+    t.start()
+    return t, out
+
+
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+
+
+def test_a_store_locked_by_another_process_answers_busy_and_stalls_no_one(
+        tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "d", wait_s=2.0)
+    store.current_night()  # tonight exists: reading it needs no lock
+    with live(create_app(store)) as url:
+        other = sqlite3.connect(tmp_path / "d" / DB_NAME, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        try:
+            t, out = _in_thread(lambda: Answer(f"{url}/players/add", b"name=Ann", FORM))
+            time.sleep(0.3)
+            static = Answer(f"{url}/static/app.css")
+            tonight = Answer(f"{url}/")
+            t.join()
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        add = out["answer"]
+        assert add.status == 503 and "the store is busy" in add.text, add.text
+        assert add.headers.get("retry-after") and add.seconds < 6
+        assert static.status == 200 and static.seconds < 1.0
+        assert tonight.status == 200 and tonight.seconds < 1.5
+        assert "Ann" not in Answer(f"{url}/").text  # nothing half-stored
+        assert Answer(f"{url}/players/add", b"name=Ann", FORM).status == 200  # free again
+    store.close()
+
+
+def test_tonight_and_history_show_a_page_of_plays(tmp_path: Path) -> None:
+    from companion.store import SeatInput
+
+    store = Store.open(tmp_path / "d")
+    store._conn.execute("PRAGMA synchronous=OFF")  # seeding only
+    night = store.current_night()
+    for i in range(130):  # play i scored 10000 + i
+        store.save_play("dulce", [SeatInput("Ann", 10000.0 + i, 1, True)], night_id=night.id)
+    with live(create_app(store)) as url:
+        first = Answer(f"{url}/")
+        assert first.status == 200 and "page 1 of 5" in first.text
+        assert "10129" in first.text and "10099" not in first.text
+        assert len(first.body) < 60_000
+        older = Answer(f"{url}/?page=5")
+        assert "10000" in older.text and "10129" not in older.text
+        hist = Answer(f"{url}/history?page=2")
+        assert "page 2 of 2" in hist.text and "10029" in hist.text and "10030" not in hist.text
+        assert Answer(f"{url}/history?page=x").status == 400
+    store.close()
