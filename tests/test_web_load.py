@@ -98,3 +98,52 @@ def test_tonight_and_history_show_a_page_of_plays(tmp_path: Path) -> None:
         assert "page 2 of 2" in hist.text and "10029" in hist.text and "10030" not in hist.text
         assert Answer(f"{url}/history?page=x").status == 400
     store.close()
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def _kitchen(extra: int) -> bytes:
+    """The example's best-harvest state with ``extra`` two-space cafés built (14 take the
+    engine about 8 s on a laptop core)."""
+    import json
+    from urllib.parse import urlencode
+
+    doc = json.loads((EXAMPLES / "dulce" / "best-harvest.json").read_text())
+    beans = ("coffee", "vanilla", "cacao", "peanut")
+    more = [{"name": f"Extra {i}",
+             "spaces": [{"type": beans[i % 4], "level": 1 + i % 3},
+                        {"type": beans[(i + 1) % 4], "level": 1 + (i + 1) % 3}]}
+            for i in range(extra)]
+    state = json.dumps({**doc, "cafes": doc["cafes"] + more})
+    return urlencode({"action": "best-harvest", "state": state, "rows": "2"}).encode()
+
+
+def _follow(url: str, answer: Answer, limit_s: float) -> Answer:
+    """Look again, as the "still thinking" page does, until there is an answer."""
+    import re
+
+    deadline = time.monotonic() + limit_s
+    while answer.status == 202 and time.monotonic() < deadline:
+        time.sleep(0.5)
+        again = re.search(r'url=(/pads/dulce/thinking/[^"]+)"', answer.text)
+        assert again, answer.text
+        answer = Answer(url + again.group(1))
+    return answer
+
+
+def test_a_slow_dulce_question_thinks_apart_and_stops_at_its_limit(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "d")
+    with live(create_app(store, think_limit_s=4.0)) as url:
+        asked = Answer(f"{url}/pads/dulce", _kitchen(14), FORM, timeout=30)
+        assert asked.status == 202 and "Still thinking" in asked.text, asked.text[:300]
+        assert asked.seconds < 5
+        static = Answer(f"{url}/static/app.css")
+        other = Answer(f"{url}/pads/wild-gardens")
+        assert static.status == 200 and static.seconds < 1.0
+        assert other.status == 200 and other.seconds < 2.0
+        final = _follow(url, asked, 20)
+        assert final.status == 422 and "too big" in final.text, final.text[:300]
+        small = _follow(url, Answer(f"{url}/pads/dulce", _kitchen(0), FORM), 20)
+        assert small.status == 200 and 'id="advice"' in small.text
+    store.close()

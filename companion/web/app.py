@@ -21,11 +21,17 @@ from starlette.staticfiles import StaticFiles
 from companion.errors import CompanionError
 from companion.store import Store
 from companion.web import api, delicious, dice, history, pads, printing, tonight
-from companion.web.constants import READER_PROCESSES, SHEET_CACHE_ENTRIES
+from companion.web.constants import (
+    READER_PROCESSES,
+    SHEET_CACHE_ENTRIES,
+    THINK_LIMIT_S,
+    THINKERS,
+)
 from companion.web.dice import cut_words
 from companion.web.readers import ReaderPool, ReadingCache
 from companion.web.render import WebState, on_companion_error, on_crash, on_http_error
 from companion.web.security import Guard
+from companion.web.thinking import Thinker
 from companion.web.tonight import join_link
 from companion.web.workers import PageWorkers
 
@@ -49,11 +55,13 @@ def _off_loop(routes: Sequence[Route], workers: PageWorkers) -> list[BaseRoute]:
 
 def create_app(store: Store, token: str | None = None, join_url: str | None = None,
                readers: ReaderPool | None = None,
-               allowed_hosts: frozenset[str] | None = None) -> Guard:
+               allowed_hosts: frozenset[str] | None = None,
+               think_limit_s: float = THINK_LIMIT_S) -> Guard:
     """The ASGI app over ``store``; with ``token`` every request must carry it, with
     ``allowed_hosts`` its Host header must name one of them.
 
     ``readers`` reads photos (worker processes); the caller closes the pool it passes.
+    A long engine question (Dulce's advice) is stopped after ``think_limit_s``.
     """
     env = Environment(loader=PackageLoader("companion.web", "templates"),
                       autoescape=select_autoescape(["html"]), trim_blocks=True,
@@ -79,7 +87,7 @@ def create_app(store: Store, token: str | None = None, join_url: str | None = No
         Exception: on_crash})
     pool = readers or ReaderPool(READER_PROCESSES)
     app.state.web = WebState(store, ReadingCache(SHEET_CACHE_ENTRIES), pool, env, token,
-                             join_url, qr_svg)
+                             join_url, qr_svg, Thinker(think_limit_s, THINKERS))
     env.globals["static"] = lambda name: f"/static/{name}"
     env.filters["cut_words"] = cut_words
     return Guard(app, token, allowed_hosts)

@@ -29,3 +29,11 @@ OVERLAY_MAX_SIDE_PX = 1600  # overlays are scaled down to this for phones
 CROP_GROW_MM = 2.0  # context around a field's box in its review crop
 TOKEN_BYTES = 24  # --lan access token: 192 bits from secrets
 TOKEN_COOKIE = "companion_token"
+# A long engine question (Dulce's best harvest or scoring order on a big kitchen) runs in
+# a process of its own, stopped after THINK_LIMIT_S ("too big"); THINKERS at once, one a
+# core; a page waits THINK_WAIT_S for the answer, then shows "still thinking" and looks
+# again every THINK_POLL_S.
+THINK_LIMIT_S = 20.0
+THINKERS = 2
+THINK_WAIT_S = 1.5
+THINK_POLL_S = 1

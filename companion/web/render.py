@@ -24,7 +24,9 @@ from companion.store import (
     StoreBusyError,
     StoreFullError,
 )
+from companion.web.busy import BusyError
 from companion.web.readers import ReaderPool, ReadingCache
+from companion.web.thinking import Thinker
 
 
 @dataclass
@@ -36,6 +38,7 @@ class WebState:
     token: str | None
     join_url: str | None
     join_qr_svg: str | None
+    thinker: Thinker
 
 
 def state(request: Request) -> WebState:
@@ -105,9 +108,11 @@ async def on_companion_error(request: Request, exc: Exception) -> Response:
         return error_response(request, str(exc), 503, {"Retry-After": str(STORE_RETRY_S)})
     if isinstance(exc, StoreFullError):
         return error_response(request, str(exc), 507)
+    if isinstance(exc, BusyError):
+        return error_response(request, str(exc), 503, exc.headers)
     status = 404 if isinstance(exc, NotFoundError) else 422 if isinstance(
         exc, CompanionError) and exc.exit_code == 1 else 400
-    return error_response(request, str(exc), status, getattr(exc, "headers", None))
+    return error_response(request, str(exc), status)
 
 
 async def on_http_error(request: Request, exc: Exception) -> Response:
