@@ -147,3 +147,111 @@ def test_a_slow_dulce_question_thinks_apart_and_stops_at_its_limit(tmp_path: Pat
         small = _follow(url, Answer(f"{url}/pads/dulce", _kitchen(0), FORM), 20)
         assert small.status == 200 and 'id="advice"' in small.text
     store.close()
+
+
+# ---- a full disk (item 10) ------------------------------------------------------------------
+
+PHOTO = EXAMPLES / "delicious" / "photos" / "combo-good-light.jpg"
+
+
+def _dump(root: Path) -> list[str]:
+    conn = sqlite3.connect(root / DB_NAME)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+def _full(*_: object, **__: object) -> None:
+    import errno
+    import os
+
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+class _NoReader:
+    """A reader pool that must not be reached (the upload fails before), or that reads
+    every photo as the same empty sheet."""
+
+    def sheet(self, path: Path, label: str) -> object:
+        class Reading:
+            def to_json(self) -> dict[str, object]:
+                return {"photo": label, "fields": {}}
+
+        assert path.is_file()
+        return Reading()
+
+
+def _client(store: Store) -> object:
+    from starlette.testclient import TestClient
+
+    return TestClient(create_app(store, readers=_NoReader()),  # type: ignore[arg-type]
+                      raise_server_exceptions=False)
+
+
+def test_a_full_disk_on_the_temporary_photo_is_507_and_leaves_no_file(
+        tmp_path: Path, monkeypatch: object) -> None:
+    import companion.web.uploads as uploads
+
+    def half_then_full(path: Path, data: bytes) -> None:
+        path.write_bytes(data[: len(data) // 2])
+        _full()
+
+    store = Store.open(tmp_path / "d")
+    store.current_night()
+    before = _dump(tmp_path / "d")
+    monkeypatch.setattr(uploads, "_spill", half_then_full)  # type: ignore[attr-defined]
+    client = _client(store)
+    r = client.post("/delicious/upload",  # type: ignore[attr-defined]
+                    files={"photo": ("a.jpg", PHOTO.read_bytes(), "image/jpeg")})
+    assert r.status_code == 507 and "the disk is full" in r.text
+    assert list((tmp_path / "d" / "tmp").glob("*")) == []
+    assert _dump(tmp_path / "d") == before
+    store.close()
+
+
+def test_a_full_disk_on_the_kept_photo_or_the_database_is_507(tmp_path: Path,
+                                                              monkeypatch: object) -> None:
+    import companion.store.db as db
+
+    store = Store.open(tmp_path / "d")
+    store.current_night()
+    before = _dump(tmp_path / "d")
+    client = _client(store)
+    with monkeypatch.context() as m:  # type: ignore[attr-defined]
+        m.setattr(db, "write_atomic", _full)
+        r = client.post("/delicious/upload",  # type: ignore[attr-defined]
+                        files={"photo": ("a.jpg", PHOTO.read_bytes(), "image/jpeg")},
+                        headers={"Accept": "application/json"})
+    assert r.status_code == 507 and "the disk is full" in r.json()["error"]
+    assert list((tmp_path / "d" / "tmp").glob("*")) == []
+    assert list(store.photo_dir.iterdir()) == []
+    assert _dump(tmp_path / "d") == before
+    pages = store._conn.execute("PRAGMA page_count").fetchone()[0]
+    store._conn.execute(f"PRAGMA max_page_count = {pages}")  # the database's disk is full
+    for i in range(500):  # players until a page more is needed
+        before = _dump(tmp_path / "d")
+        r = client.post("/players/add", data={"name": f"Player {i} " + "x" * 50},  # type: ignore[attr-defined]
+                        follow_redirects=False)
+        if r.status_code != 303:
+            break
+    assert r.status_code == 507 and "the disk is full" in r.text
+    assert _dump(tmp_path / "d") == before
+    store.close()
+
+
+def test_leftovers_of_interrupted_uploads_are_swept_at_start(tmp_path: Path) -> None:
+    import os
+
+    store = Store.open(tmp_path / "d")
+    tmp = tmp_path / "d" / "tmp"
+    tmp.mkdir()
+    old = [tmp / f"{i:02d}.img" for i in range(37)] + [store.photo_dir / ".x.jpg.part"]
+    for path in old:
+        path.write_bytes(b"half a photo")
+        os.utime(path, (time.time() - 3600, time.time() - 3600))
+    fresh = tmp / "reading-now.img"
+    fresh.write_bytes(b"a photo being read")
+    create_app(store)
+    assert not any(p.exists() for p in old) and fresh.exists()
+    store.close()

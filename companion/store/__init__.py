@@ -13,6 +13,7 @@ from companion.store.errors import (
 )
 from companion.store.models import (
     Correction,
+    NewPhoto,
     Night,
     Photo,
     Play,
@@ -27,7 +28,7 @@ from companion.store.paths import DATA_ENV, data_dir
 from companion.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 __all__ = [
-    "DATA_ENV", "MIGRATIONS", "SCHEMA_VERSION", "Correction", "Night", "NotFoundError",
+    "DATA_ENV", "MIGRATIONS", "SCHEMA_VERSION", "Correction", "NewPhoto", "Night", "NotFoundError",
     "Photo", "Play", "Player", "Reading", "Scoring", "Seat", "SeatInput", "Standing", "Store",
     "StoreBusyError", "StoreError", "StoreFullError", "StoreVersionError", "clean_name",
     "data_dir", "migrate",

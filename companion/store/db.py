@@ -37,6 +37,7 @@ from companion.store.errors import (
 )
 from companion.store.models import (
     Correction,
+    NewPhoto,
     Night,
     Photo,
     Play,
@@ -474,33 +475,57 @@ class Store:
         The caller has already checked the content (``media_type`` is what it sniffed);
         nothing the client sent becomes part of the path.
         """
-        suffix = PHOTO_SUFFIX.get(media_type)
+        _, kept = self.add_photos([NewPhoto(data, media_type, width, height, role, reading)],
+                                  scoring_id=scoring_id)
+        return kept[0]
+
+    def add_photos(self, photos: Sequence[NewPhoto], *, scoring_id: int | None = None,
+                   new_scoring: tuple[str, int | None] | None = None,
+                   ) -> tuple[int | None, list[tuple[Photo, Reading | None]]]:
+        """Keep photos (with their readings) all or none: in scoring ``scoring_id``, or in
+        a scoring made with them from ``new_scoring`` (game, night id); its id and what
+        was kept. A full disk keeps nothing, not even the new scoring."""
+        written: list[Path] = []
+        try:
+            names = [self._write_photo(p, written) for p in photos]
+            with self.transaction() as c:
+                if new_scoring is not None:
+                    cur = c.execute("INSERT INTO scorings (night_id, game, created_at) "
+                                    "VALUES (?, ?, ?)", (new_scoring[1], new_scoring[0], _now()))
+                    scoring_id = int(cur.lastrowid or 0)
+                ids = []
+                for p, name in zip(photos, names, strict=True):
+                    cur = c.execute(
+                        "INSERT INTO photos (scoring_id, role, file, media_type, bytes, width,"
+                        " height, sha256, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (scoring_id, p.role, name, p.media_type, len(p.data), p.width,
+                         p.height, hashlib.sha256(p.data).hexdigest(), _now()))
+                    photo_id = int(cur.lastrowid or 0)
+                    ids.append((photo_id, _insert_reading(c, photo_id, *p.reading)
+                                if p.reading is not None else None))
+        except BaseException:
+            for path in written:
+                path.unlink(missing_ok=True)
+            raise
+        return scoring_id, [(self.photo(pid), self.reading(rid) if rid else None)
+                            for pid, rid in ids]
+
+    def _write_photo(self, photo: NewPhoto, written: list[Path]) -> str:
+        """The photo's file written and fsynced under a new name (added to ``written``)."""
+        suffix = PHOTO_SUFFIX.get(photo.media_type)
         if suffix is None:
-            raise StoreError(f"cannot keep a photo of type {media_type}")
+            raise StoreError(f"cannot keep a photo of type {photo.media_type}")
         name = f"{dt.datetime.now(dt.UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(8)}{suffix}"
         final = self.photo_dir / name
         try:
-            write_atomic(final, data, fresh=True)
+            write_atomic(final, photo.data, fresh=True)
         except OSError as exc:
             if exc.errno in (errno.ENOSPC, errno.EDQUOT):
                 raise StoreFullError("the disk is full: the photo was not kept; nothing "
                                      "was changed") from None
             raise StoreError(f"cannot keep the photo: {exc.strerror}") from None
-        try:
-            with self.transaction() as c:
-                cur = c.execute(
-                    "INSERT INTO photos (scoring_id, role, file, media_type, bytes, width, height,"
-                    " sha256, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (scoring_id, role, name, media_type, len(data), width, height,
-                     hashlib.sha256(data).hexdigest(), _now()))
-                photo_id = int(cur.lastrowid or 0)
-                reading_id = None
-                if reading is not None:
-                    reading_id = _insert_reading(c, photo_id, *reading)
-        except BaseException:
-            final.unlink(missing_ok=True)
-            raise
-        return self.photo(photo_id), (self.reading(reading_id) if reading_id else None)
+        written.append(final)
+        return name
 
     def photo(self, photo_id: int) -> Photo:
         rows = self._query("SELECT * FROM photos WHERE id = ?", (photo_id,))

@@ -33,6 +33,7 @@ from companion.web.render import WebState, on_companion_error, on_crash, on_http
 from companion.web.security import Guard
 from companion.web.thinking import Thinker
 from companion.web.tonight import join_link
+from companion.web.uploads import sweep_leftovers
 from companion.web.workers import PageWorkers
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -85,6 +86,7 @@ def create_app(store: Store, token: str | None = None, join_url: str | None = No
     app = Starlette(routes=routes, exception_handlers={
         CompanionError: on_companion_error, HTTPException: on_http_error,
         Exception: on_crash})
+    sweep_leftovers(store)  # what uploads interrupted by a stop or a crash left
     pool = readers or ReaderPool(READER_PROCESSES)
     app.state.web = WebState(store, ReadingCache(SHEET_CACHE_ENTRIES), pool, env, token,
                              join_url, qr_svg, Thinker(think_limit_s, THINKERS))
