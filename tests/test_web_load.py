@@ -12,9 +12,13 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from companion.store import Store
 from companion.store.paths import DB_NAME
 from companion.web.app import create_app
+from companion.web.constants import READER_PROCESSES
+from companion.web.readers import ReaderPool
 from tests.web_support import live
 
 
@@ -255,3 +259,81 @@ def test_leftovers_of_interrupted_uploads_are_swept_at_start(tmp_path: Path) -> 
     create_app(store)
     assert not any(p.exists() for p in old) and fresh.exists()
     store.close()
+
+
+# ---- photos under load: the read queue ------------------------------------------------------
+
+SHEETS = ("combo-good-light", "combo-tilted-shadow", "combo-upside-down-B")
+
+
+def _multipart(name: str, label: str, ticket: str) -> tuple[bytes, dict[str, str]]:
+    boundary = "----load" + ticket
+    data = (EXAMPLES / "delicious" / "photos" / f"{name}.jpg").read_bytes()
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"ticket\"\r\n\r\n"
+            f"{ticket}\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; "
+            f"filename=\"{label}\"\r\nContent-Type: image/jpeg\r\n\r\n").encode() + data + (
+            f"\r\n--{boundary}--\r\n").encode()
+    return body, {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+
+
+def _read(url: str, name: str, label: str, ticket: str) -> Answer:
+    body, headers = _multipart(name, label, ticket)
+    return Answer(f"{url}/api/delicious/read", body, headers, timeout=120)
+
+
+def _own(doc: dict[str, object]) -> tuple[object, ...]:
+    return doc["score"], doc["fields"]
+
+
+@pytest.mark.slow
+def test_twelve_phones_at_once_each_get_their_own_score(tmp_path: Path) -> None:
+    import json
+    from concurrent.futures import ThreadPoolExecutor
+
+    store, readers = Store.open(tmp_path / "d"), ReaderPool(READER_PROCESSES)
+    with live(create_app(store, readers=readers)) as url:
+        alone = {n: json.loads(_read(url, n, f"alone-{n}.jpg", f"a{i}").body)
+                 for i, n in enumerate(SHEETS)}
+        jobs = [(SHEETS[i % 3], f"phone{i:02d}-{SHEETS[i % 3]}.jpg", f"t{i:02d}")
+                for i in range(12)]
+        seen: list[dict[str, object]] = []
+        with ThreadPoolExecutor(12) as pool:
+            futures = [pool.submit(_read, url, *job) for job in jobs]
+            while not all(f.done() for f in futures):  # the last phone asks for its place
+                seen.append(json.loads(Answer(f"{url}/queue?ticket=t11").body))
+                time.sleep(0.2)
+            answers = [f.result() for f in futures]
+    readers.close()
+    store.close()
+    for (name, label, _), answer in zip(jobs, answers, strict=True):
+        assert answer.status == 200, answer.text
+        doc = json.loads(answer.body)
+        assert doc["photo"] == label and doc["player"] == label.removesuffix(".jpg")
+        assert _own(doc) == _own(alone[name]), label
+    assert any(int(str(s.get("ahead") or 0)) > 0 and "ahead of yours" in str(s.get("line"))
+               for s in seen), seen
+
+
+@pytest.mark.slow
+def test_a_full_read_queue_answers_busy_with_retry_after(tmp_path: Path) -> None:
+    import json
+    from concurrent.futures import ThreadPoolExecutor
+
+    store, readers = Store.open(tmp_path / "d"), ReaderPool(READER_PROCESSES)
+    with live(create_app(store, readers=readers, read_queue=2)) as url:
+        with ThreadPoolExecutor(6) as pool:
+            answers = list(pool.map(lambda i: _read(url, SHEETS[i % 3], f"p{i}.jpg", f"q{i}"),
+                                    range(6)))
+        static = Answer(f"{url}/static/app.css")
+    readers.close()
+    store.close()
+    busy = [a for a in answers if a.status == 503]
+    read = [a for a in answers if a.status == 200]
+    assert busy and read and len(busy) + len(read) == 6, [a.status for a in answers]
+    for a in busy:
+        assert "busy" in json.loads(a.body)["error"] and int(a.headers["retry-after"]) >= 1
+    for a in read:
+        doc = json.loads(a.body)
+        label = doc["photo"]
+        assert label.startswith("p") and doc["player"] == label.removesuffix(".jpg")
+    assert static.status == 200

@@ -22,6 +22,8 @@ from companion.errors import CompanionError
 from companion.store import Store
 from companion.web import api, delicious, dice, history, pads, printing, tonight
 from companion.web.constants import (
+    PHOTO_READ_S,
+    READ_QUEUE_PHOTOS,
     READER_PROCESSES,
     SHEET_CACHE_ENTRIES,
     THINK_LIMIT_S,
@@ -29,7 +31,14 @@ from companion.web.constants import (
 )
 from companion.web.dice import cut_words
 from companion.web.readers import ReaderPool, ReadingCache
-from companion.web.render import WebState, on_companion_error, on_crash, on_http_error
+from companion.web.readqueue import ReadQueue
+from companion.web.render import (
+    WebState,
+    on_companion_error,
+    on_crash,
+    on_http_error,
+    place_in_queue,
+)
 from companion.web.security import Guard
 from companion.web.thinking import Thinker
 from companion.web.tonight import join_link
@@ -57,12 +66,14 @@ def _off_loop(routes: Sequence[Route], workers: PageWorkers) -> list[BaseRoute]:
 def create_app(store: Store, token: str | None = None, join_url: str | None = None,
                readers: ReaderPool | None = None,
                allowed_hosts: frozenset[str] | None = None,
-               think_limit_s: float = THINK_LIMIT_S) -> Guard:
+               think_limit_s: float = THINK_LIMIT_S,
+               read_queue: int = READ_QUEUE_PHOTOS) -> Guard:
     """The ASGI app over ``store``; with ``token`` every request must carry it, with
     ``allowed_hosts`` its Host header must name one of them.
 
     ``readers`` reads photos (worker processes); the caller closes the pool it passes.
-    A long engine question (Dulce's advice) is stopped after ``think_limit_s``.
+    A long engine question (Dulce's advice) is stopped after ``think_limit_s``; at most
+    ``read_queue`` photos wait for the readers (more are answered 503, busy).
     """
     env = Environment(loader=PackageLoader("companion.web", "templates"),
                       autoescape=select_autoescape(["html"]), trim_blocks=True,
@@ -80,7 +91,9 @@ def create_app(store: Store, token: str | None = None, join_url: str | None = No
     pages += _routes("POST", api.ROUTES_POST)
     for module in PAGES:
         pages += _routes("GET", module.ROUTES_GET)
-    routes = _off_loop(pages, PageWorkers())
+    queue = ReadQueue(read_queue, READER_PROCESSES, PHOTO_READ_S)
+    routes = _off_loop(pages, PageWorkers(queue))
+    routes.append(Route("/queue", place_in_queue, methods=["GET"]))
     routes += [Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
                Route("/api/{rest:path}", api.not_found, methods=["GET", "POST"])]
     app = Starlette(routes=routes, exception_handlers={
@@ -89,7 +102,7 @@ def create_app(store: Store, token: str | None = None, join_url: str | None = No
     sweep_leftovers(store)  # what uploads interrupted by a stop or a crash left
     pool = readers or ReaderPool(READER_PROCESSES)
     app.state.web = WebState(store, ReadingCache(SHEET_CACHE_ENTRIES), pool, env, token,
-                             join_url, qr_svg, Thinker(think_limit_s, THINKERS))
+                             join_url, qr_svg, Thinker(think_limit_s, THINKERS), queue)
     env.globals["static"] = lambda name: f"/static/{name}"
     env.filters["cut_words"] = cut_words
     return Guard(app, token, allowed_hosts)

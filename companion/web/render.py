@@ -26,6 +26,7 @@ from companion.store import (
 )
 from companion.web.busy import BusyError
 from companion.web.readers import ReaderPool, ReadingCache
+from companion.web.readqueue import ReadQueue
 from companion.web.thinking import Thinker
 
 
@@ -39,6 +40,7 @@ class WebState:
     join_url: str | None
     join_qr_svg: str | None
     thinker: Thinker
+    queue: ReadQueue
 
 
 def state(request: Request) -> WebState:
@@ -157,3 +159,21 @@ def owned_reading(st: WebState, request: Request, kind: str) -> tuple[Reading, P
     if photo.scoring_id != sid or reading.kind != kind:
         raise NotFoundError("no such picture")
     return reading, photo
+
+
+async def place_in_queue(request: Request) -> Response:
+    """Where an upload waits (``?ticket=`` its phone chose): on the loop, never queued
+    behind the pages or the photos it reports on."""
+    place = state(request).queue.ahead(request.query_params.get("ticket", ""))
+    if place is None:
+        return JSONResponse({"ahead": None}, headers={"Cache-Control": "no-store"})
+    ahead, photos = place
+    return JSONResponse({"ahead": ahead, "photos": photos, "line": queue_line(ahead, photos)},
+                        headers={"Cache-Control": "no-store"})
+
+
+def queue_line(ahead: int, photos: int) -> str:
+    mine = "your photo" if photos == 1 else "your photos"
+    if ahead == 0:
+        return f"Reading {mine}…"
+    return f"{ahead} photo{'s' if ahead != 1 else ''} ahead of yours"

@@ -116,10 +116,19 @@ async def read_form(request: Request) -> FormData:
         raise InputError(f"the upload could not be read: {str(exc).splitlines()[0]}") from None
 
 
+def _files(form: FormData, field: str) -> list[UploadFile]:
+    files = [f for f in form.getlist(field) if isinstance(f, UploadFile)]
+    return [f for f in files if f.filename or (f.size or 0) > 0]
+
+
+def photo_count(form: FormData, field: str = "photo") -> int:
+    """How many photos the form holds (each takes a place in the read queue)."""
+    return min(len(_files(form, field)), MAX_PHOTOS_PER_UPLOAD)
+
+
 async def photos(form: FormData, field: str = "photo") -> list[Upload]:
     """Every file sent under ``field``, each checked by content and against the caps."""
-    files = [f for f in form.getlist(field) if isinstance(f, UploadFile)]
-    files = [f for f in files if f.filename or (f.size or 0) > 0]
+    files = _files(form, field)
     if not files:
         raise InputError(f"no photo was sent (multipart field {field!r})")
     if len(files) > MAX_PHOTOS_PER_UPLOAD:

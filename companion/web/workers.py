@@ -18,37 +18,49 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from companion.web.constants import PAGE_WORKERS, UPLOAD_PATHS
-from companion.web.uploads import read_form
+from companion.web.readqueue import ReadQueue
+from companion.web.uploads import photo_count, read_form
 
 Handler = Callable[[Request], Awaitable[Response]]
 
 
 class PageWorkers:
     """The worker threads pages run in, at most ``size`` at once (the rest wait their
-    turn without holding the loop)."""
+    turn without holding the loop). Photo uploads have threads of their own, one for each
+    place in the read queue, so phones waiting for the readers never hold up a page."""
 
-    def __init__(self, size: int = PAGE_WORKERS) -> None:
+    def __init__(self, queue: ReadQueue, size: int = PAGE_WORKERS) -> None:
+        self._queue = queue
         self._size = size
-        self._limiter: anyio.CapacityLimiter | None = None
+        self._limiters: tuple[anyio.CapacityLimiter, anyio.CapacityLimiter] | None = None
 
-    def _capacity(self) -> anyio.CapacityLimiter:
-        if self._limiter is None:  # made on the server's loop, at the first request
-            self._limiter = anyio.CapacityLimiter(self._size)
-        return self._limiter
+    def _capacity(self, upload: bool) -> anyio.CapacityLimiter:
+        if self._limiters is None:  # made on the server's loop, at the first request
+            self._limiters = (anyio.CapacityLimiter(self._size),
+                              anyio.CapacityLimiter(self._queue.limit))
+        return self._limiters[upload]
 
     def wrap(self, handler: Handler) -> Handler:
-        """``handler`` run in a worker, after its form (if any) was read on the loop."""
+        """``handler`` run in a worker, after its form (if any) was read on the loop and
+        its photos (if any) took their place in the read queue."""
 
         async def off_loop(request: Request) -> Response:
+            if request.method == "POST" and request.url.path in UPLOAD_PATHS:
+                # Read here, where the body arrives; the page's own ``read_form`` then
+                # returns this same form.
+                form = await read_form(request)
+                ticket = form.get("ticket")
+                place = self._queue.join(max(1, photo_count(form)),
+                                         ticket if isinstance(ticket, str) else None)
+                try:
+                    return await anyio.to_thread.run_sync(_own_loop, handler, request,
+                                                          limiter=self._capacity(True))
+                finally:
+                    self._queue.leave(place)
             if request.method == "POST":
-                # Read here, where the body arrives; the page's own ``request.form()``
-                # then returns this same form.
-                if request.url.path in UPLOAD_PATHS:
-                    await read_form(request)
-                else:
-                    await request.form()
+                await request.form()
             return await anyio.to_thread.run_sync(_own_loop, handler, request,
-                                                  limiter=self._capacity())
+                                                  limiter=self._capacity(False))
 
         off_loop.__name__ = getattr(handler, "__name__", "page")
         off_loop.__doc__ = handler.__doc__
