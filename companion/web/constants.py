@@ -38,6 +38,6 @@ THINKERS = 2
 THINK_WAIT_S = 1.5
 THINK_POLL_S = 1
 # Photos admitted to the read queue (being read or waiting); more are answered 503 with
-# Retry-After. About 30 s of waiting at PHOTO_READ_S a photo on READER_PROCESSES readers.
+# Retry-After. About 20 s of waiting at PHOTO_READ_S a photo on READER_PROCESSES readers.
 READ_QUEUE_PHOTOS = 24
 PHOTO_READ_S = 1.7  # a photo read on one busy reader (tools/bench_load.py), for Retry-After
