@@ -117,7 +117,7 @@ class Store:
         root = data_dir(data)
         try:
             (root / PHOTO_DIR).mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(root / DB_NAME, timeout=min(wait_s, LOCK_RETRY_S),
+            conn = sqlite3.connect(root / DB_NAME, timeout=wait_s,
                                    isolation_level=None, check_same_thread=False)
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open the data directory {root}: {exc}") from None
@@ -127,6 +127,8 @@ class Store:
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
             migrate(conn)
+            # From now on SQLite waits a moment a try; the store's own tries stop at wait_s.
+            conn.execute(f"PRAGMA busy_timeout = {int(min(wait_s, LOCK_RETRY_S) * 1000)}")
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise StoreError(f"{root / DB_NAME}: not a companion database ({exc})") from None
@@ -228,15 +230,20 @@ class Store:
                 raise
 
     def _query(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        with self._locked():
-            try:
-                cur = self._conn.execute(sql, args)
-            except sqlite3.OperationalError as exc:
-                if "locked" in str(exc) or "busy" in str(exc):
-                    raise self._failure(exc) from None
-                raise
-            cur.row_factory = sqlite3.Row
-            return list(cur.fetchall())
+        deadline = time.monotonic() + self._wait_s
+        while True:
+            with self._locked():
+                try:
+                    cur = self._conn.execute(sql, args)
+                    cur.row_factory = sqlite3.Row
+                    return list(cur.fetchall())
+                except sqlite3.OperationalError as exc:
+                    failure = self._failure(exc)
+                    if not isinstance(failure, StoreBusyError):
+                        raise
+                    if time.monotonic() > deadline:
+                        raise failure from None
+            time.sleep(LOCK_RETRY_S)
 
     # ---- nights -----------------------------------------------------------------------
 
