@@ -142,9 +142,105 @@ class PeakMemory:
         self._thread.join()
 
 
+def _get(url: str, data: bytes | None = None) -> tuple[int, float, int]:
+    """(status, seconds, bytes) of one request."""
+    headers = {"Content-Type": "application/x-www-form-urlencoded"} if data else {}
+    t0 = time.perf_counter()
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=data, headers=headers),
+                                    timeout=600) as resp:
+            status, size = resp.status, len(resp.read())
+    except urllib.error.HTTPError as exc:
+        status, size = exc.code, len(exc.read())
+    return status, time.perf_counter() - t0, size
+
+
+def _big_kitchen() -> bytes:
+    """The example best-harvest state with 14 two-space cafés more (about 8 s alone)."""
+    from urllib.parse import urlencode
+
+    root = Path(__file__).resolve().parents[1]
+    doc = json.loads((root / "examples" / "dulce" / "best-harvest.json").read_text())
+    beans = ("coffee", "vanilla", "cacao", "peanut")
+    more = [{"name": f"Extra {i}", "spaces": [{"type": beans[i % 4], "level": 1 + i % 3},
+                                              {"type": beans[(i + 1) % 4],
+                                               "level": 1 + (i + 1) % 3}]}
+            for i in range(14)]
+    state = json.dumps({**doc, "cafes": doc["cafes"] + more})
+    return urlencode({"action": "best-harvest", "state": state, "rows": "2"}).encode()
+
+
+def _meanwhile(root: str, other: str, seconds: float) -> tuple[float, float]:
+    """The slowest static file and the slowest ``other`` page over ``seconds``."""
+    static, page = 0.0, 0.0
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        static = max(static, _get(f"{root}/static/app.css")[1])
+        page = max(page, _get(f"{root}{other}")[1])
+        time.sleep(0.2)
+    return static, page
+
+
+def meanwhile_rows(root: str, data: Path) -> list[str]:
+    """Static files and pages while a big Dulce question runs, and while another process
+    holds the store's write lock."""
+    import sqlite3
+
+    from companion.store.paths import DB_NAME
+
+    rows = []
+    status, asked, _ = _get(f"{root}/pads/dulce", _big_kitchen())
+    static, page = _meanwhile(root, "/pads/wild-gardens", 5)
+    rows.append(f"| a Dulce best harvest of 14 more cafés | answered {status} in {asked:.2f} s |"
+                f" {static * 1000:.0f} | {page * 1000:.0f} (a score pad) |")
+    lock = sqlite3.connect(data / DB_NAME, isolation_level=None)
+    lock.execute("BEGIN IMMEDIATE")
+    try:
+        box: list[tuple[int, float, int]] = []
+        t = threading.Thread(target=lambda: box.append(
+            _get(f"{root}/players/add", b"name=Someone")))
+        t.start()
+        static, page = _meanwhile(root, "/", 4)
+        t.join()
+    finally:
+        lock.execute("ROLLBACK")
+        lock.close()
+    rows.append(f"| another process holding the store's write lock | answered {box[0][0]} in "
+                f"{box[0][1]:.2f} s | {static * 1000:.0f} | {page * 1000:.0f} (tonight) |")
+    return rows
+
+
+def many_plays(plays: int) -> str:
+    """``/`` and the history page of a store with ``plays`` plays tonight."""
+    from companion.store import SeatInput, Store
+
+    with tempfile.TemporaryDirectory() as tmp:
+        with Store.open(Path(tmp)) as store:
+            store._conn.execute("PRAGMA synchronous=OFF")  # seeding only
+            night = store.current_night()
+            seats = [SeatInput("Ann", 41.0, 1, True), SeatInput("Bo", 30.0, 2, False)]
+            for _ in range(plays):
+                store.save_play("dulce", seats, night_id=night.id)
+        proc, url = start_server(Path(tmp))
+        root = url.split("?")[0].rstrip("/")
+        try:
+            out = []
+            for path in ("/", "/history"):
+                _get(root + path)  # warm
+                runs = [_get(root + path) for _ in range(5)]
+                out.append(f"| `{path}` with {plays:,} plays tonight | "
+                           f"{statistics.median(r[1] for r in runs):.2f} | "
+                           f"{runs[0][2] / 1000:.0f} |")
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    return "\n".join(out)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--crowds", default="5,20,100", help="clients at once, comma-separated")
+    ap.add_argument("--plays", type=int, default=200_000, help="plays in the paging store")
     args = ap.parse_args(argv)
     crowds = [int(x) for x in args.crowds.split(",")]
     from companion.web.constants import READ_QUEUE_PHOTOS, READER_PROCESSES
@@ -160,6 +256,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 with PeakMemory(proc.pid) as mem:
                     results = crowd(root, clients, alone, retry)
                 rows.append((clients, retry, results, mem.peak))
+            meanwhile = meanwhile_rows(root, Path(tmp))
         finally:
             proc.terminate()
             proc.wait(10)
@@ -181,6 +278,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"| {label} | {len(read)} | {busy_text} | {len(errors)} | {len(wrong)} | "
               f"{statistics.median(secs):.1f} | {max(secs):.1f} | "
               f"{max((r.seconds for r in busy), default=0.0):.2f} | {peak:.0f} |")
+    print("\nMeanwhile: the slowest of the static file and a page fetched every 0.2 s while "
+          "one request waits on a long engine run or a locked store.\n")
+    print("| while | the request | static file, max ms | a page, max ms |")
+    print("|---|---|---|---|")
+    print("\n".join(meanwhile))
+    print(f"\nA store with {args.plays:,} plays in tonight's night (each page shows 30 or "
+          "100, newest first); median of 5 warm requests.\n")
+    print("| page | seconds | KB sent |")
+    print("|---|---|---|")
+    print(many_plays(args.plays))
 
 
 if __name__ == "__main__":
