@@ -102,7 +102,7 @@ def test_history_lists_filters_and_opens_a_play(page: object, server: tuple[str,
     base, play_id = server
     pg = page
     pg.goto(f"{base}/history")  # type: ignore[attr-defined]
-    assert "latest 100 shown" in pg.inner_text("#count")  # type: ignore[attr-defined]
+    assert "100 a page" in pg.inner_text("#count")  # type: ignore[attr-defined]
     items = pg.locator("#history li")  # type: ignore[attr-defined]
     assert items.count() == 100
     assert "Delicious" in items.first.inner_text() and "won by Ann" in items.first.inner_text()

@@ -12,6 +12,7 @@ import sys
 import click
 
 from companion.errors import CompanionError
+from companion.web.constants import READ_QUEUE_PHOTOS
 
 DEFAULT_PORT = 8000
 
@@ -57,19 +58,24 @@ def _bind(host: str, port: int) -> socket.socket:
 @click.option("--new-token", is_flag=True,
               help="With --lan: make a new access token (every phone scans again); the token "
                    "is otherwise kept in the data directory from one start to the next.")
-def serve(host: str | None, port: int, data: str | None, lan: bool, new_token: bool) -> None:
+@click.option("--read-queue", type=click.IntRange(1, 1000), default=READ_QUEUE_PHOTOS,
+              show_default=True, metavar="PHOTOS",
+              help="Photos that may wait for the readers; a phone beyond is answered "
+                   "'busy, try again in N s'.")
+def serve(host: str | None, port: int, data: str | None, lan: bool, new_token: bool,
+          read_queue: int) -> None:
     """Serve the game-night pages and the JSON API. First line on stdout: serving at URL."""
     import uvicorn
 
     from companion.store import Store
     from companion.web.app import create_app, join_link
-    from companion.web.constants import READER_PROCESSES
+    from companion.web.constants import READER_PROCESSES, STORE_WAIT_S
     from companion.web.protocol import DeadlineH11Protocol
     from companion.web.readers import ReaderPool
     from companion.web.security import LOCAL_HOSTS, kept_token
 
     try:
-        store = Store.open(data)
+        store = Store.open(data, wait_s=STORE_WAIT_S)
     except CompanionError as exc:
         click.echo(f"companion: error: {exc}", err=True)
         sys.exit(exc.exit_code)
@@ -91,7 +97,7 @@ def serve(host: str | None, port: int, data: str | None, lan: bool, new_token: b
     hosts = frozenset({*LOCAL_HOSTS, bind_host.lower(), shown.strip("[]").lower()}
                       - {"0.0.0.0", "::"})
     app = create_app(store, token=token, join_url=url if lan else None, readers=readers,
-                     allowed_hosts=hosts)
+                     allowed_hosts=hosts, read_queue=read_queue)
     click.echo(f"serving at {url}")
     if lan:
         import segno

@@ -4,9 +4,16 @@
 """
 
 from companion.store.db import Store, clean_name, migrate
-from companion.store.errors import NotFoundError, StoreError, StoreVersionError
+from companion.store.errors import (
+    NotFoundError,
+    StoreBusyError,
+    StoreError,
+    StoreFullError,
+    StoreVersionError,
+)
 from companion.store.models import (
     Correction,
+    NewPhoto,
     Night,
     Photo,
     Play,
@@ -21,7 +28,8 @@ from companion.store.paths import DATA_ENV, data_dir
 from companion.store.schema import MIGRATIONS, SCHEMA_VERSION
 
 __all__ = [
-    "DATA_ENV", "MIGRATIONS", "SCHEMA_VERSION", "Correction", "Night", "NotFoundError",
+    "DATA_ENV", "MIGRATIONS", "SCHEMA_VERSION", "Correction", "NewPhoto", "Night", "NotFoundError",
     "Photo", "Play", "Player", "Reading", "Scoring", "Seat", "SeatInput", "Standing", "Store",
-    "StoreError", "StoreVersionError", "clean_name", "data_dir", "migrate",
+    "StoreBusyError", "StoreError", "StoreFullError", "StoreVersionError", "clean_name",
+    "data_dir", "migrate",
 ]

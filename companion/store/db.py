@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import errno
 import hashlib
 import json
 import os
 import secrets
 import sqlite3
 import threading
+import time
 import unicodedata
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -26,9 +28,16 @@ from typing import Any
 from companion.fileio import write_atomic
 from companion.games.outcome import Outcome
 from companion.store import schema
-from companion.store.errors import NotFoundError, StoreError, StoreVersionError
+from companion.store.errors import (
+    NotFoundError,
+    StoreBusyError,
+    StoreError,
+    StoreFullError,
+    StoreVersionError,
+)
 from companion.store.models import (
     Correction,
+    NewPhoto,
     Night,
     Photo,
     Play,
@@ -42,6 +51,7 @@ from companion.store.models import (
 from companion.store.paths import DB_NAME, PHOTO_DIR, data_dir
 
 BUSY_TIMEOUT_S = 15.0
+LOCK_RETRY_S = 0.05  # SQLite's own wait a try; the store tries again until its wait_s
 MAX_NAME_CHARS = 60
 PHOTO_SUFFIX = MappingProxyType({"image/jpeg": ".jpg", "image/png": ".png",
                                  "image/webp": ".webp", "image/heic": ".heic",
@@ -90,20 +100,24 @@ LATEST_NIGHT = "SELECT id, date FROM nights ORDER BY date DESC, id DESC LIMIT 1"
 class Store:
     """A connection to one data directory; safe to share between threads of one process."""
 
-    def __init__(self, root: Path, conn: sqlite3.Connection) -> None:
+    def __init__(self, root: Path, conn: sqlite3.Connection,
+                 wait_s: float = BUSY_TIMEOUT_S) -> None:
         self.root = root
         self._conn = conn
         self._lock = threading.RLock()
+        self._wait_s = wait_s
 
     # ---- opening ----------------------------------------------------------------------
 
     @classmethod
-    def open(cls, data: str | os.PathLike[str] | None = None) -> Store:
-        """Open (creating and migrating as needed) the store in the chosen data dir."""
+    def open(cls, data: str | os.PathLike[str] | None = None,
+             wait_s: float = BUSY_TIMEOUT_S) -> Store:
+        """Open (creating and migrating as needed) the store in the chosen data dir; a
+        call waits at most ``wait_s`` for a lock, then raises StoreBusyError."""
         root = data_dir(data)
         try:
             (root / PHOTO_DIR).mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(root / DB_NAME, timeout=BUSY_TIMEOUT_S,
+            conn = sqlite3.connect(root / DB_NAME, timeout=wait_s,
                                    isolation_level=None, check_same_thread=False)
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open the data directory {root}: {exc}") from None
@@ -113,13 +127,55 @@ class Store:
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
             migrate(conn)
+            # From now on SQLite waits a moment a try; the store's own tries stop at wait_s.
+            conn.execute(f"PRAGMA busy_timeout = {int(min(wait_s, LOCK_RETRY_S) * 1000)}")
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise StoreError(f"{root / DB_NAME}: not a companion database ({exc})") from None
         except BaseException:
             conn.close()
             raise
-        return cls(root, conn)
+        return cls(root, conn, wait_s)
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """This connection to oneself, waiting no longer than a lock of SQLite's would."""
+        if not self._lock.acquire(timeout=self._wait_s):
+            raise StoreBusyError(f"the store is busy (waited {self._wait_s:g} s); try again")
+        try:
+            yield
+        finally:
+            self._lock.release()
+
+    @contextlib.contextmanager
+    def _write_lock(self) -> Iterator[None]:
+        """SQLite's write lock, waited for in short tries with this connection free in
+        between, so this process's reads go on while another process holds the lock."""
+        deadline = time.monotonic() + self._wait_s
+        while True:
+            with self._locked():
+                try:
+                    self._conn.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as exc:
+                    failure = self._failure(exc)
+                    if type(failure) is StoreError:
+                        failure = StoreError(f"the database is busy or read-only: {exc}")
+                    if not isinstance(failure, StoreBusyError) or time.monotonic() > deadline:
+                        raise failure from None
+                else:
+                    yield
+                    return
+            time.sleep(LOCK_RETRY_S)
+
+    def _failure(self, exc: sqlite3.OperationalError) -> StoreError:
+        """A failed write in words, typed by its cause (busy, disk full, other)."""
+        text = str(exc)
+        if "locked" in text or "busy" in text:
+            return StoreBusyError(f"the store is busy (waited {self._wait_s:g} s); try again")
+        if "full" in text:
+            return StoreFullError(f"the disk is full: cannot write to the store in "
+                                  f"{self.root}; nothing was changed")
+        return StoreError(f"cannot write to the store in {self.root}: {text}")
 
     def close(self) -> None:
         with self._lock:
@@ -160,11 +216,7 @@ class Store:
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: all of it lands or none of it does."""
-        with self._lock:
-            try:
-                self._conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as exc:
-                raise StoreError(f"the database is busy or read-only: {exc}") from None
+        with self._write_lock():
             try:
                 yield self._conn
                 self._conn.execute("COMMIT")
@@ -174,15 +226,24 @@ class Store:
                 if self._conn.in_transaction:
                     self._conn.execute("ROLLBACK")
                 if isinstance(exc, sqlite3.OperationalError):
-                    raise StoreError(f"cannot write to the store in {self.root}: {exc}"
-                                     ) from None
+                    raise self._failure(exc) from None
                 raise
 
     def _query(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        with self._lock:
-            cur = self._conn.execute(sql, args)
-            cur.row_factory = sqlite3.Row
-            return list(cur.fetchall())
+        deadline = time.monotonic() + self._wait_s
+        while True:
+            with self._locked():
+                try:
+                    cur = self._conn.execute(sql, args)
+                    cur.row_factory = sqlite3.Row
+                    return list(cur.fetchall())
+                except sqlite3.OperationalError as exc:
+                    failure = self._failure(exc)
+                    if not isinstance(failure, StoreBusyError):
+                        raise
+                    if time.monotonic() > deadline:
+                        raise failure from None
+            time.sleep(LOCK_RETRY_S)
 
     # ---- nights -----------------------------------------------------------------------
 
@@ -356,8 +417,10 @@ class Store:
 
     def plays(self, *, night_id: int | None = None, game: str | None = None,
               player: str | None = None, since: str | None = None,
-              ids: Sequence[int] | None = None) -> list[Play]:
-        """Plays oldest first, filtered by night, game, player name or ISO date."""
+              ids: Sequence[int] | None = None, latest: int | None = None,
+              skip: int = 0) -> list[Play]:
+        """Plays oldest first, filtered by night, game, player name or ISO date; ``latest``
+        keeps only the newest N after the ``skip`` newest (a page of a list)."""
         where: list[str] = []
         args: list[Any] = []
         if night_id is not None:
@@ -377,6 +440,10 @@ class Store:
                          "ON p.id = pp.player_id WHERE p.name = ?)")
             args.append(clean_name(player, "player name"))
         sql = "SELECT * FROM plays pl" + (f" WHERE {' AND '.join(where)}" if where else "")
+        if latest is not None:
+            sql = (f"SELECT * FROM ({sql} ORDER BY pl.date DESC, pl.id DESC LIMIT ? OFFSET ?)"
+                   " pl")
+            args += [int(latest), int(skip)]
         rows = self._query(sql + " ORDER BY pl.date, pl.id", args)
         if not rows:
             return []
@@ -448,30 +515,57 @@ class Store:
         The caller has already checked the content (``media_type`` is what it sniffed);
         nothing the client sent becomes part of the path.
         """
-        suffix = PHOTO_SUFFIX.get(media_type)
+        _, kept = self.add_photos([NewPhoto(data, media_type, width, height, role, reading)],
+                                  scoring_id=scoring_id)
+        return kept[0]
+
+    def add_photos(self, photos: Sequence[NewPhoto], *, scoring_id: int | None = None,
+                   new_scoring: tuple[str, int | None] | None = None,
+                   ) -> tuple[int | None, list[tuple[Photo, Reading | None]]]:
+        """Keep photos (with their readings) all or none: in scoring ``scoring_id``, or in
+        a scoring made with them from ``new_scoring`` (game, night id); its id and what
+        was kept. A full disk keeps nothing, not even the new scoring."""
+        written: list[Path] = []
+        try:
+            names = [self._write_photo(p, written) for p in photos]
+            with self.transaction() as c:
+                if new_scoring is not None:
+                    cur = c.execute("INSERT INTO scorings (night_id, game, created_at) "
+                                    "VALUES (?, ?, ?)", (new_scoring[1], new_scoring[0], _now()))
+                    scoring_id = int(cur.lastrowid or 0)
+                ids = []
+                for p, name in zip(photos, names, strict=True):
+                    cur = c.execute(
+                        "INSERT INTO photos (scoring_id, role, file, media_type, bytes, width,"
+                        " height, sha256, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (scoring_id, p.role, name, p.media_type, len(p.data), p.width,
+                         p.height, hashlib.sha256(p.data).hexdigest(), _now()))
+                    photo_id = int(cur.lastrowid or 0)
+                    ids.append((photo_id, _insert_reading(c, photo_id, *p.reading)
+                                if p.reading is not None else None))
+        except BaseException:
+            for path in written:
+                path.unlink(missing_ok=True)
+            raise
+        return scoring_id, [(self.photo(pid), self.reading(rid) if rid else None)
+                            for pid, rid in ids]
+
+    def _write_photo(self, photo: NewPhoto, written: list[Path]) -> str:
+        """The photo's file written and fsynced under a new name (added to ``written``)."""
+        suffix = PHOTO_SUFFIX.get(photo.media_type)
         if suffix is None:
-            raise StoreError(f"cannot keep a photo of type {media_type}")
+            raise StoreError(f"cannot keep a photo of type {photo.media_type}")
         name = f"{dt.datetime.now(dt.UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(8)}{suffix}"
         final = self.photo_dir / name
         try:
-            write_atomic(final, data, fresh=True)
+            write_atomic(final, photo.data, fresh=True)
         except OSError as exc:
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise StoreFullError("the disk is full: the photo was not kept; nothing "
+                                     "was changed") from None
             raise StoreError(f"cannot keep the photo: {exc.strerror}") from None
-        try:
-            with self.transaction() as c:
-                cur = c.execute(
-                    "INSERT INTO photos (scoring_id, role, file, media_type, bytes, width, height,"
-                    " sha256, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (scoring_id, role, name, media_type, len(data), width, height,
-                     hashlib.sha256(data).hexdigest(), _now()))
-                photo_id = int(cur.lastrowid or 0)
-                reading_id = None
-                if reading is not None:
-                    reading_id = _insert_reading(c, photo_id, *reading)
-        except BaseException:
-            final.unlink(missing_ok=True)
-            raise
-        return self.photo(photo_id), (self.reading(reading_id) if reading_id else None)
+        written.append(final)
+        return name
 
     def photo(self, photo_id: int) -> Photo:
         rows = self._query("SELECT * FROM photos WHERE id = ?", (photo_id,))

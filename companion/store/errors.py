@@ -13,3 +13,11 @@ class StoreVersionError(StoreError):
 
 class NotFoundError(UnknownNameError):
     """No night, player, play, photo or reading with that id or name."""
+
+
+class StoreBusyError(StoreError):
+    """Another process (or another page) held the store longer than the caller waits."""
+
+
+class StoreFullError(StoreError):
+    """The disk holding the store is full; nothing of the change was kept."""

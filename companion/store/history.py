@@ -83,19 +83,21 @@ def _filter(store: Store, game: str | None, player: str | None, since: str | Non
 
 
 def count_plays(store: Store, *, game: str | None = None, player: str | None = None,
-                since: str | None = None) -> int:
-    cond, args = _filter(store, game, player, since, None, None)
+                since: str | None = None, night_id: int | None = None) -> int:
+    cond, args = _filter(store, game, player, since, night_id, None)
     return int(rows(store, f"SELECT COUNT(*) AS n FROM plays pl{cond}", args)[0]["n"])
 
 
 def history(store: Store, *, game: str | None = None, player: str | None = None,
             since: str | None = None, night_id: int | None = None,
-            ids: Sequence[int] | None = None, latest: int | None = None) -> list[HistoryRow]:
-    """Plays oldest first, filtered; ``latest`` keeps only the last N."""
+            ids: Sequence[int] | None = None, latest: int | None = None,
+            skip: int = 0) -> list[HistoryRow]:
+    """Plays oldest first, filtered; ``latest`` keeps only the last N after the ``skip``
+    newest (a page of the list)."""
     cond, args = _filter(store, game, player, since, night_id, ids)
     ids_sql = f"SELECT pl.id FROM plays pl{cond}"
     if latest is not None:
-        ids_sql += f" ORDER BY pl.date DESC, pl.id DESC LIMIT {int(latest)}"
+        ids_sql += f" ORDER BY pl.date DESC, pl.id DESC LIMIT {int(latest)} OFFSET {int(skip)}"
     found = rows(store,
                  "SELECT pl.*, n.name AS night_name, n.location AS location, "
                  "(SELECT MIN(s.id) FROM scorings s WHERE s.play_id = pl.id) AS scoring_id "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 
 @dataclass(frozen=True)
@@ -110,3 +110,15 @@ class Correction:
     value: str | None
     created_at: str
     undone_at: str | None = None
+
+
+class NewPhoto(NamedTuple):
+    """A photo to keep (``Store.add_photos``): checked bytes, their sniffed type, the
+    upright size, its role in the scoring and the reading (kind, document) if any."""
+
+    data: bytes
+    media_type: str
+    width: int
+    height: int
+    role: str = ""
+    reading: tuple[str, dict[str, Any]] | None = None

@@ -21,18 +21,30 @@ from starlette.staticfiles import StaticFiles
 from companion.errors import CompanionError
 from companion.store import Store
 from companion.web import api, delicious, dice, history, pads, printing, supply, tonight
-from companion.web.constants import READER_PROCESSES, SHEET_CACHE_ENTRIES
+from companion.web.constants import (
+    PHOTO_READ_S,
+    READ_QUEUE_PHOTOS,
+    READER_PROCESSES,
+    SHEET_CACHE_ENTRIES,
+    THINK_LIMIT_S,
+    THINKERS,
+)
 from companion.web.dice import cut_words
 from companion.web.readers import ReaderPool, ReadingCache
+from companion.web.readqueue import ReadQueue
 from companion.web.render import (
     WebState,
     new_once,
     on_companion_error,
     on_crash,
     on_http_error,
+    place_in_queue,
 )
 from companion.web.security import Guard
+from companion.web.thinking import Thinker
 from companion.web.tonight import join_link
+from companion.web.uploads import sweep_leftovers
+from companion.web.workers import PageWorkers
 
 STATIC_DIR = Path(__file__).parent / "static"
 Handler = Callable[[Request], Awaitable[Response]]
@@ -41,17 +53,28 @@ PAGES = (tonight, delicious, dice, pads, printing, supply)  # each with ROUTES_P
 __all__ = ["create_app", "join_link"]
 
 
-def _routes(method: str, table: Sequence[tuple[str, Handler]]) -> list[BaseRoute]:
+def _routes(method: str, table: Sequence[tuple[str, Handler]]) -> list[Route]:
     return [Route(p, h, methods=[method]) for p, h in table]
+
+
+def _off_loop(routes: Sequence[Route], workers: PageWorkers) -> list[BaseRoute]:
+    """The same routes, each page run in a worker (companion.web.workers)."""
+    return [Route(r.path, workers.wrap(r.endpoint), methods=sorted((r.methods or set())
+                                                                    - {"HEAD"}))
+            for r in routes]
 
 
 def create_app(store: Store, token: str | None = None, join_url: str | None = None,
                readers: ReaderPool | None = None,
-               allowed_hosts: frozenset[str] | None = None) -> Guard:
+               allowed_hosts: frozenset[str] | None = None,
+               think_limit_s: float = THINK_LIMIT_S,
+               read_queue: int = READ_QUEUE_PHOTOS) -> Guard:
     """The ASGI app over ``store``; with ``token`` every request must carry it, with
     ``allowed_hosts`` its Host header must name one of them.
 
     ``readers`` reads photos (worker processes); the caller closes the pool it passes.
+    A long engine question (Dulce's advice) is stopped after ``think_limit_s``; at most
+    ``read_queue`` photos wait for the readers (more are answered 503, busy).
     """
     env = Environment(loader=PackageLoader("companion.web", "templates"),
                       autoescape=select_autoescape(["html"]), trim_blocks=True,
@@ -63,20 +86,24 @@ def create_app(store: Store, token: str | None = None, join_url: str | None = No
         qr_svg = segno.make(join_url, error="m").svg_inline(scale=5, dark="#111",
                                                             light="#fff", border=2,
                                                             omitsize=True)
-    routes: list[BaseRoute] = list(history.routes())
+    pages: list[Route] = list(history.routes())
     for module in PAGES:
-        routes += _routes("POST", module.ROUTES_POST)
-    routes += _routes("POST", api.ROUTES_POST)
+        pages += _routes("POST", module.ROUTES_POST)
+    pages += _routes("POST", api.ROUTES_POST)
     for module in PAGES:
-        routes += _routes("GET", module.ROUTES_GET)
+        pages += _routes("GET", module.ROUTES_GET)
+    queue = ReadQueue(read_queue, READER_PROCESSES, PHOTO_READ_S)
+    routes = _off_loop(pages, PageWorkers(queue))
+    routes.append(Route("/queue", place_in_queue, methods=["GET"]))
     routes += [Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
                Route("/api/{rest:path}", api.not_found, methods=["GET", "POST"])]
     app = Starlette(routes=routes, exception_handlers={
         CompanionError: on_companion_error, HTTPException: on_http_error,
         Exception: on_crash})
+    sweep_leftovers(store)  # what uploads interrupted by a stop or a crash left
     pool = readers or ReaderPool(READER_PROCESSES)
     app.state.web = WebState(store, ReadingCache(SHEET_CACHE_ENTRIES), pool, env, token,
-                             join_url, qr_svg)
+                             join_url, qr_svg, Thinker(think_limit_s, THINKERS), queue)
     env.globals["static"] = lambda name: f"/static/{name}"
     env.globals["once"] = new_once
     env.filters["cut_words"] = cut_words

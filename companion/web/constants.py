@@ -15,6 +15,12 @@ HEADER_DEADLINE_S = 5.0
 MAX_FORM_BYTES = 256 * 1024
 UPLOAD_PATHS = frozenset({"/delicious/upload", "/dice/upload", "/api/delicious/read",
                           "/api/dice/read", "/api/dice/cuts"})
+# Worker threads pages run in (companion.web.workers); a page waiting on a busy store holds
+# one of them for at most STORE_WAIT_S.
+PAGE_WORKERS = 16
+# How long a page waits for the store (a write lock held by another process, or the other
+# pages' store calls) before answering 503 "the store is busy, try again".
+STORE_WAIT_S = 3.0
 # Worker processes reading photos: one per core on the 2-core machines game night runs on.
 READER_PROCESSES = 2
 SHEET_CACHE_ENTRIES = 24  # readings kept in memory (each holds a ~9 MP rectified page)
@@ -23,3 +29,15 @@ OVERLAY_MAX_SIDE_PX = 1600  # overlays are scaled down to this for phones
 CROP_GROW_MM = 2.0  # context around a field's box in its review crop
 TOKEN_BYTES = 24  # --lan access token: 192 bits from secrets
 TOKEN_COOKIE = "companion_token"
+# A long engine question (Dulce's best harvest or scoring order on a big kitchen) runs in
+# a process of its own, stopped after THINK_LIMIT_S ("too big"); THINKERS at once, one a
+# core; a page waits THINK_WAIT_S for the answer, then shows "still thinking" and looks
+# again every THINK_POLL_S.
+THINK_LIMIT_S = 20.0
+THINKERS = 2
+THINK_WAIT_S = 1.5
+THINK_POLL_S = 1
+# Photos admitted to the read queue (being read or waiting); more are answered 503 with
+# Retry-After. About 20 s of waiting at PHOTO_READ_S a photo on READER_PROCESSES readers.
+READ_QUEUE_PHOTOS = 24
+PHOTO_READ_S = 1.7  # a photo read on one busy reader (tools/bench_load.py), for Retry-After

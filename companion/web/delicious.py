@@ -22,7 +22,7 @@ from companion.games.delicious.read_table import ReadTable, SameName, TableSheet
 from companion.games.delicious.supply import Supply
 from companion.games.registry import BY_SLUG
 from companion.paper.model import FieldSpec
-from companion.store import Photo
+from companion.store import NewPhoto, Photo
 from companion.web.constants import CROP_GROW_MM
 from companion.web.pictures import encode_jpeg
 from companion.web.readers import SHEET
@@ -246,16 +246,16 @@ async def upload(request: Request) -> Response:
     form = await read_form(request)
     ups = await photos(form)
     readings = await run_in_threadpool(read_uploads, st.store, ups, st.readers.sheet)
-    sid = form.get("s")  # all read before any is kept
+    sid = form.get("s")  # all read before any is kept, and all kept or none
     night = st.store.current_night()
-    scoring = (scoring_of(st, sid, "delicious") if sid
-               else st.store.new_scoring("delicious", night.id))
-    for up, reading in zip(ups, readings, strict=True):
-        photo, _ = st.store.add_photo(up.data, up.info.media_type, up.info.width,
-                                      up.info.height, scoring_id=scoring.id,
-                                      reading=(SHEET, sheet_json(reading)))
+    new = [NewPhoto(up.data, up.info.media_type, up.info.width, up.info.height,
+                    reading=(SHEET, sheet_json(reading)))
+           for up, reading in zip(ups, readings, strict=True)]
+    scoring_id, kept = (st.store.add_photos(new, scoring_id=scoring_of(st, sid, "delicious").id)
+                        if sid else st.store.add_photos(new, new_scoring=("delicious", night.id)))
+    for (photo, _), reading in zip(kept, readings, strict=True):
         st.cache.put(SHEET, photo.id, reading)
-    return go(request, f"/delicious?s={scoring.id}")
+    return go(request, f"/delicious?s={scoring_id}")
 
 
 async def correct(request: Request) -> Response:

@@ -22,7 +22,7 @@ from companion.games.diced_veggies.compare import judge_change
 from companion.games.diced_veggies.cutting import CutOptions
 from companion.games.diced_veggies.documents import cuts_document
 from companion.games.diced_veggies.model import Block, Ingredient
-from companion.store import Correction, Photo
+from companion.store import Correction, NewPhoto, Photo
 from companion.web.pictures import encode_jpeg
 from companion.web.readers import DICE
 from companion.web.render import (
@@ -257,14 +257,15 @@ async def upload(request: Request) -> Response:
         if [p.role for p in st.store.photos(scoring.id)] != ["before"]:
             raise InputError("an after photo goes with one before photo; snap before first")
     (reading,) = await run_in_threadpool(read_uploads, st.store, ups, st.readers.dice)
-    if scoring is None:
-        scoring = st.store.new_scoring("diced-veggies", st.store.current_night().id)
     up = ups[0]
-    photo, _ = st.store.add_photo(up.data, up.info.media_type, up.info.width, up.info.height,
-                                  scoring_id=scoring.id, role=role,
-                                  reading=(DICE, dice_read_json(reading, up.label)))
+    new = [NewPhoto(up.data, up.info.media_type, up.info.width, up.info.height, role,
+                    (DICE, dice_read_json(reading, up.label)))]
+    scoring_id, ((photo, _),) = (
+        st.store.add_photos(new, scoring_id=scoring.id) if scoring is not None
+        else st.store.add_photos(new, new_scoring=("diced-veggies",
+                                                   st.store.current_night().id)))
     st.cache.put(DICE, photo.id, reading)
-    return go(request, f"/dice?s={scoring.id}")
+    return go(request, f"/dice?s={scoring_id}")
 
 
 async def correct(request: Request) -> Response:

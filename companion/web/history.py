@@ -18,12 +18,13 @@ from companion.games.registry import game as game_info
 from companion.store import Correction, NotFoundError, Photo, Reading, Store
 from companion.store.history import HistoryRow, count_plays, history, play_detail
 from companion.store.standings import score_series, standings
+from companion.web.paging import paging
 from companion.web.readers import DICE, SHEET
 from companion.web.render import page, state, whole
 
 CHART_JS_VERSION = "4.6.1"
 CHART_JS = "vendor/chart.umd.min.js"
-HISTORY_PAGE_PLAYS = 100  # the history page shows the latest plays; the CLI shows all
+HISTORY_PAGE_PLAYS = 100  # plays a page of the history shows, newest first
 
 
 def _store(request: Request) -> Store:
@@ -46,10 +47,11 @@ def _filters(request: Request) -> Filters:
 async def history_page(request: Request) -> Response:
     store = _store(request)
     f = _filters(request)
-    rows = history(store, game=f.game, player=f.player, since=f.since,
-                   latest=HISTORY_PAGE_PLAYS)
     total = count_plays(store, game=f.game, player=f.player, since=f.since)
-    return page(request, "history.html", rows=list(reversed(rows)), total=total, shown=len(rows),
+    pages = paging(request, total, HISTORY_PAGE_PLAYS)
+    rows = history(store, game=f.game, player=f.player, since=f.since, latest=pages.size,
+                   skip=pages.skip)
+    return page(request, "history.html", rows=list(reversed(rows)), total=total, paging=pages,
                  filters=f, game_list=GAMES, titles={g.slug: g.title for g in GAMES},
                  player_list=[p.name for p in store.players()])
 

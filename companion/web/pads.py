@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 
 from companion.errors import IllegalMoveError, InputError
 from companion.fileio import parse_json
@@ -22,7 +22,9 @@ from companion.games.dulce.outcome import Advice, advise
 from companion.games.outcome import Finished
 from companion.games.registry import BY_SLUG, GAMES, ColumnKind, PadColumn, title
 from companion.store import NotFoundError
-from companion.web.render import form_once, go, page, state, whole
+from companion.web.constants import THINK_POLL_S, THINK_WAIT_S
+from companion.web.render import form_once, go, page, render, state, wants_json, whole
+from companion.web.thinking import Thinking
 
 PADS: Mapping[str, tuple[PadColumn, ...]] = MappingProxyType(
     {g.slug: g.pad for g in GAMES if g.pad})
@@ -140,7 +142,9 @@ async def pad_post(request: Request) -> Response:
         doc = parse_json(str(form.get("state", "")), "the Dulce state")
         if not isinstance(doc, dict):
             raise InputError("the Dulce state is a JSON object")
-        return _pad_page(request, game, rows, values, None, advise(Advice(action), doc).lines)
+        job = st.thinker.start(advise, Advice(action), doc,
+                               context={"game": game, "rows": rows, "values": values})
+        return _advice(request, job)
     info = BY_SLUG[game]
     result = info.score_pad(state_from_form(game, values))
     if action == "save":
@@ -153,5 +157,34 @@ async def pad_post(request: Request) -> Response:
     return _pad_page(request, game, rows, values, result, None)
 
 
+def _advice(request: Request, job: str) -> Response:
+    """The advice when the engine's process has it within a moment, else "still
+    thinking" (202) with the address to look again; "too big" (422) past the limit."""
+    st = state(request)
+    context = st.thinker.context(job)
+    answer = st.thinker.wait(job, THINK_WAIT_S)
+    game = str(context["game"])
+    if isinstance(answer, Thinking):
+        again = f"/pads/{game}/thinking/{job}"
+        if wants_json(request):
+            return JSONResponse({"thinking": again, "elapsed_s": round(answer.elapsed_s, 1),
+                                 "limit_s": answer.limit_s}, status_code=202,
+                                headers={"Retry-After": str(THINK_POLL_S)})
+        return render(request, "thinking.html", 202, {
+            "what": "Working out the best move", "elapsed_s": answer.elapsed_s,
+            "limit_s": answer.limit_s, "every_s": THINK_POLL_S, "next_url": again,
+            "back_url": f"/pads/{game}"})
+    assert isinstance(answer, Finished)
+    if wants_json(request):
+        return JSONResponse(answer.doc)
+    return _pad_page(request, game, int(context["rows"]), dict(context["values"]), None,
+                     answer.lines)
+
+
+async def thinking(request: Request) -> Response:
+    _pad_game(request)
+    return _advice(request, str(request.path_params["job"]))
+
+
 ROUTES_POST = (("/pads/{game}", pad_post),)
-ROUTES_GET = (("/pads/{game}", pad),)
+ROUTES_GET = (("/pads/{game}", pad), ("/pads/{game}/thinking/{job}", thinking))

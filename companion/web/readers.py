@@ -70,7 +70,7 @@ class ReaderPool:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(
                     self._workers, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_leave_with_parent)
+                    initializer=leave_with_parent)
             return self._pool
 
     def _run(self, fn: Callable[[Path, str], R], path: Path, label: str) -> R:
@@ -101,7 +101,7 @@ class ReaderPool:
                 self._pool = None
 
 
-def _leave_with_parent() -> None:
+def leave_with_parent() -> None:
     """A worker ends as soon as the server process is gone, even when it was killed."""
     parent = multiprocessing.parent_process()
     if parent is None:  # pragma: no cover - always set in a spawned worker

@@ -17,8 +17,19 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from companion.errors import CompanionError, InputError
 from companion.games.registry import TITLES
-from companion.store import NotFoundError, Photo, Reading, Scoring, Store
+from companion.store import (
+    NotFoundError,
+    Photo,
+    Reading,
+    Scoring,
+    Store,
+    StoreBusyError,
+    StoreFullError,
+)
+from companion.web.busy import BusyError
 from companion.web.readers import ReaderPool, ReadingCache
+from companion.web.readqueue import ReadQueue
+from companion.web.thinking import Thinker
 
 
 @dataclass
@@ -30,6 +41,8 @@ class WebState:
     token: str | None
     join_url: str | None
     join_qr_svg: str | None
+    thinker: Thinker
+    queue: ReadQueue
 
 
 def state(request: Request) -> WebState:
@@ -121,14 +134,43 @@ def undo_offers(request: Request) -> list[UndoOffer]:
         return []
 
 
-def error_response(request: Request, message: str, status: int) -> Response:
+def error_response(request: Request, message: str, status: int,
+                   headers: Mapping[str, str] | None = None) -> Response:
     line = " ".join(message.split()) or "something went wrong"
     if wants_json(request):
-        return JSONResponse({"error": line}, status_code=status)
-    return render(request, "error.html", status, {"error": line, "undo": undo_offers(request)})
+        return JSONResponse({"error": line}, status_code=status, headers=headers)
+    if status in (503, 507):  # the page itself needs the store: a plain one, no night
+        return HTMLResponse(plain_error(line), status_code=status, headers=headers)
+    response = render(request, "error.html", status, {"error": line,
+                                                       "undo": undo_offers(request)})
+    response.headers.update(headers or {})
+    return response
+
+
+def plain_error(line: str) -> str:
+    """An error page that needs nothing from the store (it may be the store's error)."""
+    from html import escape
+
+    return ('<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport"'
+            ' content="width=device-width, initial-scale=1"><meta name="color-scheme" '
+            'content="light dark"><title>Try again · companion</title><link rel="stylesheet"'
+            ' href="/static/app.css"></head><body><main id="main"><p class="error" '
+            f'role="alert">{escape(line)}</p><p><a class="button" href="/">Back to tonight'
+            '</a></p></main></body></html>')
+
+
+# Retry-After of a busy store: a lock held by another process is usually a backup or an
+# import, over in seconds.
+STORE_RETRY_S = 5
 
 
 async def on_companion_error(request: Request, exc: Exception) -> Response:
+    if isinstance(exc, StoreBusyError):
+        return error_response(request, str(exc), 503, {"Retry-After": str(STORE_RETRY_S)})
+    if isinstance(exc, StoreFullError):
+        return error_response(request, str(exc), 507)
+    if isinstance(exc, BusyError):
+        return error_response(request, str(exc), 503, exc.headers)
     status = 404 if isinstance(exc, NotFoundError) else 422 if isinstance(
         exc, CompanionError) and exc.exit_code == 1 else 400
     return error_response(request, str(exc), status)
@@ -183,3 +225,21 @@ def owned_reading(st: WebState, request: Request, kind: str) -> tuple[Reading, P
     if photo.scoring_id != sid or reading.kind != kind:
         raise NotFoundError("no such picture")
     return reading, photo
+
+
+async def place_in_queue(request: Request) -> Response:
+    """Where an upload waits (``?ticket=`` its phone chose): on the loop, never queued
+    behind the pages or the photos it reports on."""
+    place = state(request).queue.ahead(request.query_params.get("ticket", ""))
+    if place is None:
+        return JSONResponse({"ahead": None}, headers={"Cache-Control": "no-store"})
+    ahead, photos = place
+    return JSONResponse({"ahead": ahead, "photos": photos, "line": queue_line(ahead, photos)},
+                        headers={"Cache-Control": "no-store"})
+
+
+def queue_line(ahead: int, photos: int) -> str:
+    mine = "your photo" if photos == 1 else "your photos"
+    if ahead == 0:
+        return f"Reading {mine}…"
+    return f"{ahead} photo{'s' if ahead != 1 else ''} ahead of yours"

@@ -8,16 +8,21 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from companion.store import NotFoundError
+from companion.store.history import count_plays
+from companion.web.paging import paging
 from companion.web.render import form_once, go, page, state, whole
+
+TONIGHT_PAGE_PLAYS = 30  # the night's plays a page shows, newest first
 
 
 async def tonight(request: Request) -> Response:
     st = state(request)
     night = st.store.current_night()
-    plays = st.store.plays(night_id=night.id)
+    pages = paging(request, count_plays(st.store, night_id=night.id), TONIGHT_PAGE_PLAYS)
+    plays = st.store.plays(night_id=night.id, latest=pages.size, skip=pages.skip)
     return page(request, "tonight.html", players=st.store.night_players(night.id),
                 plays=list(reversed(plays)), standings=st.store.night_standings(night.id),
-                nights=len(st.store.nights()))
+                paging=pages)
 
 
 async def new_night(request: Request) -> Response:

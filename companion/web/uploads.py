@@ -4,9 +4,11 @@ handing a checked upload to a reader under a name the server chose."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import re
 import secrets
+import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -17,13 +19,16 @@ from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request
 
 from companion.errors import ImageError, InputError
-from companion.store import Store
+from companion.store import Store, StoreFullError
 from companion.vision.constants import IMAGE_FORMATS, MAX_IMAGE_PIXELS
 from companion.web.constants import MAX_PHOTOS_PER_UPLOAD, MAX_UPLOAD_BYTES
 
 _LABEL_CHARS = re.compile(r"[^A-Za-z0-9._ -]+")
 EXIF_ORIENTATION = 0x0112
 R = TypeVar("R")
+TEMP_DIR = "tmp"  # in the data directory: photos being read, never kept
+LEFTOVER_AGE_S = 300.0  # a temporary file older than this was left by an interrupted upload
+FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT})
 
 
 @dataclass(frozen=True)
@@ -102,14 +107,28 @@ async def read_form(request: Request) -> FormData:
                          f"{MAX_PHOTOS_PER_UPLOAD} photos of {MAX_UPLOAD_BYTES / 1e6:.0f} MB")
     try:
         return await request.form(max_files=MAX_PHOTOS_PER_UPLOAD, max_fields=200)
+    except OSError as exc:
+        if exc.errno in FULL_ERRNOS:
+            raise StoreFullError("the disk is full: the upload could not be received; "
+                                 "nothing was kept") from None
+        raise InputError(f"the upload could not be read: {exc.strerror}") from None
     except Exception as exc:  # multipart parse errors have no common base class
         raise InputError(f"the upload could not be read: {str(exc).splitlines()[0]}") from None
 
 
+def _files(form: FormData, field: str) -> list[UploadFile]:
+    files = [f for f in form.getlist(field) if isinstance(f, UploadFile)]
+    return [f for f in files if f.filename or (f.size or 0) > 0]
+
+
+def photo_count(form: FormData, field: str = "photo") -> int:
+    """How many photos the form holds (each takes a place in the read queue)."""
+    return min(len(_files(form, field)), MAX_PHOTOS_PER_UPLOAD)
+
+
 async def photos(form: FormData, field: str = "photo") -> list[Upload]:
     """Every file sent under ``field``, each checked by content and against the caps."""
-    files = [f for f in form.getlist(field) if isinstance(f, UploadFile)]
-    files = [f for f in files if f.filename or (f.size or 0) > 0]
+    files = _files(form, field)
     if not files:
         raise InputError(f"no photo was sent (multipart field {field!r})")
     if len(files) > MAX_PHOTOS_PER_UPLOAD:
@@ -124,15 +143,43 @@ async def photos(form: FormData, field: str = "photo") -> list[Upload]:
 
 @contextlib.contextmanager
 def temp_photo(store: Store, up: Upload) -> Iterator[Path]:
-    """The upload under a server-chosen temporary name while a reader looks at it."""
-    tmp = store.root / "tmp"
-    tmp.mkdir(exist_ok=True)
+    """The upload under a server-chosen temporary name while a reader looks at it; gone
+    afterwards, whatever happened (a full disk included)."""
+    tmp = store.root / TEMP_DIR
     path = tmp / f"{secrets.token_hex(12)}{'.heic' if 'hei' in up.info.media_type else '.img'}"
-    path.write_bytes(up.data)
     try:
+        tmp.mkdir(exist_ok=True)
+        _spill(path, up.data)
         yield path
+    except OSError as exc:
+        if exc.errno in FULL_ERRNOS:
+            raise StoreFullError("the disk is full: the photo could not be read; nothing "
+                                 "was kept") from None
+        raise
     finally:
         path.unlink(missing_ok=True)
+
+
+def _spill(path: Path, data: bytes) -> None:
+    with open(path, "xb") as fh:
+        fh.write(data)
+
+
+def sweep_leftovers(store: Store, older_than_s: float = LEFTOVER_AGE_S) -> int:
+    """Remove what interrupted uploads left (temporary photos, part-written photo files)
+    older than ``older_than_s``; the number removed. Newer ones may belong to a server
+    that is running."""
+    now = time.time()
+    found = [*(store.root / TEMP_DIR).glob("*"), *store.photo_dir.glob(".*.part")]
+    removed = 0
+    for path in found:
+        try:
+            if path.is_file() and now - path.stat().st_mtime > older_than_s:
+                path.unlink()
+                removed += 1
+        except OSError:  # gone meanwhile, or not ours to remove: left for the next start
+            continue
+    return removed
 
 
 def read_uploads(store: Store, ups: Sequence[Upload],

@@ -38,10 +38,25 @@ function upload(form) {
   xhr.upload.onprogress = (e) => {
     if (e.lengthComputable) meter.value = Math.round((100 * e.loaded) / e.total);
   };
+  // The phone's own name for this upload, to ask for its place in the read queue.
+  const ticket = Array.from(crypto.getRandomValues(new Uint8Array(12)),
+    (b) => b.toString(16).padStart(2, "0")).join("");
+  let polling = null;
+  const place = async () => {
+    try {
+      const res = await fetch(`/queue?ticket=${ticket}`, { headers: { Accept: "application/json" } });
+      const doc = await res.json();
+      if (doc.line && polling) text.textContent = doc.line;
+    } catch (e) { /* the answer to the upload tells what happened */ }
+  };
+  const stop = () => { if (polling) clearInterval(polling); polling = null; };
   xhr.upload.onload = () => {
     meter.removeAttribute("value");
     text.textContent = "Reading the photo…";
+    polling = setInterval(place, 1000);
+    place();
   };
+  xhr.onloadend = stop;
   xhr.onload = () => {
     const doc = answer(xhr.responseText, xhr.status);
     if (xhr.status < 400 && doc.location) { window.location.assign(doc.location); return; }
@@ -57,7 +72,9 @@ function upload(form) {
   };
   xhr.open("POST", form.action);
   xhr.setRequestHeader("Accept", "application/json");
-  xhr.send(new FormData(form));
+  const body = new FormData(form);
+  body.append("ticket", ticket);
+  xhr.send(body);
   meter.value = 0;
   text.textContent = "Uploading…";
 }
