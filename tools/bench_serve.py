@@ -78,7 +78,7 @@ def browser_uploads(url: str, photos: Sequence[Path]) -> tuple[list[float], list
         root = url.split("?")[0].rstrip("/")
         for photo in photos:
             page.goto(root + "/delicious")
-            page.locator("input[type=file]").set_input_files(photo)
+            page.locator("input[type=file]:not([capture])").set_input_files(photo)
             page.wait_for_function(SCORE_SHOWN, timeout=300_000, polling=10)
             shown = page.evaluate("Date.now()")
             page.wait_for_function(IMAGES_IN, timeout=300_000, polling=10)

@@ -70,7 +70,7 @@ def main(argv: list[str]) -> int:
                     page.wait_for_selector(f"input[value='{name}']")
                 page.goto(url.split("?")[0] + "delicious")
                 shoot(page, out / f"delicious-upload{suffix}.png")
-                page.set_input_files("input[type=file]", [
+                page.set_input_files("input[type=file]:not([capture])", [
                     photo_with_a_field_to_review(Path(tmp)),
                     PHOTOS / "delicious/photos/combo-good-light.jpg"])
                 page.wait_for_selector(".progress:not([hidden])")
@@ -89,7 +89,7 @@ def main(argv: list[str]) -> int:
                 page.wait_for_url("**/")
                 root = url.split("?")[0]
                 page.goto(root + "dice")
-                page.set_input_files("form:has(input[value=block]) input[type=file]",
+                page.set_input_files("form:has(input[value=block]) input[type=file]:not([capture])",
                                      PHOTOS / "dice/photos/table-full.jpg")
                 page.wait_for_selector(".cuts", timeout=60_000)
                 page.click(".cut >> nth=2")

@@ -1,0 +1,120 @@
+"""The phone pages at the widths phones have (360, 390 and 412 px), light and dark, in
+headless Debian chromium: any field corrected from the overlay, nothing wider than the
+screen, dice reasons in words, names for people, and both ways to add a photo (issue 30)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web_support import EXAMPLES, Server, chromium_or_skip
+from tools.screens import CHROMIUM_ARGS
+
+pytestmark = pytest.mark.slow
+WIDTHS = (360, 390, 412)
+SCHEMES = ("light", "dark")
+COMBO = EXAMPLES / "delicious/photos/combo-good-light.jpg"
+READ_TIMEOUT_MS = 90_000
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    exe = chromium_or_skip()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = Server(tmp_path_factory.mktemp("phone")).start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(params=[(w, c) for w in WIDTHS for c in SCHEMES],
+                ids=[f"{w}-{c}" for w in WIDTHS for c in SCHEMES])
+def phone(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
+    width, scheme = request.param
+    ctx = browser.new_context(viewport={"width": width, "height": 800}, has_touch=True,
+                              is_mobile=True, color_scheme=scheme)
+    p = ctx.new_page()
+    p.set_default_timeout(READ_TIMEOUT_MS)
+    yield p
+    ctx.close()
+
+
+def _upload_table(page: Any, server: Server, *photos: Path) -> None:
+    page.goto(server.url + "delicious")
+    page.locator("input[type=file][multiple]:not([capture])").set_input_files(list(photos))
+    page.wait_for_selector("[data-testid=total]")
+
+
+def _total(page: Any) -> int:
+    return int(page.locator("[data-testid=total]").first.inner_text())
+
+
+def test_a_confident_field_corrected_from_the_overlay_and_saved_with_a_problem(
+        phone: Any, server: Server) -> None:
+    _upload_table(phone, server, COMBO)
+    assert phone.locator(".field").count() == 0  # nothing in review: every field is confident
+    assert not phone.locator("[data-testid=problems-left]").count()
+    before = _total(phone)
+    left = phone.locator("a.hit[data-field='garden.wheelbarrow.r0.c0']")
+    beside = phone.locator("a.hit[data-field='garden.wheelbarrow.r0.c1']")
+    assert left.count() == 1 and beside.count() == 1
+    left_value = str(left.get_attribute("aria-label")).rsplit(": ", 1)[1]
+    beside_value = str(beside.get_attribute("aria-label")).rsplit(": ", 1)[1]
+    assert left_value != beside_value
+    box, pic = left.bounding_box(), phone.locator(".sheetmap").first.bounding_box()
+    assert box and pic and pic["x"] <= box["x"] and box["x"] + box["width"] <= pic["x"] + pic[
+        "width"]
+    left.tap()  # a tap on the overlay picture opens that field's card
+    card = phone.locator("#fix + .field[data-field='garden.wheelbarrow.r0.c0']")
+    card.wait_for()
+    assert card.locator("[data-testid=field-words]").inner_text() == \
+        "Wheelbarrow, bottom row, left"
+    assert card.locator("img.crop").evaluate("i => i.decode().then(() => i.naturalWidth > 0)")
+    # the same vegetable twice in the wheelbarrow breaks a rule
+    card.locator(f"button.choice[value='{beside_value}']").click()
+    phone.wait_for_selector("[data-testid=problems-left]")
+    assert phone.locator(".field.corrected[data-field='garden.wheelbarrow.r0.c0']").count()
+    assert phone.locator(".problems li").count() >= 1
+    assert _total(phone) != before or phone.locator(".problems li").count()
+    assert not phone.locator("p.ok:has-text('Nothing left to check')").count()
+    asked: list[str] = []
+
+    def dismiss(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    phone.once("dialog", dismiss)
+    save = phone.locator("form[action$='/save'] button")
+    save.click()
+    phone.wait_for_timeout(300)
+    assert asked and asked[0].endswith("Save anyway?") and "rule problem" in asked[0]
+    assert "/delicious" in phone.url  # not saved
+    phone.once("dialog", lambda d: d.accept())
+    with phone.expect_navigation():
+        save.click()
+    assert phone.url.split("?")[0] == server.root + "/"  # saved: back to tonight
+    assert phone.locator("li.play").count() >= 1
+
+
+def test_any_field_from_the_list(phone: Any, server: Server) -> None:
+    _upload_table(phone, server, COMBO)
+    select = phone.locator("form.pick select").first
+    options = select.locator("option")
+    assert options.count() >= 90  # every field of the combo sheet
+    assert "Jar of Honey" in select.inner_text()
+    select.select_option(value=f"{re.sub(r'[^0-9]', '', str(select.get_attribute('id')))}"
+                         ":garden.honey")
+    phone.locator("form.pick button").first.click()
+    phone.wait_for_selector("#fix + .field[data-field='garden.honey']")
