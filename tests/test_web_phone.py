@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from companion.store import Store
+from tests.history_seed import seed
 from tests.web_support import EXAMPLES, Server, chromium_or_skip
 from tools.screens import CHROMIUM_ARGS
 
@@ -34,7 +36,10 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(tmp_path_factory.mktemp("phone")).start()
+    data = tmp_path_factory.mktemp("phone")
+    with Store.open(data) as store:
+        seed(store, 12)  # History and Standings with plays in them
+    s = Server(data).start()
     yield s
     s.stop()
 
@@ -51,6 +56,35 @@ def phone(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
     ctx.close()
 
 
+PAGES = ("", "delicious", "dice", "pads/dulce", "pads/wild-gardens", "pads/deli-duel",
+         "pads/diced-veggies", "print", "history", "history/plays/1", "standings",
+         "standings/dulce")
+# Every element's right edge, past the screen's: what makes a page scroll sideways.
+WIDER = """() => Array.from(document.querySelectorAll('body *'))
+  .map(e => [e, e.getBoundingClientRect()])
+  .filter(([e, r]) => r.width > 0 && r.right > window.innerWidth + 0.5)
+  .map(([e, r]) => `${e.tagName}.${e.className} ends at ${Math.round(r.right)}`)"""
+
+
+def _assert_fits(page: Any) -> None:
+    assert page.evaluate(WIDER) == [], page.url
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_every_page_fits_the_screen_and_every_tab_shows(phone: Any, server: Server) -> None:
+    width = phone.viewport_size["width"]
+    for path in PAGES:
+        assert phone.goto(server.root + "/" + path).status == 200
+        _assert_fits(phone)
+        for tab in ("Tonight", "Delicious", "Dice", "Pads", "Print", "History"):
+            box = phone.locator(f".top nav a:text-is('{tab}')").bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, (path, tab)
+            assert box["height"] >= 44  # a finger's tap
+    phone.goto(server.root + "/history")
+    box = phone.locator(".tabs a:text-is('Standings')").bounding_box()
+    assert box and box["x"] + box["width"] <= width
+
+
 def _upload_table(page: Any, server: Server, *photos: Path) -> None:
     page.goto(server.url + "delicious")
     page.locator("input[type=file][multiple]:not([capture])").set_input_files(list(photos))
@@ -65,6 +99,7 @@ def test_a_confident_field_corrected_from_the_overlay_and_saved_with_a_problem(
         phone: Any, server: Server) -> None:
     _upload_table(phone, server, COMBO)
     assert phone.locator(".field").count() == 0  # nothing in review: every field is confident
+    _assert_fits(phone)
     assert not phone.locator("[data-testid=problems-left]").count()
     before = _total(phone)
     left = phone.locator("a.hit[data-field='garden.wheelbarrow.r0.c0']")
@@ -83,8 +118,10 @@ def test_a_confident_field_corrected_from_the_overlay_and_saved_with_a_problem(
         "Wheelbarrow, bottom row, left"
     assert card.locator("img.crop").evaluate("i => i.decode().then(() => i.naturalWidth > 0)")
     # the same vegetable twice in the wheelbarrow breaks a rule
+    _assert_fits(phone)
     card.locator(f"button.choice[value='{beside_value}']").click()
     phone.wait_for_selector("[data-testid=problems-left]")
+    _assert_fits(phone)
     assert phone.locator(".field.corrected[data-field='garden.wheelbarrow.r0.c0']").count()
     assert phone.locator(".problems li").count() >= 1
     assert _total(phone) != before or phone.locator(".problems li").count()
