@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import layouts
 import pytest
 
+import layouts
 from companion.games.delicious.field_words import field_words
 
 

@@ -155,3 +155,31 @@ def test_any_field_from_the_list(phone: Any, server: Server) -> None:
                          ":garden.honey")
     phone.locator("form.pick button").first.click()
     phone.wait_for_selector("#fix + .field[data-field='garden.honey']")
+
+
+def test_doubtful_dice_in_words_looks_right_and_the_verdict_waits(phone: Any,
+                                                                   server: Server) -> None:
+    photos = EXAMPLES / "dice/photos"
+    phone.goto(server.url + "dice")
+    phone.locator("form:has(input[value=before]) input[type=file]:not([capture])"
+                  ).set_input_files(photos / "pair-before.jpg")
+    phone.wait_for_selector("h2:text-is('Before the cut')")
+    phone.locator("form:has(input[value=after]) input[type=file]:not([capture])"
+                  ).set_input_files(photos / "pair-after-turned.jpg")
+    wait = phone.locator("#verdict-wait")
+    wait.wait_for()
+    assert phone.locator("#verdict").count() == 0  # no verdict on dice still in doubt
+    _assert_fits(phone)
+    doubts = phone.locator("[data-testid=doubt]")
+    assert doubts.count() >= 1
+    said = " ".join(doubts.all_inner_texts())
+    assert "colour" in said and "no-veggie-colour" not in said and "colour-near" not in said
+    assert "%" not in " ".join(phone.locator("form.die-fix:not(.on-tap) p").all_inner_texts())
+    for _ in range(doubts.count()):
+        with phone.expect_response(lambda r: "/dice?s=" in r.url):
+            phone.locator("form.die-fix:not(.on-tap) button.looks-right").first.click()
+        phone.wait_for_load_state()
+    phone.locator("#verdict").wait_for()
+    assert re.match(r"(Legal|Illegal) cut", phone.locator("#verdict h2").inner_text())
+    assert phone.locator("#verdict-wait").count() == 0
+    _assert_fits(phone)

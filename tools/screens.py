@@ -17,6 +17,8 @@ from tools.example_photos import EXAMPLES, photo_with_a_field_to_review
 
 ROOT = Path(__file__).resolve().parent.parent
 PHOTOS = EXAMPLES
+# The file input that picks photos already taken (the other one opens the camera).
+CHOOSE = "input[type=file]:not([capture])"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run",
                  "--disable-dev-shm-usage"]
@@ -70,7 +72,7 @@ def main(argv: list[str]) -> int:
                     page.wait_for_selector(f"input[value='{name}']")
                 page.goto(url.split("?")[0] + "delicious")
                 shoot(page, out / f"delicious-upload{suffix}.png")
-                page.set_input_files("input[type=file]:not([capture])", [
+                page.set_input_files(CHOOSE, [
                     photo_with_a_field_to_review(Path(tmp)),
                     PHOTOS / "delicious/photos/combo-good-light.jpg"])
                 page.wait_for_selector(".progress:not([hidden])")
@@ -89,7 +91,7 @@ def main(argv: list[str]) -> int:
                 page.wait_for_url("**/")
                 root = url.split("?")[0]
                 page.goto(root + "dice")
-                page.set_input_files("form:has(input[value=block]) input[type=file]:not([capture])",
+                page.set_input_files("form:has(input[value=block]) " + CHOOSE,
                                      PHOTOS / "dice/photos/table-full.jpg")
                 page.wait_for_selector(".cuts", timeout=60_000)
                 page.click(".cut >> nth=2")

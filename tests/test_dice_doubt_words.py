@@ -1,0 +1,30 @@
+"""Every doubt the dice reader can raise has words for the table."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from companion.vision.dice import reader
+from companion.vision.dice.doubt_words import doubt_words, doubts_sentence
+
+
+def _flags_raised() -> set[str]:
+    """The flag names written in the reader's source, on the lines that raise them."""
+    lines = Path(reader.__file__).read_text().splitlines()
+    return {name for line in lines if "flags" in line or "out.append((" in line
+            for name in re.findall(r'"([a-z]+(?:-[a-z]+)*)"', line)} - {"flags"}
+
+
+def test_every_flag_of_the_reader_is_said_in_words() -> None:
+    flags = _flags_raised()
+    assert {"no-veggie-colour", "pips-unclear", "off-cell", "glint"} <= flags
+    for flag in flags - {"pips-by-paint"}:
+        words = doubt_words(flag)
+        assert words and words != flag.replace("-", " "), flag
+
+
+def test_a_die_at_zero_percent_says_why() -> None:
+    said = doubts_sentence(("no-veggie-colour", "colour-near-carrot", "pips-by-paint"))
+    assert said == "its colour is not clearly any vegetable's; its colour is close to a carrot's"
+    assert doubts_sentence(()) == "it was read with low confidence"
