@@ -183,3 +183,16 @@ def test_doubtful_dice_in_words_looks_right_and_the_verdict_waits(phone: Any,
     assert re.match(r"(Legal|Illegal) cut", phone.locator("#verdict h2").inner_text())
     assert phone.locator("#verdict-wait").count() == 0
     _assert_fits(phone)
+
+
+def test_the_dice_mat_on_the_delicious_page_is_named_for_people(phone: Any,
+                                                                 server: Server) -> None:
+    phone.goto(server.url + "delicious")
+    phone.locator("input[type=file]:not([capture])").set_input_files(
+        EXAMPLES / "dice/photos/mat-full.jpg")
+    error = phone.locator("#error")
+    error.wait_for(state="visible")
+    text = error.inner_text()
+    assert "That's the Diced Veggies dice mat" in text and "Dice page" in text
+    assert "diced-veggies-mat" not in text and "delicious-combo" not in text
+    _assert_fits(phone)

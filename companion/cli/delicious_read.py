@@ -6,8 +6,9 @@ is named with its reason and the others are still read, paired, checked and scor
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -88,20 +89,37 @@ def _read_all(photos: Sequence[str], reader: Reader
     return sheets, errors
 
 
+def _where(p: Player, fid: str) -> str:
+    """The field in words (``field_words``) from the geometry of the sheet holding it."""
+    from companion.games.delicious.field_words import field_words
+
+    for sheet in p.sheets:
+        if fid in sheet.readings:
+            return field_words(sheet.geometry, fid)
+    return fid
+
+
 def _review_text(photos: str, readings: dict[str, Any], review: list[str],
-                 verdicts: Sequence[Verdict], seconds: float) -> list[str]:
+                 verdicts: Sequence[Verdict], seconds: float,
+                 where: Callable[[str], str] = str, by_hand: int = 0) -> list[str]:
     lines = [f"Read {photos} in {seconds:.2f} s; {len(field_values(readings))} fields filled"]
     covered = {f for v in verdicts for f in v.fields}
     lines += [f"! {v.photo}: {v.message}; each field is in --json's review list and "
               f"orange on --overlay" for v in verdicts]
     rest = [fid for fid in review if fid not in covered]
     if rest:
-        lines.append(f"Please check {len(rest)} field(s) (least certain first):")
+        lines.append(f"Please check {len(rest)} field{'s' if len(rest) != 1 else ''} "
+                     "(least certain first):")
         for fid in rest:
             r = readings[fid]
             note = f"  ({r.note})" if r.note else ""
             lines.append(f"  ? {fid:<34} read {r.value or 'empty'!s:<17} "
                          f"confidence {r.confidence:.2f}{note}")
+            if where(fid) != fid:
+                lines.append(f"      ({where(fid)})")
+    elif not verdicts and by_hand:
+        lines.append(f"Nothing left to check ({by_hand} field{'s' if by_hand != 1 else ''} "
+                     "set by hand).")
     elif not verdicts:
         lines.append("Every field was read with confidence.")
     return lines
@@ -195,13 +213,16 @@ def _print_text(players: Sequence[Player], names: Sequence[str], table: TableRes
                 pairing: Pairing[SheetReading]) -> None:
     for i, p in enumerate(players):
         click.echo("\n".join(_review_text(_sheets_label(p), p.readings, p.review,
-                                          player_verdicts(p), p.seconds)))
+                                          player_verdicts(p), p.seconds,
+                                          functools.partial(_where, p),
+                                          len({f for f, _ in p.corrections}))))
         state = SheetState.from_field_map(p.fields, p.variant)
         click.echo(score_text(names[i], state, table.scores[i], table.violations[i]))
         click.echo()
     for p in pairing.unpaired:
         click.echo("\n".join(_review_text(_sheets_label(p), p.readings, p.review,
-                                          player_verdicts(p), p.seconds)))
+                                          player_verdicts(p), p.seconds,
+                                          functools.partial(_where, p))))
         code = f"player code {p.code}" if p.code else "no player code"
         click.echo(f"Not scored ({code}): see below.")
         click.echo()
