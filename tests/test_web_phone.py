@@ -196,3 +196,26 @@ def test_the_dice_mat_on_the_delicious_page_is_named_for_people(phone: Any,
     assert "That's the Diced Veggies dice mat" in text and "Dice page" in text
     assert "diced-veggies-mat" not in text and "delicious-combo" not in text
     _assert_fits(phone)
+
+
+@pytest.mark.parametrize("path", ["delicious", "dice"])
+def test_every_upload_offers_the_camera_and_photos_taken_earlier(phone: Any, server: Server,
+                                                                  path: str) -> None:
+    phone.goto(server.url + path)
+    forms = phone.locator("form.upload")
+    assert forms.count() >= 1
+    width = phone.viewport_size["width"]
+    for i in range(forms.count()):
+        form = forms.nth(i)
+        camera = form.locator("input[type=file][capture=environment]")
+        choose = form.locator("input[type=file]:not([capture])")
+        assert camera.count() == 1 and choose.count() == 1
+        assert camera.get_attribute("multiple") is None
+        if path == "delicious":  # a table's sheets, several at once
+            assert choose.get_attribute("multiple") is not None
+        for label in ("Take a photo", "Choose"):
+            button = form.locator(f"label.file:has-text('{label}')")
+            box = button.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width
+            assert box["height"] >= 48
+    _assert_fits(phone)
