@@ -219,3 +219,25 @@ def test_every_upload_offers_the_camera_and_photos_taken_earlier(phone: Any, ser
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= width
             assert box["height"] >= 48
     _assert_fits(phone)
+
+
+def test_a_table_of_players_collapses_each_and_names_whose_sheet(phone: Any,
+                                                                  server: Server) -> None:
+    photos = EXAMPLES / "delicious/photos"
+    _upload_table(phone, server, photos / "combo-tilted-shadow.jpg",
+                  photos / "garden-player3.jpg", photos / "play-player3.jpg")
+    players = phone.locator("section.player")
+    assert players.count() == 2
+    for i in range(2):
+        detail = players.nth(i).locator("details.sheet-detail")
+        if not players.nth(i).locator(".problems li").count():
+            assert detail.get_attribute("open") is None  # folded: the table stays short
+        whose = players.nth(i).locator("[data-testid=whose]")
+        name = players.nth(i).locator("h2").inner_text()
+        assert whose.inner_text().endswith(name)  # the whole name, not cut off
+        assert whose.evaluate("e => e.scrollWidth <= e.clientWidth")
+    height = phone.evaluate("document.documentElement.scrollHeight")
+    assert height < 2600, height
+    players.nth(0).locator("details.sheet-detail summary").click()
+    assert players.nth(0).locator(".sheetmap a.hit").first.is_visible()
+    _assert_fits(phone)

@@ -26,6 +26,7 @@ from companion.games.delicious.report import ranking_text, score_text
 from companion.games.delicious.state import SheetState
 from companion.games.delicious.table import TableResult
 from companion.games.delicious.verdicts import Verdict
+from companion.plural import count
 from companion.vision.overlay import write_overlay
 from companion.vision.sheet.overlay import draw_overlay
 from companion.vision.sheet.reader import Reader, SheetReading, read_photo
@@ -229,7 +230,7 @@ def _print_text(players: Sequence[Player], names: Sequence[str], table: TableRes
     if len(players) > 1:
         click.echo(ranking_text(table.standings))
     if pairing.problems:
-        click.echo(f"{len(pairing.unpaired)} sheet(s) not scored:")
+        click.echo(f"{count(len(pairing.unpaired), 'sheet')} not scored:")
         for pr in pairing.problems:
             click.echo(f"  ! [{pr.code}] {pr.message}")
 
