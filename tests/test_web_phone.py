@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from companion.store import Store
+from companion.store import SeatInput, Store
 from tests.history_seed import seed
 from tests.web_support import EXAMPLES, Server, chromium_or_skip
 from tools.screens import CHROMIUM_ARGS
@@ -39,6 +39,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     data = tmp_path_factory.mktemp("phone")
     with Store.open(data) as store:
         seed(store, 12)  # History and Standings with plays in them
+        night = store.new_night("Game night 2026-01-09", date="2026-01-09")
+        store.save_play("dulce", [SeatInput("Ann", 40.0, 1, True), SeatInput("Bo", 30.0, 2)],
+                        night_id=night.id, tiebreak=None)
     s = Server(data).start()
     yield s
     s.stop()
@@ -240,4 +243,16 @@ def test_a_table_of_players_collapses_each_and_names_whose_sheet(phone: Any,
     assert height < 2600, height
     players.nth(0).locator("details.sheet-detail summary").click()
     assert players.nth(0).locator(".sheetmap a.hit").first.is_visible()
+    _assert_fits(phone)
+
+
+def test_history_says_the_date_once_and_labels_its_date_filter(phone: Any,
+                                                               server: Server) -> None:
+    phone.goto(server.root + "/history")
+    since = phone.locator("label[for=since]")
+    assert since.inner_text() == "Played since" and since.is_visible()
+    assert phone.locator("input#since[type=date]").count() == 1
+    whens = phone.locator("[data-testid=when]").all_inner_texts()
+    assert "Game night 2026-01-09" in whens
+    assert all(w.count("2026-01-09") <= 1 for w in whens)
     _assert_fits(phone)
