@@ -144,3 +144,12 @@ def test_the_dice_mat_is_named_for_people() -> None:
     assert code == 2
     assert "That's the Diced Veggies dice mat, not a Delicious sheet" in err
     assert "Dice page" in err and "diced-veggies-mat" not in err
+
+
+def test_save_with_player_names_ranks_by_those_names(photos: dict[str, Path],
+                                                     tmp_path: Path) -> None:
+    code, out, err = _run(str(photos["ann"]), str(photos["bob"]), "--save", "--player", "Zoe",
+                          "--player", "Yan", "--data", str(tmp_path / "data"))
+    assert code == 0, err
+    ranking = out[out.index("Ranking"):].splitlines()[2:4]
+    assert sorted(line.split()[1] for line in ranking) == ["Yan", "Zoe"]  # not ann, bob

@@ -172,6 +172,12 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
     if len(photos) == 1 and errors:
         raise InputError(f"{errors[0]['photo']}: {errors[0]['error']}")
     paired = pair_table([TableSheet(i, s) for i, s in enumerate(sheets)])
+    if player_names and len(player_names) == len(paired.owners):
+        # the names given with --player are the players' names everywhere, the ranking too
+        named = {it.key: name for own, name in zip(paired.owners, player_names, strict=True)
+                 for it in own}
+        paired = pair_table([TableSheet(i, s, name=named.get(i))
+                             for i, s in enumerate(sheets)])
     read = paired.score(_player_fixes(paired.players, sets), errors)
     players, names, table, pairing = read.players, read.names, read.result, read.pairing
 
