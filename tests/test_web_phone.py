@@ -1,6 +1,7 @@
 """The phone pages at the widths phones have (360, 390 and 412 px), light and dark, in
 headless Debian chromium: any field corrected from the overlay, nothing wider than the
-screen, dice reasons in words, names for people, and both ways to add a photo (issue 30)."""
+screen, dice reasons in words, names for people, and both ways to add a photo (issue 30);
+axe-core (vendored in tests/vendor) finds no serious or critical problem on any page."""
 
 from __future__ import annotations
 
@@ -69,6 +70,19 @@ WIDER = """() => Array.from(document.querySelectorAll('body *'))
   .map(([e, r]) => `${e.tagName}.${e.className} ends at ${Math.round(r.right)}`)"""
 
 
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core.min.js"  # tests/vendor/README.md
+SERIOUS = """async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+  .filter(v => v.impact === 'serious' || v.impact === 'critical')
+  .map(v => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map(n => n.target.join(' '))}`)"""
+
+
+def _assert_accessible(page: Any) -> None:
+    """No serious or critical axe-core violation on the page as it is now."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(content=AXE.read_text())
+    assert page.evaluate(SERIOUS) == [], page.url
+
+
 def _assert_fits(page: Any) -> None:
     assert page.evaluate(WIDER) == [], page.url
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
@@ -79,6 +93,7 @@ def test_every_page_fits_the_screen_and_every_tab_shows(phone: Any, server: Serv
     for path in PAGES:
         assert phone.goto(server.root + "/" + path).status == 200
         _assert_fits(phone)
+        _assert_accessible(phone)
         for tab in ("Tonight", "Delicious", "Dice", "Pads", "Print", "History"):
             box = phone.locator(f".top nav a:text-is('{tab}')").bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, (path, tab)
@@ -103,6 +118,7 @@ def test_a_confident_field_corrected_from_the_overlay_and_saved_with_a_problem(
     _upload_table(phone, server, COMBO)
     assert phone.locator(".field").count() == 0  # nothing in review: every field is confident
     _assert_fits(phone)
+    _assert_accessible(phone)
     assert not phone.locator("[data-testid=problems-left]").count()
     before = _total(phone)
     left = phone.locator("a.hit[data-field='garden.wheelbarrow.r0.c0']")
@@ -122,6 +138,7 @@ def test_a_confident_field_corrected_from_the_overlay_and_saved_with_a_problem(
     assert card.locator("img.crop").evaluate("i => i.decode().then(() => i.naturalWidth > 0)")
     # the same vegetable twice in the wheelbarrow breaks a rule
     _assert_fits(phone)
+    _assert_accessible(phone)
     card.locator(f"button.choice[value='{beside_value}']").click()
     phone.wait_for_selector("[data-testid=problems-left]")
     _assert_fits(phone)
@@ -178,6 +195,7 @@ def test_doubtful_dice_in_words_looks_right_and_the_verdict_waits(phone: Any,
     said = " ".join(doubts.all_inner_texts())
     assert "colour" in said and "no-veggie-colour" not in said and "colour-near" not in said
     assert "%" not in " ".join(phone.locator("form.die-fix:not(.on-tap) p").all_inner_texts())
+    _assert_accessible(phone)
     for _ in range(doubts.count()):
         with phone.expect_response(lambda r: "/dice?s=" in r.url):
             phone.locator("form.die-fix:not(.on-tap) button.looks-right").first.click()
@@ -244,6 +262,7 @@ def test_a_table_of_players_collapses_each_and_names_whose_sheet(phone: Any,
     players.nth(0).locator("details.sheet-detail summary").click()
     assert players.nth(0).locator(".sheetmap a.hit").first.is_visible()
     _assert_fits(phone)
+    _assert_accessible(phone)
 
 
 def test_history_says_the_date_once_and_labels_its_date_filter(phone: Any,
