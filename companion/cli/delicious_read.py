@@ -172,13 +172,14 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
     if len(photos) == 1 and errors:
         raise InputError(f"{errors[0]['photo']}: {errors[0]['error']}")
     paired = pair_table([TableSheet(i, s) for i, s in enumerate(sheets)])
-    if player_names and len(player_names) == len(paired.owners):
-        # the names given with --player are the players' names everywhere, the ranking too
+    fixes = _player_fixes(paired.players, sets)
+    read = paired.score(fixes, errors)
+    shown = read  # what the text says: the names given with --player, not the photos'
+    if player_names and len(player_names) == len(paired.owners) and not as_json:
         named = {it.key: name for own, name in zip(paired.owners, player_names, strict=True)
                  for it in own}
-        paired = pair_table([TableSheet(i, s, name=named.get(i))
-                             for i, s in enumerate(sheets)])
-    read = paired.score(_player_fixes(paired.players, sets), errors)
+        shown = pair_table([TableSheet(i, s, name=named.get(i))
+                            for i, s in enumerate(sheets)]).score(fixes, errors)
     players, names, table, pairing = read.players, read.names, read.result, read.pairing
 
     for i, p in enumerate(players):
@@ -207,7 +208,7 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
     if as_json:
         click.echo(json.dumps(doc, indent=2))
     else:
-        _print_text(players, names, table, pairing)
+        _print_text(shown.players, shown.names, shown.result, shown.pairing)
     for e in errors:
         click.echo(f"companion: error: {e['photo']}: {e['error']}", err=True)
     if errors:
