@@ -156,6 +156,7 @@ def test_dice_before_after_verdict_and_correction(page: Any, server: Server) -> 
         EXAMPLES / "dice/photos/table-after-cuts.jpg")
     verdict = page.locator("#verdict-wait")  # dice in doubt: the verdict waits for them
     verdict.wait_for()
+    page.wait_for_load_state("load")  # the stylesheet applied: hidden forms are hidden
     assert page.locator("#verdict").count() == 0
     # the after photo has dice in review (examples/dice/photos): confirm the first one
     fix = page.locator("form.die-fix:not(.on-tap)")
