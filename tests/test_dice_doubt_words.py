@@ -28,3 +28,14 @@ def test_a_die_at_zero_percent_says_why() -> None:
     said = doubts_sentence(("no-veggie-colour", "colour-near-carrot", "pips-by-paint"))
     assert said == "its colour is not clearly any vegetable's; its colour is close to a carrot's"
     assert doubts_sentence(()) == "it was read with low confidence"
+
+
+def test_dice_read_text_says_its_doubts_in_words() -> None:
+    from click.testing import CliRunner
+
+    from companion.cli import main
+
+    photo = Path(__file__).resolve().parent.parent / "examples/dice/photos/pair-after-turned.jpg"
+    out = CliRunner().invoke(main, ["dice", "read", str(photo)]).stdout
+    assert "check (0, 6): read mushroom 5" in out
+    assert "its colour is close to a carrot's" in out and "no-veggie-colour" not in out

@@ -6,6 +6,7 @@ import pytest
 
 import layouts
 from companion.games.delicious.field_words import field_words
+from companion.paper.model import Box
 
 
 @pytest.mark.parametrize(("sheet", "field", "words"), [
@@ -33,3 +34,18 @@ def test_every_field_has_its_own_words(sheet: str) -> None:
     said = [field_words(g, f.id) for f in g.fields]
     assert len(set(said)) == len(said)
     assert not any(w.startswith(("garden.", "play.")) for w in said)
+
+
+@pytest.mark.parametrize("sheet", ["delicious-combo", "delicious-garden", "delicious-play"])
+def test_tap_targets_never_overlap(sheet: str) -> None:
+    """Each field's tap target on the phone (its box grown by TAP_GROW) is its own."""
+    from companion.web.delicious import TAP_GROW
+
+    def grown(b: Box) -> tuple[float, float, float, float]:
+        e = TAP_GROW * min(b.w, b.h)
+        return b.x - e, b.y - e, b.x + b.w + e, b.y + b.h + e
+
+    boxes = [grown(f.box_mm) for f in layouts.geometry(sheet).fields]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])

@@ -42,6 +42,11 @@ if TYPE_CHECKING:
     from companion.vision.sheet.reader import SheetReading
 
 
+# How far a field's tap target reaches past its printed box, in box sizes on each side:
+# as far as it goes with no two fields' targets overlapping on any Delicious sheet.
+TAP_GROW = 0.15
+
+
 def sheet_json(reading: SheetReading) -> dict[str, Any]:
     """The reading as stored: what the photo showed, without the sheet's own score and
     problems, which a correction or the table's other sheets change (they are recomputed)."""
@@ -131,8 +136,9 @@ def _field_view(key: int, reading: FieldLike, spec: FieldSpec, corrected: bool,
     if geometry is not None:
         pw, ph = geometry.page_mm
         b = spec.box_mm
-        box = (round(b.x / pw * 100, 3), round(b.y / ph * 100, 3), round(b.w / pw * 100, 3),
-               round(b.h / ph * 100, 3))
+        g = TAP_GROW * min(b.w, b.h)  # a finger needs more than the printed box
+        box = (round((b.x - g) / pw * 100, 3), round((b.y - g) / ph * 100, 3),
+               round((b.w + 2 * g) / pw * 100, 3), round((b.h + 2 * g) / ph * 100, 3))
     return ReviewField(key, spec.id, spec.kind.value, reading.value, round(reading.confidence, 3),
                        tuple(spec.allowed), corrected,
                        field_words(geometry, spec.id) if geometry is not None else spec.id,
