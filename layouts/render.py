@@ -15,6 +15,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from companion.errors import InputError, UnknownNameError
 from companion.games.delicious.garden import VARIANTS
+from companion.games.registry import sheet_game
 from companion.paper.model import PAPER_SIZES_MM, SheetGeometry, paper_size_mm
 from layouts.registry import sheet_spec
 from layouts.sheet import SheetContext
@@ -74,10 +75,11 @@ def render_pdf(
     bw: bool = False,
     code: str | None = None,
     codes: Sequence[str] | None = None,
-) -> None:
-    """Write the sheets, in order, into one PDF. ``code=None`` draws a fresh player code
-    shared by every sheet in the file; ``codes`` prints the sheets once per code, one
-    set for each player (see ``new_codes``)."""
+) -> int:
+    """Write the sheets, in order, into one PDF; the number of pages written (a sheet can
+    take two). ``code=None`` draws a fresh player code shared by every sheet in the file;
+    ``codes`` prints the sheets once per code, one set for each player (see
+    ``new_codes``). Only the sheets whose photos pair by it carry the code."""
     if not names:
         raise InputError("name at least one sheet to print")
     if codes is not None and code is not None:
@@ -98,9 +100,10 @@ def render_pdf(
         spec = sheet_spec(name)
         w, h = paper_size_mm(paper, spec.landscape)
         canvas.setPageSize((w * mm, h * mm))
-        ctx = _context(name, paper, variant, code, canvas, bw)
+        ctx = _context(name, paper, variant, code if pairs_by_code(name) else "", canvas, bw)
         spec.build(ctx)
         canvas.showPage()
+    pages = canvas.getPageNumber() - 1
     canvas.save()
     data = buf.getvalue()
     if isinstance(out, (str, Path)):
@@ -111,6 +114,13 @@ def render_pdf(
             raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
     else:
         out.write(data)
+    return pages
+
+
+def pairs_by_code(name: str) -> bool:
+    """Whether a sheet's photos are paired by its player code (a Delicious garden with its
+    play sheet); a score pad or the dice mat has no use for one."""
+    return sheet_spec(name).readable and sheet_game(name).slug == "delicious"
 
 
 def render_image(

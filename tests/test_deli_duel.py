@@ -313,3 +313,9 @@ def test_winner_flags_exactly_the_orders_check_refuses(orders, other):
     fairy = any(o.is_fairy_bread for o in listed)
     if not out.problems and fairy:
         assert (out.winner, out.reason) == ("a", "fairy-bread")
+
+
+def test_two_plays_are_refused_not_cut_to_the_last() -> None:
+    r = run("check", "white-bread+cheese+ham", "--play", "white-bread", "--play", "cheese,ham")
+    assert r.exit_code == 2
+    assert "--play is one play" in r.output and "--play white-bread,cheese,ham" in r.output

@@ -120,3 +120,36 @@ def test_bad_set_exit_2(photos: dict[str, Path]) -> None:
     assert code == 2 and "garden.nowhere" in err
     code, _, err = _run(str(photos["ann"]), "--set", "no-equals-sign")
     assert code == 2 and "FIELD=VALUE" in err
+
+
+def test_set_says_what_was_set_by_hand_not_read_with_confidence(photos: dict[str, Path]
+                                                                ) -> None:
+    _, out, _ = _run(str(photos["bob"]), "--set", "garden.honey=")
+    assert "Every field was read with confidence" not in out
+    assert "Nothing left to check (1 field set by hand)." in out or "Please check" in out
+
+
+def test_a_field_to_check_is_named_in_words_too(tmp_path: Path) -> None:
+    from tools.example_photos import photo_with_a_field_to_review
+
+    _, out, _ = _run(str(photo_with_a_field_to_review(tmp_path)))
+    assert "Please check 1 field (least certain first):" in out
+    assert "garden.planter.r0.c1" in out  # the id --set takes
+    assert "(Planter, top row, second from the left)" in out
+
+
+def test_the_dice_mat_is_named_for_people() -> None:
+    mat = Path(__file__).resolve().parent.parent / "examples/dice/photos/mat-full.jpg"
+    code, _, err = _run(str(mat))
+    assert code == 2
+    assert "That's the Diced Veggies dice mat, not a Delicious sheet" in err
+    assert "Dice page" in err and "diced-veggies-mat" not in err
+
+
+def test_save_with_player_names_ranks_by_those_names(photos: dict[str, Path],
+                                                     tmp_path: Path) -> None:
+    code, out, err = _run(str(photos["ann"]), str(photos["bob"]), "--save", "--player", "Zoe",
+                          "--player", "Yan", "--data", str(tmp_path / "data"))
+    assert code == 0, err
+    ranking = out[out.index("Ranking"):].splitlines()[2:4]
+    assert sorted(line.split()[1] for line in ranking) == ["Yan", "Zoe"]  # not ann, bob

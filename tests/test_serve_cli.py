@@ -41,3 +41,16 @@ def test_first_line_and_lan_qr(tmp_path: Path) -> None:
         assert "\u2588" in lan.proc.stdout.readline() + lan.proc.stdout.readline()
     finally:
         lan.stop()
+
+
+def test_sigterm_closes_the_readers_without_leaked_semaphores(tmp_path: Path) -> None:
+    import httpx
+
+
+    s = Server(tmp_path).start()
+    assert s.proc is not None
+    assert httpx.get(s.url, timeout=10).status_code == 200
+    s.proc.terminate()
+    _, err = s.proc.communicate(timeout=30)
+    s.proc = None
+    assert "leaked" not in err and "Traceback" not in err, err

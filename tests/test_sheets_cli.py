@@ -76,3 +76,18 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: list[str], needl
     assert len(lines) == 1 and lines[0].startswith("companion: error: ") and needle in lines[0]
     assert "Traceback" not in r.output
     assert not (tmp_path / "x.pdf").exists()
+
+
+def test_print_counts_pages_and_prints_no_code_on_a_pad(tmp_path: Path) -> None:
+    out = tmp_path / "four.pdf"
+    r = CliRunner().invoke(main, ["sheets", "print", "delicious-garden", "delicious-play",
+                                  "--players", "4", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert len(pdfium.PdfDocument(out)) == 12  # the play sheet is two pages
+    assert ": 12 pages (4 players x 2 sheets)," in r.stdout
+    pad = tmp_path / "pad.pdf"
+    r = CliRunner().invoke(main, ["sheets", "print", "dulce-scorepad", "--code", "K7Q2",
+                                  "-o", str(pad)])
+    assert r.exit_code == 0 and "1 page (1 sheet)" in r.stdout and "code" not in r.stdout
+    text = pdfium.PdfDocument(pad)[0].get_textpage().get_text_range()
+    assert "K7Q2" not in text

@@ -147,7 +147,7 @@ def test_bad_photo_in_a_batch_is_named_and_the_rest_is_scored(
     assert r.exit_code == 2
     doc = _doc(r)
     assert [e["photo"] for e in doc["errors"]] == [DICE_MAT]
-    assert "diced-veggies-mat" in doc["errors"][0]["error"]
+    assert "Diced Veggies dice mat" in doc["errors"][0]["error"]  # named for people
     assert len(doc["players"]) == 2 and len(doc["ranking"]) == 2
     assert r.stderr.strip().splitlines() == [
         f"companion: error: {DICE_MAT}: {doc['errors'][0]['error']}"]

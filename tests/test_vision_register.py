@@ -189,7 +189,7 @@ def test_unreadable_qr() -> None:
 
 def test_other_sheet_refused() -> None:
     photo, _ = _shoot(12, GENTLE, fake_page("diced-veggies-mat"))
-    with pytest.raises(ImageError, match="diced-veggies-mat"):
+    with pytest.raises(ImageError, match="Diced Veggies dice mat"):
         reg_fake(photo)
 
 

@@ -374,3 +374,21 @@ def test_forms_cannot_reach_other_scorings(client: TestClient, store: Store) -> 
         r = client.post(path, data=data, files=files)
         assert r.status_code in (400, 404), path
     assert len(store.photos(dice_scoring.id)) == 1
+
+
+def test_favicon_and_the_web_app_manifest(client: TestClient) -> None:
+    ico = client.get("/favicon.ico")
+    assert ico.status_code == 200 and ico.headers["content-type"] == "image/x-icon"
+    assert ico.content[:4] == b"\x00\x00\x01\x00"  # an ICO file
+    home = client.get("/").text
+    assert 'rel="manifest"' in home and 'rel="icon"' in home
+    manifest = client.get("/static/app.webmanifest")
+    assert manifest.status_code == 200
+    doc = manifest.json()
+    assert doc["display"] == "standalone" and doc["start_url"] == "/"
+    sizes = set()
+    for icon in doc["icons"]:
+        got = client.get(icon["src"])
+        assert got.status_code == 200 and got.content[:8] == b"\x89PNG\r\n\x1a\n"
+        sizes.add(icon["sizes"])
+    assert {"192x192", "512x512"} <= sizes

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.bench_reader import OUT_DIR, layout_fingerprint, make_photos, plan
-from tools.screens import CHROMIUM_ARGS, start_server
+from tools.screens import CHOOSE, CHROMIUM_ARGS, start_server
 
 # Marks the moment the browser has sent the whole upload (XMLHttpRequest upload load).
 UPLOAD_HOOK = """
@@ -78,7 +78,7 @@ def browser_uploads(url: str, photos: Sequence[Path]) -> tuple[list[float], list
         root = url.split("?")[0].rstrip("/")
         for photo in photos:
             page.goto(root + "/delicious")
-            page.locator("input[type=file]").set_input_files(photo)
+            page.locator(CHOOSE).set_input_files(photo)
             page.wait_for_function(SCORE_SHOWN, timeout=300_000, polling=10)
             shown = page.evaluate("Date.now()")
             page.wait_for_function(IMAGES_IN, timeout=300_000, polling=10)

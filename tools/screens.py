@@ -3,6 +3,7 @@
 Starts a server on a fresh data directory, plays a short evening through the pages
 (players, a Delicious table of two sheets, a dice block, a score pad) and saves one PNG a
 page. Needs Debian's chromium. Usage: python -m tools.screens [OUT_DIR] [--dark]
+[--width=PX]
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from tools.example_photos import EXAMPLES, photo_with_a_field_to_review
 
 ROOT = Path(__file__).resolve().parent.parent
 PHOTOS = EXAMPLES
+# The file input that picks photos already taken (the other one opens the camera).
+CHOOSE = "input[type=file]:not([capture])"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run",
                  "--disable-dev-shm-usage"]
@@ -49,6 +52,7 @@ def main(argv: list[str]) -> int:
 
     out = Path(next((a for a in argv if not a.startswith("--")), ROOT / "docs" / "screens"))
     dark = "--dark" in argv
+    width = next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--width=")), 390)
     out.mkdir(parents=True, exist_ok=True)
     exe = shutil.which("chromium")
     if exe is None:
@@ -59,7 +63,7 @@ def main(argv: list[str]) -> int:
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
-                page = browser.new_page(viewport={"width": 390, "height": 844},
+                page = browser.new_page(viewport={"width": width, "height": 844},
                                         device_scale_factor=1,
                                         color_scheme="dark" if dark else "light")
                 suffix = "-dark" if dark else ""
@@ -70,7 +74,7 @@ def main(argv: list[str]) -> int:
                     page.wait_for_selector(f"input[value='{name}']")
                 page.goto(url.split("?")[0] + "delicious")
                 shoot(page, out / f"delicious-upload{suffix}.png")
-                page.set_input_files("input[type=file]", [
+                page.set_input_files(CHOOSE, [
                     photo_with_a_field_to_review(Path(tmp)),
                     PHOTOS / "delicious/photos/combo-good-light.jpg"])
                 page.wait_for_selector(".progress:not([hidden])")
@@ -80,21 +84,37 @@ def main(argv: list[str]) -> int:
                     page.select_option(f"form.autosubmit select >> nth={i}", label=name)
                     page.wait_for_selector(f"#ranking td:text-is('{name}')")
                 shoot(page, out / f"delicious{suffix}.png")
+                first = page.locator("section.player").first
+                if first.locator("details.sheet-detail[open]").count() == 0:
+                    first.locator("details.sheet-detail summary").click()
+                first.locator("a.hit[data-field='garden.wheelbarrow.r0.c0']").click()
+                page.wait_for_selector("#fix")
+                page.wait_for_function(IMAGES_LOADED, timeout=60_000)
+                page.screenshot(path=out / f"delicious-fix{suffix}.png")
                 page.locator(".field button:text-is('blueberry')").first.click()  # the erased B
                 page.wait_for_selector(".field.corrected")
                 page.wait_for_function(IMAGES_LOADED, timeout=60_000)
                 page.locator(".field.corrected").first.scroll_into_view_if_needed()
                 page.screenshot(path=out / f"delicious-corrected{suffix}.png")
+                page.on("dialog", lambda d: d.accept())  # "Save anyway?" if a rule is broken
                 page.click("button:has-text('Save to tonight')")
                 page.wait_for_url("**/")
                 root = url.split("?")[0]
                 page.goto(root + "dice")
-                page.set_input_files("form:has(input[value=block]) input[type=file]",
+                page.set_input_files("form:has(input[value=block]) " + CHOOSE,
                                      PHOTOS / "dice/photos/table-full.jpg")
                 page.wait_for_selector(".cuts", timeout=60_000)
                 page.click(".cut >> nth=2")
                 page.wait_for_selector("#takes")
                 shoot(page, out / f"dice{suffix}.png")
+                page.goto(root + "dice")
+                page.set_input_files("form:has(input[value=before]) " + CHOOSE,
+                                     PHOTOS / "dice/photos/pair-before.jpg")
+                page.wait_for_selector("h2:text-is('Before the cut')", timeout=60_000)
+                page.set_input_files("form:has(input[value=after]) " + CHOOSE,
+                                     PHOTOS / "dice/photos/pair-after-turned.jpg")
+                page.wait_for_selector("#verdict-wait, #verdict", timeout=60_000)
+                shoot(page, out / f"dice-check{suffix}.png")
                 page.goto(root + "pads/wild-gardens")
                 for i, (n, pol) in enumerate((("Ana", "47"), ("Ben", "45"))):
                     page.fill(f"input[name=name{i}]", n)
@@ -108,6 +128,9 @@ def main(argv: list[str]) -> int:
                 shoot(page, out / f"tonight{suffix}.png")
                 page.goto(root + "print")
                 shoot(page, out / f"print{suffix}.png")
+                for name in ("history", "standings"):
+                    page.goto(root + name)
+                    shoot(page, out / f"{name}{suffix}.png")
                 browser.close()
         finally:
             proc.terminate()

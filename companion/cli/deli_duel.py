@@ -32,18 +32,23 @@ def deli_duel() -> None:
 
 @deli_duel.command("check")
 @click.argument("orders", nargs=-1)
-@click.option("--play", help="Cards laid down, comma-separated (e.g. wild,cheese,rye-bread).")
+@click.option("--play", multiple=True,  # taken many times only to refuse it in one line
+              help="Cards laid down, comma-separated (e.g. wild,cheese,rye-bread).")
 @click.option("--file", "path", help='Or a JSON file: {"orders": [...], "play": [...]}.')
 @json_option
-def check(orders: tuple[str, ...], play: str | None, path: str | None, as_json: bool) -> None:
+def check(orders: tuple[str, ...], play: tuple[str, ...], path: str | None,
+          as_json: bool) -> None:
     """Check ORDER cards (a+b+c or fairy-bread), and whether --play completes them.
 
     Fairy Bread is on display in every game, so a play is also checked against it when
     it is not listed. Exit 1 if an order breaks the rules (a crook card in it, no bread,
     not three ingredients) or the play completes none of them.
     """
+    if len(play) > 1:
+        raise click.UsageError("--play is one play: give it once, its cards comma-separated "
+                               f"(--play {','.join(play)})")
     raw_orders: list[Any] = list(orders)
-    raw_play: Any = play
+    raw_play: Any = play[0] if play else None
     if path is not None:
         doc = read_json_object(path, 'an object like {"orders": [...], "play": [...]}')
         listed_orders = doc.get("orders", [])

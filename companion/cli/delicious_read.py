@@ -6,8 +6,9 @@ is named with its reason and the others are still read, paired, checked and scor
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from companion.games.delicious.state import SheetState
 from companion.games.delicious.supply import MAX_SEED, supply
 from companion.games.delicious.table import TableResult
 from companion.games.delicious.verdicts import Verdict
+from companion.plural import count
 from companion.vision.overlay import write_overlay
 from companion.vision.sheet.overlay import draw_overlay
 from companion.vision.sheet.reader import Reader, SheetReading, read_photo
@@ -89,20 +91,37 @@ def _read_all(photos: Sequence[str], reader: Reader
     return sheets, errors
 
 
+def _where(p: Player, fid: str) -> str:
+    """The field in words (``field_words``) from the geometry of the sheet holding it."""
+    from companion.games.delicious.field_words import field_words
+
+    for sheet in p.sheets:
+        if fid in sheet.readings:
+            return field_words(sheet.geometry, fid)
+    return fid
+
+
 def _review_text(photos: str, readings: dict[str, Any], review: list[str],
-                 verdicts: Sequence[Verdict], seconds: float) -> list[str]:
+                 verdicts: Sequence[Verdict], seconds: float,
+                 where: Callable[[str], str] = str, by_hand: int = 0) -> list[str]:
     lines = [f"Read {photos} in {seconds:.2f} s; {len(field_values(readings))} fields filled"]
     covered = {f for v in verdicts for f in v.fields}
     lines += [f"! {v.photo}: {v.message}; each field is in --json's review list and "
               f"orange on --overlay" for v in verdicts]
     rest = [fid for fid in review if fid not in covered]
     if rest:
-        lines.append(f"Please check {len(rest)} field(s) (least certain first):")
+        lines.append(f"Please check {len(rest)} field{'s' if len(rest) != 1 else ''} "
+                     "(least certain first):")
         for fid in rest:
             r = readings[fid]
             note = f"  ({r.note})" if r.note else ""
             lines.append(f"  ? {fid:<34} read {r.value or 'empty'!s:<17} "
                          f"confidence {r.confidence:.2f}{note}")
+            if where(fid) != fid:
+                lines.append(f"      ({where(fid)})")
+    elif not verdicts and by_hand:
+        lines.append(f"Nothing left to check ({by_hand} field{'s' if by_hand != 1 else ''} "
+                     "set by hand).")
     elif not verdicts:
         lines.append("Every field was read with confidence.")
     return lines
@@ -157,8 +176,15 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
     if len(photos) == 1 and errors:
         raise InputError(f"{errors[0]['photo']}: {errors[0]['error']}")
     paired = pair_table([TableSheet(i, s) for i, s in enumerate(sheets)])
-    read = paired.score(_player_fixes(paired.players, sets), errors,
-                        supply=None if supply_seed is None else supply(supply_seed))
+    fixes = _player_fixes(paired.players, sets)
+    kept = None if supply_seed is None else supply(supply_seed)
+    read = paired.score(fixes, errors, supply=kept)
+    shown = read  # what the text says: the names given with --player, not the photos'
+    if player_names and len(player_names) == len(paired.owners) and not as_json:
+        named = {it.key: name for own, name in zip(paired.owners, player_names, strict=True)
+                 for it in own}
+        shown = pair_table([TableSheet(i, s, name=named.get(i))
+                            for i, s in enumerate(sheets)]).score(fixes, errors, supply=kept)
     players, names, table, pairing = read.players, read.names, read.result, read.pairing
 
     for i, p in enumerate(players):
@@ -187,7 +213,7 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
     if as_json:
         click.echo(json.dumps(doc, indent=2))
     else:
-        _print_text(players, names, table, pairing)
+        _print_text(shown.players, shown.names, shown.result, shown.pairing)
     for e in errors:
         click.echo(f"companion: error: {e['photo']}: {e['error']}", err=True)
     if errors:
@@ -200,7 +226,9 @@ def _print_text(players: Sequence[Player], names: Sequence[str], table: TableRes
                 pairing: Pairing[SheetReading]) -> None:
     for i, p in enumerate(players):
         click.echo("\n".join(_review_text(_sheets_label(p), p.readings, p.review,
-                                          player_verdicts(p), p.seconds)))
+                                          player_verdicts(p), p.seconds,
+                                          functools.partial(_where, p),
+                                          len({f for f, _ in p.corrections}))))
         for m in p.supply_checks or ():
             click.echo(f"! supply: {m.message} ({', '.join(m.fields)})")
         state = SheetState.from_field_map(p.fields, p.variant)
@@ -208,14 +236,15 @@ def _print_text(players: Sequence[Player], names: Sequence[str], table: TableRes
         click.echo()
     for p in pairing.unpaired:
         click.echo("\n".join(_review_text(_sheets_label(p), p.readings, p.review,
-                                          player_verdicts(p), p.seconds)))
+                                          player_verdicts(p), p.seconds,
+                                          functools.partial(_where, p))))
         code = f"player code {p.code}" if p.code else "no player code"
         click.echo(f"Not scored ({code}): see below.")
         click.echo()
     if len(players) > 1:
         click.echo(ranking_text(table.standings))
     if pairing.problems:
-        click.echo(f"{len(pairing.unpaired)} sheet(s) not scored:")
+        click.echo(f"{count(len(pairing.unpaired), 'sheet')} not scored:")
         for pr in pairing.problems:
             click.echo(f"  ! [{pr.code}] {pr.message}")
 

@@ -6,6 +6,8 @@ import json
 
 import click
 
+from companion.vision.dice.doubt_words import doubts_sentence
+
 
 @click.command(name="read")
 @click.argument("photo", metavar="PHOTO")
@@ -45,7 +47,7 @@ def read(photo: str, as_json: bool, overlay: str | None) -> None:
                         f"{d.ingredient.value[:3]}{d.value}{'?' if d.review else ' '}")
         click.echo("  " + " ".join(line))
     for d in sorted(reading.review, key=lambda d: d.confidence):
-        why = ", ".join(d.flags) or "low confidence"
+        why = doubts_sentence(d.flags)  # the flags themselves are in --json
         click.echo(f"  check ({d.row}, {d.col}): read {d.ingredient.value} {d.value} "
                    f"({d.confidence:.2f}: {why})")
     for g in reading.gaps:

@@ -6,6 +6,7 @@ start as fast without it.
 
 from __future__ import annotations
 
+import signal
 import socket
 import sys
 
@@ -19,6 +20,10 @@ DEFAULT_PORT = 8000
 
 class _ListenError(click.ClickException):
     exit_code = 2  # the documented code for unusable input, here the address
+
+
+def _exit_on_term(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _lan_address() -> str:
@@ -109,6 +114,11 @@ def serve(host: str | None, port: int, data: str | None, lan: bool, new_token: b
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                             timeout_graceful_shutdown=3, http=DeadlineH11Protocol)
     server = uvicorn.Server(config)
+    # uvicorn stops gracefully on SIGTERM, then raises the signal again with the handler
+    # that was there before it: this one turns it into an exit that still closes the
+    # reader processes below (the default handler would end us at once, their semaphores
+    # reported leaked).
+    signal.signal(signal.SIGTERM, _exit_on_term)
     try:
         readers.warm()  # the first phone should not wait for models to load
         server.run(sockets=[sock])

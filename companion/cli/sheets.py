@@ -7,7 +7,9 @@ import click
 
 import layouts
 from companion.cli.output import echo_json, json_option
+from companion.plural import count
 from layouts.registry import sheet_spec
+from layouts.render import pairs_by_code
 
 
 @click.group(name="sheets")
@@ -58,13 +60,14 @@ def print_sheets(
     codes = layouts.new_codes(players) if players is not None and code is None else None
     if codes is None:
         code = layouts.new_code() if code is None else code
-    layouts.render_pdf(list(names), out, paper=paper, variant=variant, bw=bw, code=code,
-                       codes=codes)
+    pages = layouts.render_pdf(list(names), out, paper=paper, variant=variant, bw=bw,
+                               code=code, codes=codes)
     shown = ", ".join(c.upper() for c in (codes or [code or ""]))
     who = f"{len(codes)} players x " if codes else ""
     word = "codes" if codes and len(codes) > 1 else "code"
-    click.echo(f"wrote {out}: {who}{len(names)} sheet(s), {paper}, side {variant}, "
-               f"player {word} {shown}")
+    coded = any(pairs_by_code(n) for n in names)
+    click.echo(f"wrote {out}: {count(pages, 'page')} ({who}{count(len(names), 'sheet')}), "
+               f"{paper}, side {variant}" + (f", player {word} {shown}" if coded else ""))
 
 
 @sheets.command(name="geometry")

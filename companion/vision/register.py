@@ -220,6 +220,31 @@ def marker_corners_mm(geometry: SheetGeometry) -> dict[int, np.ndarray]:
     return out
 
 
+def wrong_sheet(found: str, expected: Sequence[str]) -> str:
+    """Which sheet a photo shows, when it is not one this reader reads, in players' words:
+    the sheet's title and where to read it instead, never its id."""
+    from companion.games.registry import SHEETS_BY_ID, sheet_game
+
+    def game_of(sheet: str) -> str:
+        try:
+            return sheet_game(sheet).title
+        except CompanionError:
+            return sheet
+
+    wanted = " or ".join(dict.fromkeys(f"{game_of(s)} sheet" for s in expected))
+    info = SHEETS_BY_ID.get(found)
+    if info is None:
+        return f"this photo shows a sheet this version does not know ({found}), not a {wanted}"
+    if found.endswith("-scorepad"):
+        where = "type its scores on the Pads page"
+    elif game_of(found) == "Diced Veggies":
+        where = "read it on the Dice page (or companion dice read)"
+    else:  # a sheet of the same game that this reader does not take
+        titles = [SHEETS_BY_ID[s].title if s in SHEETS_BY_ID else s for s in expected]
+        return f"That's the {info.title}; this reads only the {' or the '.join(titles)}"
+    return f"That's the {info.title}, not a {wanted}: {where}"
+
+
 def _missing_markers_error(found: dict[int, np.ndarray], shape: tuple[int, ...]) -> ImageError:
     n = len(found)
     if n == 0:
@@ -437,9 +462,7 @@ def register(
         label = geo.label("")
         identified_by = "layout"
     if label.sheet not in sheets:
-        raise ImageError(
-            f"this photo shows the sheet {label.sheet!r}; expected one of {', '.join(sheets)}"
-        )
+        raise ImageError(wrong_sheet(label.sheet, sheets))
     try:
         geometry = geometry_fn(label.sheet, label.paper, label.variant)
     except CompanionError as exc:

@@ -8,7 +8,7 @@ delicious read`` takes; this module only shapes it for the page.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,11 +17,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from companion.errors import CompanionError, InputError
+from companion.games.delicious.field_words import field_words
 from companion.games.delicious.players import FieldLike
 from companion.games.delicious.read_table import ReadTable, SameName, TableSheet, pair_table
 from companion.games.delicious.supply import Supply
 from companion.games.registry import BY_SLUG
-from companion.paper.model import FieldSpec
+from companion.paper.model import FieldSpec, SheetGeometry
 from companion.store import NewPhoto, Photo
 from companion.web.constants import CROP_GROW_MM
 from companion.web.pictures import encode_jpeg
@@ -43,6 +44,11 @@ if TYPE_CHECKING:
     from companion.vision.sheet.reader import SheetReading
 
 
+# How far a field's tap target reaches past its printed box, in box sizes on each side:
+# as far as it goes with no two fields' targets overlapping on any Delicious sheet.
+TAP_GROW = 0.15
+
+
 def sheet_json(reading: SheetReading) -> dict[str, Any]:
     """The reading as stored: what the photo showed, without the sheet's own score and
     problems, which a correction or the table's other sheets change (they are recomputed)."""
@@ -61,6 +67,9 @@ class ReviewField:
     confidence: float
     allowed: tuple[str, ...]
     corrected: bool
+    words: str = ""  # where the field is on the paper, for people (field_words)
+    box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # left, top, w, h: % of page
+    state: str = "ok"  # ok, review or problem: the colour the overlay draws it in
 
 
 @dataclass(frozen=True)
@@ -70,6 +79,20 @@ class PlayerResult:
     doc: dict[str, Any]  # exactly one player's ``delicious read --json`` document
     review: tuple[ReviewField, ...]
     corrected: tuple[ReviewField, ...]
+    every: dict[int, tuple[ReviewField, ...]] = dataclasses.field(default_factory=dict)
+    # every field of each sheet (after corrections): the tap targets over its overlay
+
+    def pick(self, chosen: str | None) -> ReviewField | None:
+        """The field ``KEY:FIELD`` (a tap on the overlay, or the list) if it is this
+        player's."""
+        key, _, fid = (chosen or "").partition(":")
+        if not key.isdigit():
+            return None
+        return next((f for f in self.every.get(int(key), ()) if f.field == fid), None)
+
+    @property
+    def problems(self) -> list[str]:
+        return [str(v["message"]) for v in self.doc.get("violations", [])]
 
 
 @dataclass(frozen=True)
@@ -109,9 +132,34 @@ class TableScore:
         return self.read.document
 
 
-def _field_view(key: int, reading: FieldLike, spec: FieldSpec, corrected: bool) -> ReviewField:
+def _field_view(key: int, reading: FieldLike, spec: FieldSpec, corrected: bool,
+                geometry: SheetGeometry | None = None, state: str = "ok") -> ReviewField:
+    box = (0.0, 0.0, 0.0, 0.0)
+    if geometry is not None:
+        pw, ph = geometry.page_mm
+        b = spec.box_mm
+        g = TAP_GROW * min(b.w, b.h)  # a finger needs more than the printed box
+        box = (round((b.x - g) / pw * 100, 3), round((b.y - g) / ph * 100, 3),
+               round((b.w + 2 * g) / pw * 100, 3), round((b.h + 2 * g) / ph * 100, 3))
     return ReviewField(key, spec.id, spec.kind.value, reading.value, round(reading.confidence, 3),
-                       tuple(spec.allowed), corrected)
+                       tuple(spec.allowed), corrected,
+                       field_words(geometry, spec.id) if geometry is not None else spec.id,
+                       box, state)
+
+
+def _every_field(key: int, sheet: SheetReading, readings: Mapping[str, FieldLike],
+                 review: Collection[str], violating: Collection[str],
+                 hand: Collection[str]) -> tuple[ReviewField, ...]:
+    """Every field of one sheet as the page offers it for correction, in the sheet's order."""
+    out = []
+    for spec in sheet.geometry.fields:
+        if spec.id not in readings or spec.id not in sheet.readings:
+            continue
+        state = ("problem" if spec.id in violating else "review" if spec.id in review
+                 else "ok")
+        out.append(_field_view(key, readings[spec.id], spec, spec.id in hand, sheet.geometry,
+                               state))
+    return tuple(out)
 
 
 def score_table(items: Sequence[TableSheet[SheetReading]],
@@ -127,17 +175,22 @@ def score_table(items: Sequence[TableSheet[SheetReading]],
         readings = p.readings
         hand = {fid for it in read.owners[i] for fid, _ in it.corrections}
         review, corrected = [], []
+        every: dict[int, tuple[ReviewField, ...]] = {}
+        violating = {f for v in read.result.violations[i] for f in v.fields}
         for it in read.owners[i]:
-            specs = {s.id: s for s in it.reading.geometry.fields}
+            g = it.reading.geometry
+            specs = {s.id: s for s in g.fields}
             for fid in p.review:
                 if fid in specs and fid in it.reading.readings:
-                    review.append(_field_view(it.key, readings[fid], specs[fid], False))
+                    review.append(_field_view(it.key, readings[fid], specs[fid], False, g))
             for fid in sorted(hand & set(it.reading.readings)):
-                corrected.append(_field_view(it.key, readings[fid], specs[fid], True))
+                corrected.append(_field_view(it.key, readings[fid], specs[fid], True, g))
+            every[it.key] = _every_field(it.key, it.reading, readings, p.review, violating,
+                                         hand)
         results.append(PlayerResult(read.names[i], tuple(it.key for it in read.owners[i]),
                                     read.document["players"][i] if "players" in read.document
                                     else _one_player(read.document), tuple(review),
-                                    tuple(corrected)))
+                                    tuple(corrected), every))
     unpaired = []
     for (sheet, p), doc in zip(read.unpaired, read.document.get("unpaired", []), strict=True):
         problem = read.pairing.problem_for(p)

@@ -23,6 +23,7 @@ from companion.games.diced_veggies.cutting import CutOptions
 from companion.games.diced_veggies.documents import cuts_document
 from companion.games.diced_veggies.model import Block, Ingredient
 from companion.store import Correction, NewPhoto, Photo
+from companion.vision.dice.doubt_words import doubts_sentence
 from companion.web.pictures import encode_jpeg
 from companion.web.readers import DICE
 from companion.web.render import (
@@ -238,6 +239,7 @@ async def dice_page(request: Request) -> Response:
                 context["verdict_error"] = str(exc)
         context["cut"] = _cut_index(request.query_params.get("cut"))
     context["ingredients"] = INGREDIENTS
+    context["doubts"] = doubts_sentence
     return page(request, "dice.html", **context)
 
 

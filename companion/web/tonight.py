@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import urlencode
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import FileResponse, Response
 
 from companion.store import NotFoundError
 from companion.store.history import count_plays
@@ -61,6 +62,13 @@ async def qr(request: Request) -> Response:
     return Response(svg, media_type="image/svg+xml")
 
 
+async def favicon(request: Request) -> Response:
+    """The icon browsers ask for at /favicon.ico whatever the page says."""
+    return FileResponse(Path(__file__).parent / "static" / "favicon.ico",
+                        media_type="image/x-icon",
+                        headers={"Cache-Control": "public, max-age=86400"})
+
+
 def join_link(base: str, token: str | None) -> str:
     return f"{base}/?{urlencode({'t': token})}" if token else f"{base}/"
 
@@ -69,4 +77,4 @@ ROUTES_POST = (
     ("/night/new", new_night), ("/players/add", add_player),
     ("/players/{pid:int}/rename", rename_player), ("/plays/{play:int}/delete", delete_play),
 )
-ROUTES_GET = (("/", tonight), ("/qr.svg", qr))
+ROUTES_GET = (("/", tonight), ("/qr.svg", qr), ("/favicon.ico", favicon))

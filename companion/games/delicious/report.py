@@ -13,6 +13,7 @@ from companion.games.delicious.scoring import Score, Standing
 from companion.games.delicious.state import SheetState
 from companion.games.delicious.symbols import Area, Mark
 from companion.games.problems import Problem
+from companion.plural import count
 
 WIDTH = 58  # characters of a report line
 
@@ -74,7 +75,7 @@ def score_text(
     fruit = state.get(FRUIT_BONUS)
     lines.append(
         f"Vegetable bonus{'':<16}{sc.veg_bonus:>9}  "
-        + (f"{veg} in {sc.veg_bonus // 2} container(s)" if veg else "spot empty")
+        + (f"{veg} in {count(sc.veg_bonus // 2, 'container')}" if veg else "spot empty")
     )
     lines.append(
         f"Fruit bonus{'':<20}{sc.fruit_bonus:>9}  "

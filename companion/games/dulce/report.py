@@ -9,6 +9,7 @@ from companion.games.dulce.harvest import HarvestAdvice, HarvestPlan
 from companion.games.dulce.model import Board, Content, Tiebreak
 from companion.games.dulce.planting import PlantResult
 from companion.games.dulce.scoring import Fill, Kitchen, ScoringPlan
+from companion.plural import count
 
 
 def space_ref(kitchen: Kitchen, slot: int) -> dict[str, Any]:
@@ -167,9 +168,10 @@ def harvest_text(advice: HarvestAdvice) -> list[str]:
         what = "egg" if pl.content is Content.EGG else k.slots[pl.slot].bean.value
         lines.append(f"  put {what} on {_where(k, pl.slot)}")
     if p.eggs:
-        lines.append(f"  ({p.eggs} egg(s) cost {3 * p.eggs} chicken steps)")
+        lines.append(f"  ({count(p.eggs, 'egg')} cost {count(3 * p.eggs, 'chicken step')})")
     if p.fed:
-        lines.append(f"  {p.fed} bean(s) have no free space: fed to the chicken")
+        lines.append(f"  {count(p.fed, 'bean')} {'has' if p.fed == 1 else 'have'} no free "
+                     "space: fed to the chicken")
     lines.append("Then score:")
     lines.extend("  " + s for s in scoring_text(p.scoring))
     lines.append(f"Round: {p.points} points, chicken ends at {p.chicken_after}.")
@@ -206,7 +208,8 @@ def plant_text(r: PlantResult) -> list[str]:
     if r.covered_cafes:
         lines.append(
             f"Now covered, unusable: {', '.join(r.covered_cafes)}"
-            + (f" ({r.lost_from_cafes} resource(s) there returned)" if r.lost_from_cafes else "")
+            + (f" ({count(r.lost_from_cafes, 'resource')} there returned)"
+               if r.lost_from_cafes else "")
             + "."
         )
     for row in r.board:
@@ -256,7 +259,8 @@ def standings_text(standings: list[Standing], reading: Tiebreak = Tiebreak.SUM) 
             note = " [tied on points and tiebreak: shared]"
         lines.append(
             f"{s.place}. {s.player.name}: {s.player.points} points "
-            f"(tiebreak: {s.eggs} eggs, {s.player.field_cubes} field cubes){note}"
+            f"(tiebreak: {count(s.eggs, 'egg')}, {count(s.player.field_cubes, 'field cube')})"
+            f"{note}"
         )
     if len(standings) == 1:
         lines.append(f"Solo title: {solo_title(standings[0].player.points)}")

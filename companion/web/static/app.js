@@ -99,12 +99,20 @@ async function inplace(form, submitter) {
 
 function wire(root) {
   root.querySelectorAll("form.upload").forEach((form) => {
-    const input = form.querySelector("input[type=file]");
-    input.addEventListener("change", () => { if (input.files.length) upload(form); });
+    const inputs = form.querySelectorAll("input[type=file]");
+    inputs.forEach((input) => input.addEventListener("change", () => {
+      if (!input.files.length) return;
+      // only the photos just picked go: the other way's earlier pick is dropped
+      inputs.forEach((other) => { if (other !== input) other.value = ""; });
+      upload(form);
+    }));
     form.addEventListener("submit", (e) => { e.preventDefault(); upload(form); });
   });
   root.querySelectorAll("form.inplace").forEach((form) => {
     form.addEventListener("submit", (e) => { e.preventDefault(); inplace(form, e.submitter); });
+  });
+  root.querySelectorAll("form[data-confirm]:not(.inplace)").forEach((form) => {
+    form.addEventListener("submit", (e) => { if (!window.confirm(form.dataset.confirm)) e.preventDefault(); });
   });
   root.querySelectorAll("form.autosubmit select").forEach((sel) => {
     sel.addEventListener("change", () => sel.form.requestSubmit());
