@@ -8,6 +8,12 @@ the dice, are then fitted to all the dice at once against the five families' lay
 (``colour.CENTROIDS``); the families actually seen then pull their own centres to where
 this photo shows them. A die between two families (orange carrot or tan mushroom, red
 tomato or pink onion) gets a low confidence and goes to review rather than a guess.
+
+A full starting block holds 7 dice of each family: when a photo's 35 dice fall naturally
+into five groups of seven, each group is one family, and the five groups are named
+together (one light fitted to all five, every family once), so a whole family cannot pass
+for its neighbour. Colours learnt from a game's full block (``known``) replace the fit:
+later photos are read against the table's own dice.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from companion.vision.dice import constants as C
+from companion.vision.dice.assign import balanced_labels
 from companion.vision.dice.colour import CENTROIDS, INGREDIENT_NAMES
 
 
@@ -164,6 +171,17 @@ def family_scatter(d: np.ndarray) -> np.ndarray:
     return out
 
 
+@dataclass(frozen=True)
+class FamilyFit:
+    """The calls, and what they were judged against: each family's centre in this photo
+    and each die's colour (both log-chromaticity relative to the photo's white)."""
+
+    calls: list[FamilyCall]
+    centres: np.ndarray  # (5, 2), in INGREDIENT_NAMES order
+    rel: np.ndarray  # (N, 2)
+    seven_each: bool = False  # named as a full starting block, 7 dice of each family
+
+
 def name_families(
     features: Sequence[np.ndarray], white: np.ndarray, white_is_sure: bool,
     levels: Sequence[Sequence[float]] | None = None,
@@ -171,27 +189,51 @@ def name_families(
     """One call per die from its face log-chromaticity, all dice of the photo together;
     ``levels``: the faces' BGR, whose dim channels make the margin to the runner-up family
     count for less (``level_scales``)."""
+    return fit_families(features, white, white_is_sure, levels).calls
+
+
+def fit_families(
+    features: Sequence[np.ndarray], white: np.ndarray, white_is_sure: bool,
+    levels: Sequence[Sequence[float]] | None = None, known: np.ndarray | None = None,
+    known_scatter: np.ndarray | None = None,
+) -> FamilyFit:
+    """``name_families`` with the centres it judged by; ``known``: the five families'
+    centres learnt from this game's full block (relative to white), used instead of a
+    light fitted to this photo's dice, with ``known_scatter`` their own scatter there
+    (COLOUR_SPREAD units)."""
     if not features:
-        return []
+        return FamilyFit([], CENTROIDS.copy(), np.zeros((0, 2)))
     rel = np.array(features, np.float64) - white
-    prior = C.FAMILY_PRIOR_SURE if white_is_sure else C.FAMILY_PRIOR_LOOSE
-    shift, sat, rivals = _fit_light(rel, prior)
-    centres = CENTROIDS * sat[None, :] + shift
+    rivals: set[int] = set()
+    seven = False
+    if known is not None:
+        centres = _settle_known(rel, np.asarray(known, np.float64))
+    else:
+        prior = C.FAMILY_PRIOR_SURE if white_is_sure else C.FAMILY_PRIOR_LOOSE
+        shift, sat, rivals = _fit_light(rel, prior)
+        centres = CENTROIDS * sat[None, :] + shift
+        for _ in range(C.FAMILY_ROUNDS):
+            d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1)
+            label = np.argmin(d, axis=1)
+            new = centres.copy()
+            for k in range(len(CENTROIDS)):
+                members = rel[label == k]
+                if len(members) >= C.FAMILY_MIN_MEMBERS:
+                    seen = np.median(members, axis=0)
+                    new[k] = centres[k] + _drift(seen - centres[k], k, centres)
+            centres = new
+        if len(rel) == C.FULL_BLOCK_DICE:
+            full = _seven_each(rel, centres, prior)
+            if full is not None:
+                centres, rivals, seven = full[0], full[1], True
     spread = np.full(len(CENTROIDS), C.COLOUR_SPREAD)
-    for _ in range(C.FAMILY_ROUNDS):
-        d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1)
-        label = np.argmin(d, axis=1)
-        new = centres.copy()
-        for k in range(len(CENTROIDS)):
-            members = rel[label == k]
-            if len(members) >= C.FAMILY_MIN_MEMBERS:
-                seen = np.median(members, axis=0)
-                new[k] = centres[k] + _drift(seen - centres[k], k, centres)
-        centres = new
     d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1) / spread[None]
     scales = None if levels is None else level_scales(levels)
     # the same distances in units of each family's own scatter in this photo
-    own = d / family_scatter(d)[None]
+    scatter = family_scatter(d)
+    if known_scatter is not None:
+        scatter = np.maximum(scatter, np.asarray(known_scatter, np.float64))
+    own = d / scatter[None]
     out = []
     for i, row in enumerate(d):
         order = np.argsort(row)
@@ -213,7 +255,93 @@ def name_families(
             conf *= C.COLOUR_MAX_DISTANCE / d1
         out.append(FamilyCall(INGREDIENT_NAMES[order[0]], conf, INGREDIENT_NAMES[order[1]], d1,
                               i in rivals))
-    return _twins(rel, out)
+    return FamilyFit(_twins(rel, out), centres, rel, seven)
+
+
+def _settle_known(rel: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """The learnt centres, moved by the one shift that brings this photo's dice nearest
+    to them (a later photo's white is found a little differently), at most
+    KNOWN_MAX_SHIFT: the median offset of the dice from their nearest learnt family."""
+    centres = known.copy()
+    for _ in range(2):
+        d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1)
+        label = np.argmin(d, axis=1)
+        step = np.median(rel - centres[label], axis=0)
+        centres = centres + step
+    shift = centres[0] - known[0]
+    norm = float(np.linalg.norm(shift))
+    if norm > C.KNOWN_MAX_SHIFT:
+        centres = known + shift * (C.KNOWN_MAX_SHIFT / norm)
+    return centres
+
+
+def _seven_each(
+    rel: np.ndarray, centres: np.ndarray, prior_sigma: float
+) -> tuple[np.ndarray, set[int]] | None:
+    """A full starting block's 35 dice are 7 of each family: group the dice in fives of
+    seven (a balanced assignment, the groups' centres refound), and when every die's
+    group is also its nearest (the photo falls into such groups by itself, which a
+    restocked block of any mix does not), name the five groups together: the one light
+    (shift and saturation per axis) under which the five groups' centres best match the
+    five families, each family once. Returns the families' centres in this photo and the
+    dice whose group a nearly as good naming calls otherwise; None when the dice do not
+    fall into five groups of seven."""
+    per = C.FULL_BLOCK_DICE // len(CENTROIDS)
+    groups = centres.copy()
+    label = np.zeros(len(rel), np.intp)
+    for _ in range(C.SEVEN_EACH_ROUNDS):
+        d2 = ((rel[:, None, :] - groups[None]) ** 2).sum(axis=-1)
+        new = balanced_labels(d2, per)
+        groups = np.array([np.median(rel[new == k], axis=0) for k in range(len(groups))])
+        if np.array_equal(new, label):
+            break
+        label = new
+    d = np.linalg.norm(rel[:, None, :] - groups[None], axis=-1) / C.COLOUR_SPREAD
+    own = d[np.arange(len(rel)), label]
+    d[np.arange(len(rel)), label] = np.inf
+    if np.any(d.min(axis=1) - own < C.SEVEN_EACH_MARGIN):
+        return None  # a die nearer another group than its own: not seven of each here
+    names, rival = _name_groups(groups, prior_sigma)
+    out = np.empty_like(groups)
+    out[names] = groups
+    doubt: set[int] = set()
+    if rival is not None:
+        differ = [k for k in range(len(groups)) if rival[k] != names[k]]
+        doubt = {int(i) for i in np.flatnonzero(np.isin(label, differ))}
+    return out, doubt
+
+
+def _name_groups(groups: np.ndarray, prior_sigma: float) -> tuple[np.ndarray, np.ndarray | None]:
+    """Each group's family (a permutation), by the light fitted to each naming: per axis,
+    groups ~ saturation * family centre + shift by least squares, its cost the residual
+    (spread units squared) plus the priors of the light fit. Also the runner-up naming
+    when its cost is within SEVEN_EACH_RIVAL_COST of the best's."""
+    import itertools
+
+    k = len(groups)
+    results: list[tuple[float, tuple[int, ...]]] = []
+    for perm in itertools.permutations(range(k)):
+        model = CENTROIDS[list(perm)]
+        cost = 0.0
+        shift = np.zeros(2)
+        for ax in range(2):
+            x, y = model[:, ax], groups[:, ax]
+            xm, ym = x.mean(), y.mean()
+            var = float(((x - xm) ** 2).sum())
+            s = float(((x - xm) * (y - ym)).sum()) / var if var > 0 else 1.0
+            s = min(max(s, C.FAMILY_SATURATIONS[0]), C.FAMILY_SATURATIONS[-1])
+            t = ym - s * xm
+            shift[ax] = t
+            cost += float((((y - (s * x + t)) / C.COLOUR_SPREAD) ** 2).sum())
+            cost += (np.log(s) / C.FAMILY_SATURATION_SIGMA) ** 2
+        cost += float(np.linalg.norm(shift) / prior_sigma) ** 2
+        results.append((cost, perm))
+    results.sort()
+    best = np.array(results[0][1])
+    rival = None
+    if len(results) > 1 and results[1][0] - results[0][0] < C.SEVEN_EACH_RIVAL_COST:
+        rival = np.array(results[1][1])
+    return best, rival
 
 
 def _twins(rel: np.ndarray, calls: list[FamilyCall]) -> list[FamilyCall]:
