@@ -172,9 +172,14 @@ FULL_BLOCK_DICE = 35
 SEVEN_EACH_ROUNDS = 5
 SEVEN_EACH_MARGIN = 0.5
 SEVEN_EACH_RIVAL_COST = 10.0
-# Colours learnt from a game's full block: a later photo may move them all by this much
-# at most (log units), as its white is found a little differently
-KNOWN_MAX_SHIFT = 0.15
+# Dice named one family that fall into two groups this far apart (spread units, the
+# nearest dice of the two) are two families
+SPLIT_GAP = 3.0
+# Colours learnt from a game's full block: a later photo's white is found a little
+# differently, so the learnt layout is fitted to its dice as the nominal one is, with this
+# prior spread of the shift (log units) and these saturations per axis
+KNOWN_PRIOR = 0.3
+KNOWN_SATURATIONS = (0.85, 1.0, 1.15)
 GLINT_RATIO = 1.5  # a light blob this much stronger than the next is a glint, not a pip
 GLINT_SUSPECT_RATIO = 1.7  # a middle pip this much stronger than the corners may be a glint
 GLINT_CONFIDENCE = 0.6  # pips read around a glint go to review

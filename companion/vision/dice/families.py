@@ -38,7 +38,10 @@ class FamilyCall:
     twin: str | None = None  # a die of this photo that looks just like it is named this
 
 
-def _fit_light(rel: np.ndarray, prior_sigma: float) -> tuple[np.ndarray, np.ndarray, set[int]]:
+def _fit_light(
+    rel: np.ndarray, prior_sigma: float, base: np.ndarray = CENTROIDS,
+    saturations: Sequence[float] = C.FAMILY_SATURATIONS,
+) -> tuple[np.ndarray, np.ndarray, set[int]]:
     """Shift t and saturation s (one per axis) with rel ~ s * centroid + t, chosen by every
     die at once: a robust sum of distances to the nearest family, plus priors keeping t
     near zero (the white reference is right unless the dice say clearly otherwise) and s
@@ -46,12 +49,14 @@ def _fit_light(rel: np.ndarray, prior_sigma: float) -> tuple[np.ndarray, np.ndar
     weak, and noise and compression squeeze the blue-green axis more than the red-green.
     Also the dice a rival fit, nearly as good, names otherwise: there the light itself is
     in doubt (several dice of one family could pass for the next family under another
-    light)."""
+    light). ``base``: the families' layout fitted (the nominal one, or a game's learnt
+    colours), with these saturations tried on each axis."""
     span, step = C.FAMILY_SHIFT_SPAN, C.FAMILY_SHIFT_STEP
-    sats = [np.array([a, b]) for a in C.FAMILY_SATURATIONS for b in C.FAMILY_SATURATIONS]
+    sats = [np.array([a, b]) for a in saturations for b in saturations]
     fits: list[tuple[np.ndarray, np.ndarray]] = []
-    coarse = _search(rel, _lattice(np.zeros(2), span, 3 * step), sats, prior_sigma, fits)
-    fine = _search(rel, _lattice(coarse[0], 1.5 * step, step / 2), [coarse[1]], prior_sigma)
+    coarse = _search(rel, _lattice(np.zeros(2), span, 3 * step), sats, prior_sigma, fits, base)
+    fine = _search(rel, _lattice(coarse[0], 1.5 * step, step / 2), [coarse[1]], prior_sigma,
+                   base=base)
     return fine[0], fine[1], _rivals(fits)
 
 
@@ -79,7 +84,7 @@ def _lattice(centre: np.ndarray, span: float, step: float) -> np.ndarray:
 
 def _search(
     rel: np.ndarray, shifts: np.ndarray, saturations: Sequence[np.ndarray], prior_sigma: float,
-    fits: list[tuple[np.ndarray, np.ndarray]] | None = None,
+    fits: list[tuple[np.ndarray, np.ndarray]] | None = None, base: np.ndarray = CENTROIDS,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The best (shift, saturation); with ``fits``, every candidate's total cost and the
     family each die is nearest are appended to it, one (T,), (T, N) pair per saturation."""
@@ -93,7 +98,7 @@ def _search(
     dx, dy = np.empty_like(ox), np.empty_like(oy)
     prior = (np.linalg.norm(shifts, axis=1) / prior_sigma) ** 2
     for s in saturations:
-        model = CENTROIDS * s[None, :]  # (K, 2)
+        model = base * s[None, :]  # (K, 2)
         # distance to the nearest family, (T, N): the root of the least squared distance
         # is the least distance, bit for bit, at a fifth of the roots; ``label`` is the
         # first family at that least distance, as argmin gives it
@@ -207,7 +212,11 @@ def fit_families(
     rivals: set[int] = set()
     seven = False
     if known is not None:
-        centres = _settle_known(rel, np.asarray(known, np.float64))
+        # the game's own layout of its five colours, moved by this photo's light (its white
+        # is found a little differently from one photo to the next)
+        base = np.asarray(known, np.float64)
+        shift, sat, rivals = _fit_light(rel, C.KNOWN_PRIOR, base, C.KNOWN_SATURATIONS)
+        centres = base * sat[None, :] + shift
     else:
         prior = C.FAMILY_PRIOR_SURE if white_is_sure else C.FAMILY_PRIOR_LOOSE
         shift, sat, rivals = _fit_light(rel, prior)
@@ -222,10 +231,14 @@ def fit_families(
                     seen = np.median(members, axis=0)
                     new[k] = centres[k] + _drift(seen - centres[k], k, centres)
             centres = new
-        if len(rel) == C.FULL_BLOCK_DICE:
-            full = _seven_each(rel, centres, prior)
-            if full is not None:
-                centres, rivals, seven = full[0], full[1], True
+        full = _seven_each(rel, centres, prior) if len(rel) == C.FULL_BLOCK_DICE else None
+        if full is not None:
+            centres, rivals, seven = full[0], full[1], True
+        else:
+            split = _split_families(rel, centres, prior)
+            if split is not None:
+                centres, doubt = split
+                rivals |= doubt
     spread = np.full(len(CENTROIDS), C.COLOUR_SPREAD)
     d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1) / spread[None]
     scales = None if levels is None else level_scales(levels)
@@ -256,23 +269,6 @@ def fit_families(
         out.append(FamilyCall(INGREDIENT_NAMES[order[0]], conf, INGREDIENT_NAMES[order[1]], d1,
                               i in rivals))
     return FamilyFit(_twins(rel, out), centres, rel, seven)
-
-
-def _settle_known(rel: np.ndarray, known: np.ndarray) -> np.ndarray:
-    """The learnt centres, moved by the one shift that brings this photo's dice nearest
-    to them (a later photo's white is found a little differently), at most
-    KNOWN_MAX_SHIFT: the median offset of the dice from their nearest learnt family."""
-    centres = known.copy()
-    for _ in range(2):
-        d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1)
-        label = np.argmin(d, axis=1)
-        step = np.median(rel - centres[label], axis=0)
-        centres = centres + step
-    shift = centres[0] - known[0]
-    norm = float(np.linalg.norm(shift))
-    if norm > C.KNOWN_MAX_SHIFT:
-        centres = known + shift * (C.KNOWN_MAX_SHIFT / norm)
-    return centres
 
 
 def _seven_each(
@@ -311,29 +307,34 @@ def _seven_each(
     return out, doubt
 
 
-def _name_groups(groups: np.ndarray, prior_sigma: float) -> tuple[np.ndarray, np.ndarray | None]:
-    """Each group's family (a permutation), by the light fitted to each naming: per axis,
-    groups ~ saturation * family centre + shift by least squares, its cost the residual
-    (spread units squared) plus the priors of the light fit. Also the runner-up naming
-    when its cost is within SEVEN_EACH_RIVAL_COST of the best's."""
+def _name_groups(
+    groups: np.ndarray, prior_sigma: float, sizes: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Each group's family, every family at most once, by the light fitted to each
+    naming: per axis, groups ~ saturation * family centre + shift by least squares (the
+    shift alone, saturation 1, for fewer than three groups), its cost the residual
+    (spread units squared, times each group's dice, ``sizes``) plus the priors of the
+    light fit. Also the runner-up naming when its cost is within SEVEN_EACH_RIVAL_COST of
+    the best's."""
     import itertools
 
     k = len(groups)
+    w = np.ones(k) if sizes is None else np.asarray(sizes, np.float64)
     results: list[tuple[float, tuple[int, ...]]] = []
-    for perm in itertools.permutations(range(k)):
+    for perm in itertools.permutations(range(len(CENTROIDS)), k):
         model = CENTROIDS[list(perm)]
         cost = 0.0
         shift = np.zeros(2)
         for ax in range(2):
             x, y = model[:, ax], groups[:, ax]
-            xm, ym = x.mean(), y.mean()
-            var = float(((x - xm) ** 2).sum())
-            s = float(((x - xm) * (y - ym)).sum()) / var if var > 0 else 1.0
+            xm, ym = float(np.average(x, weights=w)), float(np.average(y, weights=w))
+            var = float((w * (x - xm) ** 2).sum())
+            s = float((w * (x - xm) * (y - ym)).sum()) / var if k >= 3 and var > 0 else 1.0
             s = min(max(s, C.FAMILY_SATURATIONS[0]), C.FAMILY_SATURATIONS[-1])
             t = ym - s * xm
             shift[ax] = t
-            cost += float((((y - (s * x + t)) / C.COLOUR_SPREAD) ** 2).sum())
-            cost += (np.log(s) / C.FAMILY_SATURATION_SIGMA) ** 2
+            cost += float((w * ((y - (s * x + t)) / C.COLOUR_SPREAD) ** 2).sum())
+            cost += float(np.log(s) / C.FAMILY_SATURATION_SIGMA) ** 2
         cost += float(np.linalg.norm(shift) / prior_sigma) ** 2
         results.append((cost, perm))
     results.sort()
@@ -342,6 +343,65 @@ def _name_groups(groups: np.ndarray, prior_sigma: float) -> tuple[np.ndarray, np
     if len(results) > 1 and results[1][0] - results[0][0] < C.SEVEN_EACH_RIVAL_COST:
         rival = np.array(results[1][1])
     return best, rival
+
+
+def _split_families(
+    rel: np.ndarray, centres: np.ndarray, prior_sigma: float
+) -> tuple[np.ndarray, set[int]] | None:
+    """A family whose dice fall into two groups with a clear gap between them (no die of
+    one within SPLIT_GAP spread units of the other) holds two families: one light has
+    made, say, orange carrots look like tan mushrooms. The photo's groups are then named
+    together, each family at most once (``_name_groups``). Returns the families' centres
+    and the dice left in doubt (a group of one die renamed, or a runner-up naming nearly
+    as good); None when no family splits."""
+    label = np.argmin(np.linalg.norm(rel[:, None, :] - centres[None], axis=-1), axis=1)
+    groups: list[np.ndarray] = []
+    origin: list[tuple[int, bool]] = []  # each group's family in the light fit; split?
+    for k in range(len(centres)):
+        members = np.flatnonzero(label == k)
+        if len(members) == 0:
+            continue
+        parts = _two_parts(rel, members)
+        for part in parts or [members]:
+            groups.append(part)
+            origin.append((k, parts is not None))
+    if all(not cut for _, cut in origin) or len(groups) > len(centres):
+        # no family in two, or more groups than families: a family's dice spread wide (a
+        # dim channel does that to a deep red), not two families in one; names stand
+        return None
+    mids = np.array([np.median(rel[g], axis=0) for g in groups])
+    sizes = np.array([len(g) for g in groups])
+    names, rival = _name_groups(mids, prior_sigma, sizes)
+    out = centres.copy()
+    out[names] = mids  # the families no group holds stay where the light fit put them
+    doubt: set[int] = set()
+    for g, members in enumerate(groups):
+        k, cut = origin[g]
+        kept = any(names[h] == k for h in range(len(groups)) if origin[h][0] == k)
+        # a whole group renamed, a family split with neither part keeping its name, a
+        # lone die renamed, or a naming nearly as good that differs: in doubt
+        unsure = ((not cut and names[g] != k) or (cut and not kept)
+                  or (names[g] != k and len(members) == 1)
+                  or (rival is not None and rival[g] != names[g]))
+        if unsure:
+            doubt |= {int(i) for i in members}
+    return out, doubt
+
+
+def _two_parts(rel: np.ndarray, members: np.ndarray) -> list[np.ndarray] | None:
+    """The members cut in two at the widest gap along their longest spread, when no die
+    of one part lies within SPLIT_GAP spread units of the other part."""
+    if len(members) < 2:
+        return None
+    pts = rel[members]
+    centred = pts - pts.mean(axis=0)
+    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    along = centred @ vt[0]
+    order = np.argsort(along)
+    cut = int(np.argmax(np.diff(along[order]))) + 1
+    a, b = members[order[:cut]], members[order[cut:]]
+    gap = np.linalg.norm(rel[a][:, None, :] - rel[b][None], axis=-1).min() / C.COLOUR_SPREAD
+    return [a, b] if gap >= C.SPLIT_GAP else None
 
 
 def _twins(rel: np.ndarray, calls: list[FamilyCall]) -> list[FamilyCall]:
