@@ -74,13 +74,16 @@ class DiceColours:
 
 def colours_from(rel: np.ndarray, names: list[str], white: str) -> DiceColours:
     """The colours of a full starting block's dice: ``rel`` their colours (relative to
-    white), ``names`` their families, 7 of each."""
+    white), ``names`` their families, 7 of each; a few dice may have been missed (at
+    least LEARN_MIN_DICE read, LEARN_MIN_EACH to 7 of each family)."""
     counts = {n: names.count(n) for n in INGREDIENT_NAMES}
     per = C.FULL_BLOCK_DICE // len(INGREDIENT_NAMES)
-    if len(names) != C.FULL_BLOCK_DICE or any(v != per for v in counts.values()):
+    if (len(names) < C.LEARN_MIN_DICE
+            or any(not C.LEARN_MIN_EACH <= v <= per for v in counts.values())):
         got = ", ".join(f"{v} {n}" for n, v in counts.items())
-        raise InputError(f"not a full starting block: {len(names)} dice ({got}); the colours "
-                         f"are learnt from all {C.FULL_BLOCK_DICE} dice, {per} of each")
+        raise InputError(f"not a full starting block: {len(names)} dice read ({got}); the "
+                         f"colours are learnt from the {C.FULL_BLOCK_DICE} dice of a full "
+                         f"block, {per} of each")
     centres, scatter = [], []
     arr = np.array(names)
     for n in INGREDIENT_NAMES:

@@ -179,6 +179,10 @@ SPLIT_GAP = 3.0
 # differently, so the learnt layout is fitted to its dice as the nominal one is, with this
 # prior spread of the shift (log units) and these saturations per axis
 KNOWN_PRIOR = 0.3
+# a full block read with a few dice missed still teaches its colours: at least this many
+# dice, and at least this many (and at most 7) of each family
+LEARN_MIN_DICE = 30
+LEARN_MIN_EACH = 4
 KNOWN_SATURATIONS = (0.85, 1.0, 1.15)
 GLINT_RATIO = 1.5  # a light blob this much stronger than the next is a glint, not a pip
 GLINT_SUSPECT_RATIO = 1.7  # a middle pip this much stronger than the corners may be a glint
