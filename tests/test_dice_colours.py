@@ -15,7 +15,6 @@ from companion.vision.dice.colour import CENTROIDS, INGREDIENT_NAMES
 from companion.vision.dice.colours import (
     DiceColours,
     colours_from,
-    learn_colours,
     load_colours,
     save_colours_file,
 )

@@ -62,6 +62,7 @@ class Tally:
     photos: int = 0
     gap_missed: int = 0  # missed dice whose cell the reading lists as a gap
     gap_empty: int = 0  # gaps where no die stands
+    untaught: int = 0  # +colours: games whose full block taught no colours (read alone)
 
 
 def _block(rng: np.random.Generator, kind: str) -> dict[str, object]:
@@ -135,6 +136,9 @@ def run_setting(setting: str, count: int) -> tuple[dict[str, Tally], Confusion]:
     for i in range(count):
         shot, surface, kind = photo(setting, i)
         colours = _learnt(setting, i) if learnt else None
+        if learnt and colours is None:
+            for k in ("all", surface, kind):
+                groups.setdefault(k, Tally()).untaught += 1
         light = "lamp" if shot.lamp_k < 4000 else "daylight"
         keys = ("all", surface, kind, light)
         for k in keys:
@@ -210,6 +214,9 @@ def accuracy_tables(counts: dict[str, int]) -> None:
     for name in names:
         groups, confusion = results[name]
         print(f"\n### {name}\n")
+        if name.endswith(LEARNT):
+            print(f"Games whose full block taught no colours (those photos read alone): "
+                  f"{groups['all'].untaught} of {groups['all'].photos}\n")
         print("| photos | dice | ingredient | pips | fully right | missed | missed at a gap | "
               "gaps with no die | phantom | silent errors | sent to review | unread photos | "
               "median s/photo | median CPU s/photo |")
