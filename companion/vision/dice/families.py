@@ -209,36 +209,19 @@ def fit_families(
     if not features:
         return FamilyFit([], CENTROIDS.copy(), np.zeros((0, 2)))
     rel = np.array(features, np.float64) - white
-    rivals: set[int] = set()
-    seven = False
+    prior = C.FAMILY_PRIOR_SURE if white_is_sure else C.FAMILY_PRIOR_LOOSE
+    centres, rivals, seven = _photo_centres(rel, prior)
     if known is not None:
         # the game's own layout of its five colours, moved by this photo's light (its white
-        # is found a little differently from one photo to the next)
+        # is found a little differently from one photo to the next); a die the photo's
+        # own dice name otherwise is in doubt
+        alone = np.argmin(np.linalg.norm(rel[:, None, :] - centres[None], axis=-1), axis=1)
         base = np.asarray(known, np.float64)
         shift, sat, rivals = _fit_light(rel, C.KNOWN_PRIOR, base, C.KNOWN_SATURATIONS)
         centres = base * sat[None, :] + shift
-    else:
-        prior = C.FAMILY_PRIOR_SURE if white_is_sure else C.FAMILY_PRIOR_LOOSE
-        shift, sat, rivals = _fit_light(rel, prior)
-        centres = CENTROIDS * sat[None, :] + shift
-        for _ in range(C.FAMILY_ROUNDS):
-            d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1)
-            label = np.argmin(d, axis=1)
-            new = centres.copy()
-            for k in range(len(CENTROIDS)):
-                members = rel[label == k]
-                if len(members) >= C.FAMILY_MIN_MEMBERS:
-                    seen = np.median(members, axis=0)
-                    new[k] = centres[k] + _drift(seen - centres[k], k, centres)
-            centres = new
-        full = _seven_each(rel, centres, prior) if len(rel) == C.FULL_BLOCK_DICE else None
-        if full is not None:
-            centres, rivals, seven = full[0], full[1], True
-        else:
-            split = _split_families(rel, centres, prior)
-            if split is not None:
-                centres, doubt = split
-                rivals |= doubt
+        seven = False
+        named = np.argmin(np.linalg.norm(rel[:, None, :] - centres[None], axis=-1), axis=1)
+        rivals |= {int(i) for i in np.flatnonzero(named != alone)}
     spread = np.full(len(CENTROIDS), C.COLOUR_SPREAD)
     d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1) / spread[None]
     scales = None if levels is None else level_scales(levels)
@@ -269,6 +252,32 @@ def fit_families(
         out.append(FamilyCall(INGREDIENT_NAMES[order[0]], conf, INGREDIENT_NAMES[order[1]], d1,
                               i in rivals))
     return FamilyFit(_twins(rel, out), centres, rel, seven)
+
+
+def _photo_centres(rel: np.ndarray, prior: float) -> tuple[np.ndarray, set[int], bool]:
+    """The families' centres judged from this photo's dice alone: the light fitted to all
+    of them, each family's centre drawn to its dice, then the 7-each naming of a full
+    block or a family split in two. Also the dice left in doubt, and whether the block
+    was named 7 of each."""
+    shift, sat, rivals = _fit_light(rel, prior)
+    centres = CENTROIDS * sat[None, :] + shift
+    for _ in range(C.FAMILY_ROUNDS):
+        d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1)
+        label = np.argmin(d, axis=1)
+        new = centres.copy()
+        for k in range(len(CENTROIDS)):
+            members = rel[label == k]
+            if len(members) >= C.FAMILY_MIN_MEMBERS:
+                seen = np.median(members, axis=0)
+                new[k] = centres[k] + _drift(seen - centres[k], k, centres)
+        centres = new
+    full = _seven_each(rel, centres, prior) if len(rel) == C.FULL_BLOCK_DICE else None
+    if full is not None:
+        return full[0], full[1], True
+    split = _split_families(rel, centres, prior)
+    if split is not None:
+        return split[0], rivals | split[1], False
+    return centres, rivals, False
 
 
 def _seven_each(
