@@ -81,6 +81,16 @@ def test_two_photos_give_a_ranking_and_overlays(photos: dict[str, Path], tmp_pat
     assert (tmp_path / "ov" / "bob.overlay.png").is_file()
 
 
+def test_overlay_to_a_file_for_one_photo(photos: dict[str, Path], tmp_path: Path) -> None:
+    """--overlay is a file when it ends in .png or .jpg (as for dice read), else a folder."""
+    out = tmp_path / "ann-sheet.png"
+    code, _, err = _run(str(photos["ann"]), "--overlay", str(out))
+    assert code in (0, 1), err
+    assert out.stat().st_size > 10_000
+    code, _, err = _run(str(photos["ann"]), str(photos["bob"]), "--overlay", str(out))
+    assert code == 2 and "give a folder" in err
+
+
 def test_human_output(photos: dict[str, Path]) -> None:
     code, out, _ = _run(str(photos["bob"]))
     assert "TOTAL" in out and "Read " in out

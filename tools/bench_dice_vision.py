@@ -26,10 +26,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.errors import CompanionError, ImageError
+from companion.errors import CompanionError, ImageError, InputError
+from companion.vision.dice.colours import DiceColours, learn_colours
 from companion.vision.dice.reader import DiceReading, read_dice_image
 from tools.synth.dice_photo import INGREDIENTS, DicePhoto, random_block, render_dice_photo
-from tools.synth.dice_style import HELD_OUT, NARROW, WIDE, Style
+from tools.synth.dice_style import HELD_OUT, NARROW, UNSEEN, WIDE, WIDER, Style, draw_look
 from tools.synth.dice_truth import (
     MATCH_RADIUS_PITCH,
     ZERO,
@@ -42,8 +43,13 @@ SETTINGS: dict[str, tuple[Style, int]] = {
     "narrow": (NARROW, 10_000),
     "wide": (WIDE, 20_000),
     "held-out": (HELD_OUT, 90_000),
+    "wider": (WIDER, 40_000),
+    "unseen": (UNSEEN, 700_000),
 }
 SURFACES = ("mat", "wood", "cloth", "stone")
+WIDER_SURFACES = ("mat", "wood", "paper", "cloth", "stone")
+ALL_SURFACES = ("mat", "wood", "paper", "cloth", "stone")
+LEARNT = "+colours"  # a setting's name with this: read with its game's learnt colours
 BLOCKS = ("full", "cut", "restocked")
 
 
@@ -56,6 +62,7 @@ class Tally:
     photos: int = 0
     gap_missed: int = 0  # missed dice whose cell the reading lists as a gap
     gap_empty: int = 0  # gaps where no die stands
+    untaught: int = 0  # +colours: games whose full block taught no colours (read alone)
 
 
 def _block(rng: np.random.Generator, kind: str) -> dict[str, object]:
@@ -68,18 +75,40 @@ def _block(rng: np.random.Generator, kind: str) -> dict[str, object]:
     return block
 
 
+def _surfaces(style: Style) -> tuple[str, ...]:
+    return WIDER_SURFACES if style in (WIDER, UNSEEN) else SURFACES
+
+
 def photo(setting: str, i: int) -> tuple[DicePhoto, str, str]:
     style, first = SETTINGS[setting]
     rng = np.random.default_rng(first + i)
-    surface = SURFACES[i % len(SURFACES)]
-    kind = BLOCKS[(i // len(SURFACES)) % len(BLOCKS)]
+    surfaces = _surfaces(style)
+    surface = surfaces[i % len(surfaces)]
+    kind = BLOCKS[(i // len(surfaces)) % len(BLOCKS)]
     on_mat = surface == "mat"
     table = None if on_mat else surface
-    shot = render_dice_photo(
-        _block(rng, kind), rng, on_mat=on_mat, table=table,
-        style=None if style is NARROW else style,
-    )
+    if style in (WIDER, UNSEEN):
+        look = draw_look(style, rng)
+        shot = render_dice_photo(_block(rng, kind), rng, on_mat=on_mat, table=table, look=look)
+    else:
+        shot = render_dice_photo(
+            _block(rng, kind), rng, on_mat=on_mat, table=table,
+            style=None if style is NARROW else style,
+        )
     return shot, surface, kind
+
+
+def game_start(setting: str, i: int) -> DicePhoto:
+    """The full starting block of photo ``i``'s game: the same dice, lamp, camera and kind
+    of table, a block of its own (7 of each ingredient) on a seed of its own."""
+    style, first = SETTINGS[setting]
+    rng = np.random.default_rng(first + i)
+    surfaces = _surfaces(style)
+    surface = surfaces[i % len(surfaces)]
+    look = draw_look(style, rng)
+    start = np.random.default_rng((first + i, 1))
+    return render_dice_photo(random_block(start), start, on_mat=surface == "mat",
+                             table=None if surface == "mat" else surface, look=look)
 
 
 def _pct(n: int, d: int) -> str:
@@ -89,18 +118,34 @@ def _pct(n: int, d: int) -> str:
 Confusion = Counter[tuple[str, str, bool]]  # (true, read, in review) -> dice
 
 
+def _learnt(setting: str, i: int) -> DiceColours | None:
+    """The colours learnt from photo ``i``'s game start (None when it would not teach:
+    no block found, or not read as 7 dice of each ingredient)."""
+    start = game_start(setting, i)
+    try:
+        return learn_colours(read_dice_image(start.image))
+    except InputError:
+        return None
+
+
 def run_setting(setting: str, count: int) -> tuple[dict[str, Tally], Confusion]:
     groups: dict[str, Tally] = {}
     confusion: Confusion = Counter()
+    learnt = setting.endswith(LEARNT)
+    setting = setting.removesuffix(LEARNT)
     for i in range(count):
         shot, surface, kind = photo(setting, i)
+        colours = _learnt(setting, i) if learnt else None
+        if learnt and colours is None:
+            for k in ("all", surface, kind):
+                groups.setdefault(k, Tally()).untaught += 1
         light = "lamp" if shot.lamp_k < 4000 else "daylight"
         keys = ("all", surface, kind, light)
         for k in keys:
             groups.setdefault(k, Tally()).photos += 1
         start, start_cpu = time.perf_counter(), time.process_time()
         try:
-            reading = read_dice_image(shot.image)
+            reading = read_dice_image(shot.image, colours)
         except ImageError:
             n = len(shot.block["dice"])
             for k in keys:
@@ -156,7 +201,7 @@ def accuracy_tables(counts: dict[str, int]) -> None:
     print("Side by side (dice fully right; silent errors; median CPU s/photo):\n")
     print("| group | " + " | ".join(names) + " |")
     print("|---|" + "---|" * len(names))
-    for key in ("all", *SURFACES, *BLOCKS, "lamp", "daylight"):
+    for key in ("all", *ALL_SURFACES, *BLOCKS, "lamp", "daylight"):
         cells = []
         for name in names:
             t = results[name][0].get(key)
@@ -169,11 +214,14 @@ def accuracy_tables(counts: dict[str, int]) -> None:
     for name in names:
         groups, confusion = results[name]
         print(f"\n### {name}\n")
+        if name.endswith(LEARNT):
+            print(f"Games whose full block taught no colours (those photos read alone): "
+                  f"{groups['all'].untaught} of {groups['all'].photos}\n")
         print("| photos | dice | ingredient | pips | fully right | missed | missed at a gap | "
               "gaps with no die | phantom | silent errors | sent to review | unread photos | "
               "median s/photo | median CPU s/photo |")
         print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-        for key in ("all", *SURFACES, *BLOCKS, "lamp", "daylight"):
+        for key in ("all", *ALL_SURFACES, *BLOCKS, "lamp", "daylight"):
             if key in groups:
                 print(_row(key, groups[key]))
         print(f"\nColour read for each true colour ({name}; `n (r in review)`):\n")
@@ -301,9 +349,19 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--narrow", type=int, default=50, help="photos of the first tuning set")
     ap.add_argument("--wide", type=int, default=50, help="photos of the wide tuning set")
     ap.add_argument("--held-out", type=int, default=200, help="photos of the held-out set")
+    ap.add_argument("--wider", type=int, default=0,
+                    help="photos of the wider tuning set (single photo and learnt colours)")
+    ap.add_argument("--unseen", type=int, default=200,
+                    help="photos of the unseen held-out set (single photo and learnt colours)")
+    ap.add_argument("--single-only", action="store_true",
+                    help="leave out the +colours columns")
     ap.add_argument("--no-bad", action="store_true", help="skip the no-block corpus")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
-    accuracy_tables({"narrow": args.narrow, "wide": args.wide, "held-out": args.held_out})
+    counts = {"narrow": args.narrow, "wide": args.wide, "held-out": args.held_out,
+              "wider": args.wider, "unseen": args.unseen}
+    if not args.single_only:
+        counts |= {f"wider{LEARNT}": args.wider, f"unseen{LEARNT}": args.unseen}
+    accuracy_tables(counts)
     if not args.no_bad:
         bad_input_table()
 

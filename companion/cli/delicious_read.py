@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from companion.cli.overlay_path import one_overlay_file, overlay_file
 from companion.cli.store_options import save_options
 from companion.errors import CompanionError, IllegalMoveError, InputError, UnknownNameError
 from companion.fileio import write_json
@@ -135,8 +136,9 @@ def _sheets_label(p: Player) -> str:
 @click.argument("photos", nargs=-1, required=True,
                 type=click.Path(dir_okay=False, path_type=str))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-@click.option("--overlay", "overlay_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Write DIR/<photo>.overlay.png: each reading drawn on the flattened sheet.")
+@click.option("--overlay", "overlay_dir", type=click.Path(path_type=Path), metavar="DIR|OUT.png",
+              help="Draw each reading on the flattened sheet: into DIR/<photo>.overlay.png, "
+                   "or into OUT.png (.png or .jpg: one photo only).")
 @click.option("-o", "--out", "out_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the reading as a field map to correct and pass to `score`; with "
                    "several players one map each: OUT-player1.json, OUT-player2.json ...")
@@ -167,6 +169,8 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
     repeated = sorted({p for p in photos if photos.count(p) > 1})
     if repeated:
         raise InputError(f"{repeated[0]} is given more than once")
+    if overlay_dir is not None:
+        one_overlay_file(overlay_dir, len(photos))
     rd = Reader(reader)
     if rd is Reader.TESSERACT:
         from companion.vision.sheet.tesseract_letters import require_tesseract
@@ -251,14 +255,10 @@ def _print_text(players: Sequence[Player], names: Sequence[str], table: TableRes
 
 def _overlays(out_dir: Path, read: ReadTable[SheetReading],
               sheets: Sequence[TableSheet[SheetReading]]) -> None:
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise InputError(f"cannot create {out_dir}: {exc.strerror}") from None
     for sheet in sheets:
         _, m = read.marks(sheet.key)
         img = draw_overlay(sheet.reading, m.violating, m.container_points, m.summary,
                            m.review, m.readings, m.notes)
-        path = out_dir / f"{Path(sheet.reading.photo).stem}.overlay.png"
+        path = overlay_file(out_dir, sheet.reading.photo)
         write_overlay(str(path), img)
         click.echo(f"wrote {path}", err=True)

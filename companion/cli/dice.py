@@ -10,8 +10,10 @@ from typing import Any
 
 import click
 
+from companion.cli.dice_colours import colours_option, load_game_colours
 from companion.cli.lazy import LazyCommand, LazyGroup
 from companion.cli.output import echo_json, json_option
+from companion.cli.overlay_path import overlay_file
 from companion.cli.store_options import save_finished, save_options
 from companion.errors import InputError
 from companion.fileio import STDIN, errors_naming, read_json_object
@@ -36,8 +38,11 @@ def _is_json(source: str) -> bool:
     return source == STDIN or source.lower().endswith(".json")
 
 
-def _load(source: str, *, require_connected: bool = True) -> tuple[Block, Any]:
-    """The block in a block .json file or a photo, and the photo reading (None for JSON)."""
+def _load(
+    source: str, *, require_connected: bool = True, colours: Any = None
+) -> tuple[Block, Any]:
+    """The block in a block .json file or a photo, and the photo reading (None for JSON);
+    ``colours``: the game's dice colours to read a photo with."""
     if _is_json(source):
         doc = read_json_object(source, 'a block: an object with a "dice" list')
         with errors_naming(source):
@@ -48,9 +53,17 @@ def _load(source: str, *, require_connected: bool = True) -> tuple[Block, Any]:
         raise InputError(
             f"{source}: reading dice photos is not available here ({exc}); pass a block .json"
         ) from None
-    reading = read_dice_photo(source)
+    reading = read_dice_photo(source) if colours is None else read_dice_photo(source, colours)
     with errors_naming(source):
         return Block.from_json(reading.block_json(), require_connected=require_connected), reading
+
+
+def _colours(source: str, path: str | None) -> Any:
+    """The game's dice colours from ``--colours`` (None without it, or for a block .json,
+    which has no photo to read)."""
+    if path is None or _is_json(source):
+        return None
+    return load_game_colours(path)
 
 
 def _warn(block: Block, source: str, reading: Any = None) -> None:
@@ -88,15 +101,18 @@ _kids = click.option(
 @dice.command()
 @click.argument("source", metavar="PHOTO|BLOCK.json")
 @json_option
-@click.option("--overlay", type=click.Path(dir_okay=False), metavar="OUT.png",
-              help="Draw the legal cuts on the photo.")
+@click.option("--overlay", metavar="OUT.png|DIR",
+              help="Draw the legal cuts on the photo: into OUT.png (.png or .jpg), or into "
+                   "DIR/<photo>.overlay.png.")
+@colours_option
 @_full_only
 @_kids
-def cuts(source: str, as_json: bool, overlay: str | None, full_only: bool, kids: bool) -> None:
+def cuts(source: str, as_json: bool, overlay: str | None, colours: str | None,
+         full_only: bool, kids: bool) -> None:
     """List every legal cut, one per distinct set of dice taken."""
     if overlay and _is_json(source):
         raise InputError("--overlay needs a photo: a block .json has no picture to draw on")
-    block, reading = _load(source)
+    block, reading = _load(source, colours=_colours(source, colours))
     _warn(block, source, reading)
     options = _options(full_only, kids)
     checks = block.legal_cut_checks(options)
@@ -104,8 +120,9 @@ def cuts(source: str, as_json: bool, overlay: str | None, full_only: bool, kids:
     if overlay:
         from companion.vision.dice.overlay import draw_cuts
 
-        draw_cuts(source, reading, doc, overlay)
-        click.echo(f"wrote {overlay}", err=True)
+        out = str(overlay_file(overlay, source))
+        draw_cuts(source, reading, doc, out)
+        click.echo(f"wrote {out}", err=True)
     if as_json:
         echo_json(doc, indent=None)
         return
@@ -128,6 +145,7 @@ def cuts(source: str, as_json: bool, overlay: str | None, full_only: bool, kids:
 @click.argument("sources", nargs=-1, required=True, metavar="PHOTO|BLOCK.json [AFTER]")
 @click.option("--cut", "spec", metavar="SPEC", help=f"The cut to check: {SPEC_HELP}.")
 @json_option
+@colours_option
 @_full_only
 @_kids
 @click.pass_context
@@ -136,6 +154,7 @@ def check(
     sources: tuple[str, ...],
     spec: str | None,
     as_json: bool,
+    colours: str | None,
     full_only: bool,
     kids: bool,
 ) -> None:
@@ -148,7 +167,7 @@ def check(
         if len(sources) != 1:
             raise click.UsageError("--cut checks one block: give exactly one PHOTO|BLOCK.json")
         cut = Cut.parse(spec)
-        block, reading = _load(sources[0])
+        block, reading = _load(sources[0], colours=_colours(sources[0], colours))
         _warn(block, sources[0], reading)
         verdict = block.check(cut, options)
         doc = verdict.to_json()
@@ -157,8 +176,10 @@ def check(
     else:
         if len(sources) != 2:
             raise click.UsageError("give BEFORE and AFTER blocks, or one block and --cut SPEC")
-        before, first = _load(sources[0])
-        after, second = _load(sources[1], require_connected=False)
+        known = _colours(sources[0], colours) if not _is_json(sources[0]) else (
+            _colours(sources[1], colours))
+        before, first = _load(sources[0], colours=known)
+        after, second = _load(sources[1], require_connected=False, colours=known)
         _warn(before, sources[0], first)
         _warn(after, sources[1], second)
         change = judge_change(before, after, options)

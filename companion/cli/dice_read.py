@@ -6,15 +6,25 @@ import json
 
 import click
 
+from companion.cli.dice_colours import colours_option, load_game_colours
+from companion.cli.overlay_path import overlay_file
+from companion.errors import InputError
 from companion.vision.dice.doubt_words import doubts_sentence
 
 
 @click.command(name="read")
 @click.argument("photo", metavar="PHOTO")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-@click.option("--overlay", type=click.Path(dir_okay=False), metavar="OUT.png",
-              help="Save the photo with the grid and each die's reading drawn on it.")
-def read(photo: str, as_json: bool, overlay: str | None) -> None:
+@click.option("--overlay", metavar="OUT.png|DIR",
+              help="Save the photo with the grid and each die's reading drawn on it: into "
+                   "OUT.png (.png or .jpg), or into DIR/<photo>.overlay.png.")
+@click.option("--save-colours", "save_colours", type=click.Path(dir_okay=False),
+              metavar="COLOURS.json",
+              help="PHOTO is the game's full starting block (7 dice of each ingredient): "
+                   "save its dice colours, to read the game's later photos with --colours.")
+@colours_option
+def read(photo: str, as_json: bool, overlay: str | None, save_colours: str | None,
+         colours: str | None) -> None:
     """Read the dice in PHOTO: each die's cell, ingredient and pips.
 
     Doubtful dice are listed for review; faces our dice do not carry are flagged; a cell
@@ -22,12 +32,23 @@ def read(photo: str, as_json: bool, overlay: str | None) -> None:
     """
     from companion.vision.dice.reader import read_dice_photo
 
-    reading = read_dice_photo(photo)
+    known = load_game_colours(colours)
+    reading = read_dice_photo(photo) if known is None else read_dice_photo(photo, known)
+    if save_colours:
+        from companion.vision.dice.colours import learn_colours, save_colours_file
+
+        try:
+            learnt = learn_colours(reading)
+        except InputError as exc:
+            raise InputError(f"{photo}: {exc}") from None
+        save_colours_file(learnt, save_colours)
+        click.echo(f"wrote {save_colours}", err=True)
     if overlay:
         from companion.vision.dice.overlay import draw_reading
 
-        draw_reading(photo, reading, overlay)
-        click.echo(f"wrote {overlay}", err=True)
+        out = str(overlay_file(overlay, photo))
+        draw_reading(photo, reading, out)
+        click.echo(f"wrote {out}", err=True)
     if as_json:
         click.echo(json.dumps({"photo": photo, **reading.to_json()}))
         return

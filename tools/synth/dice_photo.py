@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from tools.synth import dice_constants as K
-from tools.synth.dice_style import Look, Shading, Style, draw_look
+from tools.synth.dice_style import Look, PipShape, Plastic, Shading, Style, draw_look
 from tools.synth.dice_table import table_texture
 
 INGREDIENTS = ("carrot", "mushroom", "onion", "pepper", "tomato")
@@ -207,17 +207,35 @@ def _face_texture(
         if glare:  # a bright (often clipped) glint of the lamp on the face
             spec = spec + 0.9 * np.exp(-((x - hx) ** 2 + (y - hy) ** 2) / (2 * 0.09**2))
 
-    rgb = colour[None, None, :] * shade[..., None]
+    plastic = look.plastic if look is not None else Plastic.OPAQUE
+    shape = look.pip_shape if look is not None else PipShape.ROUND
+    if plastic is Plastic.TRANSLUCENT:
+        # light scattered inside the die: evenly lit, paler, a glow towards the rim
+        shade = 0.55 + 0.45 * shade
+        glow = 0.12 + 0.1 * t
+        rgb = colour[None, None, :] * shade[..., None] * (1 - glow[..., None])
+        rgb = rgb + 255 * glow[..., None] * (0.35 + 0.65 * colour / 255.0)[None, None, :]
+    elif plastic is Plastic.MATTE:
+        rgb = colour[None, None, :] * (0.2 + 0.8 * shade)[..., None]
+    else:
+        rgb = colour[None, None, :] * shade[..., None]
     pip_col = np.array(pip_rgb, dtype=np.float64)
+    edge_soft = 0.06 if plastic is Plastic.TRANSLUCENT else 0.03
     for pr, pc in _pip_cells(die.value, quarter):
         px, py = pc * K.PIP_LATTICE, pr * K.PIP_LATTICE
         dx, dy = x - px, y - py
-        dr = np.hypot(dx, dy)
-        inside = np.clip((pip_r - dr) / 0.03 + 0.5, 0, 1)
+        if shape is PipShape.SQUARE:
+            dr = (np.abs(dx) ** 4 + np.abs(dy) ** 4) ** 0.25 * 1.08
+        else:
+            dr = np.hypot(dx, dy)
+        inside = np.clip((pip_r - dr) / edge_soft + 0.5, 0, 1)
+        wall = np.ones_like(dr)
+        if shape is PipShape.RING:  # a drilled pip: its wall in shadow round the floor
+            wall = 1 - 0.5 * np.exp(-((dr - 0.8 * pip_r) ** 2) / (2 * (0.12 * pip_r) ** 2))
         # a painted dimple: darker on the side facing the light, a faint dark rim
         dimple = 0.86 + 0.14 * np.clip(-(dx * light[0] + dy * light[1]) / pip_r, -1, 1)
         rim = np.exp(-((dr - pip_r) ** 2) / (2 * 0.02**2))
-        pip_rgb_px = pip_col[None, None, :] * dimple[..., None]
+        pip_rgb_px = pip_col[None, None, :] * (dimple * wall)[..., None]
         rgb = rgb * (1 - inside[..., None]) + pip_rgb_px * inside[..., None]
         rgb *= (1 - 0.25 * rim)[..., None]
     rgb = rgb + 255 * spec[..., None]
@@ -272,15 +290,19 @@ def render_dice_photo(
     dark_pips: bool | None = None,
     paper: str = "letter",
     style: Style | None = None,
+    look: Look | None = None,
 ) -> DicePhoto:
-    """Photograph ``block`` (block JSON) on a table or on the printed mat.
+    """Photograph ``block`` (block JSON) on a table or on the printed mat; ``look``: one
+    already drawn from a style (the same dice, lamp and camera as another photo of the
+    game), else drawn here from ``style``.
 
     Returns the decoded JPEG, its bytes, the true block (normalised so rows and cols start
     at 0) and each die's top-face centre in photo pixels.
     """
     rng = np.random.default_rng(rng) if isinstance(rng, int) else rng
     truth = _normalised(block)
-    look = draw_look(style, rng) if style is not None else None
+    if look is None and style is not None:
+        look = draw_look(style, rng)
     tilt = look.tilt_deg if look is not None else K.TILT_DEG
     dice = [_Die(d["row"], d["col"], d["ingredient"], d["value"]) for d in truth["dice"]]
     long_px, short_px = K.PHOTO_SIZE_PX
@@ -323,11 +345,16 @@ def render_dice_photo(
     light = _light(rng)
     used: list[str] = []
     photo = _background(rng, cam, places, edge, light, mat_img, table,
-                        look.shadow_blur if look is not None else 0.18, used)
+                        look.shadow_blur if look is not None else 0.18, used,
+                        look.tables if look is not None else None)
 
     dark = bool(rng.random() < K.DARK_PIPS_CHANCE) if dark_pips is None else dark_pips
     pip_rgb = K.DARK_PIP_RGB if dark else K.WHITE_PIP_RGB
+    if look is not None and look.pip_rgb is not None and dark_pips is None:
+        pip_rgb = look.pip_rgb
     pip_r = rng.uniform(*K.PIP_RADIUS)
+    if look is not None and look.pip_shape is PipShape.SMALL:
+        pip_r *= 0.75
     _draw_sides(photo, cam, dice, places, edge, light, rng, look)
     h_top = cam.plane(-edge)
     centers: dict[Cell, tuple[float, float]] = {}
@@ -393,6 +420,7 @@ def _background(
     rng: np.random.Generator, cam: _Camera, places: Mapping[Cell, tuple[float, float, float]],
     edge: float, light: np.ndarray, mat_img: np.ndarray | None, table: str | None,
     shadow_blur: float = 0.18, used_table: list[str] | None = None,
+    more_tables: Mapping[str, tuple[tuple[int, int, int], ...]] | None = None,
 ) -> np.ndarray:
     """The table (and mat) with the block's shadow, warped into the photo as float BGR."""
     w, h = cam.size
@@ -405,7 +433,7 @@ def _background(
     kind = table or str(rng.choice(sorted(K.TABLES)))
     if used_table is not None:
         used_table.append(kind)
-    canvas = table_texture(rng, kind, (cw, ch), ppm).astype(np.float32)
+    canvas = table_texture(rng, kind, (cw, ch), ppm, more_tables).astype(np.float32)
     if mat_img is not None:
         mh, mw = mat_img.shape[:2]
         ox, oy = int(round(-x0 * ppm)), int(round(-y0 * ppm))

@@ -1,15 +1,21 @@
 """How widely the synthetic dice photos vary: the narrow first setting, a wide one to tune
-on, and a held-out one (its own seeds and a second shading model) used only to measure.
+on, and a held-out one (its own seeds and a second shading model) used only to measure;
+then ``wider`` (other dice paints and plastics, pip shapes and colours, lamps from 2200 K
+candle-warm to 8000 K shade-cold, cameras that balance white wrongly or not at all, paper
+and more kinds of wood under the block) to tune on, and ``unseen``: those ranges with a
+shading model, a plastic, pip shapes and paint draws no tuning run uses, measured only.
 
 A style is drawn once per photo into a ``Look``: the lamp's colour temperature and how far
 the camera corrected it, the dice batch's shades, gloss and glare, shadow hardness, the
-gap between dice, the camera's tilt and focus.
+gap between dice, the camera's tilt and focus. One game is one ``Look`` (one box of dice,
+one table, one lamp): a game's photos share it.
 """
 
 from __future__ import annotations
 
+import colorsys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 import numpy as np
@@ -20,6 +26,19 @@ from tools.synth import dice_constants as K
 class Shading(StrEnum):
     PLASTIC = "plastic"  # Lambert with a soft window reflection (the first renderer)
     SATIN = "satin"  # wrapped diffuse, Schlick rim, sharp-edged glare window (held out)
+
+
+class Plastic(StrEnum):
+    OPAQUE = "opaque"  # the first dice: paint on solid plastic
+    MATTE = "matte"  # a dull finish: little gloss, flatter shading
+    TRANSLUCENT = "translucent"  # light scatters inside: a lighter, paler, evenly lit face
+
+
+class PipShape(StrEnum):
+    ROUND = "round"
+    SMALL = "small"  # round, a third smaller
+    SQUARE = "square"  # rounded squares (held out)
+    RING = "ring"  # a drilled pip: a dark rim round a pip-coloured floor (held out)
 
 
 @dataclass(frozen=True)
@@ -37,6 +56,19 @@ class Style:
     tilt_deg: tuple[float, float] = K.TILT_DEG
     blur_px: tuple[float, float] = K.BLUR_SIGMA_PX
     side_shade: tuple[float, float] = (0.3, 0.5)  # side wall: ambient, diffuse share
+    # other dice paints: per photo and ingredient, hue turned by up to this (degrees),
+    # saturation and value scaled within these factors
+    paint_hue_deg: float = 0.0
+    paint_saturation: tuple[float, float] = (1.0, 1.0)
+    paint_value: tuple[float, float] = (1.0, 1.0)
+    plastics: tuple[Plastic, ...] = (Plastic.OPAQUE,)
+    pip_shapes: tuple[PipShape, ...] = (PipShape.ROUND,)
+    pip_colours: tuple[tuple[int, int, int], ...] = ()  # RGB; empty: the first renderer's
+    # the camera's white balance off by a green-magenta tint: gain of green, per photo
+    tint: tuple[float, float] = (1.0, 1.0)
+    # table kinds a photo's surface may be, beside those the bench asks for by name
+    tables: Mapping[str, tuple[tuple[int, int, int], ...]] = field(
+        default_factory=dict)  # extra BGR base colours per kind (K.TABLES's own kept)
 
 
 NARROW = Style("narrow")
@@ -52,7 +84,36 @@ HELD_OUT = Style(
     shadow_blur=(0.04, 0.35), gap_mm=(0.0, 3.0), tilt_deg=(0.0, 25.0), blur_px=(0.3, 2.0),
     side_shade=(0.25, 0.6),
 )
-STYLES: Mapping[str, Style] = {s.name: s for s in (NARROW, WIDE, HELD_OUT)}
+# Beyond the first renderer's: cream and bone pips, dark grey and navy ones (RGB).
+_PIP_COLOURS = ((246, 244, 238), (238, 226, 196), (250, 250, 250), (38, 30, 28),
+                (70, 70, 76), (30, 34, 60))
+# More tables (BGR): wood from pale pine and orange cherry to walnut; paper white, cream
+# and brown kraft (as tan as a mushroom die)
+_MORE_TABLES: Mapping[str, tuple[tuple[int, int, int], ...]] = {
+    "wood": ((120, 170, 214), (40, 78, 160), (24, 38, 62), (78, 126, 178), (60, 110, 190)),
+    "paper": ((240, 242, 244), (206, 228, 240), (112, 150, 188), (226, 234, 236)),
+}
+WIDER = Style(
+    "wider", Shading.PLASTIC, cct_k=(2200.0, 8000.0), wb_correction=(0.0, 1.1),
+    batch_shift=14.0, batch_lightness=(0.8, 1.12), gloss=(0.3, 2.0), glare_chance=0.15,
+    shadow_blur=(0.04, 0.35), gap_mm=(0.0, 3.0), tilt_deg=(0.0, 25.0), blur_px=(0.3, 2.0),
+    side_shade=(0.25, 0.6), paint_hue_deg=8.0, paint_saturation=(0.8, 1.1),
+    paint_value=(0.85, 1.05), plastics=(Plastic.OPAQUE, Plastic.MATTE),
+    pip_shapes=(PipShape.ROUND, PipShape.SMALL), pip_colours=_PIP_COLOURS, tint=(0.92, 1.08),
+    tables=_MORE_TABLES,
+)
+# measured only: the wider ranges with the satin shading, translucent plastic, square and
+# drilled pips, and its own seeds (tools/bench_dice_vision.py)
+UNSEEN = Style(
+    "unseen", Shading.SATIN, cct_k=(2200.0, 8000.0), wb_correction=(0.0, 1.1),
+    batch_shift=14.0, batch_lightness=(0.8, 1.12), gloss=(0.3, 2.0), glare_chance=0.15,
+    shadow_blur=(0.04, 0.35), gap_mm=(0.0, 3.0), tilt_deg=(0.0, 25.0), blur_px=(0.3, 2.0),
+    side_shade=(0.25, 0.6), paint_hue_deg=8.0, paint_saturation=(0.8, 1.1),
+    paint_value=(0.85, 1.05), plastics=(Plastic.OPAQUE, Plastic.TRANSLUCENT),
+    pip_shapes=(PipShape.SQUARE, PipShape.RING, PipShape.ROUND), pip_colours=_PIP_COLOURS,
+    tint=(0.92, 1.08), tables=_MORE_TABLES,
+)
+STYLES: Mapping[str, Style] = {s.name: s for s in (NARROW, WIDE, HELD_OUT, WIDER, UNSEEN)}
 
 
 @dataclass(frozen=True)
@@ -70,6 +131,10 @@ class Look:
     tilt_deg: tuple[float, float]
     blur_px: float
     side_shade: tuple[float, float]
+    plastic: Plastic = Plastic.OPAQUE
+    pip_shape: PipShape = PipShape.ROUND
+    pip_rgb: tuple[int, int, int] | None = None  # None: the renderer draws white or dark
+    tables: Mapping[str, tuple[tuple[int, int, int], ...]] = field(default_factory=dict)
 
 
 # sRGB of a black body (R, G, B) at a few temperatures, interpolated in mireds
@@ -88,18 +153,39 @@ def lamp_rgb(cct: float) -> np.ndarray:
     return out / out[1]
 
 
+def _paint(rgb: tuple[int, int, int], style: Style, rng: np.random.Generator) -> np.ndarray:
+    """Another maker's paint for one ingredient: hue turned, saturation and value scaled."""
+    h, s, v = colorsys.rgb_to_hsv(*(c / 255.0 for c in rgb))
+    h = (h + rng.uniform(-style.paint_hue_deg, style.paint_hue_deg) / 360.0) % 1.0
+    s = min(1.0, s * rng.uniform(*style.paint_saturation))
+    v = min(1.0, v * rng.uniform(*style.paint_value))
+    return np.array(colorsys.hsv_to_rgb(h, s, v)) * 255.0
+
+
 def draw_look(style: Style, rng: np.random.Generator) -> Look:
     cct = float(np.exp(rng.uniform(np.log(style.cct_k[0]), np.log(style.cct_k[1]))))
     corr = float(rng.uniform(*style.wb_correction))
     gains = lamp_rgb(cct) ** (1.0 - corr)
+    wider = style.paint_hue_deg > 0 or len(style.plastics) > 1 or bool(style.pip_colours)
+    if wider:
+        gains = gains * np.array([1.0, rng.uniform(*style.tint), 1.0])
     batch = {}
     for name, rgb in K.DIE_COLOURS_RGB.items():
-        shade = np.array(rgb, np.float64) * rng.uniform(*style.batch_lightness)
+        base = _paint(rgb, style, rng) if wider else np.array(rgb, np.float64)
+        shade = base * rng.uniform(*style.batch_lightness)
         shade += rng.normal(0, style.batch_shift / 2, 3) if style.batch_shift else 0.0
         batch[name] = np.clip(shade, 0, 255)
-    return Look(
+    look = Look(
         style.shading, gains[::-1].copy(), cct, batch, float(rng.uniform(*style.gloss)),
         style.glare_chance, float(rng.uniform(*style.shadow_blur)),
         float(rng.uniform(*style.gap_mm)), style.tilt_deg, float(rng.uniform(*style.blur_px)),
         (float(style.side_shade[0]), float(style.side_shade[1])),
     )
+    if not wider:
+        return look  # the first styles' draws, unchanged
+    plastic = style.plastics[int(rng.integers(len(style.plastics)))]
+    shape = style.pip_shapes[int(rng.integers(len(style.pip_shapes)))]
+    pip = style.pip_colours[int(rng.integers(len(style.pip_colours)))]
+    gloss = look.gloss * (0.3 if plastic is Plastic.MATTE else 1.0)
+    return replace(look, plastic=plastic, pip_shape=shape, pip_rgb=pip, gloss=gloss,
+                   tables=style.tables)

@@ -1,6 +1,9 @@
-"""Table tops for synthetic dice photos: wood grain, woven cloth, speckled stone, plain."""
+"""Table tops for synthetic dice photos: wood grain, woven cloth, speckled stone, paper,
+plain."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import cv2
 import numpy as np
@@ -17,11 +20,14 @@ def _smooth_noise(rng: np.random.Generator, size: tuple[int, int], cell_px: floa
 
 
 def table_texture(
-    rng: np.random.Generator, kind: str, size: tuple[int, int], px_per_mm: float
+    rng: np.random.Generator, kind: str, size: tuple[int, int], px_per_mm: float,
+    more: Mapping[str, tuple[tuple[int, int, int], ...]] | None = None,
 ) -> np.ndarray:
-    """A (height, width, 3) float BGR table of the given kind (a key of TABLES)."""
+    """A (height, width, 3) float BGR table of the given kind (a key of TABLES, or of
+    ``more``: further base colours a style adds)."""
     w, h = size
-    base = np.array(K.TABLES[kind][int(rng.integers(len(K.TABLES[kind])))], dtype=np.float32)
+    bases = (*K.TABLES.get(kind, ()), *(more or {}).get(kind, ()))
+    base = np.array(bases[int(rng.integers(len(bases)))], dtype=np.float32)
     base = base * rng.uniform(0.9, 1.1)
     if kind == "wood":
         # grain: stretched noise along a random direction, plus plank seams
@@ -43,6 +49,11 @@ def table_texture(
         speck = rng.normal(0, 1, (h, w)).astype(np.float32)
         speck = np.asarray(cv2.GaussianBlur(speck, (0, 0), 0.6 * px_per_mm), np.float32)
         shade = 1 + 0.6 * speck + 0.1 * _smooth_noise(rng, size, 25 * px_per_mm)
+    elif kind == "paper":
+        # fibres, a soft fold or two and a faint sheen
+        fibre = rng.normal(0, 1, (h, w)).astype(np.float32)
+        fibre = np.asarray(cv2.GaussianBlur(fibre, (0, 0), 0.3 * px_per_mm), np.float32)
+        shade = 1 + 0.03 * fibre + 0.05 * _smooth_noise(rng, size, 80 * px_per_mm)
     else:
         shade = 1 + 0.04 * _smooth_noise(rng, size, 40 * px_per_mm)
     return np.clip(base[None, None, :] * shade[..., None], 0, 255)

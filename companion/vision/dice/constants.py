@@ -164,6 +164,26 @@ FAMILY_SURE_MARGIN = 2.0  # spread units between the two nearest families for a 
 COLOUR_LEVEL_NOISE = 4.0  # grey levels of light a face's colour may gain or lose
 FAMILY_TWIN_GAP = 2.0  # spread units: two dice this alike but named apart both go to review
 FAMILY_SCATTER_MIN_DICE = 4  # a family's own scatter is measured from this many dice
+# A full starting block: 35 dice, 7 of each family. Its dice are grouped in fives of seven
+# this many times at most; every die must lie at least this much (spread units) nearer its
+# own group than any other for the groups to be taken as the families; a naming of the
+# groups whose cost is within this of the best's leaves their dice in doubt.
+FULL_BLOCK_DICE = 35
+SEVEN_EACH_ROUNDS = 5
+SEVEN_EACH_MARGIN = 0.5
+SEVEN_EACH_RIVAL_COST = 10.0
+# Dice named one family that fall into two groups this far apart (spread units, the
+# nearest dice of the two) are two families
+SPLIT_GAP = 3.0
+# Colours learnt from a game's full block: a later photo's white is found a little
+# differently, so the learnt layout is fitted to its dice as the nominal one is, with this
+# prior spread of the shift (log units) and these saturations per axis
+KNOWN_PRIOR = 0.3
+# a full block read with a few dice missed still teaches its colours: at least this many
+# dice, and at least this many (and at most 7) of each family
+LEARN_MIN_DICE = 30
+LEARN_MIN_EACH = 4
+KNOWN_SATURATIONS = (0.85, 1.0, 1.15)
 GLINT_RATIO = 1.5  # a light blob this much stronger than the next is a glint, not a pip
 GLINT_SUSPECT_RATIO = 1.7  # a middle pip this much stronger than the corners may be a glint
 GLINT_CONFIDENCE = 0.6  # pips read around a glint go to review

@@ -8,6 +8,12 @@ the dice, are then fitted to all the dice at once against the five families' lay
 (``colour.CENTROIDS``); the families actually seen then pull their own centres to where
 this photo shows them. A die between two families (orange carrot or tan mushroom, red
 tomato or pink onion) gets a low confidence and goes to review rather than a guess.
+
+A full starting block holds 7 dice of each family: when a photo's 35 dice fall naturally
+into five groups of seven, each group is one family, and the five groups are named
+together (one light fitted to all five, every family once), so a whole family cannot pass
+for its neighbour. Colours learnt from a game's full block (``known``) replace the fit:
+later photos are read against the table's own dice.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from companion.vision.dice import constants as C
+from companion.vision.dice.assign import balanced_labels
 from companion.vision.dice.colour import CENTROIDS, INGREDIENT_NAMES
 
 
@@ -31,7 +38,10 @@ class FamilyCall:
     twin: str | None = None  # a die of this photo that looks just like it is named this
 
 
-def _fit_light(rel: np.ndarray, prior_sigma: float) -> tuple[np.ndarray, np.ndarray, set[int]]:
+def _fit_light(
+    rel: np.ndarray, prior_sigma: float, base: np.ndarray = CENTROIDS,
+    saturations: Sequence[float] = C.FAMILY_SATURATIONS,
+) -> tuple[np.ndarray, np.ndarray, set[int]]:
     """Shift t and saturation s (one per axis) with rel ~ s * centroid + t, chosen by every
     die at once: a robust sum of distances to the nearest family, plus priors keeping t
     near zero (the white reference is right unless the dice say clearly otherwise) and s
@@ -39,12 +49,14 @@ def _fit_light(rel: np.ndarray, prior_sigma: float) -> tuple[np.ndarray, np.ndar
     weak, and noise and compression squeeze the blue-green axis more than the red-green.
     Also the dice a rival fit, nearly as good, names otherwise: there the light itself is
     in doubt (several dice of one family could pass for the next family under another
-    light)."""
+    light). ``base``: the families' layout fitted (the nominal one, or a game's learnt
+    colours), with these saturations tried on each axis."""
     span, step = C.FAMILY_SHIFT_SPAN, C.FAMILY_SHIFT_STEP
-    sats = [np.array([a, b]) for a in C.FAMILY_SATURATIONS for b in C.FAMILY_SATURATIONS]
+    sats = [np.array([a, b]) for a in saturations for b in saturations]
     fits: list[tuple[np.ndarray, np.ndarray]] = []
-    coarse = _search(rel, _lattice(np.zeros(2), span, 3 * step), sats, prior_sigma, fits)
-    fine = _search(rel, _lattice(coarse[0], 1.5 * step, step / 2), [coarse[1]], prior_sigma)
+    coarse = _search(rel, _lattice(np.zeros(2), span, 3 * step), sats, prior_sigma, fits, base)
+    fine = _search(rel, _lattice(coarse[0], 1.5 * step, step / 2), [coarse[1]], prior_sigma,
+                   base=base)
     return fine[0], fine[1], _rivals(fits)
 
 
@@ -72,7 +84,7 @@ def _lattice(centre: np.ndarray, span: float, step: float) -> np.ndarray:
 
 def _search(
     rel: np.ndarray, shifts: np.ndarray, saturations: Sequence[np.ndarray], prior_sigma: float,
-    fits: list[tuple[np.ndarray, np.ndarray]] | None = None,
+    fits: list[tuple[np.ndarray, np.ndarray]] | None = None, base: np.ndarray = CENTROIDS,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The best (shift, saturation); with ``fits``, every candidate's total cost and the
     family each die is nearest are appended to it, one (T,), (T, N) pair per saturation."""
@@ -86,7 +98,7 @@ def _search(
     dx, dy = np.empty_like(ox), np.empty_like(oy)
     prior = (np.linalg.norm(shifts, axis=1) / prior_sigma) ** 2
     for s in saturations:
-        model = CENTROIDS * s[None, :]  # (K, 2)
+        model = base * s[None, :]  # (K, 2)
         # distance to the nearest family, (T, N): the root of the least squared distance
         # is the least distance, bit for bit, at a fifth of the roots; ``label`` is the
         # first family at that least distance, as argmin gives it
@@ -164,6 +176,17 @@ def family_scatter(d: np.ndarray) -> np.ndarray:
     return out
 
 
+@dataclass(frozen=True)
+class FamilyFit:
+    """The calls, and what they were judged against: each family's centre in this photo
+    and each die's colour (both log-chromaticity relative to the photo's white)."""
+
+    calls: list[FamilyCall]
+    centres: np.ndarray  # (5, 2), in INGREDIENT_NAMES order
+    rel: np.ndarray  # (N, 2)
+    seven_each: bool = False  # named as a full starting block, 7 dice of each family
+
+
 def name_families(
     features: Sequence[np.ndarray], white: np.ndarray, white_is_sure: bool,
     levels: Sequence[Sequence[float]] | None = None,
@@ -171,27 +194,42 @@ def name_families(
     """One call per die from its face log-chromaticity, all dice of the photo together;
     ``levels``: the faces' BGR, whose dim channels make the margin to the runner-up family
     count for less (``level_scales``)."""
+    return fit_families(features, white, white_is_sure, levels).calls
+
+
+def fit_families(
+    features: Sequence[np.ndarray], white: np.ndarray, white_is_sure: bool,
+    levels: Sequence[Sequence[float]] | None = None, known: np.ndarray | None = None,
+    known_scatter: np.ndarray | None = None,
+) -> FamilyFit:
+    """``name_families`` with the centres it judged by; ``known``: the five families'
+    centres learnt from this game's full block (relative to white), used instead of a
+    light fitted to this photo's dice, with ``known_scatter`` their own scatter there
+    (COLOUR_SPREAD units)."""
     if not features:
-        return []
+        return FamilyFit([], CENTROIDS.copy(), np.zeros((0, 2)))
     rel = np.array(features, np.float64) - white
     prior = C.FAMILY_PRIOR_SURE if white_is_sure else C.FAMILY_PRIOR_LOOSE
-    shift, sat, rivals = _fit_light(rel, prior)
-    centres = CENTROIDS * sat[None, :] + shift
+    centres, rivals, seven = _photo_centres(rel, prior)
+    if known is not None:
+        # the game's own layout of its five colours, moved by this photo's light (its white
+        # is found a little differently from one photo to the next); a die the photo's
+        # own dice name otherwise is in doubt
+        alone = np.argmin(np.linalg.norm(rel[:, None, :] - centres[None], axis=-1), axis=1)
+        base = np.asarray(known, np.float64)
+        shift, sat, rivals = _fit_light(rel, C.KNOWN_PRIOR, base, C.KNOWN_SATURATIONS)
+        centres = base * sat[None, :] + shift
+        seven = False
+        named = np.argmin(np.linalg.norm(rel[:, None, :] - centres[None], axis=-1), axis=1)
+        rivals |= {int(i) for i in np.flatnonzero(named != alone)}
     spread = np.full(len(CENTROIDS), C.COLOUR_SPREAD)
-    for _ in range(C.FAMILY_ROUNDS):
-        d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1)
-        label = np.argmin(d, axis=1)
-        new = centres.copy()
-        for k in range(len(CENTROIDS)):
-            members = rel[label == k]
-            if len(members) >= C.FAMILY_MIN_MEMBERS:
-                seen = np.median(members, axis=0)
-                new[k] = centres[k] + _drift(seen - centres[k], k, centres)
-        centres = new
     d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1) / spread[None]
     scales = None if levels is None else level_scales(levels)
     # the same distances in units of each family's own scatter in this photo
-    own = d / family_scatter(d)[None]
+    scatter = family_scatter(d)
+    if known_scatter is not None:
+        scatter = np.maximum(scatter, np.asarray(known_scatter, np.float64))
+    own = d / scatter[None]
     out = []
     for i, row in enumerate(d):
         order = np.argsort(row)
@@ -213,7 +251,166 @@ def name_families(
             conf *= C.COLOUR_MAX_DISTANCE / d1
         out.append(FamilyCall(INGREDIENT_NAMES[order[0]], conf, INGREDIENT_NAMES[order[1]], d1,
                               i in rivals))
-    return _twins(rel, out)
+    return FamilyFit(_twins(rel, out), centres, rel, seven)
+
+
+def _photo_centres(rel: np.ndarray, prior: float) -> tuple[np.ndarray, set[int], bool]:
+    """The families' centres judged from this photo's dice alone: the light fitted to all
+    of them, each family's centre drawn to its dice, then the 7-each naming of a full
+    block or a family split in two. Also the dice left in doubt, and whether the block
+    was named 7 of each."""
+    shift, sat, rivals = _fit_light(rel, prior)
+    centres = CENTROIDS * sat[None, :] + shift
+    for _ in range(C.FAMILY_ROUNDS):
+        d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1)
+        label = np.argmin(d, axis=1)
+        new = centres.copy()
+        for k in range(len(CENTROIDS)):
+            members = rel[label == k]
+            if len(members) >= C.FAMILY_MIN_MEMBERS:
+                seen = np.median(members, axis=0)
+                new[k] = centres[k] + _drift(seen - centres[k], k, centres)
+        centres = new
+    full = _seven_each(rel, centres, prior) if len(rel) == C.FULL_BLOCK_DICE else None
+    if full is not None:
+        return full[0], full[1], True
+    split = _split_families(rel, centres, prior)
+    if split is not None:
+        return split[0], rivals | split[1], False
+    return centres, rivals, False
+
+
+def _seven_each(
+    rel: np.ndarray, centres: np.ndarray, prior_sigma: float
+) -> tuple[np.ndarray, set[int]] | None:
+    """A full starting block's 35 dice are 7 of each family: group the dice in fives of
+    seven (a balanced assignment, the groups' centres refound), and when every die's
+    group is also its nearest (the photo falls into such groups by itself, which a
+    restocked block of any mix does not), name the five groups together: the one light
+    (shift and saturation per axis) under which the five groups' centres best match the
+    five families, each family once. Returns the families' centres in this photo and the
+    dice whose group a nearly as good naming calls otherwise; None when the dice do not
+    fall into five groups of seven."""
+    per = C.FULL_BLOCK_DICE // len(CENTROIDS)
+    groups = centres.copy()
+    label = np.zeros(len(rel), np.intp)
+    for _ in range(C.SEVEN_EACH_ROUNDS):
+        d2 = ((rel[:, None, :] - groups[None]) ** 2).sum(axis=-1)
+        new = balanced_labels(d2, per)
+        groups = np.array([np.median(rel[new == k], axis=0) for k in range(len(groups))])
+        if np.array_equal(new, label):
+            break
+        label = new
+    d = np.linalg.norm(rel[:, None, :] - groups[None], axis=-1) / C.COLOUR_SPREAD
+    own = d[np.arange(len(rel)), label]
+    d[np.arange(len(rel)), label] = np.inf
+    if np.any(d.min(axis=1) - own < C.SEVEN_EACH_MARGIN):
+        return None  # a die nearer another group than its own: not seven of each here
+    names, rival = _name_groups(groups, prior_sigma)
+    out = np.empty_like(groups)
+    out[names] = groups
+    doubt: set[int] = set()
+    if rival is not None:
+        differ = [k for k in range(len(groups)) if rival[k] != names[k]]
+        doubt = {int(i) for i in np.flatnonzero(np.isin(label, differ))}
+    return out, doubt
+
+
+def _name_groups(
+    groups: np.ndarray, prior_sigma: float, sizes: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Each group's family, every family at most once, by the light fitted to each
+    naming: per axis, groups ~ saturation * family centre + shift by least squares (the
+    shift alone, saturation 1, for fewer than three groups), its cost the residual
+    (spread units squared, times each group's dice, ``sizes``) plus the priors of the
+    light fit. Also the runner-up naming when its cost is within SEVEN_EACH_RIVAL_COST of
+    the best's."""
+    import itertools
+
+    k = len(groups)
+    w = np.ones(k) if sizes is None else np.asarray(sizes, np.float64)
+    results: list[tuple[float, tuple[int, ...]]] = []
+    for perm in itertools.permutations(range(len(CENTROIDS)), k):
+        model = CENTROIDS[list(perm)]
+        cost = 0.0
+        shift = np.zeros(2)
+        for ax in range(2):
+            x, y = model[:, ax], groups[:, ax]
+            xm, ym = float(np.average(x, weights=w)), float(np.average(y, weights=w))
+            var = float((w * (x - xm) ** 2).sum())
+            s = float((w * (x - xm) * (y - ym)).sum()) / var if k >= 3 and var > 0 else 1.0
+            s = min(max(s, C.FAMILY_SATURATIONS[0]), C.FAMILY_SATURATIONS[-1])
+            t = ym - s * xm
+            shift[ax] = t
+            cost += float((w * ((y - (s * x + t)) / C.COLOUR_SPREAD) ** 2).sum())
+            cost += float(np.log(s) / C.FAMILY_SATURATION_SIGMA) ** 2
+        cost += float(np.linalg.norm(shift) / prior_sigma) ** 2
+        results.append((cost, perm))
+    results.sort()
+    best = np.array(results[0][1])
+    rival = None
+    if len(results) > 1 and results[1][0] - results[0][0] < C.SEVEN_EACH_RIVAL_COST:
+        rival = np.array(results[1][1])
+    return best, rival
+
+
+def _split_families(
+    rel: np.ndarray, centres: np.ndarray, prior_sigma: float
+) -> tuple[np.ndarray, set[int]] | None:
+    """A family whose dice fall into two groups with a clear gap between them (no die of
+    one within SPLIT_GAP spread units of the other) holds two families: one light has
+    made, say, orange carrots look like tan mushrooms. The photo's groups are then named
+    together, each family at most once (``_name_groups``). Returns the families' centres
+    and the dice left in doubt (a group of one die renamed, or a runner-up naming nearly
+    as good); None when no family splits."""
+    label = np.argmin(np.linalg.norm(rel[:, None, :] - centres[None], axis=-1), axis=1)
+    groups: list[np.ndarray] = []
+    origin: list[tuple[int, bool]] = []  # each group's family in the light fit; split?
+    for k in range(len(centres)):
+        members = np.flatnonzero(label == k)
+        if len(members) == 0:
+            continue
+        parts = _two_parts(rel, members)
+        for part in parts or [members]:
+            groups.append(part)
+            origin.append((k, parts is not None))
+    if all(not cut for _, cut in origin) or len(groups) > len(centres):
+        # no family in two, or more groups than families: a family's dice spread wide (a
+        # dim channel does that to a deep red), not two families in one; names stand
+        return None
+    mids = np.array([np.median(rel[g], axis=0) for g in groups])
+    sizes = np.array([len(g) for g in groups])
+    names, rival = _name_groups(mids, prior_sigma, sizes)
+    out = centres.copy()
+    out[names] = mids  # the families no group holds stay where the light fit put them
+    doubt: set[int] = set()
+    for g, members in enumerate(groups):
+        k, cut = origin[g]
+        kept = any(names[h] == k for h in range(len(groups)) if origin[h][0] == k)
+        # a whole group renamed, a family split with neither part keeping its name, a
+        # lone die renamed, or a naming nearly as good that differs: in doubt
+        unsure = ((not cut and names[g] != k) or (cut and not kept)
+                  or (names[g] != k and len(members) == 1)
+                  or (rival is not None and rival[g] != names[g]))
+        if unsure:
+            doubt |= {int(i) for i in members}
+    return out, doubt
+
+
+def _two_parts(rel: np.ndarray, members: np.ndarray) -> list[np.ndarray] | None:
+    """The members cut in two at the widest gap along their longest spread, when no die
+    of one part lies within SPLIT_GAP spread units of the other part."""
+    if len(members) < 2:
+        return None
+    pts = rel[members]
+    centred = pts - pts.mean(axis=0)
+    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    along = centred @ vt[0]
+    order = np.argsort(along)
+    cut = int(np.argmax(np.diff(along[order]))) + 1
+    a, b = members[order[:cut]], members[order[cut:]]
+    gap = np.linalg.norm(rel[a][:, None, :] - rel[b][None], axis=-1).min() / C.COLOUR_SPREAD
+    return [a, b] if gap >= C.SPLIT_GAP else None
 
 
 def _twins(rel: np.ndarray, calls: list[FamilyCall]) -> list[FamilyCall]:

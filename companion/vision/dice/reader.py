@@ -26,7 +26,8 @@ from companion.vision.dice import constants as C
 from companion.vision.dice import gate, small_stats
 from companion.vision.dice.cell import LAYOUTS, CellRead, read_cell, with_paint
 from companion.vision.dice.colour import log_chroma
-from companion.vision.dice.families import name_families
+from companion.vision.dice.colours import DiceColours
+from companion.vision.dice.families import FamilyFit, fit_families
 from companion.vision.dice.glints import glint_spot, middle_pip_on_spot
 from companion.vision.dice.grid import (
     DiceGrid,
@@ -55,6 +56,8 @@ class DieReading:
     review: bool
     flags: tuple[str, ...] = ()
     center_px: tuple[float, float] = (0.0, 0.0)  # the face centre in the photo
+    # the face's log-chromaticity relative to the photo's white (what colours are learnt from)
+    colour: tuple[float, float] = field(default=(0.0, 0.0), compare=False, repr=False)
 
     @property
     def cell(self) -> tuple[int, int]:
@@ -90,6 +93,9 @@ class DiceReading:
     seconds: float = 0.0
     notes: tuple[str, ...] = field(default=())
     gaps: tuple[Gap, ...] = ()  # cells (numbered as ``dice``) where a die may be missing
+    white: str = "photo"  # where the photo's white came from: paper, pips or photo
+    seven_each: bool = False  # named as a full starting block (7 dice of each family)
+    with_colours: bool = False  # read against colours learnt from the game's full block
 
     def block_json(self) -> dict[str, Any]:
         return {"dice": [d.to_json() for d in self.dice]}
@@ -124,12 +130,13 @@ def _by_confidence(d: DieReading) -> float:
     return d.confidence
 
 
-def read_dice_photo(path: str | Path) -> DiceReading:
-    """Read the block in the photo at ``path`` (JPEG, PNG, WebP or HEIC)."""
+def read_dice_photo(path: str | Path, colours: DiceColours | None = None) -> DiceReading:
+    """Read the block in the photo at ``path`` (JPEG, PNG, WebP or HEIC); ``colours``: the
+    game's dice colours, learnt from its full block (``colours.py``)."""
     start = time.perf_counter()
     img = load_image(path)
     try:
-        reading = read_dice_image(img)
+        reading = read_dice_image(img, colours)
     except ImageError as exc:
         raise type(exc)(f"{path}: {exc}") from None
     return replace(reading, seconds=time.perf_counter() - start)
@@ -144,8 +151,10 @@ class _Cell:
     patch: np.ndarray = field(repr=False, compare=False)  # the cell as read (BGR uint8)
 
 
-def read_dice_image(bgr: np.ndarray) -> DiceReading:
-    """Read the block in a BGR photo array; raises ImageError when no dice are found."""
+def read_dice_image(bgr: np.ndarray, colours: DiceColours | None = None) -> DiceReading:
+    """Read the block in a BGR photo array; raises ImageError when no dice are found.
+    ``colours``: the game's dice colours, read against instead of fitting a light to this
+    photo's dice."""
     start = time.perf_counter()
     if bgr.ndim != 3 or bgr.shape[2] != 3 or min(bgr.shape[:2]) < 32:
         raise ImageError("expected a colour photo")
@@ -178,12 +187,13 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
         grid = trim(new, mask, s_det / s_read)
         cells = _read_cells(source, grid)
     cells = [replace(c, read=with_paint(c.patch, c.read)) for c in cells]
-    offset, white_sure = _white_offset(src, mat, s_read / s_det, cells, seen.white_bgr)
+    offset, white = _white_offset(src, mat, s_read / s_det, cells, seen.white_bgr)
+    white_sure = white != "photo"
     if mat is not None:
         inside = mat.block_area(src.shape, C.MAT_CENTRE_MARGIN_MM, s_read / s_det)
         cells = [c for c in cells if _at(inside, c.center, 1.0)]
-    dice, grid_out, gaps = _decide(
-        cells, grid, offset, pitch_full * s_read, mat is not None, white_sure
+    dice, grid_out, gaps, fit = _decide(
+        cells, grid, offset, pitch_full * s_read, mat is not None, white_sure, colours
     )
     gate.confirm(dice)
     dice, grid_out, gaps = turn_cells(
@@ -191,13 +201,14 @@ def read_dice_image(bgr: np.ndarray) -> DiceReading:
     )
     grid_out = grid_out.scaled(1.0 / s_read)
     dice = [
-        DieReading(d.row, d.col, d.ingredient, d.value, d.confidence, d.review, d.flags,
-                   (d.center_px[0] / s_read, d.center_px[1] / s_read))
+        replace(d, center_px=(d.center_px[0] / s_read, d.center_px[1] / s_read))
         for d in dice
     ]
     gaps = [Gap(g.row, g.col, (g.center_px[0] / s_read, g.center_px[1] / s_read)) for g in gaps]
     return DiceReading(dice, grid_out, mat is not None, time.perf_counter() - start,
-                       gaps=tuple(gaps))
+                       gaps=tuple(gaps), white=white,
+                       seven_each=fit is not None and fit.seven_each,
+                       with_colours=colours is not None)
 
 
 @dataclass(frozen=True)
@@ -408,9 +419,9 @@ def _die_like(read: CellRead, on_mat: bool = False) -> bool:
 def _white_offset(
     src: np.ndarray, mat: MatView | None, scale: float, cells: Iterable[_Cell],
     photo_white: np.ndarray,
-) -> tuple[np.ndarray, bool]:
+) -> tuple[np.ndarray, str]:
     """Log-chromaticity of white under this photo's light: the mat's paper, else white
-    pips, else the photo's brightest pixels."""
+    pips, else the photo's brightest pixels; and which of the three it is."""
     if mat is not None:
         polys = tuple(p * scale for p in mat.marker_polys)
         band = MatView(mat.corners_px * scale, polys, None, None).paper_band(src.shape)
@@ -418,14 +429,14 @@ def _white_offset(
         if len(px) > 50:
             bright = px.mean(axis=1)
             paper = np.median(px[bright >= np.percentile(bright, 50)], axis=0)
-            return log_chroma(paper), True
+            return log_chroma(paper), "paper"
     pips = [
         c.read.pip_bgr for c in cells
         if c.read.pip_bgr is not None and c.read.light_pips and _die_like(c.read)
     ]
     if len(pips) >= 3:
-        return np.median(np.array([log_chroma(p) for p in pips]), axis=0), True
-    return log_chroma([float(v) for v in photo_white]), False
+        return np.median(np.array([log_chroma(p) for p in pips]), axis=0), "pips"
+    return log_chroma([float(v) for v in photo_white]), "photo"
 
 
 @dataclass(frozen=True)
@@ -442,8 +453,8 @@ class _Die:
 
 def _decide(
     cells: list[_Cell], grid: DiceGrid, offset: np.ndarray, pitch: float, on_mat: bool,
-    white_sure: bool = True,
-) -> tuple[list[DieReading], DiceGrid, list[Gap]]:
+    white_sure: bool = True, colours: DiceColours | None = None,
+) -> tuple[list[DieReading], DiceGrid, list[Gap], FamilyFit | None]:
     present: list[tuple[_Cell, float, list[str]]] = []
     for cell in cells:
         rd = cell.read
@@ -474,10 +485,13 @@ def _decide(
         present.append((cell, presence, flags))
     present = _connected_to_block(present)
     if not present:
-        return [], grid, []
+        return [], grid, [], None
     feats = [log_chroma(c.read.face_bgr) for c, _, _ in present]
     levels = [c.read.face_bgr for c, _, _ in present]
-    calls = name_families(feats, offset, white_sure, levels)
+    fit = fit_families(feats, offset, white_sure, levels,
+                       None if colours is None else colours.centres,
+                       None if colours is None else colours.scatter)
+    calls = fit.calls
     spot = glint_spot([c.read for c, _, _ in present])
     off_step = _off_step([c.read for c, _, _ in present])
     r0 = min(c.row for c, _, _ in present)
@@ -527,11 +541,12 @@ def _decide(
             DieReading(
                 cell.row - r0, cell.col - c0, Ingredient(call.ingredient), value, conf,
                 conf < C.REVIEW_BELOW, tuple(flags), cell.center,
+                (float(fit.rel[i, 0]), float(fit.rel[i, 1])),
             )
         )
     dice.sort(key=lambda d: (d.row, d.col))
     gaps = [Gap(c.row - r0, c.col - c0, grid.center(c.row, c.col)) for c in _gaps(cells, present)]
-    return dice, grid.shifted(r0, c0), gaps
+    return dice, grid.shifted(r0, c0), gaps, fit
 
 
 def _gaps(cells: list[_Cell], present: list[tuple[_Cell, float, list[str]]]) -> list[_Cell]:
