@@ -123,8 +123,8 @@ def test_bad_input_is_one_line_and_exit_2(args, stdin, needle):
 
 
 def test_every_json_example_in_docs_formats_is_accepted():
-    """The documented examples of all three games parse, and the supply example is what
-    the command deals (docs/formats.md)."""
+    """The documented examples of all three games parse, the supply example is what the
+    command deals, and the dice colours example is a colours file (docs/formats.md)."""
     from companion.games.deli_duel import parse as dd
     from companion.games.dulce import parse as du
     from companion.games.wild_gardens import parse as wg
@@ -148,6 +148,10 @@ def test_every_json_example_in_docs_formats_is_accepted():
             assert doc["rounds"] == dealt["rounds"][:len(doc["rounds"])]
             assert {k: v for k, v in doc.items() if k != "rounds"} == {
                 k: v for k, v in dealt.items() if k != "rounds"}
+        elif doc.get("format") == "companion-dice-colours":  # dice read --save-colours
+            from companion.vision.dice.colours import DiceColours
+
+            assert DiceColours.from_json(doc).to_json() == doc
         elif "players" in doc:
             assert du.final_players(doc)
         else:

@@ -137,8 +137,11 @@ def _follow(url: str, answer: Answer, limit_s: float) -> Answer:
 
 
 def test_a_slow_dulce_question_thinks_apart_and_stops_at_its_limit(tmp_path: Path) -> None:
+    """Two servers, so that neither check hangs on the machine's speed: the big kitchen
+    (3.7 s on a quiet core) outlasts the pad's THINK_WAIT_S but not a generous limit, and
+    outlasts a limit of a fraction of a second anywhere."""
     store = Store.open(tmp_path / "d")
-    with live(create_app(store, think_limit_s=4.0)) as url:
+    with live(create_app(store, think_limit_s=120.0)) as url:
         asked = Answer(f"{url}/pads/dulce", _kitchen(14), FORM, timeout=30)
         assert asked.status == 202 and "Still thinking" in asked.text, asked.text[:300]
         assert asked.seconds < 5
@@ -146,10 +149,13 @@ def test_a_slow_dulce_question_thinks_apart_and_stops_at_its_limit(tmp_path: Pat
         other = Answer(f"{url}/pads/wild-gardens")
         assert static.status == 200 and static.seconds < 1.0
         assert other.status == 200 and other.seconds < 2.0
-        final = _follow(url, asked, 20)
-        assert final.status == 422 and "too big" in final.text, final.text[:300]
+        final = _follow(url, asked, 120)
+        assert final.status == 200 and 'id="advice"' in final.text, final.text[:300]
         small = _follow(url, Answer(f"{url}/pads/dulce", _kitchen(0), FORM), 20)
         assert small.status == 200 and 'id="advice"' in small.text
+    with live(create_app(store, think_limit_s=0.3)) as url:
+        final = _follow(url, Answer(f"{url}/pads/dulce", _kitchen(14), FORM, timeout=30), 20)
+        assert final.status == 422 and "too big" in final.text, final.text[:300]
     store.close()
 
 
