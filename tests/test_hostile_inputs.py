@@ -391,3 +391,23 @@ def test_connections_that_never_finish_their_headers_are_closed(tmp_path: Path) 
             s.close()
     finally:
         server.stop()
+
+
+def test_api_history_pages(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from companion.web.app import create_app
+
+    store = Store.open(tmp_path)
+    for i in range(5):
+        store.save_play("dulce", [SeatInput(f"P{i}", 10 + i, 1, True)], date=f"2026-01-0{i + 1}")
+    with TestClient(create_app(store)) as client:
+        whole_list = client.get("/api/history").json()
+        assert "total" not in whole_list and len(whole_list["plays"]) == 5
+        page = client.get("/api/history?latest=2&skip=1").json()
+        assert page["total"] == 5
+        assert [p["date"] for p in page["plays"]] == ["2026-01-03", "2026-01-04"]
+        for bad in ("latest=0", "latest=1001", "latest=abc", "skip=-1", "latest=" + "9" * 25):
+            r = client.get(f"/api/history?{bad}")
+            assert r.status_code == 400, (bad, r.text)
+    store.close()

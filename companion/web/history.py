@@ -22,6 +22,8 @@ from companion.web.paging import paging
 from companion.web.readers import DICE, SHEET
 from companion.web.render import page, state, whole
 
+API_PAGE_MAX = 1000  # plays one /api/history page holds at most
+
 CHART_JS_VERSION = "4.6.1"
 CHART_JS = "vendor/chart.umd.min.js"
 HISTORY_PAGE_PLAYS = 100  # plays a page of the history shows, newest first
@@ -57,9 +59,23 @@ async def history_page(request: Request) -> Response:
 
 
 async def history_api(request: Request) -> Response:
+    """Every play (as ``history --json``), or with ``latest=N`` one page of the newest N
+    after ``skip`` newer ones, with the filtered ``total``: a store of 200,000 plays need
+    not be sent whole."""
     f = _filters(request)
-    rows = history(_store(request), game=f.game, player=f.player, since=f.since)
-    return JSONResponse({"plays": [r.to_json() for r in rows]})
+    store = _store(request)
+    q = request.query_params
+    if "latest" not in q and "skip" not in q:
+        rows = history(store, game=f.game, player=f.player, since=f.since)
+        return JSONResponse({"plays": [r.to_json() for r in rows]})
+    latest = whole(q.get("latest", str(API_PAGE_MAX)), "latest")
+    skip = whole(q.get("skip", "0"), "skip")
+    if not 1 <= latest <= API_PAGE_MAX or skip < 0:
+        raise InputError(f"latest must be 1 to {API_PAGE_MAX} and skip 0 or more")
+    rows = history(store, game=f.game, player=f.player, since=f.since, latest=latest,
+                   skip=skip)
+    total = count_plays(store, game=f.game, player=f.player, since=f.since)
+    return JSONResponse({"plays": [r.to_json() for r in rows], "total": total})
 
 
 def _one(store: Store, play_id: int) -> HistoryRow:
