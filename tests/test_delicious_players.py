@@ -9,21 +9,7 @@ import pytest
 from companion.errors import InputError, UnknownNameError
 from companion.games.delicious.players import group_players
 from companion.games.delicious.table import assess
-
-
-@dataclass(frozen=True)
-class _Field:
-    id: str
-    value: str | None
-    confidence: float = 1.0
-    note: str = ""
-
-    @property
-    def review(self) -> bool:
-        return self.confidence < 0.9
-
-    def set_by_hand(self, value: str | None) -> _Field:
-        return _Field(self.id, value, 1.0, "set by hand")
+from tests.fake_readings import FakeField
 
 
 @dataclass(frozen=True)
@@ -33,7 +19,7 @@ class _Sheet:
     code: str
     variant: str = "A"
     seconds: float = 1.0
-    readings: dict[str, _Field] = field(default_factory=dict)
+    readings: dict[str, FakeField] = field(default_factory=dict)
 
 
 def test_halves_pair_by_code_garden_first() -> None:
@@ -60,7 +46,8 @@ def test_one_code_on_two_gardens_is_refused() -> None:
 
 def test_corrections_replace_values_and_leave_review() -> None:
     sheet = _Sheet("c.jpg", "delicious-combo", "", readings={
-        "a": _Field("a", "carrot", 0.5), "b": _Field("b", None, 0.7), "c": _Field("c", "x")})
+        "a": FakeField("a", "carrot", 0.5), "b": FakeField("b", None, 0.7),
+        "c": FakeField("c", "x")})
     (player,) = group_players([sheet])
     assert player.review == ["a", "b"]
     fixed = player.corrected([("a", None), ("b", "cross")])

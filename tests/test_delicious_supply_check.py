@@ -17,6 +17,7 @@ from companion.games.delicious.simulate import simulate_game
 from companion.games.delicious.supply import supply
 from companion.games.delicious.supply_check import MismatchCode, check_against_supply
 from companion.games.delicious.symbols import Fruit, Tool, Vegetable
+from tests.fake_readings import FakeField
 
 NO_PEPPER = 7963  # a seed whose 24 cards hold no pepper (all five were set aside)
 CELL = "garden.wheelbarrow.r0.c0"
@@ -112,30 +113,15 @@ def test_fields_set_by_hand_are_trusted():
 
 
 @dataclass(frozen=True)
-class _Field:
-    id: str
-    value: str | None
-    confidence: float = 1.0
-    note: str = ""
-
-    @property
-    def review(self) -> bool:
-        return self.confidence < 0.9
-
-    def set_by_hand(self, value: str | None) -> _Field:
-        return _Field(self.id, value, 1.0, "set by hand")
-
-
-@dataclass(frozen=True)
 class _Sheet:
     photo: str = "combo.jpg"
     sheet: str = "delicious-combo"
     code: str = "AAAA"
     variant: str = "A"
     seconds: float = 1.0
-    readings: dict[str, _Field] = field(default_factory=lambda: {
-        CELL: _Field(CELL, "pepper", 0.99),
-        "garden.wheelbarrow.r0.c1": _Field("garden.wheelbarrow.r0.c1", "onion", 0.99)})
+    readings: dict[str, FakeField] = field(default_factory=lambda: {
+        CELL: FakeField(CELL, "pepper", 0.99),
+        "garden.wheelbarrow.r0.c1": FakeField("garden.wheelbarrow.r0.c1", "onion", 0.99)})
 
     def to_json(self) -> dict[str, Any]:
         return {"photo": self.photo, "sheet": self.sheet}

@@ -9,23 +9,9 @@ from typing import Any
 import pytest
 
 from companion.games.delicious.read_table import SameName, TableSheet, pair_table, photo_stem
+from tests.fake_readings import FakeField
 
 CELL = "garden.wheelbarrow.r0.c0"
-
-
-@dataclass(frozen=True)
-class _Field:
-    id: str
-    value: str | None
-    confidence: float = 1.0
-    note: str = ""
-
-    @property
-    def review(self) -> bool:
-        return self.confidence < 0.9
-
-    def set_by_hand(self, value: str | None) -> _Field:
-        return _Field(self.id, value, 1.0, "set by hand")
 
 
 @dataclass(frozen=True)
@@ -35,8 +21,8 @@ class _Sheet:
     code: str
     variant: str = "A"
     seconds: float = 1.0
-    readings: dict[str, _Field] = field(
-        default_factory=lambda: {CELL: _Field(CELL, "carrot", 0.5)})
+    readings: dict[str, FakeField] = field(
+        default_factory=lambda: {CELL: FakeField(CELL, "carrot", 0.5)})
 
     def to_json(self) -> dict[str, Any]:
         return {"photo": self.photo, "sheet": self.sheet}
