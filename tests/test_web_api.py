@@ -304,8 +304,10 @@ def test_delicious_page_names_a_lone_or_doubled_sheet_and_saves_whole_players(
     (saved,) = store.plays()
     assert [s.player.name for s in saved.seats] == ["garden-player3"]
 
-    again = [("photo", ("second-garden.jpg", garden.read_bytes(), "image/jpeg"))]
-    r = client.post("/delicious/upload", files=_files(garden) + again, follow_redirects=False)
+    # two other photos of the same sheet (other bytes: the same bytes are kept once)
+    again = [("photo", (name, garden.read_bytes() + b"\0" * n, "image/jpeg"))
+             for n, name in ((1, garden.name), (2, "second-garden.jpg"))]
+    r = client.post("/delicious/upload", files=again, follow_redirects=False)
     page = client.get(r.headers["location"]).text
     assert page.count('data-testid="not-scored-reason"') == 2
     assert (f"player code {code} is on 2 garden sheets (garden-player3.jpg and "

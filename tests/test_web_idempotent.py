@@ -200,3 +200,122 @@ def test_pad_night_and_delete_forms_carry_a_one_time_key(client: TestClient,
     assert len(store.plays()) == 1
     assert client.post("/night/new", data={"once": "../x"}).status_code == 400
     assert client.post("/night/new", data={"once": "d" * 20}).status_code in (400, 422)
+
+
+# ---- a photo sent twice ------------------------------------------------------------------
+
+DICE_BLOCK = EXAMPLES / "dice/photos/table-full.jpg"
+
+
+def _kept(root: Path) -> list[str]:
+    """The store as SQL with what differs between two equal uploads (times, a reader's
+    seconds, random names and uids) blanked, and the photo files' bytes: equal for equal stores."""
+    import re
+
+    from tests.web_seed import dump
+
+    blank = re.compile(r"\d{4}-\d{2}-\d{2}T[0-9:.+]+|\d{8}-\d{6}-[0-9a-f]{16}|'[0-9a-f]{32}'"
+                       r'|"seconds": [0-9.]+')
+    rows = [blank.sub("~", line) for line in dump(root)]
+    files = sorted(p.read_bytes().hex()[:64] + str(p.stat().st_size)
+                   for p in (root / "photos").iterdir())
+    return rows + files + sorted(p.name for p in (root / "tmp").glob("*"))
+
+
+def test_a_photo_kept_twice_is_kept_once(store: Store) -> None:
+    from companion.store import NewPhoto
+
+    night = store.current_night().id
+    photo = NewPhoto(COMBO.read_bytes(), "image/jpeg", 10, 10, reading=(SHEET, {"a": 1}))
+    first = store.add_photos([photo], new_scoring=("delicious", night), once=True)
+    again = store.add_photos([photo], new_scoring=("delicious", night), once=True)
+    assert again == first and len(list(store.photo_dir.iterdir())) == 1
+    # both photos of an upload kept again in one transaction: the second one only
+    other = photo._replace(data=DICE_BLOCK.read_bytes())
+    sid, kept = store.add_photos([photo, other], scoring_id=first[0], once=True)
+    assert sid == first[0] and kept[0] == first[1][0] and kept[1][0].id != kept[0][0].id
+    assert [p.id for p in store.photos(sid)] == [kept[0][0].id, kept[1][0].id]
+    # another role, another game, another night, or a caller without once: kept again
+    assert store.add_photos([photo._replace(role="before")], new_scoring=("delicious", night),
+                            once=True)[0] != sid
+    assert store.add_photos([photo], new_scoring=("dulce", night), once=True)[0] != sid
+    later = store.new_night("Later").id
+    assert store.add_photos([photo], new_scoring=("delicious", later), once=True)[0] != sid
+    assert store.add_photos([photo], new_scoring=("delicious", night))[0] != sid
+
+
+def test_photos_kept_before_their_keys_get_one(tmp_path: Path) -> None:
+    """Schema step 6 gives the photos of an older store their keys, the first of equal ones."""
+    import hashlib
+    import sqlite3
+
+    from companion.store import MIGRATIONS, NewPhoto, migrate
+    from companion.store.paths import DB_NAME
+
+    conn = sqlite3.connect(tmp_path / DB_NAME, isolation_level=None)
+    assert migrate(conn, MIGRATIONS[:5]) == 5
+    conn.execute("INSERT INTO nights (name, date, created_at) VALUES ('Old', '2024-05-05', 'x')")
+    sha = hashlib.sha256(COMBO.read_bytes()).hexdigest()
+    for table in (1, 2):  # the same photo kept twice by a double tap before this version
+        conn.execute("INSERT INTO scorings (night_id, game, created_at) "
+                     "VALUES (1, 'delicious', 'x')")
+        conn.execute("INSERT INTO photos (scoring_id, file, media_type, bytes, width, height, "
+                     "sha256, created_at) VALUES (?, ?, 'image/jpeg', 1, 10, 10, ?, 'x')",
+                     (table, f"p{table}.jpg", sha))
+    conn.close()
+    with Store.open(tmp_path) as s:
+        sid, ((photo, _),) = s.add_photos(
+            [NewPhoto(COMBO.read_bytes(), "image/jpeg", 10, 10)], new_scoring=("delicious", 1),
+            once=True)
+        assert (sid, photo.id) == (1, 1)
+        assert not list(s.photo_dir.iterdir())  # nothing written for it
+
+
+def _upload(url: str, path: Path, fields: dict[str, str] | None = None
+            ) -> tuple[int, dict[str, object]]:
+    body, ctype = _multipart(path)
+    if fields:
+        boundary = ctype.split("=", 1)[1]
+        extra = "".join(f"--{boundary}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n"
+                        f"{v}\r\n" for k, v in fields.items()).encode()
+        body = extra + body
+    return _post(url, body, ctype)
+
+
+@pytest.mark.slow
+def test_five_uploads_of_one_photo_at_once_keep_it_once(tmp_path: Path) -> None:
+    """A double tap (and a retry after it) on the upload of a live server: every answer
+    names the first table, and the store is what one upload makes of it."""
+    once, single = tmp_path / "taps", tmp_path / "single"
+    server = Server(once).start()
+    try:
+        root = server.root
+        taps = _at_once(TAPS, lambda: _upload(root + "/delicious/upload", COMBO))
+        assert [s for s, _ in taps] == [200] * TAPS, taps
+        assert len({a["location"] for _, a in taps}) == 1, taps
+        blocks = _at_once(TAPS, lambda: _upload(root + "/dice/upload", DICE_BLOCK,
+                                                {"role": "before"}))
+        assert [s for s, _ in blocks] == [200] * TAPS, blocks
+        assert len({a["location"] for _, a in blocks}) == 1, blocks
+        sid = str(blocks[0][1]["location"]).split("s=")[1]
+        afters = _at_once(TAPS, lambda: _upload(root + "/dice/upload", DICE_BLOCK,
+                                                {"role": "after", "s": sid}))
+        assert [s for s, _ in afters] == [200] * TAPS, afters
+        # sent again later (the answer was lost): the same answer, nothing read or kept
+        assert _upload(root + "/delicious/upload", COMBO) == taps[0]
+        assert _upload(root + "/dice/upload", DICE_BLOCK, {"role": "after", "s": sid}) == afters[0]
+    finally:
+        server.stop()
+    server = Server(single).start()
+    try:
+        assert _upload(server.root + "/delicious/upload", COMBO)[0] == 200
+        status, answer = _upload(server.root + "/dice/upload", DICE_BLOCK, {"role": "before"})
+        sid = str(answer["location"]).split("s=")[1]
+        assert _upload(server.root + "/dice/upload", DICE_BLOCK,
+                       {"role": "after", "s": sid})[0] == 200
+    finally:
+        server.stop()
+    assert _kept(once) == _kept(single)
+    with Store.open(once) as s:
+        night = s.current_night().id
+        assert [len(s.photos(sc.id)) for sc in s.scorings(night)] == [1, 2]

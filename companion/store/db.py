@@ -520,35 +520,87 @@ class Store:
         return kept[0]
 
     def add_photos(self, photos: Sequence[NewPhoto], *, scoring_id: int | None = None,
-                   new_scoring: tuple[str, int | None] | None = None,
+                   new_scoring: tuple[str, int | None] | None = None, once: bool = False,
                    ) -> tuple[int | None, list[tuple[Photo, Reading | None]]]:
         """Keep photos (with their readings) all or none: in scoring ``scoring_id``, or in
         a scoring made with them from ``new_scoring`` (game, night id); its id and what
-        was kept. A full disk keeps nothing, not even the new scoring."""
+        was kept. A full disk keeps nothing, not even the new scoring.
+
+        With ``once`` (a phone's upload) a photo whose bytes were already kept for the same
+        night, game and role is not kept again: the answer names the first photo and its
+        reading, and a new table goes to the table that photo is in. The check and the
+        insert share one write transaction, so two uploads at once keep one photo.
+        """
+        if once:
+            found = self.kept_photos(photos, scoring_id=scoring_id, new_scoring=new_scoring)
+            if found is not None:
+                return found
         written: list[Path] = []
+        unused: list[Path] = []
         try:
             names = [self._write_photo(p, written) for p in photos]
             with self.transaction() as c:
+                game, night_id = (new_scoring if new_scoring is not None
+                                  else _scoring_game_night(c, scoring_id))
+                keys = [photo_key(night_id, game, p.role, p.data) for p in photos]
+                kept = _kept_keys(c, keys) if once else {}
                 if new_scoring is not None:
-                    cur = c.execute("INSERT INTO scorings (night_id, game, created_at) "
-                                    "VALUES (?, ?, ?)", (new_scoring[1], new_scoring[0], _now()))
-                    scoring_id = int(cur.lastrowid or 0)
+                    earlier = next((kept[k] for k in keys if k in kept), None)
+                    if earlier is not None:  # a retried new table: the table it made
+                        scoring_id = int(c.execute("SELECT scoring_id FROM photos WHERE id = ?",
+                                                   (earlier,)).fetchone()[0])
+                    else:
+                        cur = c.execute("INSERT INTO scorings (night_id, game, created_at) "
+                                        "VALUES (?, ?, ?)", (night_id, game, _now()))
+                        scoring_id = int(cur.lastrowid or 0)
                 ids = []
-                for p, name in zip(photos, names, strict=True):
+                for p, name, key in zip(photos, names, keys, strict=True):
+                    if key in kept:
+                        unused.append(self.photo_dir / name)
+                        ids.append((kept[key], _first_reading(c, kept[key])))
+                        continue
                     cur = c.execute(
                         "INSERT INTO photos (scoring_id, role, file, media_type, bytes, width,"
                         " height, sha256, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (scoring_id, p.role, name, p.media_type, len(p.data), p.width,
                          p.height, hashlib.sha256(p.data).hexdigest(), _now()))
                     photo_id = int(cur.lastrowid or 0)
+                    c.execute("INSERT OR IGNORE INTO photo_keys (key, photo_id) VALUES (?, ?)",
+                              (key, photo_id))
+                    kept[key] = photo_id
                     ids.append((photo_id, _insert_reading(c, photo_id, *p.reading)
                                 if p.reading is not None else None))
         except BaseException:
             for path in written:
                 path.unlink(missing_ok=True)
             raise
+        for path in unused:  # the same bytes were kept by an earlier upload
+            path.unlink(missing_ok=True)
         return scoring_id, [(self.photo(pid), self.reading(rid) if rid else None)
                             for pid, rid in ids]
+
+    def kept_photos(self, photos: Sequence[NewPhoto], *, scoring_id: int | None = None,
+                    new_scoring: tuple[str, int | None] | None = None,
+                    ) -> tuple[int | None, list[tuple[Photo, Reading | None]]] | None:
+        """What ``add_photos(..., once=True)`` answers when every one of ``photos`` is
+        already kept (the table they are in and the first photos), else None: a retried
+        upload is answered without reading or writing anything."""
+        if new_scoring is not None:
+            game, night_id = new_scoring
+        else:
+            with self._locked():
+                game, night_id = _scoring_game_night(self._conn, scoring_id)
+        keys = [photo_key(night_id, game, p.role, p.data) for p in photos]
+        kept = {str(r["key"]): int(r["photo_id"]) for r in self._query(
+            f"SELECT key, photo_id FROM photo_keys WHERE key IN ({','.join('?' * len(keys))})",
+            keys)} if keys else {}
+        if not keys or any(k not in kept for k in keys):
+            return None
+        first = [self.photo(kept[k]) for k in keys]
+        readings = [self._query("SELECT * FROM readings WHERE photo_id = ? ORDER BY id LIMIT 1",
+                                (p.id,)) for p in first]
+        return (first[0].scoring_id,
+                [(p, _reading(r[0]) if r else None) for p, r in zip(first, readings, strict=True)])
 
     def _write_photo(self, photo: NewPhoto, written: list[Path]) -> str:
         """The photo's file written and fsynced under a new name (added to ``written``)."""
@@ -756,6 +808,37 @@ def _same_play(c: sqlite3.Connection, play_id: int, game: str, seats: Sequence[S
                None if s.score is None else float(s.score), s.place, int(s.winner))
               for s in seats]
     return [tuple(r) for r in stored] == wanted
+
+
+def photo_key(night_id: int | None, game: str, role: str, data: bytes) -> str:
+    """What makes two uploads the same photo: its bytes, for one night, game and role."""
+    night = "-" if night_id is None else str(night_id)
+    return f"{night}:{game}:{role}:{hashlib.sha256(data).hexdigest()}"
+
+
+def _kept_keys(c: sqlite3.Connection, keys: Sequence[str]) -> dict[str, int]:
+    """The photo kept under each of ``keys`` that has one."""
+    if not keys:
+        return {}
+    marks = ",".join("?" * len(keys))
+    return {str(k): int(p) for k, p in c.execute(
+        f"SELECT key, photo_id FROM photo_keys WHERE key IN ({marks})", list(keys))}
+
+
+def _first_reading(c: sqlite3.Connection, photo_id: int) -> int | None:
+    row = c.execute("SELECT id FROM readings WHERE photo_id = ? ORDER BY id LIMIT 1",
+                    (photo_id,)).fetchone()
+    return None if row is None else int(row[0])
+
+
+def _scoring_game_night(c: sqlite3.Connection, scoring_id: int | None) -> tuple[str, int | None]:
+    """(game, night id) of a scoring; photos kept with no scoring have neither."""
+    if scoring_id is None:
+        return "", None
+    row = c.execute("SELECT game, night_id FROM scorings WHERE id = ?", (scoring_id,)).fetchone()
+    if row is None:
+        raise NotFoundError(f"no scoring {scoring_id}")
+    return str(row[0]), row[1]
 
 
 def _insert_reading(c: sqlite3.Connection, photo_id: int, kind: str, doc: dict[str, Any]) -> int:

@@ -205,7 +205,26 @@ CREATE TABLE IF NOT EXISTS form_keys (
 ) WITHOUT ROWID;
 """
 
+
+
+def _v6_photo_keys(conn: Connection) -> None:
+    """One key per photo content kept for a night, game and role, so an upload sent twice
+    (a double tap, a retry after a lost answer) is answered with the first photo instead
+    of being kept again. Photos already kept get their key, the earliest of equal ones."""
+    conn.execute("""
+        CREATE TABLE IF NOT EXISTS photo_keys (
+            key         TEXT PRIMARY KEY,     -- night:game:role:sha256 (companion.store.db)
+            photo_id    INTEGER NOT NULL REFERENCES photos(id) ON DELETE CASCADE
+        ) WITHOUT ROWID""")
+    conn.execute("CREATE INDEX IF NOT EXISTS photo_keys_photo ON photo_keys (photo_id)")
+    conn.execute("""
+        INSERT OR IGNORE INTO photo_keys (key, photo_id)
+        SELECT COALESCE(sc.night_id, '-') || ':' || sc.game || ':' || ph.role || ':'
+               || ph.sha256, ph.id
+        FROM photos ph JOIN scorings sc ON sc.id = ph.scoring_id ORDER BY ph.id""")
+
+
 MIGRATIONS: Sequence[Step] = (_V1, _v2_history, _v3_standings_totals, _V4_NIGHT_SUPPLY,
-                              _V5_FORM_KEYS)
+                              _V5_FORM_KEYS, _v6_photo_keys)
 
 SCHEMA_VERSION = len(MIGRATIONS)

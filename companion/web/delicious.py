@@ -298,14 +298,21 @@ async def upload(request: Request) -> Response:
     st = state(request)
     form = await read_form(request)
     ups = await photos(form)
+    sid = form.get("s")
+    into = scoring_of(st, sid, "delicious").id if sid else None
+    fresh = None if sid else ("delicious", st.store.current_night().id)
+    # The same photos sent again (a double tap, a retry) are answered with the first.
+    again = st.store.kept_photos([NewPhoto(up.data, up.info.media_type, up.info.width,
+                                           up.info.height) for up in ups],
+                                 scoring_id=into, new_scoring=fresh)
+    if again is not None:
+        return go(request, f"/delicious?s={again[0]}")
     readings = await run_in_threadpool(read_uploads, st.store, ups, st.readers.sheet)
-    sid = form.get("s")  # all read before any is kept, and all kept or none
-    night = st.store.current_night()
+    # all read before any is kept, and all kept or none
     new = [NewPhoto(up.data, up.info.media_type, up.info.width, up.info.height,
                     reading=(SHEET, sheet_json(reading)))
            for up, reading in zip(ups, readings, strict=True)]
-    scoring_id, kept = (st.store.add_photos(new, scoring_id=scoring_of(st, sid, "delicious").id)
-                        if sid else st.store.add_photos(new, new_scoring=("delicious", night.id)))
+    scoring_id, kept = st.store.add_photos(new, scoring_id=into, new_scoring=fresh, once=True)
     for (photo, _), reading in zip(kept, readings, strict=True):
         st.cache.put(SHEET, photo.id, reading)
     return go(request, f"/delicious?s={scoring_id}")

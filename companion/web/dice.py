@@ -251,21 +251,27 @@ async def upload(request: Request) -> Response:
     if role not in ("block", "before", "after"):
         raise InputError("role must be block, before or after")
     sid = form.get("s")
+    up = ups[0]
     scoring = None
     if role == "after":
         if not sid:
             raise InputError("snap the block before the cut first")
         scoring = scoring_of(st, sid, "diced-veggies")
-        if [p.role for p in st.store.photos(scoring.id)] != ["before"]:
-            raise InputError("an after photo goes with one before photo; snap before first")
+    into = scoring.id if scoring is not None else None
+    fresh = None if scoring is not None else ("diced-veggies", st.store.current_night().id)
+    # The same photo sent again (a double tap, a retry) is answered with the first.
+    again = st.store.kept_photos([NewPhoto(up.data, up.info.media_type, up.info.width,
+                                           up.info.height, role)],
+                                 scoring_id=into, new_scoring=fresh)
+    if again is not None:
+        return go(request, f"/dice?s={again[0]}")
+    if scoring is not None and [p.role for p in st.store.photos(scoring.id)] != ["before"]:
+        raise InputError("an after photo goes with one before photo; snap before first")
     (reading,) = await run_in_threadpool(read_uploads, st.store, ups, st.readers.dice)
-    up = ups[0]
     new = [NewPhoto(up.data, up.info.media_type, up.info.width, up.info.height, role,
                     (DICE, dice_read_json(reading, up.label)))]
-    scoring_id, ((photo, _),) = (
-        st.store.add_photos(new, scoring_id=scoring.id) if scoring is not None
-        else st.store.add_photos(new, new_scoring=("diced-veggies",
-                                                   st.store.current_night().id)))
+    scoring_id, ((photo, _),) = st.store.add_photos(new, scoring_id=into, new_scoring=fresh,
+                                                       once=True)
     st.cache.put(DICE, photo.id, reading)
     return go(request, f"/dice?s={scoring_id}")
 
