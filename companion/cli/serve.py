@@ -16,6 +16,9 @@ from companion.errors import CompanionError
 from companion.web.constants import READ_QUEUE_PHOTOS
 
 DEFAULT_PORT = 8000
+# Connections the kernel holds for the server to accept: uvicorn's own default, so a burst
+# of phones (or of half-open connections) is not refused or made to retry its SYN.
+BACKLOG = 2048
 
 
 class _ListenError(click.ClickException):
@@ -45,7 +48,7 @@ def _bind(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         raise _ListenError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
-    sock.listen(128)
+    sock.listen(BACKLOG)
     sock.set_inheritable(True)
     return sock
 

@@ -10,6 +10,9 @@ TOKEN_FILE = "lan-token"  # the --lan access token, kept in the data directory
 # A connection has this long to send a request's headers (a phone on poor Wi-Fi needs well
 # under a second); a connection that dawdles is closed (companion.web.protocol).
 HEADER_DEADLINE_S = 5.0
+# A request's head (request line and headers) larger than this is answered 431: h11's own
+# cap for a head that arrives in pieces; a phone's is 1-2 KB.
+MAX_HEAD_BYTES = 16 * 1024
 # Every other form (a name, a correction, a pad, a Dulce state) fits in this many bytes;
 # the routes that take photos check their own, larger cap (uploads.read_form).
 MAX_FORM_BYTES = 256 * 1024
