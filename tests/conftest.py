@@ -1,9 +1,10 @@
-"""Helpers the CLI tests share, and the ``synth`` mark for tests that draw handwriting."""
+"""Helpers the CLI tests share, the fixtures of the web tests (a store, the app over it, a
+browser), and the ``synth`` mark for tests that draw handwriting."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,52 @@ def cli() -> Invoke:
 def write(tmp_path: Path) -> Callable[[str, Any], str]:
     """``write(name, doc)`` puts a file in this test's tmp_path and returns its path."""
     return lambda name, doc: write_doc(tmp_path, name, doc)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Any]:
+    """A fresh store in this test's tmp_path."""
+    from companion.store import Store
+
+    with Store.open(tmp_path) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def readers() -> Iterator[Any]:
+    """One reader process for a module's app, started only if a photo is read."""
+    from companion.web.readers import ReaderPool
+
+    pool = ReaderPool(1)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+def client(store: Any, readers: Any) -> Iterator[Any]:
+    """The web app over ``store``, in this process (a 500 is answered, not raised)."""
+    from starlette.testclient import TestClient
+
+    from companion.web.app import create_app
+
+    with TestClient(create_app(store, readers=readers), raise_server_exceptions=False) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium through Playwright, with the screenshots' flags (tools.screens)."""
+    from tests.web_support import chromium_or_skip
+
+    exe = chromium_or_skip()
+    from playwright.sync_api import sync_playwright
+
+    from tools.screens import CHROMIUM_ARGS
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -13,8 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web_support import Server, chromium_or_skip
-from tools.screens import CHROMIUM_ARGS
+from tests.web_support import Server
 
 pytestmark = pytest.mark.slow
 SEED = 2026
@@ -26,17 +25,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     s = Server(tmp_path_factory.mktemp("serve")).start()
     yield s
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    exe = chromium_or_skip()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def _cli_rounds(seed: int) -> list[dict[str, Any]]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,30 +15,9 @@ from companion.cli.delicious_read import read_cmd
 from companion.games.delicious.supply import ALGORITHM
 from companion.store import Store
 from companion.store.supplies import forget_supply_seed, keep_supply_seed, supply_seed
-from companion.web.app import create_app
-from companion.web.readers import ReaderPool
 
 COMBO = Path(__file__).resolve().parent.parent / "examples/delicious/photos/combo-good-light.jpg"
 SEED = 42  # not the supply this example sheet was drawn with: the check finds plenty
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store.open(tmp_path) as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
-def readers() -> Iterator[ReaderPool]:
-    pool = ReaderPool(1)
-    yield pool
-    pool.close()
-
-
-@pytest.fixture
-def client(store: Store, readers: ReaderPool) -> Iterator[TestClient]:
-    with TestClient(create_app(store, readers=readers), raise_server_exceptions=False) as c:
-        yield c
 
 
 def test_the_store_keeps_one_seed_a_night(store: Store) -> None:

@@ -31,25 +31,6 @@ COMBO = EXAMPLES / "delicious/photos/combo-good-light.jpg"
 BLOCK = EXAMPLES / "dice/photos/table-full.jpg"
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store.open(tmp_path) as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
-def readers() -> Iterator[ReaderPool]:
-    pool = ReaderPool(1)
-    yield pool
-    pool.close()
-
-
-@pytest.fixture
-def client(store: Store, readers: ReaderPool) -> Iterator[TestClient]:
-    with TestClient(create_app(store, readers=readers), raise_server_exceptions=False) as c:
-        yield c
-
-
 def _files(*paths: Path) -> list[tuple[str, tuple[str, bytes, str]]]:
     return [("photo", (p.name, p.read_bytes(), "image/jpeg")) for p in paths]
 

@@ -18,26 +18,14 @@ from tests.web_support import (
     Server,
     alive,
     children,
-    chromium_or_skip,
 )
 from tools.example_photos import photo_with_a_field_to_review
-from tools.screens import CHOOSE, CHROMIUM_ARGS  # the screenshots' flags
+from tools.screens import CHOOSE  # the screenshots' flags
 
 pytestmark = pytest.mark.slow
 DELICIOUS = sorted((EXAMPLES / "delicious" / "photos").glob("*.jpg"))
 DICE = sorted((EXAMPLES / "dice" / "photos").glob("*.jpg"))
 READ_TIMEOUT_MS = 90_000
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    exe = chromium_or_skip()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

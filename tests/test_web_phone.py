@@ -6,6 +6,7 @@ axe-core (vendored in tests/vendor) finds no serious or critical problem on any 
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,25 +15,13 @@ import pytest
 
 from companion.store import SeatInput, Store
 from tests.history_seed import seed
-from tests.web_support import EXAMPLES, Server, chromium_or_skip
-from tools.screens import CHROMIUM_ARGS
+from tests.web_support import EXAMPLES, Server
 
 pytestmark = pytest.mark.slow
 WIDTHS = (360, 390, 412)
 SCHEMES = ("light", "dark")
 COMBO = EXAMPLES / "delicious/photos/combo-good-light.jpg"
 READ_TIMEOUT_MS = 90_000
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    exe = chromium_or_skip()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
@@ -103,9 +92,17 @@ def test_every_page_fits_the_screen_and_every_tab_shows(phone: Any, server: Serv
     assert box and box["x"] + box["width"] <= width
 
 
+def _fresh(photo: Path) -> dict[str, Any]:
+    """The photo as bytes no test sent before (a JPEG ignores what follows its end): each
+    phone gets a table of its own, where the same bytes would open the table they made."""
+    return {"name": photo.name, "mimeType": "image/jpeg",
+            "buffer": photo.read_bytes() + secrets.token_bytes(8)}
+
+
 def _upload_table(page: Any, server: Server, *photos: Path) -> None:
     page.goto(server.url + "delicious")
-    page.locator("input[type=file][multiple]:not([capture])").set_input_files(list(photos))
+    page.locator("input[type=file][multiple]:not([capture])").set_input_files(
+        [_fresh(p) for p in photos])
     page.wait_for_selector("[data-testid=total]")
 
 
@@ -182,10 +179,10 @@ def test_doubtful_dice_in_words_looks_right_and_the_verdict_waits(phone: Any,
     photos = EXAMPLES / "dice/photos"
     phone.goto(server.url + "dice")
     phone.locator("form:has(input[value=before]) input[type=file]:not([capture])"
-                  ).set_input_files(photos / "pair-before.jpg")
+                  ).set_input_files(_fresh(photos / "pair-before.jpg"))
     phone.wait_for_selector("h2:text-is('Before the cut')")
     phone.locator("form:has(input[value=after]) input[type=file]:not([capture])"
-                  ).set_input_files(photos / "pair-after-turned.jpg")
+                  ).set_input_files(_fresh(photos / "pair-after-turned.jpg"))
     wait = phone.locator("#verdict-wait")
     wait.wait_for()
     assert phone.locator("#verdict").count() == 0  # no verdict on dice still in doubt

@@ -43,7 +43,12 @@ def dump(root: Path) -> list[str]:
 
 
 def seed(client: TestClient, store: Store, sheet: object, dice: object) -> Seeded:
-    web = client.app.app.state.web  # type: ignore[attr-defined]  # the Guard wraps the app
+    return seed_app(client.app, store, sheet, dice)
+
+
+def seed_app(app: object, store: Store, sheet: object, dice: object) -> Seeded:
+    """``seed`` for an app called without a client (``create_app``'s answer)."""
+    web = app.app.state.web  # type: ignore[attr-defined]  # the Guard wraps the app
     night = store.current_night().id
     ava = store.add_player(night, "Ava")
     store.add_player(night, "Ben")
