@@ -10,14 +10,21 @@ last row every client answered busy tries again after its Retry-After until it i
 Peak memory: the resident sets of the server and its worker processes, summed, sampled
 every 50 ms.
 
-    python -m tools.bench_load [--crowds 5,20,100]
+With ``--base REF`` the crowds are also sent to a server of commit REF (its files taken
+with ``git archive``, run from there), each crowd to this commit's server and then to the
+base's, so both are measured in one run on the same machine and load.
+
+    python -m tools.bench_load [--crowds 5,20,100] [--base REF]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -237,47 +244,83 @@ def many_plays(plays: int) -> str:
     return "\n".join(out)
 
 
+def base_tree(ref: str, into: Path) -> Path:
+    """Commit ``ref``'s files under ``into`` (git archive: no worktree, no checkout)."""
+    root = Path(__file__).resolve().parents[1]
+    archive = subprocess.run(["git", "-C", str(root), "archive", ref], capture_output=True,
+                             check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def start_base(data: Path, tree: Path) -> tuple[subprocess.Popen[str], str]:
+    """``companion serve`` from another commit's files (its package first on the path)."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    proc = subprocess.Popen([sys.executable, "-m", "companion.cli.serve", "--data", str(data),
+                             "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, cwd=tree, env=env)
+    assert proc.stdout is not None
+    first = proc.stdout.readline().strip()
+    if not first.startswith("serving at "):
+        proc.kill()
+        raise SystemExit(f"the base server did not start: {first!r}")
+    return proc, first.removeprefix("serving at ")
+
+
+def _crowd_row(label: str, results: list[Result], peak: float, retry: bool) -> str:
+    read = [r for r in results if r.status == 200]
+    busy = [r for r in results if r.status == 503]
+    errors = [r for r in results if r.status not in (200, 503)]
+    wrong = [r for r in read if not r.right]
+    secs = [r.seconds for r in read] or [0.0]
+    busy_text = f"{sum(r.tries - 1 for r in results)} (retried)" if retry else str(len(busy))
+    return (f"| {label} | {len(read)} | {busy_text} | {len(errors)} | {len(wrong)} | "
+            f"{statistics.median(secs):.1f} | {max(secs):.1f} | "
+            f"{max((r.seconds for r in busy), default=0.0):.2f} | {peak:.0f} |")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--crowds", default="5,20,100", help="clients at once, comma-separated")
     ap.add_argument("--plays", type=int, default=200_000, help="plays in the paging store")
+    ap.add_argument("--base", default=None, metavar="REF",
+                    help="also measure the crowds on a server of this commit, side by side")
     args = ap.parse_args(argv)
     crowds = [int(x) for x in args.crowds.split(",")]
     from companion.web.constants import READ_QUEUE_PHOTOS, READER_PROCESSES
 
-    rows = []
+    rows: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
-        proc, url = start_server(Path(tmp))
-        root = url.split("?")[0].rstrip("/")
+        for folder in ("data", "base-data", "base"):
+            (Path(tmp) / folder).mkdir()
+        servers = [("", *start_server(Path(tmp) / "data"))]
+        if args.base:
+            tree = base_tree(args.base, Path(tmp) / "base")
+            servers.append((f"base {args.base}, ", *start_base(Path(tmp) / "base-data", tree)))
         try:
-            alone = {p.name: _score(_post(root, p, f"alone-{p.name}")[1]) for p in PHOTOS}
+            roots = [url.split("?")[0].rstrip("/") for _, _, url in servers]
+            alone = [{p.name: _score(_post(root, p, f"alone-{p.name}")[1]) for p in PHOTOS}
+                     for root in roots]
             runs = [(n, False) for n in crowds] + [(crowds[-1], True)]
             for clients, retry in runs:
-                with PeakMemory(proc.pid) as mem:
-                    results = crowd(root, clients, alone, retry)
-                rows.append((clients, retry, results, mem.peak))
-            meanwhile = meanwhile_rows(root, Path(tmp))
+                for (name, proc, _), root, scores in zip(servers, roots, alone, strict=True):
+                    with PeakMemory(proc.pid) as mem:
+                        results = crowd(root, clients, scores, retry)
+                    label = (f"{name}{clients}, busy ones retrying after Retry-After" if retry
+                             else f"{name}{clients}")
+                    rows.append(_crowd_row(label, results, mem.peak, retry))
+            meanwhile = meanwhile_rows(roots[0], Path(tmp) / "data")
         finally:
-            proc.terminate()
-            proc.wait(10)
+            for _, proc, _ in servers:
+                proc.terminate()
+                proc.wait(10)
     print(f"The {len(PHOTOS)} example combo photos ({', '.join(p.name for p in PHOTOS)}), "
           f"posted together to a warm server on 127.0.0.1; read queue {READ_QUEUE_PHOTOS} "
           f"photos, {READER_PROCESSES} reader processes.\n")
     print("| clients at once | read | busy (503) | errors | wrong scores | median s | max s "
           "| busy answered in (max s) | peak memory, server + workers (MB) |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for clients, retry, results, peak in rows:
-        read = [r for r in results if r.status == 200]
-        busy = [r for r in results if r.status == 503]
-        errors = [r for r in results if r.status not in (200, 503)]
-        wrong = [r for r in read if not r.right]
-        secs = [r.seconds for r in read]
-        label = f"{clients}, busy ones retrying after Retry-After" if retry else str(clients)
-        busy_text = (f"{sum(r.tries - 1 for r in results)} (retried)" if retry
-                     else str(len(busy)))
-        print(f"| {label} | {len(read)} | {busy_text} | {len(errors)} | {len(wrong)} | "
-              f"{statistics.median(secs):.1f} | {max(secs):.1f} | "
-              f"{max((r.seconds for r in busy), default=0.0):.2f} | {peak:.0f} |")
+    print("\n".join(rows))
     print("\nMeanwhile: the slowest of the static file and a page fetched every 0.2 s while "
           "one request waits on a long engine run or a locked store.\n")
     print("| while | the request | static file, max ms | a page, max ms |")
