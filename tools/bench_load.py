@@ -15,6 +15,7 @@ with ``git archive``, run from there), each crowd to this commit's server and th
 base's, so both are measured in one run on the same machine and load.
 
     python -m tools.bench_load [--crowds 5,20,100] [--base REF]
+    BENCH_BASE=REF python -m tools.bench load      # the same, its tables onto the page
 """
 
 from __future__ import annotations
@@ -283,8 +284,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--crowds", default="5,20,100", help="clients at once, comma-separated")
     ap.add_argument("--plays", type=int, default=200_000, help="plays in the paging store")
-    ap.add_argument("--base", default=None, metavar="REF",
-                    help="also measure the crowds on a server of this commit, side by side")
+    ap.add_argument("--base", default=os.environ.get("BENCH_BASE") or None, metavar="REF",
+                    help="also measure the crowds on a server of this commit, side by side "
+                         "[default: $BENCH_BASE, else none]")
     args = ap.parse_args(argv)
     crowds = [int(x) for x in args.crowds.split(",")]
     from companion.web.constants import READ_QUEUE_PHOTOS, READER_PROCESSES
