@@ -7,8 +7,8 @@ without touching this file. Examples per route or command: ``FUZZ_EXAMPLES``, el
 in CI (``CI=true``, the ``fuzz-ci`` profile) and 25 locally. The app is called directly
 (one ASGI call a request, ``Direct``), the store is dumped only after a commit
 (``Changes``), and each example is built from one seeded Random: measured on the shared
-2-core machine (load average 12-16), 40 routes and 11 commands x 1,000 examples took
-240 s of CPU (213 s user, 27 s sys) and 602 s of wall time; the same 7 routes and
+2-core machine, 40 routes and 11 commands x 1,000 examples took 218 s of wall time and
+170 s of CPU at load average 3 (602 s and 240 s at load 12-16); 7 of the routes and
 commands x 1,000 took 34 s of CPU with this file and 78 s with the one before (TestClient,
 a dump an example, Hypothesis strategies), 140 s and 265 s of wall time. Marked
 ``slow``; it runs in ``make test``.
