@@ -521,14 +521,27 @@ class Store:
 
     def add_photos(self, photos: Sequence[NewPhoto], *, scoring_id: int | None = None,
                    new_scoring: tuple[str, int | None] | None = None,
+                   once: str | None = None,
                    ) -> tuple[int | None, list[tuple[Photo, Reading | None]]]:
         """Keep photos (with their readings) all or none: in scoring ``scoring_id``, or in
         a scoring made with them from ``new_scoring`` (game, night id); its id and what
-        was kept. A full disk keeps nothing, not even the new scoring."""
+        was kept. A full disk keeps nothing, not even the new scoring.
+
+        An upload retried after its answer was lost (the Wi-Fi dropped) carries the same
+        one-time key ``once``: it keeps nothing and answers with the first upload's
+        scoring and no photos."""
+        earlier = self.uploaded(once)
+        if earlier is not None:
+            return earlier, []
         written: list[Path] = []
         try:
             names = [self._write_photo(p, written) for p in photos]
             with self.transaction() as c:
+                earlier = _earlier(c, once, "photos")  # a twin request that finished first
+                if earlier is not None:
+                    for path in written:
+                        path.unlink(missing_ok=True)
+                    return earlier, []
                 if new_scoring is not None:
                     cur = c.execute("INSERT INTO scorings (night_id, game, created_at) "
                                     "VALUES (?, ?, ?)", (new_scoring[1], new_scoring[0], _now()))
@@ -543,12 +556,20 @@ class Store:
                     photo_id = int(cur.lastrowid or 0)
                     ids.append((photo_id, _insert_reading(c, photo_id, *p.reading)
                                 if p.reading is not None else None))
+                _keep(c, once, "photos", int(scoring_id or 0))
         except BaseException:
             for path in written:
                 path.unlink(missing_ok=True)
             raise
         return scoring_id, [(self.photo(pid), self.reading(rid) if rid else None)
                             for pid, rid in ids]
+
+    def uploaded(self, once: str | None) -> int | None:
+        """The scoring an upload with one-time key ``once`` kept its photos in, if any."""
+        if once is None:
+            return None
+        with self.transaction() as c:
+            return _earlier(c, once, "photos")
 
     def _write_photo(self, photo: NewPhoto, written: list[Path]) -> str:
         """The photo's file written and fsynced under a new name (added to ``written``)."""

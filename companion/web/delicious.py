@@ -29,6 +29,7 @@ from companion.web.pictures import encode_jpeg
 from companion.web.readers import SHEET
 from companion.web.render import (
     WebState,
+    form_once,
     form_reading,
     go,
     owned_reading,
@@ -297,6 +298,10 @@ async def delicious(request: Request) -> Response:
 async def upload(request: Request) -> Response:
     st = state(request)
     form = await read_form(request)
+    once = form_once(form)  # the same for a retried upload: its photos are kept once
+    earlier = st.store.uploaded(once)
+    if earlier is not None:
+        return go(request, f"/delicious?s={earlier}")
     ups = await photos(form)
     readings = await run_in_threadpool(read_uploads, st.store, ups, st.readers.sheet)
     sid = form.get("s")  # all read before any is kept, and all kept or none
@@ -304,9 +309,11 @@ async def upload(request: Request) -> Response:
     new = [NewPhoto(up.data, up.info.media_type, up.info.width, up.info.height,
                     reading=(SHEET, sheet_json(reading)))
            for up, reading in zip(ups, readings, strict=True)]
-    scoring_id, kept = (st.store.add_photos(new, scoring_id=scoring_of(st, sid, "delicious").id)
-                        if sid else st.store.add_photos(new, new_scoring=("delicious", night.id)))
-    for (photo, _), reading in zip(kept, readings, strict=True):
+    scoring_id, kept = (st.store.add_photos(new, scoring_id=scoring_of(st, sid, "delicious").id,
+                                            once=once)
+                        if sid else st.store.add_photos(new, new_scoring=("delicious", night.id),
+                                                        once=once))
+    for (photo, _), reading in zip(kept, readings, strict=False):  # none if kept before
         st.cache.put(SHEET, photo.id, reading)
     return go(request, f"/delicious?s={scoring_id}")
 

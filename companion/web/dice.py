@@ -28,6 +28,7 @@ from companion.web.pictures import encode_jpeg
 from companion.web.readers import DICE
 from companion.web.render import (
     WebState,
+    form_once,
     form_reading,
     go,
     owned_reading,
@@ -246,6 +247,10 @@ async def dice_page(request: Request) -> Response:
 async def upload(request: Request) -> Response:
     st = state(request)
     form = await read_form(request)
+    once = form_once(form)  # the same for a retried upload: its photo is kept once
+    earlier = st.store.uploaded(once)
+    if earlier is not None:
+        return go(request, f"/dice?s={earlier}")
     ups = (await photos(form))[:1]
     role = str(form.get("role") or "block")
     if role not in ("block", "before", "after"):
@@ -262,11 +267,12 @@ async def upload(request: Request) -> Response:
     up = ups[0]
     new = [NewPhoto(up.data, up.info.media_type, up.info.width, up.info.height, role,
                     (DICE, dice_read_json(reading, up.label)))]
-    scoring_id, ((photo, _),) = (
-        st.store.add_photos(new, scoring_id=scoring.id) if scoring is not None
+    scoring_id, kept = (
+        st.store.add_photos(new, scoring_id=scoring.id, once=once) if scoring is not None
         else st.store.add_photos(new, new_scoring=("diced-veggies",
-                                                   st.store.current_night().id)))
-    st.cache.put(DICE, photo.id, reading)
+                                                   st.store.current_night().id), once=once))
+    for photo, _ in kept:  # none if a twin of this upload kept it first
+        st.cache.put(DICE, photo.id, reading)
     return go(request, f"/dice?s={scoring_id}")
 
 
