@@ -107,7 +107,8 @@ def test_the_service_worker_stands_in_for_a_page_and_caches_no_page(phone: Any,
     kept = phone.evaluate("""async () => {
         const out = [];
         for (const name of await caches.keys()) {
-          for (const req of await (await caches.open(name)).keys()) out.push(new URL(req.url).pathname);
+          const cache = await caches.open(name);
+          for (const req of await cache.keys()) out.push(new URL(req.url).pathname);
         }
         return out; }""")
     assert "/static/offline.html" in kept and "/static/app.css" in kept
