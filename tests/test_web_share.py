@@ -18,7 +18,9 @@ from companion.web.app import STATIC_DIR, create_app
 from companion.web.readers import ReaderPool
 from companion.web.share_image import ShareSeat, ShareTable, share_png
 from tests.test_web_idempotent import COMBO, _multipart, _post
-from tests.web_support import Server
+from tests.web_support import EXAMPLES, Server
+
+DICE = EXAMPLES / "dice/photos/mat-full.jpg"
 
 
 @pytest.fixture
@@ -61,11 +63,19 @@ def test_an_upload_sent_again_with_its_key_keeps_the_photo_once(tmp_path: Path) 
         assert answers[0] == answers[1] and answers[0][0] == 200
         plain = _post(server.root + "/delicious/upload", body, ctype)
         assert plain[1]["location"] != answers[0][1]["location"]  # without the key: twice
+        dice, dtype = _multipart(DICE)
+        dice = dice.replace(f"--{dtype.rsplit('=', 1)[1]}--".encode(), (
+            f"--{dtype.rsplit('=', 1)[1]}\r\nContent-Disposition: form-data; name=\"once\""
+            f"\r\n\r\n{'d' * 24}\r\n--{dtype.rsplit('=', 1)[1]}--").encode())
+        blocks = [_post(server.root + "/dice/upload", dice, dtype) for _ in range(2)]
+        assert blocks[0] == blocks[1] and blocks[0][0] == 200
     finally:
         server.stop()
     with Store.open(tmp_path) as s:
-        counts = [len(s.photos(sc.id)) for sc in s.scorings(s.current_night().id, "delicious")]
-    assert counts == [1, 1]
+        night = s.current_night().id
+        counts = [len(s.photos(sc.id)) for sc in s.scorings(night, "delicious")]
+        dice_counts = [len(s.photos(sc.id)) for sc in s.scorings(night, "diced-veggies")]
+    assert counts == [1, 1] and dice_counts == [1]
 
 
 def test_the_service_worker_and_alive(client: TestClient) -> None:
