@@ -129,5 +129,6 @@ def share_png(table: ShareTable) -> bytes:
     draw.text((MARGIN_PX, height - MARGIN_PX - 10), "Scored with companion", font=small,
               fill=MUTED, anchor="ls")
     out = io.BytesIO()
-    img.save(out, format="PNG", optimize=True)
+    # zlib's default level: optimize=True saves 4% of the bytes for 5 times the time
+    img.save(out, format="PNG", compress_level=6)
     return out.getvalue()
