@@ -181,6 +181,29 @@ def test_an_upload_that_fails_once_is_sent_again_and_kept_once(phone: Any,
     assert _photos_kept(server) == before + 1  # the score arrived once
 
 
+def test_an_upload_the_server_was_too_busy_for_is_sent_again_when_it_says(
+        one_phone: Any, server: Server) -> None:
+    before = _photos_kept(server)
+    tries: list[str] = []
+
+    def busy_once(route: Any) -> None:
+        tries.append(route.request.method)
+        if len(tries) == 1:
+            route.fulfill(status=503, headers={"Retry-After": "1"}, json={
+                "error": "busy: 24 photos are waiting to be read; try again in 1 s"})
+        else:
+            route.continue_()
+
+    one_phone.goto(server.root + "/delicious")
+    one_phone.route("**/delicious/upload", busy_once)
+    one_phone.locator("input[type=file][multiple]:not([capture])").set_input_files(COMBO)
+    retry = one_phone.locator("form.upload .retry")
+    retry.wait_for(state="visible")
+    assert "Sending again in 1 s" in retry.inner_text()
+    one_phone.wait_for_selector("[data-testid=total]")
+    assert tries == ["POST", "POST"] and _photos_kept(server) == before + 1
+
+
 # The first upload reaches the server (which keeps the photo), but its answer is lost on
 # the way back: the page's request is sent by fetch and then reported failed.
 LOSE_FIRST_ANSWER = """(() => {

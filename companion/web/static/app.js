@@ -115,6 +115,10 @@ function send(job) {
   xhr.onload = () => {
     const doc = answer(xhr.responseText, xhr.status);
     if (xhr.status < 400 && doc.location) { form.pending = null; window.location.assign(doc.location); return; }
+    if (xhr.status === 503) {  // busy (the read queue is full, the store is locked): kept
+      later(job, Number(xhr.getResponseHeader("Retry-After")) || 5, doc.error);
+      return;
+    }
     bar.hidden = true;
     form.classList.remove("busy");
     form.pending = null;
@@ -151,6 +155,18 @@ function wait(job) {
   };
   connection.whenBack(job.again);
   connection.lost();
+}
+
+function later(job, seconds, why) {
+  // The server asked to try again in a moment: kept, and sent again then.
+  const { form } = job;
+  form.querySelector(".progress").hidden = true;
+  form.classList.remove("busy");
+  const panel = form.querySelector(".retry");
+  panel.querySelector(".retry-text").textContent =
+    `Not sent yet: ${why || "the server is busy"}. Sending again in ${seconds} s.`;
+  panel.hidden = false;
+  setTimeout(() => { if (form.pending === job && !panel.hidden) send(job); }, seconds * 1000);
 }
 
 function cancel(form) {
