@@ -211,10 +211,7 @@ function wire(root) {
     });
     form.querySelector(".retry-cancel").addEventListener("click", () => cancel(form));
   });
-  root.querySelectorAll("button[data-share]").forEach((button) => {
-    button.hidden = false;
-    button.addEventListener("click", () => share(button));
-  });
+  root.querySelectorAll("button[data-share]").forEach(wireShare);
   root.querySelectorAll("form.inplace").forEach((form) => {
     form.addEventListener("submit", (e) => { e.preventDefault(); inplace(form, e.submitter); });
   });
@@ -226,23 +223,29 @@ function wire(root) {
   });
 }
 
-async function share(button) {
-  // The picture to the phone's share sheet (Web Share with files) where it takes files;
-  // elsewhere the download link next to the button saves it.
+function wireShare(button) {
+  // The picture goes to the phone's share sheet (Web Share with files) where it takes
+  // files; elsewhere the download link next to the button saves it. It is fetched ahead:
+  // a share sheet opens only straight from the tap, not after waiting for the server.
   const link = button.closest(".share").querySelector("a.download");
-  try {
-    const res = await fetch(link.href);
-    if (!res.ok) throw new Error(`the server answered ${res.status}`);
-    const file = new File([await res.blob()], link.getAttribute("download"), { type: "image/png" });
-    if (navigator.canShare && navigator.canShare({ files: [file] })) {
-      await navigator.share({ files: [file], title: button.dataset.title, text: button.dataset.title });
-      return;
+  let file = null;
+  const ready = fetch(link.href)
+    .then((res) => (res.ok ? res.blob() : Promise.reject(new Error(`${res.status}`))))
+    .then((blob) => { file = new File([blob], link.getAttribute("download"), { type: "image/png" }); return file; })
+    .catch(() => null);
+  button.hidden = false;
+  button.addEventListener("click", async () => {
+    const picture = file || await ready;
+    if (picture && navigator.canShare && navigator.canShare({ files: [picture] })) {
+      try {
+        await navigator.share({ files: [picture], title: button.dataset.title, text: button.dataset.title });
+        return;
+      } catch (e) {
+        if (e.name === "AbortError") return;  // the player closed the share sheet
+      }
     }
-  } catch (e) {
-    if (e.name === "AbortError") return;  // the player closed the share sheet
-    if (e instanceof TypeError) { connection.lost(); return; }
-  }
-  link.click();
+    link.click();
+  });
 }
 
 document.addEventListener("DOMContentLoaded", () => {
