@@ -131,6 +131,24 @@ def main(argv: list[str]) -> int:
                 for name in ("history", "standings"):
                     page.goto(root + name)
                     shoot(page, out / f"{name}{suffix}.png")
+                page.goto(root)
+                page.locator("li.play a:text-is('Share')").last.click()  # the Delicious table
+                page.wait_for_selector("#share")
+                page.evaluate("window.scrollTo(0, 0)")  # the ranking above the share card
+                page.screenshot(path=out / f"share{suffix}.png")
+                page.goto(root + "delicious")
+                page.route("**/delicious/upload", lambda route: route.abort("internetdisconnected"))
+                page.set_input_files(CHOOSE, PHOTOS / "delicious/photos/combo-good-light.jpg")
+                page.wait_for_selector("form.upload .retry:not([hidden])")
+                page.screenshot(path=out / f"upload-retry{suffix}.png")
+                page.unroute("**/delicious/upload")
+                page.goto(root + "history")
+                page.wait_for_function("navigator.serviceWorker.controller !== null")
+                page.context.set_offline(True)
+                page.goto(root + "standings")  # the worker's stand-in page
+                page.wait_for_selector("h1:text-is('The Wi-Fi dropped')")
+                page.screenshot(path=out / f"offline{suffix}.png")
+                page.context.set_offline(False)
                 browser.close()
         finally:
             proc.terminate()

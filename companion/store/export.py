@@ -13,12 +13,13 @@ import io
 import json
 import uuid
 from typing import Any
+from urllib.parse import quote
 
 from companion.games.registry import BY_SLUG, title
 from companion.store.aliases import aliases, resolve, rows
 from companion.store.db import Store
 from companion.store.errors import NotFoundError
-from companion.store.history import history
+from companion.store.history import HistoryRow, HistorySeat, history
 
 FORMAT = "companion-plays"
 FORMAT_VERSION = 1
@@ -27,6 +28,9 @@ FORMAT_VERSION = 1
 BGSTATS_NS = uuid.uuid5(uuid.NAMESPACE_URL, "companion:bgstats")
 BGSTATS_ABOUT = ("A play file for the Board Game Stats app, written by companion: open it "
                  "with BG Stats (share, export or open-in) to import the plays.")
+# BG Stats' documented push-play link: the play as URL-encoded JSON, opened by the app on
+# the same phone (https://www.bgstatsapp.com/support/push-plays-to-bg-stats-from-other-apps-or-websites/).
+BGSTATS_PUSH = "https://app.bgstatsapp.com/createPlay.html?data="
 CSV_COLUMNS = ("play", "date", "night", "location", "game", "seat", "player", "spelled",
                "score", "place", "winner", "tiebreak", "duration_min", "source")
 
@@ -115,6 +119,61 @@ def _play_date(date: str, created_at: str) -> str:
     return _bg_time(saved) if saved.date().isoformat() == date else f"{date} 00:00:00"
 
 
+def _bg_game(slug: str) -> dict[str, Any]:
+    """What BG Stats is told about a game, in the play file and in a push link alike."""
+    info = BY_SLUG.get(slug)
+    return {"name": title(slug), "bggId": (info.bgg_id if info else None) or 0,
+            "highestWins": info.highest_wins if info else True, "noPoints": False}
+
+
+def _bg_comments(h: HistoryRow) -> str:
+    return "; ".join(x for x in (h.night, h.tiebreak) if x)
+
+
+def _bg_seat(s: HistorySeat) -> dict[str, Any]:
+    """A seat's place as BG Stats reads it (rank 0: no place). The score is written as
+    each format shows: text in the play file, a number in a push link."""
+    return {"winner": s.winner, "rank": s.place or 0}
+
+
+def _bg_number(score: float | None) -> float | int | str:
+    """A score as a JSON number (whole ones without ".0"); none: empty."""
+    if score is None:
+        return ""
+    return int(score) if float(score).is_integer() else score
+
+
+def bgstats_push(store: Store, play_id: int) -> dict[str, Any]:
+    """One saved play in BG Stats' push-play form (the JSON its link carries), from the
+    same history row and game facts the play file is written from."""
+    found = history(store, ids=[play_id])
+    if not found:
+        raise NotFoundError(f"no play {play_id}")
+    h = found[0]
+    created = str(rows(store, "SELECT created_at FROM plays WHERE id = ?",
+                       (play_id,))[0]["created_at"])
+    doc: dict[str, Any] = {
+        "game": {**_bg_game(h.game), "sourceGameId": h.game},
+        "playDate": _play_date(h.date, created),
+        "durationMin": h.duration_min or 0,
+        "board": "", "comments": _bg_comments(h),
+        "players": [{"name": s.name, "score": _bg_number(s.score),
+                     **_bg_seat(s), "startPlayer": False, "role": ""} for s in h.seats],
+    }
+    if h.location:
+        doc["location"] = h.location
+    if doc["game"]["bggId"] == 0:
+        del doc["game"]["bggId"]  # unknown: BG Stats matches the game by name
+    return doc
+
+
+def bgstats_link(store: Store, play_id: int) -> str:
+    """The link that opens BG Stats (on the same phone) with this play filled in."""
+    text = json.dumps(bgstats_push(store, play_id), ensure_ascii=False,
+                      separators=(",", ":"))
+    return BGSTATS_PUSH + quote(text, safe="")
+
+
 def export_bgstats(store: Store, me: str | None = None) -> dict[str, Any]:
     """A BG Stats play file (the JSON the app opens to import plays).
 
@@ -135,14 +194,12 @@ def export_bgstats(store: Store, me: str | None = None) -> dict[str, Any]:
             location_ids.setdefault(h.location, len(location_ids) + 1)
     games = []
     for slug, gid in game_ids.items():
-        info = BY_SLUG.get(slug)
-        games.append({"id": gid, "uuid": _bg_uuid("game", slug), "name": title(slug),
-                      "bggName": title(slug), "bggId": (info.bgg_id if info else None) or 0,
-                      "highestWins": info.highest_wins if info else True, "noPoints": False,
-                      "cooperative": False, "usesTeams": False, "modificationDate": now})
+        games.append({"id": gid, "uuid": _bg_uuid("game", slug), **_bg_game(slug),
+                      "bggName": title(slug), "cooperative": False, "usesTeams": False,
+                      "modificationDate": now})
     out_plays = []
     for h in plays:
-        comments = "; ".join(x for x in (h.night, h.tiebreak) if x)
+        comments = _bg_comments(h)
         play: dict[str, Any] = {
             "uuid": str(uuid.UUID(hex=h.uid)).upper(),
             "gameRefId": game_ids[h.game],
@@ -154,8 +211,8 @@ def export_bgstats(store: Store, me: str | None = None) -> dict[str, Any]:
             "scoringSetting": 0, "board": "", "comments": comments,
             "playerScores": [
                 {"playerRefId": player_ids[s.name], "score": "" if s.score is None
-                 else f"{s.score:g}", "winner": s.winner, "rank": s.place or 0,
-                 "seatOrder": i, "newPlayer": False, "startPlayer": False}
+                 else f"{s.score:g}", **_bg_seat(s), "seatOrder": i, "newPlayer": False,
+                 "startPlayer": False}
                 for i, s in enumerate(h.seats)],
         }
         if h.location:

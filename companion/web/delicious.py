@@ -37,6 +37,7 @@ from companion.web.render import (
     state,
     whole,
 )
+from companion.web.share_links import share_of
 from companion.web.supply import night_supply
 from companion.web.uploads import photos, read_form, read_uploads
 
@@ -287,6 +288,7 @@ async def delicious(request: Request) -> Response:
         context["last_fix"] = {it.key: fixes[-1].id for it in items
                                if (fixes := st.store.corrections(it.key))}
         context["saved"] = st.store.play(scoring.play_id) if scoring.play_id else None
+        context["share"] = share_of(st.store, scoring.play_id) if scoring.play_id else None
     night = st.store.current_night()
     context["players"] = st.store.night_players(night.id)
     context["earlier"] = [(sc, len(st.store.photos(sc.id)))

@@ -21,6 +21,7 @@ from companion.store.standings import score_series, standings
 from companion.web.paging import paging
 from companion.web.readers import DICE, SHEET
 from companion.web.render import page, state, whole
+from companion.web.share_links import share_of
 
 API_PAGE_MAX = 1000  # plays one /api/history page holds at most
 
@@ -130,7 +131,8 @@ async def play_page(request: Request) -> Response:
     row = _one(store, play_id)
     detail = play_detail(store, play_id)
     return page(request, "history_play.html", row=row, game_title=title(row.game),
-                 pictures=_pictures(store, play_id),
+                 pictures=_pictures(store, play_id), share=share_of(store, play_id),
+                 share_overlays=row.game == "delicious" and row.scoring_id is not None,
                  detail=json.dumps(detail, indent=1, sort_keys=True) if detail else None)
 
 
