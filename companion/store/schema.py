@@ -205,7 +205,19 @@ CREATE TABLE IF NOT EXISTS form_keys (
 ) WITHOUT ROWID;
 """
 
+# The dice colours a night's Diced Veggies game was taught by its first photo of a full
+# starting block (the dice colours file of `companion dice read --save-colours`), so every
+# later dice photo that night is read against the table's own dice.
+_V6_NIGHT_DICE_COLOURS = """
+CREATE TABLE IF NOT EXISTS night_dice_colours (
+    night_id    INTEGER PRIMARY KEY REFERENCES nights(id) ON DELETE CASCADE,
+    doc         TEXT NOT NULL,            -- the dice colours document (docs/formats.md)
+    photo_id    INTEGER REFERENCES photos(id) ON DELETE SET NULL,  -- the photo that taught
+    created_at  TEXT NOT NULL
+);
+"""
+
 MIGRATIONS: Sequence[Step] = (_V1, _v2_history, _v3_standings_totals, _V4_NIGHT_SUPPLY,
-                              _V5_FORM_KEYS)
+                              _V5_FORM_KEYS, _V6_NIGHT_DICE_COLOURS)
 
 SCHEMA_VERSION = len(MIGRATIONS)
