@@ -308,8 +308,10 @@ def test_a_mat_with_two_markers_covered_is_still_found():
 
 @pytest.mark.parametrize("cell", [(2, 3), (0, 3)])
 def test_a_die_that_cannot_be_read_is_a_gap_not_silently_absent(cell):
-    """A die covered by a grey scrap (inside the block, then on its rim): no die is made up
-    there, and the reading lists the cell as a gap for the player to check."""
+    """A die covered by a grey scrap (inside the block, then on its rim): nothing is made
+    up there silently - the reading lists the cell as a gap for the player to check, or
+    reads a die there that goes to review with its pips unclear (the scrap's edge inside
+    the die's rim can look like pips at the smaller pip size)."""
     rng = np.random.default_rng(101)
     shot = render_dice_photo(random_block(rng), rng)
     img = shot.image.copy()
@@ -318,6 +320,12 @@ def test_a_die_that_cannot_be_read_is_a_gap_not_silently_absent(cell):
     cv2.rectangle(img, (int(x) - h, int(y) - h), (int(x) + h, int(y) + h), (150, 150, 150), -1)
     reading = read_dice_image(img)
     s = score_reading(shot, reading.dice)
+    there = [d for d in reading.dice if np.hypot(d.center_px[0] - x, d.center_px[1] - y)
+             < 0.3 * shot.pitch_px]
+    if there:  # read, but sent to review for its pips
+        assert (s.missed, s.phantom, s.silent) == (0, 0, 0) and not reading.gaps
+        assert there[0].review and "pips-unclear" in there[0].flags
+        return
     assert (s.missed, s.phantom, s.silent) == (1, 0, 0)
     assert len(reading.gaps) == 1
     gap = reading.gaps[0]

@@ -640,6 +640,10 @@ def _pips_by_paint(
         # there is no better than the blobs' unless it is clear by far
         flags.append("pips-by-paint")
         return paint, False, min(pip_conf, C.GLINT_CONFIDENCE)
+    if paint == rd.pips and not rd.even_paint and rd.paint_margin < C.PAINT_AT_GLINT_MARGIN:
+        # one blob may be a highlight, and a highlight over a bare face draws it towards a
+        # pale pip's colour too: the paint barely agreeing settles nothing
+        return paint, False, pip_conf
     if paint == rd.pips or glinty or rd.pip_margin < C.PIP_SURE_RATIO:
         return paint, True, 1.0
     flags.append("pips-by-paint")
