@@ -231,3 +231,31 @@ def test_overlay_is_a_file_or_a_folder_by_its_suffix(tmp_path):
     assert (folder / "cut.overlay.png").is_file()
     assert invoke("dice", "cuts", cut, "--overlay", str(folder / "sub")).exit_code == 0
     assert (folder / "sub" / "cut.overlay.png").is_file()
+
+
+def test_a_later_photo_whose_colours_all_doubt_is_read_not_refused(tmp_path):
+    """With the game's colours a photo is a block when its dice are surely there with
+    their pips read, even if this light leaves every colour in doubt: read, every die in
+    review, rather than refused as "no dice". Inputs without a block are still refused."""
+    from companion.vision.dice import gate
+    from companion.vision.dice.reader import read_dice_image, read_dice_photo
+    from tools.bench_dice_vision import bad_inputs
+
+    full, cut, _ = _game_photos(tmp_path)
+    learnt = load_colours_of(full, tmp_path)
+    # the families' colours turned round: every die named against the wrong layout
+    wrong = DiceColours(np.roll(learnt.centres, 1, axis=0), learnt.scatter, learnt.white)
+    reading = read_dice_photo(cut, wrong)
+    assert len(reading.dice) >= 20 and all(d.review for d in reading.dice)
+    with pytest.raises(gate.NoDiceError):
+        gate.confirm(reading.dice)  # counted by colour too, as a photo read alone is
+    for name, item in itertools.islice(bad_inputs(), 6):
+        with pytest.raises(gate.NoDiceError):
+            read_dice_image(item, learnt)  # blank, noise, empty tables: still no block
+        assert name
+
+
+def load_colours_of(full, tmp_path):
+    path = tmp_path / "colours.json"
+    assert invoke("dice", "read", full, "--save-colours", str(path)).exit_code == 0
+    return load_colours(path)

@@ -39,3 +39,14 @@ def test_dice_read_text_says_its_doubts_in_words() -> None:
     out = CliRunner().invoke(main, ["dice", "read", str(photo)]).stdout
     assert "check (0, 6): read mushroom 5" in out
     assert "its colour is close to a carrot's" in out and "no-veggie-colour" not in out
+
+
+def test_a_count_in_doubt_names_both_counts() -> None:
+    from companion.vision.dice.reader import _other_count
+    from tests.test_dice_review_rules import FOUR, _read
+
+    assert doubt_words("pips-4-or-5") == "it may show 4 or 5 pips"
+    assert doubts_sentence(("glint", "pips-2-or-3")).endswith("it may show 2 or 3 pips")
+    four = _read(FOUR)
+    assert _other_count(four, 4) == 5  # a middle pip a glint may hide
+    assert _other_count(four, 5) == 4  # the blobs' count, where the paint read a 5

@@ -127,10 +127,13 @@ def test_a_glint_on_a_bare_face_keeps_the_face_colour_in_its_unclipped_channels(
 
 @pytest.mark.parametrize("at, peak", [((0.0, -1.0), 150), ((1.0, 1.0), 230), ((0.5, 0.5), 230)])
 def test_a_glint_that_breaks_the_blobs_face_leaves_the_paint_to_find_it(at, peak):
-    """A bright glint on or between a 6's pips: the blobs make no standard face, the
-    paint searched on lattices square to the cell still reads the 6."""
+    """A bright glint on or between a 6's pips: where the blobs make no standard face, the
+    paint searched on lattices square to the cell still reads the 6 (at the smaller pip
+    size the blobs mostly see past the glint and read the 6 themselves)."""
     read = _paint(_patch(6, at, glint_sigma=0.05, glint_peak=peak, exposure=0.8))
-    assert not read.layout_ok
+    if read.layout_ok:
+        assert read.pips == 6
+        return
     assert read.paint_pips == 6
     assert read.paint_margin >= C.PAINT_SURE_MARGIN
 

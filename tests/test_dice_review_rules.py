@@ -77,3 +77,14 @@ def test_a_family_spread_wide_in_the_photo_makes_its_neighbour_less_sure():
     d = np.linalg.norm(np.array([*carrots, *wide])[:, None] - np.array(
         [k["carrot"], k["tomato"]])[None], axis=-1) / C.COLOUR_SPREAD
     assert family_scatter(d)[0] == 1.0 < family_scatter(d)[1]
+
+
+def test_a_highlight_the_paint_barely_agrees_with_leaves_the_die_in_doubt():
+    """A 3 whose middle blob is unlike the others (a highlight, maybe) and whose paint
+    agrees only narrowly stays in doubt: a highlight over a bare face draws the paint
+    towards a pale pip too. A clear paint reading settles it."""
+    three = [(-1, -1), (0, 0), (1, 1)]
+    narrow = _read(three, even_paint=False, paint_pips=3, paint_margin=0.12)
+    assert _pips_by_paint(narrow, True, 0.6, [])[1] is False
+    clear = _read(three, even_paint=False, paint_pips=3, paint_margin=0.3)
+    assert _pips_by_paint(clear, True, 0.6, []) == (3, True, 1.0)

@@ -7,10 +7,13 @@ another right die wrong (or a phantom out of review).
 Photos are rendered once and kept in ``bench-out/dice-errors/photos`` (their JPEG and
 truth). Besides the wide and narrow bench photos (any indices, 200 and beyond included)
 there are two extra wide-style sets with their own seeds: wood under a warm lamp and
-stone. The held-out setting is for measuring only and is not offered here.
+stone, and the ``wider`` tuning set (other paints, plastics, pips, lamps and tables);
+``--colours`` reads each wider photo with the colours learnt from its game's full block.
+The held-out settings are for measuring only and are not offered here.
 
     python -m tools.dice_errors run NAME [--wide 0:200] [--narrow 0:50]
                                            [--warm-wood 0:60] [--stone 0:60]
+                                           [--wider 0:100] [--colours]
     python -m tools.dice_errors diff A B
 """
 
@@ -78,9 +81,10 @@ def _render(setting: str, i: int) -> tuple[Any, str, str]:
     return render_dice_photo(_block(rng, kind), rng, table="wood", style=style), "wood", kind
 
 
-def run(name: str, spans: dict[str, range]) -> None:
+def run(name: str, spans: dict[str, range], colours: bool = False) -> None:
     from companion.errors import ImageError
     from companion.vision.dice.reader import read_dice_image
+    from tools.bench_dice_vision import _learnt
     from tools.synth.dice_truth import block_offset, die_right, match_dice, score_reading
 
     cv2.setNumThreads(1)
@@ -91,9 +95,12 @@ def run(name: str, spans: dict[str, range]) -> None:
         for i, shot, surface, kind in shots(setting, indices):
             key = f"{setting}-{i:03d}"
             info = f"{surface} {kind} {shot.lamp_k:.0f}K"
+            learnt = _learnt(setting, i) if colours and setting == "wider" else None
+            if colours and setting == "wider" and learnt is None:
+                print(f"{key} {info}: its game's full block taught no colours")
             t0 = time.process_time()
             try:
-                reading = read_dice_image(shot.image)
+                reading = read_dice_image(shot.image, learnt)
             except ImageError as exc:
                 n = len(shot.block["dice"])
                 out[key] = {"info": info, "error": str(exc), "wrong": [], "missed": n}
@@ -197,13 +204,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     r.add_argument("--narrow", default="0:50", help="narrow photo indices, as A:B")
     r.add_argument("--warm-wood", default="0", help="warm-lamp wood photo indices, as A:B")
     r.add_argument("--stone", default="0", help="stone table photo indices, as A:B")
+    r.add_argument("--wider", default="0", help="wider tuning photo indices, as A:B")
+    r.add_argument("--colours", action="store_true",
+                   help="read the wider photos with their game's learnt colours")
     d = sub.add_parser("diff", help="compare two saved runs")
     d.add_argument("a")
     d.add_argument("b")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     if args.cmd == "run":
         run(args.name, {"wide": _span(args.wide), "narrow": _span(args.narrow),
-                        "warm-wood": _span(args.warm_wood), "stone": _span(args.stone)})
+                        "warm-wood": _span(args.warm_wood), "stone": _span(args.stone),
+                        "wider": _span(args.wider)}, args.colours)
     else:
         sys.exit(diff(args.a, args.b))
 

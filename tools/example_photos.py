@@ -25,3 +25,28 @@ def photo_with_a_field_to_review(folder: Path) -> Path:
     out = folder / "combo-half-erased.jpg"
     cv2.imwrite(str(out), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
     return out
+
+
+# A dice game in the wider synthetic setting (tools/synth) where the colours learnt from
+# the full block change how a later photo of a cut block is read: read alone, some of its
+# dice are named wrong or sent to review for their colour; read with the learnt colours,
+# they are not. The seed was chosen for that (tests/test_dice_colours_web.py checks it).
+DICE_GAME_SEED = 40_003
+
+
+def dice_game_photos(folder: Path, seed: int = DICE_GAME_SEED) -> tuple[Path, Path, object]:
+    """A game's full starting block and a later cut block (same dice, lamp and table) as
+    JPEG files in ``folder``, and the later photo's ``DicePhoto`` (its truth)."""
+    import numpy as np
+
+    from tools.synth.dice_photo import random_block, render_dice_photo
+    from tools.synth.dice_style import WIDER, draw_look
+
+    rng = np.random.default_rng(seed)
+    look = draw_look(WIDER, rng)
+    start = render_dice_photo(random_block(rng), rng, table="wood", look=look)
+    later = render_dice_photo(random_block(rng, irregular=True), rng, table="wood", look=look)
+    full, cut = folder / "block-full.jpg", folder / "block-cut.jpg"
+    full.write_bytes(start.jpeg)
+    cut.write_bytes(later.jpeg)
+    return full, cut, later

@@ -206,7 +206,6 @@ CREATE TABLE IF NOT EXISTS form_keys (
 """
 
 
-
 def _v6_photo_keys(conn: Connection) -> None:
     """One key per photo content kept for a night, game and role, so an upload sent twice
     (a double tap, a retry after a lost answer) is answered with the first photo instead
@@ -224,7 +223,20 @@ def _v6_photo_keys(conn: Connection) -> None:
         FROM photos ph JOIN scorings sc ON sc.id = ph.scoring_id ORDER BY ph.id""")
 
 
+# The dice colours a night's Diced Veggies game was taught by its first photo of a full
+# starting block (the dice colours file of `companion dice read --save-colours`), so every
+# later dice photo that night is read against the table's own dice.
+_V7_NIGHT_DICE_COLOURS = """
+CREATE TABLE IF NOT EXISTS night_dice_colours (
+    night_id    INTEGER PRIMARY KEY REFERENCES nights(id) ON DELETE CASCADE,
+    doc         TEXT NOT NULL,            -- the dice colours document (docs/formats.md)
+    photo_id    INTEGER REFERENCES photos(id) ON DELETE SET NULL,  -- the photo that taught
+    created_at  TEXT NOT NULL
+);
+"""
+
 MIGRATIONS: Sequence[Step] = (_V1, _v2_history, _v3_standings_totals, _V4_NIGHT_SUPPLY,
-                              _V5_FORM_KEYS, _v6_photo_keys)
+                              _V5_FORM_KEYS, _v6_photo_keys,
+                              _V7_NIGHT_DICE_COLOURS)
 
 SCHEMA_VERSION = len(MIGRATIONS)

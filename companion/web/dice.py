@@ -3,11 +3,17 @@ corrected by hand, and a cut judged from a photo before and one after.
 
 The documents are the command line's (``companion.games.diced_veggies``); this module
 reads the photos, applies the corrections and shapes the overlay for a phone.
+
+The night keeps its dice game's colours: its first photo of a full starting block teaches
+them (as ``dice read --save-colours`` does) and every later dice photo that night is read
+against them (``--colours``), until they are forgotten. A reading kept in the store holds
+the colours it was read with, so reading its photo again gives the same dice.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +28,8 @@ from companion.games.diced_veggies.compare import judge_change
 from companion.games.diced_veggies.cutting import CutOptions
 from companion.games.diced_veggies.documents import cuts_document
 from companion.games.diced_veggies.model import Block, Ingredient
-from companion.store import Correction, NewPhoto, Photo
+from companion.store import Correction, NewPhoto, Photo, Reading, Store
+from companion.store.dice_colours import dice_colours, forget_dice_colours, keep_dice_colours
 from companion.vision.dice.doubt_words import doubts_sentence
 from companion.web.pictures import encode_jpeg
 from companion.web.readers import DICE
@@ -45,9 +52,26 @@ if TYPE_CHECKING:
 INGREDIENTS: tuple[str, ...] = tuple(i.value for i in Ingredient)
 
 
-def dice_reading(st: WebState, photo: Photo, label: str) -> DiceReading:
+# The key of a stored dice reading's document holding the colours it was read with.
+COLOURS_KEY = "colours"
+
+
+def dice_reading(st: WebState, photo: Photo, reading: Reading) -> DiceReading:
+    """The photo's dice, read again (with the colours its reading was read with) when the
+    cache no longer holds them."""
     path = st.store.photo_path(photo)
-    return st.cache.get(DICE, photo.id, lambda: st.readers.dice(path, label))
+    label, colours = str(reading.doc["photo"]), reading.doc.get(COLOURS_KEY)
+    return st.cache.get(DICE, photo.id, lambda: st.readers.dice(path, label, colours))
+
+
+def learnt_colours(reading: DiceReading) -> dict[str, Any] | None:
+    """The dice colours document a full starting block teaches, None for any other block."""
+    from companion.vision.dice.colours import learn_colours
+
+    try:
+        return learn_colours(reading).to_json()
+    except InputError:
+        return None
 
 
 def dice_read_json(reading: DiceReading, label: str) -> dict[str, Any]:
@@ -191,15 +215,19 @@ class DiceView:
     cuts_error: str | None
     spots: list[DieSpot]
     aspect: float  # height / width of the overlay picture
+    with_colours: bool = False  # read with the colours the night's first block taught
+    taught: bool = False  # this photo taught the night's dice colours
 
 
-def _dice_views(st: WebState, scoring_id: int) -> list[DiceView]:
+def _dice_views(st: WebState, scoring_id: int, teacher: int | None = None) -> list[DiceView]:
+    """The scoring's dice photos as the page shows them; ``teacher``: the photo that taught
+    the night's colours."""
     out = []
     for r in st.store.readings(scoring_id):
         if r.kind != DICE:
             continue
         photo = st.store.photo(r.photo_id)
-        raw = dice_reading(st, photo, str(r.doc["photo"]))
+        raw = dice_reading(st, photo, r)
         fixes = st.store.corrections(r.id)
         reading = corrected_dice(raw, [(c.field, c.value) for c in fixes])
         cuts, err = None, None
@@ -210,7 +238,8 @@ def _dice_views(st: WebState, scoring_id: int) -> list[DiceView]:
         spots, aspect = dice_spots(reading, (photo.width, photo.height))
         out.append(DiceView(r.id, photo.role, str(r.doc["photo"]), reading,
                             dice_read_json(reading, str(r.doc["photo"])), fixes,
-                            cuts, err, spots, aspect))
+                            cuts, err, spots, aspect, COLOURS_KEY in r.doc,
+                            photo.id == teacher))
     return out
 
 
@@ -226,9 +255,15 @@ async def dice_page(request: Request) -> Response:
     sid = request.query_params.get("s")
     context: dict[str, object] = {"scoring": None, "views": [], "verdict": None,
                                "verdict_error": None, "cut": None}
+    night = st.store.current_night().id
     if sid:
         scoring = st.store.scoring(whole(sid, "scoring"))
-        views = await run_in_threadpool(_dice_views, st, scoring.id)
+        night = scoring.night_id if scoring.night_id is not None else night
+    kept = dice_colours(st.store, night)
+    context["colours"] = kept
+    if sid:
+        views = await run_in_threadpool(_dice_views, st, scoring.id,
+                                        kept.photo_id if kept else None)
         context.update(scoring=scoring, views=views)
         roles = {v.role: v for v in views}
         if "before" in roles and "after" in roles:
@@ -257,8 +292,10 @@ async def upload(request: Request) -> Response:
         if not sid:
             raise InputError("snap the block before the cut first")
         scoring = scoring_of(st, sid, "diced-veggies")
+    night = (scoring.night_id if scoring is not None and scoring.night_id is not None
+             else st.store.current_night().id)
     into = scoring.id if scoring is not None else None
-    fresh = None if scoring is not None else ("diced-veggies", st.store.current_night().id)
+    fresh = None if scoring is not None else ("diced-veggies", night)
     # The same photo sent again (a double tap, a retry) is answered with the first.
     again = st.store.kept_photos([NewPhoto(up.data, up.info.media_type, up.info.width,
                                            up.info.height, role)],
@@ -267,13 +304,42 @@ async def upload(request: Request) -> Response:
         return go(request, f"/dice?s={again[0]}")
     if scoring is not None and [p.role for p in st.store.photos(scoring.id)] != ["before"]:
         raise InputError("an after photo goes with one before photo; snap before first")
-    (reading,) = await run_in_threadpool(read_uploads, st.store, ups, st.readers.dice)
+    kept = dice_colours(st.store, night)
+    known = None if kept is None else kept.doc
+    read = functools.partial(st.readers.dice, colours=known)
+    (reading,) = await run_in_threadpool(read_uploads, st.store, ups, read)
+    doc = dice_read_json(reading, up.label)
+    if known is not None:
+        doc[COLOURS_KEY] = known
     new = [NewPhoto(up.data, up.info.media_type, up.info.width, up.info.height, role,
-                    (DICE, dice_read_json(reading, up.label)))]
+                    (DICE, doc))]
     scoring_id, ((photo, _),) = st.store.add_photos(new, scoring_id=into, new_scoring=fresh,
                                                        once=True)
     st.cache.put(DICE, photo.id, reading)
+    if kept is None:
+        await run_in_threadpool(_teach, st.store, night, reading, photo.id)
     return go(request, f"/dice?s={scoring_id}")
+
+
+def _teach(store: Store, night: int, reading: DiceReading, photo_id: int) -> None:
+    """Keep the colours of the night's first full starting block."""
+    learnt = learnt_colours(reading)
+    if learnt is not None:
+        keep_dice_colours(store, night, learnt, photo_id)
+
+
+async def forget_colours(request: Request) -> Response:
+    """Forget the night's dice colours: later photos are read alone (and the next full
+    block teaches them again)."""
+    st = state(request)
+    form = await request.form()
+    sid = form.get("s")
+    night = st.store.current_night().id
+    if sid:
+        scoring = scoring_of(st, sid, "diced-veggies")
+        night = scoring.night_id if scoring.night_id is not None else night
+    forget_dice_colours(st.store, night)
+    return go(request, f"/dice?s={whole(sid, 'scoring')}" if sid else "/dice")
 
 
 async def correct(request: Request) -> Response:
@@ -292,7 +358,7 @@ async def correct(request: Request) -> Response:
     parse_die(value)
     # Checked against the dice read and the corrections kept so far, so a correction
     # that names no die is refused before it is stored (it would break the page).
-    raw = await run_in_threadpool(dice_reading, st, photo, str(reading.doc["photo"]))
+    raw = await run_in_threadpool(dice_reading, st, photo, reading)
     fixes = [(c.field, c.value) for c in st.store.corrections(rid)]
     corrected_dice(raw, [*fixes, (cell, value)])
     st.store.correct(rid, cell, value)
@@ -317,5 +383,6 @@ async def overlay(request: Request) -> Response:
     return Response(data, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
-ROUTES_POST = (("/dice/upload", upload), ("/dice/{sid:int}/correct", correct))
+ROUTES_POST = (("/dice/upload", upload), ("/dice/{sid:int}/correct", correct),
+               ("/dice/colours/forget", forget_colours))
 ROUTES_GET = (("/dice", dice_page), ("/dice/{sid:int}/overlay/{rid:int}.jpg", overlay))

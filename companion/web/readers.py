@@ -17,7 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from companion.errors import ImageError, InputError
 
@@ -73,9 +73,9 @@ class ReaderPool:
                     initializer=leave_with_parent)
             return self._pool
 
-    def _run(self, fn: Callable[[Path, str], R], path: Path, label: str) -> R:
+    def _run(self, fn: Callable[..., R], path: Path, label: str, *more: object) -> R:
         try:
-            return self._executor().submit(fn, path, label).result()
+            return self._executor().submit(fn, path, label, *more).result()
         except BrokenProcessPool:
             with self._lock:
                 self._pool = None
@@ -85,8 +85,10 @@ class ReaderPool:
     def sheet(self, path: Path, label: str) -> SheetReading:
         return self._run(read_sheet, path, label)
 
-    def dice(self, path: Path, label: str) -> DiceReading:
-        return self._run(read_dice, path, label)
+    def dice(self, path: Path, label: str,
+             colours: dict[str, Any] | None = None) -> DiceReading:
+        """``colours``: the game's dice colours document, to read the photo against."""
+        return self._run(read_dice, path, label, colours)
 
     def warm(self) -> None:
         """Start the workers loading the readers' models now, not at the first photo."""
@@ -131,12 +133,15 @@ def read_sheet(path: Path, label: str) -> SheetReading:
     return dataclasses.replace(reading, photo=label)
 
 
-def read_dice(path: Path, label: str) -> DiceReading:
-    """One photographed Diced Veggies block read."""
+def read_dice(path: Path, label: str, colours: dict[str, Any] | None = None) -> DiceReading:
+    """One photographed Diced Veggies block read, against the game's dice colours (their
+    document, as ``dice read --save-colours`` writes it) when given."""
+    from companion.vision.dice.colours import DiceColours
     from companion.vision.dice.reader import read_dice_photo
 
+    known = None if colours is None else DiceColours.from_json(colours)
     try:
-        return read_dice_photo(path)
+        return read_dice_photo(path, known)
     except ImageError as exc:
         raise ImageError(_naming(exc, path, label)) from None
 

@@ -21,7 +21,7 @@ DIE_COLOURS_RGB: Mapping[str, tuple[int, int, int]] = MappingProxyType({
 })
 # Pip centres sit on a 3x3 lattice; its spacing as a fraction of the die edge.
 PIP_LATTICE_FRACTION = 0.26
-PIP_DIAMETER_FRACTION = 0.16  # pip diameter / die edge
+PIP_DIAMETER_FRACTION = 0.13  # pip diameter / die edge: under our round pips, so small ones fit
 
 # Lattice positions (row, col in -1..1) of each standard face; faces 2, 3 and 6 also occur
 # turned a quarter, which the matcher tries as well.

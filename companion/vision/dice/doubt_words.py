@@ -3,6 +3,7 @@ flags are short names made for tests and benchmarks)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 _WORDS: dict[str, str] = {
@@ -16,6 +17,7 @@ _WORDS: dict[str, str] = {
     "no-veggie-colour": "its colour is not clearly any vegetable's",
     "colour-light-doubtful": "the light makes its colour uncertain",
     "colour-unknown": "its colour is unlike the other dice in this photo",
+    "colour-too-many": "more dice than the game's 7 were read as this vegetable",
     "pips-off-layout": "its pips are not laid out as on a die",
     "pips-off-spacing": "two pips sit too close: one may be a glint",
     "face-not-in-set": "no die of the game has this face",
@@ -33,6 +35,9 @@ def doubt_words(flag: str) -> str | None:
         return None
     if flag.startswith("colour-near-"):
         return f"its colour is close to a {flag.removeprefix('colour-near-')}'s"
+    both = re.fullmatch(r"pips-(\d)-or-(\d)", flag)
+    if both:
+        return f"it may show {both[1]} or {both[2]} pips"
     if flag.startswith("colour-like-a-"):
         return f"its colour looks like a {flag.removeprefix('colour-like-a-')}'s"
     return _WORDS.get(flag, flag.replace("-", " "))

@@ -36,6 +36,7 @@ class FamilyCall:
     distance: float  # spread units to the chosen family's centre in this photo
     rival: bool = False  # another light, fitting nearly as well, names this die otherwise
     twin: str | None = None  # a die of this photo that looks just like it is named this
+    too_many: bool = False  # its family holds more dice here than the game has of it
 
 
 def _fit_light(
@@ -251,7 +252,19 @@ def fit_families(
             conf *= C.COLOUR_MAX_DISTANCE / d1
         out.append(FamilyCall(INGREDIENT_NAMES[order[0]], conf, INGREDIENT_NAMES[order[1]], d1,
                               i in rivals))
-    return FamilyFit(_twins(rel, out), centres, rel, seven)
+    return FamilyFit(_twins(rel, _too_many(out)), centres, rel, seven)
+
+
+def _too_many(calls: list[FamilyCall]) -> list[FamilyCall]:
+    """The game has 7 dice of each family, so a photo naming more than 7 of one has named
+    some of another family's dice with it (a light that makes orange look tan names the
+    carrots mushrooms): its dice whose runner-up family holds fewer than 7 are in doubt."""
+    per = C.FULL_BLOCK_DICE // len(INGREDIENT_NAMES)
+    count = {n: 0 for n in INGREDIENT_NAMES}
+    for c in calls:
+        count[c.ingredient] += 1
+    return [replace(c, too_many=True) if count[c.ingredient] > per and count[c.runner_up] < per
+            else c for c in calls]
 
 
 def _photo_centres(rel: np.ndarray, prior: float) -> tuple[np.ndarray, set[int], bool]:

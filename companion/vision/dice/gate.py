@@ -108,10 +108,16 @@ class _Read(Protocol):
     @property
     def review(self) -> bool: ...
 
+    @property
+    def sure_shape(self) -> bool: ...
 
-def confirm(dice: Sequence[_Read]) -> None:
+
+def confirm(dice: Sequence[_Read], by_shape: bool = False) -> None:
     """A block is there only when some of its dice are read surely; a page of bubbles or
-    a stain read as all-doubtful "dice" is no block."""
-    sure = sum(not d.review for d in dice)
+    a stain read as all-doubtful "dice" is no block. ``by_shape``: count the dice that are
+    surely there with their pips read surely, their colour aside - a later photo of a game
+    whose colours were learnt is read against them even where this light leaves most
+    colours in doubt, rather than refused."""
+    sure = sum(d.sure_shape if by_shape else not d.review for d in dice)
     if sure == 0 or (sure < C.GATE_MIN_SURE_DICE and sure < C.GATE_MIN_SURE_SHARE * len(dice)):
         raise NoDiceError(f"{NO_DICE} (nothing read surely as a die)")

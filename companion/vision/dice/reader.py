@@ -58,6 +58,8 @@ class DieReading:
     center_px: tuple[float, float] = (0.0, 0.0)  # the face centre in the photo
     # the face's log-chromaticity relative to the photo's white (what colours are learnt from)
     colour: tuple[float, float] = field(default=(0.0, 0.0), compare=False, repr=False)
+    # a die there for sure and its pips read surely, whatever its colour (gate.confirm)
+    sure_shape: bool = field(default=True, compare=False, repr=False)
 
     @property
     def cell(self) -> tuple[int, int]:
@@ -195,7 +197,7 @@ def read_dice_image(bgr: np.ndarray, colours: DiceColours | None = None) -> Dice
     dice, grid_out, gaps, fit = _decide(
         cells, grid, offset, pitch_full * s_read, mat is not None, white_sure, colours
     )
-    gate.confirm(dice)
+    gate.confirm(dice, by_shape=colours is not None)
     dice, grid_out, gaps = turn_cells(
         dice, grid_out, _quarter_turns(mat, grid_out, dice, s_read / s_det), gaps
     )
@@ -509,6 +511,11 @@ def _decide(
         if call.twin is not None:
             flags.append(f"colour-like-a-{call.twin}")
             call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
+        if call.too_many:
+            flags.append("colour-too-many")
+            if call.confidence >= 1.0:  # the family it may be, named as for a near colour
+                flags.append(f"colour-near-{call.runner_up}")
+            call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
         if call.rival:
             flags.append("colour-light-doubtful")
             call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
@@ -536,12 +543,17 @@ def _decide(
         if value not in FACES:
             flags.append("face-not-in-set")
             pip_conf = min(pip_conf, 0.5)
+        other = _other_count(rd, value) if pip_conf < C.REVIEW_BELOW else None
+        if other is not None:
+            # the count in doubt: name both, so the player checks the one point they differ at
+            flags.append(f"pips-{min(value, other)}-or-{max(value, other)}")
         conf = min(presence, pip_conf, call.confidence)
         dice.append(
             DieReading(
                 cell.row - r0, cell.col - c0, Ingredient(call.ingredient), value, conf,
                 conf < C.REVIEW_BELOW, tuple(flags), cell.center,
                 (float(fit.rel[i, 0]), float(fit.rel[i, 1])),
+                min(presence, pip_conf) >= C.REVIEW_BELOW,
             )
         )
     dice.sort(key=lambda d: (d.row, d.col))
@@ -628,10 +640,24 @@ def _pips_by_paint(
         # there is no better than the blobs' unless it is clear by far
         flags.append("pips-by-paint")
         return paint, False, min(pip_conf, C.GLINT_CONFIDENCE)
+    if paint == rd.pips and not rd.even_paint and rd.paint_margin < C.PAINT_AT_GLINT_MARGIN:
+        # one blob may be a highlight, and a highlight over a bare face draws it towards a
+        # pale pip's colour too: the paint barely agreeing settles nothing
+        return paint, False, pip_conf
     if paint == rd.pips or glinty or rd.pip_margin < C.PIP_SURE_RATIO:
         return paint, True, 1.0
     flags.append("pips-by-paint")
     return paint, True, min(pip_conf, C.GLINT_CONFIDENCE)
+
+
+def _other_count(rd: CellRead, value: int) -> int | None:
+    """The count a doubtful die's pips most likely show instead of ``value``: the paint's
+    or the blobs' where they differ, else the same face with its middle pip added or taken
+    away (a glint hides a middle pip or passes for one)."""
+    for alt in (rd.paint_pips, rd.pips if rd.layout_ok else None):
+        if alt is not None and alt != value and alt in FACES:
+            return alt
+    return {2: 3, 3: 2, 4: 5, 5: 4}.get(value)
 
 
 def _glint_where_counts_differ(rd: CellRead, paint: int) -> bool:
