@@ -116,12 +116,13 @@ class _Field:
 
 def _node(shape: tuple[int, ...], x_mm: float, y_mm: float) -> tuple[int, int]:
     rows, cols = shape[:2]
-    c = int(np.clip(round(x_mm / LOCAL_NODE_MM), 0, cols - 1))
-    r = int(np.clip(round(y_mm / LOCAL_NODE_MM), 0, rows - 1))
+    c = min(max(round(x_mm / LOCAL_NODE_MM), 0), cols - 1)
+    r = min(max(round(y_mm / LOCAL_NODE_MM), 0), rows - 1)
     return r, c
 
 
 LOCAL_COARSE = Level(*K.LOCAL_COARSE)
+_MAP_STEP_PX = 8  # the flattening map is computed on this grid and interpolated
 LOCAL_FINE = Level(*K.LOCAL_FINE)
 # The fine pass searches around the coarse field's offsets, clipped to this (mm).
 _GUESS_MAX_MM = K.LOCAL_COARSE[3] + 2.0
@@ -144,7 +145,7 @@ def _peak(scores: np.ndarray, loc: tuple[int, int]) -> tuple[float, float]:
             c = scores[y, k + 1] if axis == 0 else scores[k + 1, x]
             den = a - 2 * b + c
             if den < 0:
-                out[axis] += float(np.clip(0.5 * (a - c) / den, -0.5, 0.5))
+                out[axis] += min(max(0.5 * float(a - c) / float(den), -0.5), 0.5)
     return out[0], out[1]
 
 
@@ -172,8 +173,9 @@ def match_blocks(photo: np.ndarray, blank: np.ndarray, page_mm: tuple[float, flo
             gx = gy = 0
             if guess is not None:
                 gdx, gdy = guess.displacement(x_mm, y_mm)
-                gx = int(np.clip(round(gdx * ppm), -pad + reach + 2, pad - reach - 2))
-                gy = int(np.clip(round(gdy * ppm), -pad + reach + 2, pad - reach - 2))
+                room = pad - reach - 2
+                gx = min(max(round(gdx * ppm), -room), room)
+                gy = min(max(round(gdy * ppm), -room), room)
             x0, y0 = cx - half - reach + gx + pad, cy - half - reach + gy + pad
             window = padded[y0:y0 + 2 * half + 2 * reach, x0:x0 + 2 * half + 2 * reach]
             scores = cv2.matchTemplate(window, templ, cv2.TM_CCOEFF_NORMED)
@@ -193,10 +195,12 @@ def _reject_outliers(anchors: list[Anchor], radius_mm: float) -> list[Anchor]:
         return anchors
     xy = np.array([(a.x_mm, a.y_mm) for a in anchors])
     d = np.array([(a.dx_mm, a.dy_mm) for a in anchors])
+    gap = xy[:, None, :] - xy[None, :, :]
+    close = (gap * gap).sum(axis=2) <= radius_mm * radius_mm
+    np.fill_diagonal(close, False)
     keep: list[Anchor] = []
     for i, a in enumerate(anchors):
-        near = np.linalg.norm(xy - xy[i], axis=1) <= radius_mm
-        near[i] = False
+        near = close[i]
         if near.sum() < 2:
             keep.append(a)
             continue
@@ -289,17 +293,23 @@ def flatten(photo_grey: np.ndarray, reg: Registration, local: LocalFit) -> np.nd
     """The sheet flattened through the markers' homography and the fitted field."""
     w, h = reg.size_px
     ppm = reg.px_per_mm
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    # Where each rectified pixel comes from in the photo is smooth: work it out every
+    # _MAP_STEP_PX pixels and interpolate (grid point k sits exactly at pixel k * step).
+    step = _MAP_STEP_PX
+    gys, gxs = np.mgrid[0:h + step:step, 0:w + step:step].astype(np.float32)
     scale = np.float32(1.0 / (ppm * LOCAL_NODE_MM))  # rectified px -> node units
-    node_x, node_y = xs * scale, ys * scale
-    dx = cv2.remap(local.dx_mm, node_x, node_y, cv2.INTER_LINEAR,
+    dx = cv2.remap(local.dx_mm, gxs * scale, gys * scale, cv2.INTER_LINEAR,
                    borderMode=cv2.BORDER_REPLICATE)
-    dy = cv2.remap(local.dy_mm, node_x, node_y, cv2.INTER_LINEAR,
+    dy = cv2.remap(local.dy_mm, gxs * scale, gys * scale, cv2.INTER_LINEAR,
                    borderMode=cv2.BORDER_REPLICATE)
-    pts = np.dstack([xs + dx * np.float32(ppm), ys + dy * np.float32(ppm)])
+    pts = np.dstack([gxs + dx * np.float32(ppm), gys + dy * np.float32(ppm)])
     inv = np.linalg.inv(reg.homography)
-    src = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), inv).reshape(h, w, 2)
-    return np.asarray(cv2.remap(photo_grey, src[:, :, 0], src[:, :, 1], cv2.INTER_LINEAR,
+    coarse_src = cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), inv)
+    coarse_src = coarse_src.reshape(gxs.shape + (2,)).astype(np.float32)
+    to_grid = np.float32([[1.0 / step, 0.0, 0.0], [0.0, 1.0 / step, 0.0]])
+    src = cv2.warpAffine(coarse_src, to_grid, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                         borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(cv2.remap(photo_grey, src, None, cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE))
 
 
