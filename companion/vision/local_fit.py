@@ -182,7 +182,7 @@ def match_blocks(photo: np.ndarray, blank: np.ndarray, page_mm: tuple[float, flo
             _, best, _, loc = cv2.minMaxLoc(scores)
             if best < level.min_score:
                 continue
-            px, py = _peak(scores, loc)
+            px, py = _peak(scores, (int(loc[0]), int(loc[1])))
             out.append(Anchor(float(x_mm), float(y_mm), (px - reach + gx) / ppm,
                               (py - reach + gy) / ppm, float(best)))
     return out
@@ -306,8 +306,9 @@ def flatten(photo_grey: np.ndarray, reg: Registration, local: LocalFit) -> np.nd
     inv = np.linalg.inv(reg.homography)
     coarse_src = cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), inv)
     coarse_src = coarse_src.reshape(gxs.shape + (2,)).astype(np.float32)
-    to_grid = np.float32([[1.0 / step, 0.0, 0.0], [0.0, 1.0 / step, 0.0]])
-    src = cv2.warpAffine(coarse_src, to_grid, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+    to_grid = np.array([[1.0 / step, 0.0, 0.0], [0.0, 1.0 / step, 0.0]], np.float32)
+    src = cv2.warpAffine(coarse_src, to_grid, (w, h),
+                         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                          borderMode=cv2.BORDER_REPLICATE)
     return np.asarray(cv2.remap(photo_grey, src, None, cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE))

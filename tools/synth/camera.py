@@ -553,7 +553,7 @@ def _lift_shadow(view: _BentView, shot: Shot, low: tuple[int, int], page_px: flo
     e = math.radians(shot.bend.light_elevation_deg)
     d = math.radians(shot.light_direction_deg + shot.rotation_deg)
     reach = top * page_px / math.tan(e)
-    move = np.float32([[1, 0, -reach * math.cos(d)], [0, 1, -reach * math.sin(d)]])
+    move = np.array([[1, 0, -reach * math.cos(d)], [0, 1, -reach * math.sin(d)]], np.float32)
     cast = cv2.warpAffine(lifted, move, low, flags=cv2.INTER_LINEAR)
     soft = max(1.0, reach / 2)
     return _f32(np.clip(cv2.GaussianBlur(np.maximum(cast, lifted), (0, 0), soft), 0.0, 1.0))
@@ -581,7 +581,7 @@ def shoot(page_bgr: np.ndarray, rng: np.random.Generator, options: CameraOptions
         geo = place(shot.bend, pw, ph, max(pw, ph) * _PAGE_BEND_FRACTION_PER_MM)
         page = _shaded_page(page, geo, shot)
         flat = cv2.getPerspectiveTransform(
-            np.float32([[0, 0], [pw, 0], [pw, ph], [0, ph]]), quad.astype(np.float32))
+            np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], np.float32), quad.astype(np.float32))
         view = _bent_view(_projector(pw, ph, shot), geo, pw, ph, W, H, flat)
     src = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], dtype=np.float32)
     # Shrink the page first when the photo shows it smaller, so the warp does not alias.
