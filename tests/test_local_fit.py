@@ -62,7 +62,7 @@ def test_a_flat_sheet_is_left_alone(blank: np.ndarray) -> None:
 
 def test_the_fit_finds_a_lifted_edge(blank: np.ndarray) -> None:
     h, w = blank.shape
-    dx, dy = _lifted(w, h, 6.0)
+    dx, dy = _lifted(w, h, 8.0)
     photo = _warp(blank, dx, dy)
     page_mm = layout_geometry("delicious-combo", "letter", "A").page_mm
     rough = local_fit.coarse(photo, blank, PPM, page_mm)
@@ -77,7 +77,7 @@ def test_the_fit_finds_a_lifted_edge(blank: np.ndarray) -> None:
 
 def test_flattening_through_the_fit_undoes_the_bend(blank: np.ndarray) -> None:
     h, w = blank.shape
-    dx, dy = _lifted(w, h, 6.0)
+    dx, dy = _lifted(w, h, 8.0)
     photo = _warp(blank, dx, dy)
     reg = _registration()
     flat, fit = local_fit.follow(photo, reg, photo, blank)
@@ -93,9 +93,9 @@ def test_flattening_through_the_fit_undoes_the_bend(blank: np.ndarray) -> None:
 def test_doubt_where_no_print_vouches_or_the_page_breaks(blank: np.ndarray) -> None:
     h, w = blank.shape
     page_mm = layout_geometry("delicious-combo", "letter", "A").page_mm
-    # A page torn along x = 100 mm: the right part sits 2.5 mm lower than the left.
+    # A page torn along x = 100 mm: the right part sits 4 mm lower than the left.
     dy = np.zeros((h, w), np.float32)
-    dy[:, int(100 * PPM):] = 2.5
+    dy[:, int(100 * PPM):] = 4.0
     dx = np.full((h, w), 3.0, np.float32)
     photo = _warp(blank, dx, dy)
     # ... and its print hidden over a 65 mm square (a hand, a curl seen edge on).
@@ -109,7 +109,7 @@ def test_doubt_where_no_print_vouches_or_the_page_breaks(blank: np.ndarray) -> N
 
 def test_switched_off_reads_as_before(blank: np.ndarray) -> None:
     h, w = blank.shape
-    dx, dy = _lifted(w, h, 6.0)
+    dx, dy = _lifted(w, h, 8.0)
     photo = _warp(blank, dx, dy)
     with local_fit.switched_off():
         assert not local_fit.enabled()

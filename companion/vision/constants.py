@@ -79,9 +79,13 @@ LOCAL_NODE_MM = 4.0
 LOCAL_SMOOTH_MM = 8.0
 # A node vouched for by less than this many blocks' worth of weight is not vouched for.
 LOCAL_MIN_SUPPORT = 0.5
-# The sheet is taken as bent (and flattened again) when a coarse block of print sits this
-# far (mm) from where the markers put it: beyond what per-field alignment (2.5 mm) is sure of.
-LOCAL_ENGAGE_MM = 2.2
+# The sheet is taken as bent (and flattened again) when a coarse block of print sits as far
+# from where the markers put it as per-field alignment reaches (mm). On the bench's tuning
+# photos flat sheets stay under 2.3 mm; bent sheets misread without this start near 3.9.
+LOCAL_ENGAGE_MM = FIELD_SHIFT_MAX_MM
 # A field where the page may be further than this (mm) from where the fit puts it is not
 # read with full confidence.
 LOCAL_DOUBT_MM = 0.6
+# How far the page may be off at a place is the LOCAL_DOUBT_RANK-th worst block near it: one
+# block pulled off by the player's ink over it is not a bend (1 would trust no single block).
+LOCAL_DOUBT_RANK = 2
