@@ -10,9 +10,10 @@ from __future__ import annotations
 import pytest
 
 from companion.games.delicious.simulate import simulate_game
-from companion.games.delicious.verdicts import BENT_NOTE
+from companion.games.delicious.verdicts import BENT_NOTE, VerdictCode, photo_verdicts
 from companion.vision import local_fit
 from companion.vision.sheet.reader import SheetReading, read_image
+from tests.fake_readings import FakeField
 from tools.synth.camera import CameraOptions
 from tools.synth.sheet_photo import SheetPhoto, render_sheet_photo
 
@@ -47,3 +48,12 @@ def test_now_every_field_is_right_or_in_review(lifted: SheetPhoto) -> None:
     assert all(r.review for r in bent)
     # Following the bend keeps most of the sheet read, not merely sent to review.
     assert len(reading.review) <= 0.1 * len(reading.readings)
+
+
+def test_many_fields_on_bent_paper_make_one_verdict() -> None:
+    ids = [f"garden.planter.tool.row{i}" for i in range(4)] + ["garden.teapot.tool.r0"]
+    readings = {fid: FakeField(fid, None, 0.7, BENT_NOTE) for fid in ids}
+    (verdict,) = photo_verdicts("p.jpg", readings)
+    assert verdict.code is VerdictCode.BENT
+    assert "lay the sheet flat" in verdict.message and "the planter" in verdict.message
+    assert photo_verdicts("p.jpg", dict(list(readings.items())[:4])) == []  # few: listed
