@@ -65,3 +65,27 @@ IDENTIFY_RESIDUAL_SLACK_MM = 0.3
 IDENTIFY_DIFFER_GREY = 40.0
 # Margin around the expected QR box, in mm, when cropping it from the rectified sheet.
 QR_MARGIN_MM = 6.0
+# --- bent paper (local_fit.py) ---------------------------------------------------------------
+# Blocks of print matched between the flattened photo and the blank, in two passes:
+# (px/mm, block mm, spacing mm, search reach mm, least correlation to keep a block).
+LOCAL_COARSE = (1.0, 40.0, 20.0, 15.0, 0.4)
+LOCAL_FINE = (2.0, 16.0, 8.0, 3.0, 0.5)
+# A block of the blank this plain (grey levels, standard deviation) has nothing to align on.
+LOCAL_BLOCK_MIN_STD = 12.0
+# A block is dropped when its offset differs this much (mm) from its neighbours' median.
+LOCAL_OUTLIER_MM = 1.0
+# The fitted field's nodes lie this far apart, and it is smoothed over this reach (mm).
+LOCAL_NODE_MM = 4.0
+LOCAL_SMOOTH_MM = 8.0
+# A node vouched for by less than this many blocks' worth of weight is not vouched for.
+LOCAL_MIN_SUPPORT = 0.5
+# The sheet is taken as bent (and flattened again) when a coarse block of print sits as far
+# from where the markers put it as per-field alignment reaches (mm). On the bench's tuning
+# photos flat sheets stay under 2.3 mm; bent sheets misread without this start near 3.9.
+LOCAL_ENGAGE_MM = FIELD_SHIFT_MAX_MM
+# A field where the page may be further than this (mm) from where the fit puts it is not
+# read with full confidence.
+LOCAL_DOUBT_MM = 0.6
+# How far the page may be off at a place is the LOCAL_DOUBT_RANK-th worst block near it: one
+# block pulled off by the player's ink over it is not a bend (1 would trust no single block).
+LOCAL_DOUBT_RANK = 2

@@ -18,6 +18,7 @@ import numpy as np
 
 from companion.errors import InputError
 from tools.synth import constants as K
+from tools.synth.page_bend import Bend, BendGeometry, BendKind, place
 
 Range = tuple[float, float]
 
@@ -59,6 +60,13 @@ class CameraOptions:
     paper_bend_mm: Range = K.PAPER_BEND_MM
     drop_shadow_mm: Range = K.DROP_SHADOW_MM
     backgrounds: tuple[str, ...] = K.BACKGROUNDS
+    # Paper off the table (page_bend.py): how often, which kinds and how strongly. At 0 no
+    # bend is drawn at all, so every photo of an unbent camera stays as it was.
+    bend_chance: float = 0.0
+    bend_kinds: tuple[str, ...] = tuple(BendKind)
+    bend_reach_mm: Range = K.BEND_REACH_MM
+    bend_angle_deg: Range = K.BEND_ANGLE_DEG
+    bend_hinge_mm: Range = K.BEND_HINGE_MM
 
     def __post_init__(self) -> None:
         long_side, short_side = self.size_px
@@ -74,6 +82,19 @@ class CameraOptions:
         unknown = set(self.backgrounds) - set(K.BACKGROUNDS)
         if unknown or not self.backgrounds:
             raise InputError(f"backgrounds must be some of {K.BACKGROUNDS}, got {unknown}")
+        kinds = set(self.bend_kinds) - set(BendKind)
+        if kinds or (self.bend_chance > 0 and not self.bend_kinds):
+            raise InputError(f"bend kinds must be some of {', '.join(BendKind)}, got {kinds}")
+        if not 0.0 <= self.bend_angle_deg[0] <= self.bend_angle_deg[1] <= 75.0:
+            raise InputError(f"bend angle must lie in [0, 75] degrees, got {self.bend_angle_deg}")
+
+    def bent(self, setting: str) -> CameraOptions:
+        """The same camera, every photo's paper bent as ``setting`` of K.BEND_SETTINGS says."""
+        if setting not in K.BEND_SETTINGS:
+            raise InputError(f"bend setting must be one of {', '.join(K.BEND_SETTINGS)}")
+        kinds, reach, angle = K.BEND_SETTINGS[setting]
+        return replace(self, bend_chance=1.0, bend_kinds=kinds, bend_reach_mm=reach,
+                       bend_angle_deg=angle)
 
     def sized(self, long_side_px: int) -> CameraOptions:
         """The same camera with a smaller sensor (4:3), for fast tests."""
@@ -128,6 +149,7 @@ class Shot:
     background: str
     seed: int  # drives the textures, shadow shape and noise
     sheet_area: float = 0.0  # wanted share of the frame's area; 0 when ``fill`` was drawn
+    bend: Bend | None = None  # paper lifted off the table, if any
 
 
 @dataclass(frozen=True)
@@ -168,7 +190,7 @@ def sample_shot(rng: np.random.Generator, options: CameraOptions) -> Shot:
     paper = _uniform(rng, o.paper_brightness)
     paper_warm = _uniform(rng, o.paper_warmth)
     warm = float(rng.uniform(0.0, 0.12))
-    return Shot(
+    shot = Shot(
         width_px=width,
         height_px=height,
         tilt_deg=_uniform(rng, o.tilt_deg),
@@ -197,6 +219,19 @@ def sample_shot(rng: np.random.Generator, options: CameraOptions) -> Shot:
         # Drawn last, so cameras that give ``fill`` directly keep their earlier photos.
         sheet_area=0.0 if o.sheet_area is None else _uniform(rng, o.sheet_area),
     )
+    if o.bend_chance <= 0.0:
+        return shot
+    # Drawn after everything else: a bent camera shoots the same photos, only bent.
+    bent = bool(rng.random() < o.bend_chance)
+    bend = Bend(
+        kind=BendKind(o.bend_kinds[int(rng.integers(len(o.bend_kinds)))]),
+        where=int(rng.integers(4)),
+        reach_mm=_uniform(rng, o.bend_reach_mm),
+        angle_deg=_uniform(rng, o.bend_angle_deg),
+        hinge_mm=_uniform(rng, o.bend_hinge_mm),
+        light_elevation_deg=float(rng.uniform(35.0, 75.0)),
+    )
+    return replace(shot, bend=bend) if bent else shot
 
 
 # ---- geometry ------------------------------------------------------------------------------
@@ -210,32 +245,59 @@ def _rotation(axis: np.ndarray, angle_rad: float) -> np.ndarray:
     return np.eye(3) * c + s * skew + (1 - c) * np.outer(axis, axis)
 
 
-def page_quad(page_w: int, page_h: int, shot: Shot) -> np.ndarray:
-    """Where the page's corners (TL, TR, BR, BL) land in the frame, in pixels (4x2).
+@dataclass(frozen=True)
+class _Projector:
+    """The pinhole camera of one shot: page px (with a height above the table) to frame px."""
 
-    The page is a flat rectangle seen by a pinhole camera, rotated in its plane, tilted
+    page_size: tuple[int, int]
+    rotation: np.ndarray  # page frame -> camera frame
+    distance: float
+    focal_length: float
+    lo: np.ndarray  # the flat page's projected outline starts here ...
+    zoom: float  # ... and is scaled by this ...
+    offset: np.ndarray  # ... and moved here, in frame px
+
+    def _raw(self, x: np.ndarray, y: np.ndarray, up: np.ndarray | None) -> np.ndarray:
+        page_w, page_h = self.page_size
+        scale = max(page_w, page_h)
+        pts = (np.column_stack([x, y]) - [page_w / 2, page_h / 2]) / scale
+        # Up from the table is towards the camera: the page frame's -z.
+        z = np.zeros(len(pts)) if up is None else -np.asarray(up, np.float64) / scale
+        cam = np.column_stack([pts, z]) @ self.rotation.T
+        cam[:, 2] += self.distance
+        return np.asarray(self.focal_length * cam[:, :2] / cam[:, 2:3])
+
+    def project(self, x: np.ndarray, y: np.ndarray, up: np.ndarray | None = None
+                ) -> np.ndarray:
+        """Frame px (N x 2) of page points (x, y) lying ``up`` px above the table."""
+        return np.asarray((self._raw(x, y, up) - self.lo) * self.zoom + self.offset)
+
+
+def _projector(page_w: int, page_h: int, shot: Shot) -> _Projector:
+    """The page is a flat rectangle seen by a pinhole camera, rotated in its plane, tilted
     about a random in-plane axis, then zoomed and moved so that its outline spans
-    ``shot.fill`` of the frame and lies wholly inside it.
-    """
-    scale = max(page_w, page_h)
-    pts = np.array([[0, 0], [page_w, 0], [page_w, page_h], [0, page_h]], dtype=np.float64)
-    pts = (pts - [page_w / 2, page_h / 2]) / scale
-    pts3 = np.column_stack([pts, np.zeros(4)])
+    ``shot.fill`` of the frame and lies wholly inside it."""
     rz = _rotation(np.array([0.0, 0.0, 1.0]), math.radians(shot.rotation_deg))
     a = math.radians(shot.tilt_axis_deg)
     rt = _rotation(np.array([math.cos(a), math.sin(a), 0.0]), math.radians(shot.tilt_deg))
-    cam = pts3 @ (rt @ rz).T
     distance = shot.focal_length / max(shot.fill, 1e-3)
-    cam[:, 2] += distance
-    proj = shot.focal_length * cam[:, :2] / cam[:, 2:3]
+    cam = _Projector((page_w, page_h), rt @ rz, distance, shot.focal_length,
+                     np.zeros(2), 1.0, np.zeros(2))
+    proj = cam._raw(np.array([0.0, page_w, page_w, 0.0]), np.array([0.0, 0.0, page_h, page_h]),
+                    None)
     lo, hi = proj.min(axis=0), proj.max(axis=0)
     span = hi - lo
     frame = np.array([shot.width_px, shot.height_px], dtype=np.float64)
     zoom = shot.fill / max(span[0] / frame[0], span[1] / frame[1])
-    proj = (proj - lo) * zoom
     room = frame - span * zoom
-    offset = room * np.array(shot.centre)
-    return np.asarray(proj + offset, dtype=np.float64)
+    return replace(cam, lo=lo, zoom=zoom, offset=room * np.array(shot.centre))
+
+
+def page_quad(page_w: int, page_h: int, shot: Shot) -> np.ndarray:
+    """Where the flat page's corners (TL, TR, BR, BL) land in the frame, in pixels (4x2)."""
+    cam = _projector(page_w, page_h, shot)
+    return np.asarray(cam.project(np.array([0.0, page_w, page_w, 0.0]),
+                                  np.array([0.0, 0.0, page_h, page_h])), dtype=np.float64)
 
 
 def quad_area_fraction(quad: np.ndarray, width_px: int, height_px: int) -> float:
@@ -390,6 +452,113 @@ def _motion_kernel(length_px: float, angle_deg: float) -> np.ndarray:
     return k / max(float(k.sum()), 1e-6)
 
 
+# ---- bent paper ------------------------------------------------------------------------------
+
+_BEND_GRID_PX = 8  # the bent page's frame-to-page map is solved on this grid, then scaled up
+_BEND_NEWTON_STEPS = 12
+_BEND_SHADOW_DEPTH = 0.45  # light the table loses under the lifted paper's shadow
+
+
+@dataclass(frozen=True)
+class _BentView:
+    """Where each frame pixel sees the bent page (page px; -1 off the page), how high the
+    page is there (page px above the table, on a coarse grid) and the page's corners."""
+
+    map_x: np.ndarray
+    map_y: np.ndarray
+    up_coarse: np.ndarray
+    corners: np.ndarray
+
+
+def _bent_view(cam: _Projector, geo: BendGeometry, page_w: int, page_h: int, width: int,
+               height: int, flat: np.ndarray) -> _BentView:
+    """Invert the bent page's projection by Newton's method from the flat page's answer.
+
+    The profile never folds, so from where the flat page would be seen a few steps reach
+    the bent point; a pixel with no solution (seen past the paper's edge) is off the page.
+    """
+    gx = np.arange(0, width + _BEND_GRID_PX, _BEND_GRID_PX, dtype=np.float64)
+    gy = np.arange(0, height + _BEND_GRID_PX, _BEND_GRID_PX, dtype=np.float64)
+    px, py = (a.ravel() for a in np.meshgrid(gx, gy))
+    target = np.column_stack([px, py])
+    start = cv2.perspectiveTransform(target.reshape(-1, 1, 2), np.linalg.inv(flat))
+    u = start.reshape(-1, 2).astype(np.float64)
+
+    def seen(pts: np.ndarray) -> np.ndarray:
+        return cam.project(*geo.surface(pts[:, 0], pts[:, 1]))
+
+    eps = 0.5
+    for _ in range(_BEND_NEWTON_STEPS):
+        f = seen(u) - target
+        jx = (seen(u + [eps, 0.0]) - seen(u)) / eps
+        jy = (seen(u + [0.0, eps]) - seen(u)) / eps
+        det = jx[:, 0] * jy[:, 1] - jy[:, 0] * jx[:, 1]
+        det = np.where(np.abs(det) < 1e-9, 1e-9, det)
+        du = (jy[:, 1] * f[:, 0] - jy[:, 0] * f[:, 1]) / det
+        dv = (-jx[:, 1] * f[:, 0] + jx[:, 0] * f[:, 1]) / det
+        step = np.column_stack([du, dv])
+        u -= np.clip(step, -50.0, 50.0)
+        if float(np.abs(step).max()) < 0.01:
+            break
+    missed = np.linalg.norm(seen(u) - target, axis=1) > 1.0
+    # Far off the page the straight run of the profile rises past the camera: no answer.
+    missed |= (np.abs(u[:, 0] - page_w / 2) > page_w) | (np.abs(u[:, 1] - page_h / 2) > page_h)
+    u[missed] = -10.0
+    shape = (len(gy), len(gx))
+    _, _, up = geo.surface(u[:, 0], u[:, 1])
+    inside = (u[:, 0] >= 0) & (u[:, 0] <= page_w) & (u[:, 1] >= 0) & (u[:, 1] <= page_h)
+    up_coarse = np.where(inside, up, 0.0).reshape(shape).astype(np.float32)
+    # Scale the coarse map up to every pixel (the map is smooth between grid points).
+    full_w, full_h = len(gx) * _BEND_GRID_PX, len(gy) * _BEND_GRID_PX
+    mx = cv2.resize(u[:, 0].reshape(shape).astype(np.float32), (full_w, full_h),
+                    interpolation=cv2.INTER_LINEAR)
+    my = cv2.resize(u[:, 1].reshape(shape).astype(np.float32), (full_w, full_h),
+                    interpolation=cv2.INTER_LINEAR)
+    # cv2.resize puts grid point k at pixel k * step + (step - 1) / 2: undo that half step.
+    half = (_BEND_GRID_PX - 1) // 2
+    mx = np.ascontiguousarray(mx[half:half + height, half:half + width])
+    my = np.ascontiguousarray(my[half:half + height, half:half + width])
+    # Between a solved and an unsolved grid point the scaled-up map means nothing.
+    solved = cv2.resize((~missed).reshape(shape).astype(np.float32), (full_w, full_h),
+                        interpolation=cv2.INTER_LINEAR)[half:half + height, half:half + width]
+    mx[solved < 0.999] = my[solved < 0.999] = -10.0
+    cx = np.array([0.0, page_w, page_w, 0.0])
+    cy = np.array([0.0, 0.0, page_h, page_h])
+    corners = cam.project(*geo.surface(cx, cy))
+    return _BentView(mx, my, up_coarse, corners)
+
+
+def _shaded_page(page: np.ndarray, geo: BendGeometry, shot: Shot) -> np.ndarray:
+    """The page lit by its own slope where it bends (made small, the light is smooth)."""
+    assert shot.bend is not None
+    h, w = page.shape[:2]
+    sw, sh = max(8, w // _LOW_RES_FACTOR), max(8, h // _LOW_RES_FACTOR)
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float64)
+    light = geo.shading((xx + 0.5) * w / sw, (yy + 0.5) * h / sh, shot.light_direction_deg,
+                        shot.bend.light_elevation_deg)
+    light = _f32(cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR))
+    return _f32(page * light[:, :, None])
+
+
+def _lift_shadow(view: _BentView, shot: Shot, low: tuple[int, int], page_px: float
+                 ) -> np.ndarray:
+    """Where the lifted paper shades the table (0-1, at the low resolution)."""
+    assert shot.bend is not None
+    top = float(view.up_coarse.max())
+    if top <= 0.0:
+        return np.zeros((low[1], low[0]), np.float32)
+    lifted = _f32(cv2.resize(view.up_coarse / top, low, interpolation=cv2.INTER_LINEAR))
+    # The shadow falls away from the light, further the higher the paper and the lower the
+    # light; ``page_px`` converts page px of height to low-res frame px.
+    e = math.radians(shot.bend.light_elevation_deg)
+    d = math.radians(shot.light_direction_deg + shot.rotation_deg)
+    reach = top * page_px / math.tan(e)
+    move = np.array([[1, 0, -reach * math.cos(d)], [0, 1, -reach * math.sin(d)]], np.float32)
+    cast = cv2.warpAffine(lifted, move, low, flags=cv2.INTER_LINEAR)
+    soft = max(1.0, reach / 2)
+    return _f32(np.clip(cv2.GaussianBlur(np.maximum(cast, lifted), (0, 0), soft), 0.0, 1.0))
+
+
 # ---- the camera ------------------------------------------------------------------------------
 
 
@@ -407,6 +576,13 @@ def shoot(page_bgr: np.ndarray, rng: np.random.Generator, options: CameraOptions
 
     page = page_bgr.astype(np.float32) * np.array(shot.paper_tint_bgr, dtype=np.float32)
     page = _bend(sub, page, shot.paper_bend_mm * _PAGE_BEND_FRACTION_PER_MM * max(pw, ph))
+    view: _BentView | None = None
+    if shot.bend is not None:
+        geo = place(shot.bend, pw, ph, max(pw, ph) * _PAGE_BEND_FRACTION_PER_MM)
+        page = _shaded_page(page, geo, shot)
+        flat = cv2.getPerspectiveTransform(
+            np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], np.float32), quad.astype(np.float32))
+        view = _bent_view(_projector(pw, ph, shot), geo, pw, ph, W, H, flat)
     src = np.array([[0, 0], [pw, 0], [pw, ph], [0, ph]], dtype=np.float32)
     # Shrink the page first when the photo shows it smaller, so the warp does not alias.
     side_px = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
@@ -415,14 +591,26 @@ def shoot(page_bgr: np.ndarray, rng: np.random.Generator, options: CameraOptions
         size = (max(1, round(pw * shrink)), max(1, round(ph * shrink)))
         page = _f32(cv2.resize(page, size, interpolation=cv2.INTER_AREA))
         src = src * np.array([page.shape[1] / pw, page.shape[0] / ph], dtype=np.float32)
-    homography = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
-    # Replicated borders keep the page's own colour up to its edge; the coverage mask
-    # (anti-aliased, subpixel via the shift argument) decides where paper meets table.
-    warped = _f32(cv2.warpPerspective(page, homography, (W, H), flags=cv2.INTER_LINEAR,
-                                      borderMode=cv2.BORDER_REPLICATE))
-    mask = np.zeros((H, W), dtype=np.uint8)
-    cv2.fillConvexPoly(mask, np.round(quad * 16).astype(np.int32), 255, cv2.LINE_AA, shift=4)
-    alpha = _f32(mask) * np.float32(1.0 / 255.0)
+    if view is None:
+        homography = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+        # Replicated borders keep the page's own colour up to its edge; the coverage mask
+        # (anti-aliased, subpixel via the shift argument) decides where paper meets table.
+        warped = _f32(cv2.warpPerspective(page, homography, (W, H), flags=cv2.INTER_LINEAR,
+                                          borderMode=cv2.BORDER_REPLICATE))
+        mask = np.zeros((H, W), dtype=np.uint8)
+        cv2.fillConvexPoly(mask, np.round(quad * 16).astype(np.int32), 255, cv2.LINE_AA,
+                           shift=4)
+        alpha = _f32(mask) * np.float32(1.0 / 255.0)
+    else:
+        sx, sy = page.shape[1] / pw, page.shape[0] / ph
+        map_x, map_y = view.map_x * np.float32(sx), view.map_y * np.float32(sy)
+        warped = _f32(cv2.remap(page, map_x, map_y, cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE))
+        ones = np.ones(page.shape[:2], np.float32)
+        alpha = _f32(cv2.remap(ones, map_x, map_y, cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=0.0))
+        del map_x, map_y
+        quad = view.corners
 
     # Table, its shadow under the sheet's edge and the light are smooth: work small.
     low = (max(8, W // _LOW_RES_FACTOR), max(8, H // _LOW_RES_FACTOR))
@@ -432,6 +620,9 @@ def shoot(page_bgr: np.ndarray, rng: np.random.Generator, options: CameraOptions
     cover_low = _f32(cv2.resize(alpha, low, interpolation=cv2.INTER_AREA))
     drop = _f32(cv2.GaussianBlur(cover_low, (0, 0), max(0.5, reach / _LOW_RES_FACTOR)))
     table_low *= (1.0 - 0.35 * drop)[:, :, None]
+    if view is not None:
+        lift = _lift_shadow(view, shot, low, shrink / _LOW_RES_FACTOR)
+        table_low *= (1.0 - _BEND_SHADOW_DEPTH * lift)[:, :, None]
     table = _f32(cv2.resize(table_low, (W, H), interpolation=cv2.INTER_LINEAR))
     scene = _f32(cv2.blendLinear(warped, table, alpha, 1.0 - alpha))
     del warped, table

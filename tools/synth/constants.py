@@ -58,3 +58,16 @@ STRAY_MARKS = (0, 3)  # scribbles outside every field, per sheet (inclusive)
 STRAY_MARK_MM = (4.0, 12.0)  # size of a stray scribble
 STRAY_MARK_CLEARANCE_MM = 3.0  # keep stray marks this far from fields, markers and the QR
 SMUDGE_CHANCE = 0.35  # probability a sheet has one half-erased smudge in an empty field
+
+# ---- paper off the table (CameraOptions.bend_*, page_bend.py) ------------------------------
+# Where the paper leaves the table, measured in from its edge (or, for a corner, in from the
+# corner along its diagonal), in mm.
+BEND_REACH_MM = (15.0, 45.0)
+BEND_ANGLE_DEG = (15.0, 45.0)  # slope of the bent paper at its end
+BEND_HINGE_MM = (4.0, 12.0)  # radius of the fold where a lifted edge leaves the table
+# The bench's two settings of bent paper (kinds, reach mm, angle degrees): "edges" is the
+# one the reader was tuned on, "corners" (curled corners, steeper) is measured only.
+BEND_SETTINGS: dict[str, tuple[tuple[str, ...], tuple[float, float], tuple[float, float]]] = {
+    "edges": (("curl", "lift"), (15.0, 45.0), (15.0, 45.0)),
+    "corners": (("corner",), (20.0, 50.0), (20.0, 55.0)),
+}

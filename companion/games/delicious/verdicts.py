@@ -17,6 +17,7 @@ from companion.games.delicious.players import FieldLike
 
 LOW_DETAIL_NOTE = "too little detail in the photo here to be sure"
 GLARE_NOTE = "glare: the photo is washed out here"
+BENT_NOTE = "the paper bends here: it is not where the sheet should be"
 VERDICT_MIN_FIELDS = 5  # fewer fields sharing a note are listed one by one
 GLARE_PARTS_NAMED = 3  # a reflection over more parts of the sheet is "much of the sheet"
 
@@ -24,11 +25,13 @@ GLARE_PARTS_NAMED = 3  # a reflection over more parts of the sheet is "much of t
 class VerdictCode(StrEnum):
     LOW_DETAIL = "low-detail"
     GLARE = "glare"
+    BENT = "bent"
 
 
 _PHOTO_WIDE: dict[str, VerdictCode] = {
     LOW_DETAIL_NOTE: VerdictCode.LOW_DETAIL,
     GLARE_NOTE: VerdictCode.GLARE,
+    BENT_NOTE: VerdictCode.BENT,
 }
 
 
@@ -60,6 +63,9 @@ def _message(code: VerdictCode, fields: tuple[str, ...]) -> str:
     if code is VerdictCode.LOW_DETAIL:
         return (f"too little detail: retake the photo closer or at a higher resolution "
                 f"({n} fields in doubt)")
+    if code is VerdictCode.BENT:
+        return (f"the paper lifts off the table at {_where(fields)}: lay the sheet flat and "
+                f"retake the photo ({n} fields in doubt)")
     return (f"glare over {_where(fields)}: retake the photo without the reflection, tilting "
             f"the phone or moving the light ({n} fields washed out)")
 

@@ -24,11 +24,13 @@ from companion.games.delicious.players import FieldSummary, PlayerReading
 from companion.games.delicious.scoring import Score
 from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS, Mark
 from companion.games.delicious.table import TableResult, assess
-from companion.games.delicious.verdicts import GLARE_NOTE, LOW_DETAIL_NOTE
+from companion.games.delicious.verdicts import BENT_NOTE, GLARE_NOTE, LOW_DETAIL_NOTE
 from companion.games.problems import Problem
 from companion.paper.model import FieldKind, FieldSpec, SheetGeometry
+from companion.vision import local_fit
 from companion.vision.constants import (
     FIELD_SHIFT_MAX_MM,
+    LOCAL_DOUBT_MM,
     RECTIFIED_DPI,
     SHIFT_NEIGHBOUR_MM,
     SHIFT_TRUST_PX,
@@ -617,10 +619,12 @@ def _page(grey: np.ndarray, reg: Registration) -> _Page:
 
 
 def read_fields(
-    grey: np.ndarray, reg: Registration, reader: Reader = Reader.OURS, own_letters: bool = False
+    grey: np.ndarray, reg: Registration, reader: Reader = Reader.OURS, own_letters: bool = False,
+    local: local_fit.LocalFit | None = None,
 ) -> dict[str, FieldReading]:
     """Read every field of a registered sheet from its rectified grey image (``own_letters``:
-    compare doubtful letters with the player's sure ones on the sheet)."""
+    compare doubtful letters with the player's sure ones on the sheet; ``local``: the warp a
+    bent sheet was flattened through, whose doubt sends fields to review)."""
     page = _page(grey, reg)
     geometry = reg.geometry
     cands: dict[str, Candidates] = {}
@@ -693,8 +697,27 @@ def read_fields(
             conf, note = cap, note or LOW_DETAIL_NOTE
         if fid in glared and not clear_cross:  # glare hides ink, never adds it
             conf, note = min(conf, LOW_DETAIL_CONFIDENCE), GLARE_NOTE
+        if local is not None and _bent_here(local, spec):  # misplaced print adds "ink"
+            conf, note = min(conf, LOW_DETAIL_CONFIDENCE), BENT_NOTE
         out[fid] = FieldReading(fid, spec.kind, value, conf, ordered, shifts[fid][:2], note)
     return out
+
+
+def _bent_here(local: local_fit.LocalFit, spec: FieldSpec) -> bool:
+    """Is the page around this field (and the print it is aligned on) possibly further
+    from where the bent sheet's fit puts it than per-field alignment can be sure of?"""
+    b, g = spec.box_mm, SHIFT_WINDOW_GROW_MM
+    return local.doubt_in(b.x - g, b.y - g, b.w + 2 * g, b.h + 2 * g) > LOCAL_DOUBT_MM
+
+
+def _follow_bends(grey_photo: np.ndarray, reg: Registration, grey: np.ndarray
+                  ) -> tuple[np.ndarray, local_fit.LocalFit | None]:
+    """The flattened sheet, flattened again through a fitted warp if its paper bends."""
+    label = reg.label
+    bw = _printed_in_bw(grey, label.sheet, label.paper, label.variant)
+    blank = _fit(blank_sheet(label.sheet, label.paper, label.variant, bw),
+                 (grey.shape[1], grey.shape[0]))
+    return local_fit.follow(grey_photo, reg, grey, blank)
 
 
 def _detail_cap(reg: Registration, spec: FieldSpec, align: Align) -> float:
@@ -729,8 +752,8 @@ def read_image(
         raise UnknownNameError(f"unknown reader {reader!r}; choose ours or tesseract") from None
     grey_photo = bgr if bgr.ndim == 2 else cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     reg = register(grey_photo, sheets)
-    grey = reg.rectify(grey_photo)
-    readings = read_fields(grey, reg, rd, own_letters)
+    grey, local = _follow_bends(grey_photo, reg, reg.rectify(grey_photo))
+    readings = read_fields(grey, reg, rd, own_letters, local)
     return SheetReading(photo, reg, readings, grey, time.perf_counter() - start, rd.value)
 
 
