@@ -161,7 +161,7 @@ def serve(host: str | None, port: int, data: str | None, lan: bool, public: str 
 
         click.echo("Scan this with a phone on the same Wi-Fi:" if lan else
                    "The join link as a QR code (show it on the call):")
-        segno.make(qr_url, error="m").terminal(out=sys.stdout, compact=True)
+        segno.make(qr_url or url, error="m").terminal(out=sys.stdout, compact=True)
         click.echo(f"join link (remote players: their own sheets only): {join_url}")
     click.echo(f"data in {store.root}", err=True)
     sys.stdout.flush()

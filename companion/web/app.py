@@ -20,7 +20,18 @@ from starlette.staticfiles import StaticFiles
 
 from companion.errors import CompanionError
 from companion.store import Store
-from companion.web import api, delicious, dice, history, pads, printing, supply, tonight
+from companion.web import (
+    api,
+    bigscreen,
+    delicious,
+    dice,
+    history,
+    join,
+    pads,
+    printing,
+    supply,
+    tonight,
+)
 from companion.web.constants import (
     PHOTO_READ_S,
     READ_QUEUE_PHOTOS,
@@ -49,7 +60,8 @@ from companion.web.workers import PageWorkers
 
 STATIC_DIR = Path(__file__).parent / "static"
 Handler = Callable[[Request], Awaitable[Response]]
-PAGES = (tonight, delicious, dice, pads, printing, supply)  # each with ROUTES_POST and ROUTES_GET
+# each with ROUTES_POST and ROUTES_GET
+PAGES = (tonight, delicious, dice, pads, printing, supply, join, bigscreen)
 
 __all__ = ["create_app", "join_link"]
 
@@ -103,6 +115,7 @@ def create_app(store: Store, token: str | None = None, join_url: str | None = No
     queue = ReadQueue(read_queue, READER_PROCESSES, PHOTO_READ_S)
     routes = _off_loop(pages, PageWorkers(queue))
     routes.append(Route("/queue", place_in_queue, methods=["GET"]))
+    routes.append(Route("/big/events", bigscreen.events, methods=["GET"]))  # on the loop
     routes += [Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
                Route("/api/{rest:path}", api.not_found, methods=["GET", "POST"])]
     app = Starlette(routes=routes, exception_handlers={
