@@ -3,14 +3,16 @@ sees their own score, breakdown and questions at once (``companion.web.remote``)
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from companion.errors import InputError
 from companion.games.delicious.players import COMBO_SHEET, GARDEN_SHEET, PLAY_SHEET
 from companion.store import NewPhoto, NotFoundError, Player
-from companion.web.delicious import field_allowed, field_crop, sheet_json
+from companion.web.delicious import TableScore, field_allowed, field_crop, sheet_json
 from companion.web.readers import SHEET
 from companion.web.remote import (
     PLAYER_COOKIE,
@@ -25,7 +27,7 @@ from companion.web.remote import (
     player_cookie,
     remote_table,
 )
-from companion.web.render import go, page, state, whole
+from companion.web.render import go, page, state, wants_json, whole
 from companion.web.uploads import photos, read_form, read_uploads
 
 PLAYER_COOKIE_S = 2 * 86400  # a game night and the morning after
@@ -95,9 +97,27 @@ async def me(request: Request) -> Response:
     else:
         next_sheet = ""
     doc = board(st) if night.id in st.remote.revealed else None
+    if wants_json(request):
+        return JSONResponse(me_json(player, table, doc["ranking"] if doc else None))
     return page(request, "join_me.html", me=player, table=table, next_sheet=next_sheet,
                 sent=bool(sheets), combo=COMBO_SHEET in sheets,
                 ranking=doc["ranking"] if doc else None)
+
+
+def me_json(player: Player, table: TableScore | None,
+            ranking: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """``GET /join/me`` for a script: the player's own score, breakdown and questions."""
+    p = table.players[0] if table and table.players else None
+    return {
+        "player": player.name,
+        "total": p.doc["score"]["total"] if p else None,
+        "breakdown": p.doc["score"]["breakdown"] if p else None,
+        "problems": p.problems if p else [],
+        "questions": [{"reading": f.key, "field": f.field, "words": f.words, "value": f.value,
+                       "allowed": list(f.allowed)} for f in p.review] if p else [],
+        "unpaired": [u.message for u in table.unpaired] if table else [],
+        "ranking": ranking,
+    }
 
 
 async def upload(request: Request) -> Response:
