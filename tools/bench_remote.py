@@ -5,7 +5,8 @@ A server runs in a subprocess on 127.0.0.1 with a fresh data directory, as behin
 host's TLS proxy: every request names the public host and carries the player's own
 address in X-Forwarded-For, as the proxy would. The photos are 12 MP synthetic photos of
 filled combo sheets (``tools/synth`` through the reader benchmark's generator and cache,
-``bench-out/reader/``), one a player, each with the score its true fields give. Player i
+``bench-out/reader/``), each with the score its true fields give; player i sends photo
+i mod ``--distinct``. Player i
 starts at i x (window / N) seconds; at most ``--concurrency`` are in flight at once. Each
 joins under a name of their own, uploads the photo, fetches their own page (the clock
 stops: upload to own score), answers every question it asks with what the sheet truly
@@ -15,6 +16,7 @@ Peak memory: the resident sets of the server and its worker processes, summed, s
 every 50 ms (``tools.bench_load``).
 
     python -m tools.bench_remote [--players 100] [--window 120] [--concurrency 16]
+                                 [--distinct 100]
 """
 
 from __future__ import annotations
@@ -60,11 +62,15 @@ class Outcome:
     error: str = ""
 
 
-def players(n: int, jobs: int) -> list[Player]:
-    specs = [s for s in plan(n * 2, 4000, 0) if s.sheet == "delicious-combo"][:n]
+def players(n: int, jobs: int, distinct: int) -> list[Player]:
+    """``n`` players; player i photographed sheet i mod ``distinct`` (making a 12 MP
+    photo takes tens of seconds on a busy machine, so a smaller set may be shared)."""
+    k = min(n, distinct)
+    specs = [s for s in plan(k * 2, 4000, 0) if s.sheet == "delicious-combo"][:k]
     photos = make_photos(specs, OUT_DIR / layout_fingerprint(), jobs)
     out = []
-    for i, (spec, photo) in enumerate(zip(specs, photos, strict=True)):
+    for i in range(n):
+        spec, photo = specs[i % k], photos[i % k]
         truth = json.loads(photo.with_suffix(".truth.json").read_text())["full_fields"]
         total = _score_total(truth, spec.variant)
         assert total is not None, photo
@@ -217,8 +223,11 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help="seconds over which the players start sending")
     ap.add_argument("--concurrency", type=int, default=16, help="players in flight at once")
     ap.add_argument("--jobs", type=int, default=2, help="processes making photos")
+    ap.add_argument("--distinct", type=int, default=100,
+                    help="different sheet photos, shared in turn by the players")
     args = ap.parse_args(argv)
-    ps = players(args.players, args.jobs)
+    ps = players(args.players, args.jobs, args.distinct)
+    print(f"{len({p.photo for p in ps})} different photos, 12 MP")
     print("\n".join(run(ps, args.window, args.concurrency)))
 
 
