@@ -133,7 +133,8 @@ def big_screen(root: str, host_token: str) -> dict[str, Any]:
                "Accept": "application/json"}
     httpx.post(f"{root}/big/reveal", data={"show": "1"}, headers=headers,
                timeout=60).raise_for_status()
-    with httpx.stream("GET", f"{root}/big/events", headers=headers, timeout=120) as r:
+    with httpx.stream("GET", f"{root}/big/events", timeout=120,
+                      headers={**headers, "Accept": "text/event-stream"}) as r:
         for line in r.iter_lines():
             if line.startswith("data: "):
                 return json.loads(line[6:])  # type: ignore[no-any-return]

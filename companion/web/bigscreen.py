@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 
 import anyio.to_thread
 from starlette.requests import Request
-from starlette.responses import Response, StreamingResponse
+from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from companion.errors import CompanionError
 from companion.web.remote import board
@@ -32,8 +32,13 @@ async def big(request: Request) -> Response:
 
 
 async def events(request: Request) -> Response:
-    """The board as server-sent events: one ``data:`` line of JSON each time it changes."""
+    """The board as server-sent events: one ``data:`` line of JSON each time it changes.
+    A client that does not ask for ``text/event-stream`` (a script) gets the board once,
+    as JSON, rather than a stream that never ends."""
     st = state(request)
+    if "text/event-stream" not in request.headers.get("accept", ""):
+        return JSONResponse(await anyio.to_thread.run_sync(board, st),
+                            headers={"Cache-Control": "no-store"})
 
     async def stream() -> AsyncIterator[str]:
         last_doc, last_version, last_time = "", -1, 0.0
