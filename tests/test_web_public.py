@@ -111,3 +111,13 @@ def test_serve_public_prints_both_links_and_answers_the_public_name(tmp_path):
                          timeout=10).status_code == 400
     finally:
         s.stop()
+
+
+def test_tonight_shows_the_join_link_and_the_way_to_the_big_screen(store):
+    join = f"https://{NAME}/join?t={JOIN}"
+    app = create_app(store, token=HOST, join_token=JOIN, public=f"https://{NAME}",
+                     join_url=join, allowed_hosts=frozenset({NAME}))
+    with TestClient(app, base_url=f"https://{NAME}") as c:
+        page = c.get(f"/?t={HOST}").text
+        assert "Join link for remote players" in page and join in page
+        assert 'href="/big"' in page and "<svg" in page

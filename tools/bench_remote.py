@@ -7,7 +7,8 @@ address in X-Forwarded-For, as the proxy would. The photos are 12 MP synthetic p
 filled combo sheets (``tools/synth`` through the reader benchmark's generator and cache,
 ``bench-out/reader/``), each with the score its true fields give; player i sends photo
 i mod ``--distinct``. Player i
-starts at i x (window / N) seconds; at most ``--concurrency`` are in flight at once. Each
+starts at i x (window / N) seconds (a row for two minutes, and one for a rush of ten
+seconds); at most ``--concurrency`` are in flight at once. Each
 joins under a name of their own, uploads the photo, fetches their own page (the clock
 stops: upload to own score), answers every question it asks with what the sheet truly
 says, and reads their score again: scored right when it equals the true score. Then the
@@ -15,7 +16,7 @@ host reveals the ranking and the big screen's event stream must show the true ra
 Peak memory: the resident sets of the server and its worker processes, summed, sampled
 every 50 ms (``tools.bench_load``).
 
-    python -m tools.bench_remote [--players 100] [--window 120] [--concurrency 16]
+    python -m tools.bench_remote [--players 100] [--windows 120,10] [--concurrency 16]
                                  [--distinct 100]
 """
 
@@ -57,6 +58,7 @@ class Outcome:
     to_score_s: float | None = None  # upload started -> own score on the phone
     done_at: float | None = None  # since the first upload started
     questions: int = 0
+    right_at_once: bool = False  # the first score shown was the true one
     total: int | None = None
     right: bool = False
     error: str = ""
@@ -112,6 +114,7 @@ def play(root: str, token: str, p: Player, i: int, start: float) -> Outcome:
         doc = phone.me()
         out.to_score_s = time.perf_counter() - t0
         out.questions = len(doc["questions"])
+        out.right_at_once = doc["total"] == p.truth_total
         for q in doc["questions"]:  # the player looks at their sheet and answers
             phone.post("/join/correct", data={"reading": q["reading"], "field": q["field"],
                                               "value": p.truth_fields.get(q["field"], "")})
@@ -161,7 +164,7 @@ def stored(data: Path) -> tuple[int, int]:
     return len(rows), sum(1 for (pid,) in rows if pid is not None)
 
 
-def run(ps: Sequence[Player], window: float, concurrency: int) -> list[str]:
+def run(ps: Sequence[Player], window: float, concurrency: int) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp)
         proc, url = start_server(data, "--public", f"https://{PUBLIC}")
@@ -193,7 +196,7 @@ def run(ps: Sequence[Player], window: float, concurrency: int) -> list[str]:
 
 def table(ps: Sequence[Player], outcomes: Sequence[Outcome], board: dict[str, Any],
           kept: int, owned: int, peak_mb: float, window: float,
-          concurrency: int) -> list[str]:
+          concurrency: int) -> str:
     n = len(ps)
     times = sorted(o.to_score_s for o in outcomes if o.to_score_s is not None)
     right = sum(o.right for o in outcomes)
@@ -203,25 +206,26 @@ def table(ps: Sequence[Player], outcomes: Sequence[Outcome], board: dict[str, An
     p95 = statistics.quantiles(times, n=20)[-1] if len(times) >= 2 else (times or [0])[0]
     last = max((o.done_at for o in outcomes if o.done_at is not None), default=0.0)
     questions = sum(o.questions for o in outcomes)
+    at_once = sum(o.right_at_once for o in outcomes)
     for o in errors[:5]:
         print(f"  {o.name}: {o.error}")
-    return [
-        "| remote players (sent within, at most at once) | scored right | ranking right "
-        "| lost | errors | questions answered | upload to own score, median s (p95) "
-        "| until the last score s | peak memory, server + workers (MB) |",
-        "|---|---|---|---|---|---|---|---|---|",
-        f"| {n} ({window:.0f} s, {concurrency}) | {right}/{n} | "
-        f"{'yes' if ranking_right else 'NO'} ({len(got)} ranked) | {n - min(kept, owned)} | "
-        f"{len(errors)} | {questions} | {statistics.median(times) if times else 0:.2f} "
-        f"({p95:.2f}) | {last:.1f} | {peak_mb:.0f} |",
-    ]
+    return (f"| {n} ({window:.0f} s, {concurrency}) | {right}/{n} | {at_once} | {questions} | "
+            f"{'yes' if ranking_right else 'NO'} ({len(got)} ranked) | {n - min(kept, owned)} | "
+            f"{len(errors)} | {statistics.median(times) if times else 0:.2f} "
+            f"({p95:.2f}) | {last:.1f} | {peak_mb:.0f} |")
+
+
+HEADER = ("| remote players (sent within, at most at once) | scored right | right before "
+          "any answer | questions answered | ranking right | lost | errors "
+          "| upload to own score, median s (p95) | until the last score s "
+          "| peak memory, server + workers (MB) |\n|---|---|---|---|---|---|---|---|---|---|")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=100)
-    ap.add_argument("--window", type=float, default=120.0,
-                    help="seconds over which the players start sending")
+    ap.add_argument("--windows", default="120,10",
+                    help="seconds over which the players start sending, one row each")
     ap.add_argument("--concurrency", type=int, default=16, help="players in flight at once")
     ap.add_argument("--jobs", type=int, default=2, help="processes making photos")
     ap.add_argument("--distinct", type=int, default=100,
@@ -229,7 +233,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = ap.parse_args(argv)
     ps = players(args.players, args.jobs, args.distinct)
     print(f"{len({p.photo for p in ps})} different photos, 12 MP")
-    print("\n".join(run(ps, args.window, args.concurrency)))
+    rows = [run(ps, float(w), args.concurrency) for w in args.windows.split(",")]
+    print("\n".join([HEADER, *rows]))
 
 
 if __name__ == "__main__":
