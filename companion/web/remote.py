@@ -132,8 +132,7 @@ class Line:
                 "questions": self.questions, "problems": self.problems, "note": self.note}
 
 
-def _line(st: WebState, sid: int, player: Player, readings: list[Reading],
-          night_id: int) -> Line:
+def _line(st: WebState, player: Player, readings: list[Reading], night_id: int) -> Line:
     try:
         table = score_table(own_items(st, readings, player.name),
                             night_supply(st.store, night_id))
@@ -176,7 +175,7 @@ def board(st: WebState) -> dict[str, Any]:
         if kept is not None and kept[0] == signature:
             line = kept[1]
         else:
-            line = _line(st, sid, p, mine, night.id)
+            line = _line(st, p, mine, night.id)
             st.remote.lines[key] = (signature, line)
         assert isinstance(line, Line)
         lines.append(line)
