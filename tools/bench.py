@@ -36,6 +36,7 @@ BENCHES = (
     ("Dulce: score-order and best harvest", "tools.bench_dulce"),
     ("Game night server: upload to score", "tools.bench_serve"),
     ("Game night server: phones at once", "tools.bench_load"),
+    ("Play over video: 100 remote players", "tools.bench_remote"),
     ("History and standings", "tools.bench_history"),
     ("Store under kill -9", "tools.bench_durability"),
     ("Reader speed: warm, one thread, by stage", "tools.bench_speed"),

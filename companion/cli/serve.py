@@ -9,6 +9,7 @@ from __future__ import annotations
 import signal
 import socket
 import sys
+from urllib.parse import urlencode
 
 import click
 
@@ -39,6 +40,28 @@ def _lan_address() -> str:
             return "127.0.0.1"
 
 
+def public_origin(value: str) -> str:
+    """``--public``'s value as an origin (``https://name[:port]``), or a one-line reason."""
+    from urllib.parse import urlsplit
+
+    from companion.web.security import host_name
+
+    try:
+        parts = urlsplit(value.strip())
+        port = parts.port
+    except ValueError:
+        raise _ListenError(f"--public {value!r}: not a URL; give https://NAME") from None
+    if parts.scheme != "https":
+        raise _ListenError(f"--public {value!r}: must be an https:// URL (the address your "
+                           f"TLS proxy or tunnel serves), such as https://night.example.org")
+    name = host_name(parts.netloc)
+    if (not name or parts.path not in ("", "/") or parts.query or parts.fragment
+            or parts.username or "." not in name.strip(".")):
+        raise _ListenError(f"--public {value!r}: give only the https://NAME your proxy "
+                           f"serves, with no path, query or user")
+    return f"https://{name}" + (f":{port}" if port and port != 443 else "")
+
+
 def _bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -63,30 +86,40 @@ def _bind(host: str, port: int) -> socket.socket:
 @click.option("--lan", is_flag=True,
               help="Let phones on this Wi-Fi join: listen on every interface, require a "
                    "random access token, print the URL and its QR code.")
+@click.option("--public", "public", metavar="https://NAME", default=None,
+              help="Play over video: serve behind your own TLS reverse proxy or tunnel "
+                   "that answers at https://NAME; only that name (and this machine) is "
+                   "trusted. Prints the host link and the join link for remote players.")
 @click.option("--new-token", is_flag=True,
-              help="With --lan: make a new access token (every phone scans again); the token "
-                   "is otherwise kept in the data directory from one start to the next.")
+              help="With --lan or --public: make new tokens for the host link and the join "
+                   "link (every phone scans again); they are otherwise kept in the data "
+                   "directory from one start to the next.")
 @click.option("--read-queue", type=click.IntRange(1, 1000), default=READ_QUEUE_PHOTOS,
               show_default=True, metavar="PHOTOS",
               help="Photos that may wait for the readers; a phone beyond is answered "
                    "'busy, try again in N s'.")
-def serve(host: str | None, port: int, data: str | None, lan: bool, new_token: bool,
-          read_queue: int) -> None:
+def serve(host: str | None, port: int, data: str | None, lan: bool, public: str | None,
+          new_token: bool, read_queue: int) -> None:
     """Serve the game-night pages and the JSON API. First line on stdout: serving at URL."""
+    if lan and public:
+        raise _ListenError("--lan and --public do not go together: --public already lets "
+                           "anyone with a link in, through your proxy")
+    origin = public_origin(public) if public is not None else None
     import uvicorn
 
     from companion.store import Store
     from companion.web.app import create_app, join_link
-    from companion.web.constants import READER_PROCESSES, STORE_WAIT_S
+    from companion.web.constants import JOIN_TOKEN_FILE, READER_PROCESSES, STORE_WAIT_S
     from companion.web.protocol import DeadlineH11Protocol
     from companion.web.readers import ReaderPool
-    from companion.web.security import LOCAL_HOSTS, kept_token
+    from companion.web.security import LOCAL_HOSTS, host_name, kept_token
 
     try:
         store = Store.open(data, wait_s=STORE_WAIT_S)
     except CompanionError as exc:
         click.echo(f"companion: error: {exc}", err=True)
         sys.exit(exc.exit_code)
+    # --public: the proxy or tunnel runs on this machine unless --host says otherwise.
     bind_host = host or ("0.0.0.0" if lan else "127.0.0.1")
     sock = _bind(bind_host, port)
     actual = sock.getsockname()[1]
@@ -94,24 +127,45 @@ def serve(host: str | None, port: int, data: str | None, lan: bool, new_token: b
     if ":" in shown:
         shown = f"[{shown}]"
     try:
-        token = kept_token(store.root, rotate=new_token) if lan else None
+        token = kept_token(store.root, rotate=new_token) if lan or origin else None
+        join_token = (kept_token(store.root, rotate=new_token, name=JOIN_TOKEN_FILE)
+                      if token else None)
     except CompanionError as exc:
         click.echo(f"companion: error: {exc}", err=True)
         sys.exit(exc.exit_code)
     url = join_link(f"http://{shown}:{actual}", token)
+    base = origin or f"http://{shown}:{actual}"
+    host_url = join_link(base, token)
+    join_url = f"{base}/join?{urlencode({'t': join_token})}" if join_token else None
     readers = ReaderPool(READER_PROCESSES)
     # The names the server was started for: this machine's, the address it listens on and
-    # the one it prints. Any other Host is a DNS-rebinding page, refused with 400.
-    hosts = frozenset({*LOCAL_HOSTS, bind_host.lower(), shown.strip("[]").lower()}
-                      - {"0.0.0.0", "::"})
-    app = create_app(store, token=token, join_url=url if lan else None, readers=readers,
-                     allowed_hosts=hosts, read_queue=read_queue)
+    # the one it prints. Any other Host is a DNS-rebinding page, refused with 400. In
+    # --public mode only the public name, and this machine's names for a request from this
+    # machine (the host's own browser; the world comes through the proxy).
+    if origin:
+        hosts = frozenset({host_name(origin.removeprefix("https://")) or ""})
+        loopback = frozenset(LOCAL_HOSTS) | ({bind_host.lower()} - {"0.0.0.0", "::"})
+    else:
+        hosts = frozenset({*LOCAL_HOSTS, bind_host.lower(), shown.strip("[]").lower()}
+                          - {"0.0.0.0", "::"})
+        loopback = frozenset()
+    # The QR code on the pages: at the table every phone is the host's; over video the
+    # camera shows the join link.
+    qr_url = join_url if origin else url if lan else None
+    app = create_app(store, token=token, join_url=qr_url, readers=readers,
+                     allowed_hosts=hosts, read_queue=read_queue, join_token=join_token,
+                     public=origin, loopback_hosts=loopback, host_url=host_url,
+                     join_link_url=join_url)
     click.echo(f"serving at {url}")
-    if lan:
+    if origin:
+        click.echo(f"host link (keep it to yourself): {host_url}")
+    if lan or origin:
         import segno
 
-        click.echo("Scan this with a phone on the same Wi-Fi:")
-        segno.make(url, error="m").terminal(out=sys.stdout, compact=True)
+        click.echo("Scan this with a phone on the same Wi-Fi:" if lan else
+                   "The join link as a QR code (show it on the call):")
+        segno.make(qr_url or url, error="m").terminal(out=sys.stdout, compact=True)
+        click.echo(f"join link (remote players: their own sheets only): {join_url}")
     click.echo(f"data in {store.root}", err=True)
     sys.stdout.flush()
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",

@@ -22,9 +22,11 @@ from companion.errors import CompanionError
 from companion.store import Store
 from companion.web import (
     api,
+    bigscreen,
     delicious,
     dice,
     history,
+    join,
     offline,
     pads,
     printing,
@@ -41,6 +43,7 @@ from companion.web.constants import (
     THINKERS,
 )
 from companion.web.dice import cut_words
+from companion.web.ratelimit import RateLimiter
 from companion.web.readers import ReaderPool, ReadingCache
 from companion.web.readqueue import ReadQueue
 from companion.web.render import (
@@ -60,7 +63,7 @@ from companion.web.workers import PageWorkers
 STATIC_DIR = Path(__file__).parent / "static"
 Handler = Callable[[Request], Awaitable[Response]]
 # each with ROUTES_POST and ROUTES_GET
-PAGES = (tonight, delicious, dice, pads, printing, supply, sharing)
+PAGES = (tonight, delicious, dice, pads, printing, supply, sharing, join, bigscreen)
 
 __all__ = ["create_app", "join_link"]
 
@@ -80,13 +83,20 @@ def create_app(store: Store, token: str | None = None, join_url: str | None = No
                readers: ReaderPool | None = None,
                allowed_hosts: frozenset[str] | None = None,
                think_limit_s: float = THINK_LIMIT_S,
-               read_queue: int = READ_QUEUE_PHOTOS) -> Guard:
+               read_queue: int = READ_QUEUE_PHOTOS, *,
+               join_token: str | None = None, public: str | None = None,
+               loopback_hosts: frozenset[str] = frozenset(),
+               host_url: str | None = None, join_link_url: str | None = None,
+               limiter: RateLimiter | None = None) -> Guard:
     """The ASGI app over ``store``; with ``token`` every request must carry it, with
     ``allowed_hosts`` its Host header must name one of them.
 
     ``readers`` reads photos (worker processes); the caller closes the pool it passes.
     A long engine question (Dulce's advice) is stopped after ``think_limit_s``; at most
     ``read_queue`` photos wait for the readers (more are answered 503, busy).
+    ``join_token`` opens the join link's routes only (``companion.web.roles``); ``public``
+    (``https://NAME``) marks cookies Secure and sends the strict headers; ``join_url`` is
+    what the pages' QR code shows.
     """
     env = Environment(loader=PackageLoader("companion.web", "templates"),
                       autoescape=select_autoescape(["html"]), trim_blocks=True,
@@ -109,6 +119,7 @@ def create_app(store: Store, token: str | None = None, join_url: str | None = No
     routes.append(Route("/queue", place_in_queue, methods=["GET"]))
     routes += [Route("/alive", offline.alive, methods=["GET"]),
                Route("/sw.js", offline.service_worker, methods=["GET"])]
+    routes.append(Route("/big/events", bigscreen.events, methods=["GET"]))  # on the loop
     routes += [Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
                Route("/api/{rest:path}", api.not_found, methods=["GET", "POST"])]
     app = Starlette(routes=routes, exception_handlers={
@@ -117,8 +128,12 @@ def create_app(store: Store, token: str | None = None, join_url: str | None = No
     sweep_leftovers(store)  # what uploads interrupted by a stop or a crash left
     pool = readers or ReaderPool(READER_PROCESSES)
     app.state.web = WebState(store, ReadingCache(SHEET_CACHE_ENTRIES), pool, env, token,
-                             join_url, qr_svg, Thinker(think_limit_s, THINKERS), queue)
+                             join_url, qr_svg, Thinker(think_limit_s, THINKERS), queue,
+                             public=public, host_url=host_url, join_link=join_link_url)
+    if token is not None:
+        app.state.web.secret = token
     env.globals["static"] = lambda name: f"/static/{name}"
     env.globals["once"] = new_once
     env.filters["cut_words"] = cut_words
-    return Guard(app, token, allowed_hosts)
+    return Guard(app, token, allowed_hosts, join_token=join_token, public=public is not None,
+                 loopback_hosts=loopback_hosts, limiter=limiter)

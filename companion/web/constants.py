@@ -7,6 +7,7 @@ from __future__ import annotations
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
 MAX_PHOTOS_PER_UPLOAD = 8
 TOKEN_FILE = "lan-token"  # the --lan access token, kept in the data directory
+JOIN_TOKEN_FILE = "join-token"  # the join link's token (remote players), next to it
 # A connection has this long to send a request's headers (a phone on poor Wi-Fi needs well
 # under a second); a connection that dawdles is closed (companion.web.protocol).
 HEADER_DEADLINE_S = 5.0
@@ -16,7 +17,8 @@ MAX_HEAD_BYTES = 16 * 1024
 # Every other form (a name, a correction, a pad, a Dulce state) fits in this many bytes;
 # the routes that take photos check their own, larger cap (uploads.read_form).
 MAX_FORM_BYTES = 256 * 1024
-UPLOAD_PATHS = frozenset({"/delicious/upload", "/dice/upload", "/api/delicious/read",
+UPLOAD_PATHS = frozenset({"/delicious/upload", "/dice/upload", "/join/upload",
+                          "/api/delicious/read",
                           "/api/dice/read", "/api/dice/cuts"})
 # Worker threads pages run in (companion.web.workers); a page waiting on a busy store holds
 # one of them for at most STORE_WAIT_S.

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from jinja2 import Environment
 from starlette.datastructures import FormData
@@ -29,6 +29,7 @@ from companion.store import (
 from companion.web.busy import BusyError
 from companion.web.readers import ReaderPool, ReadingCache
 from companion.web.readqueue import ReadQueue
+from companion.web.remote_state import RemoteState
 from companion.web.thinking import Thinker
 
 
@@ -43,6 +44,12 @@ class WebState:
     join_qr_svg: str | None
     thinker: Thinker
     queue: ReadQueue
+    public: str | None = None  # --public's https://NAME
+    host_url: str | None = None  # the host's link, absolute
+    join_link: str | None = None  # the join link for remote players, absolute
+    remote: RemoteState = field(default_factory=RemoteState)
+    secret: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    # signs a remote player's name cookie (the host token when there is one)
 
 
 def state(request: Request) -> WebState:

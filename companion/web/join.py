@@ -1,0 +1,201 @@
+"""The join link's pages: a remote player says who they are, sends their own sheets and
+sees their own score, breakdown and questions at once (``companion.web.remote``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+
+from companion.errors import InputError
+from companion.games.delicious.players import COMBO_SHEET, GARDEN_SHEET, PLAY_SHEET
+from companion.store import NewPhoto, NotFoundError, Player
+from companion.web.delicious import TableScore, field_allowed, field_crop, sheet_json
+from companion.web.readers import SHEET
+from companion.web.remote import (
+    PLAYER_COOKIE,
+    REMOTE,
+    board,
+    cookie_player,
+    light,
+    light_sheet,
+    own_readings,
+    own_table,
+    owns,
+    player_cookie,
+    remote_table,
+)
+from companion.web.render import go, page, state, wants_json, whole
+from companion.web.uploads import photos, read_form, read_uploads
+
+PLAYER_COOKIE_S = 2 * 86400  # a game night and the morning after
+
+
+def _me(request: Request) -> Player | None:
+    return cookie_player(state(request), request.cookies.get(PLAYER_COOKIE))
+
+
+def _need_me(request: Request) -> Player:
+    me = _me(request)
+    if me is None:
+        raise InputError("say who you are first: open the join link again")
+    return me
+
+
+async def join(request: Request) -> Response:
+    st = state(request)
+    night = st.store.current_night()
+    return page(request, "join.html", me=_me(request), players=st.store.night_players(night.id))
+
+
+async def name(request: Request) -> Response:
+    """Pick a name of the night or add one. A name that has already sent sheets from
+    another phone is refused: its sheets and answers are that phone's."""
+    st = state(request)
+    form = await request.form()
+    night = st.store.current_night()
+    me = _me(request)
+    chosen = form.get("player")
+    if chosen:
+        pid = whole(chosen, "player")
+        if pid not in {p.id for p in st.store.night_players(night.id)}:
+            raise NotFoundError("that name is not at tonight's table; add yours instead")
+        player = st.store.player(pid)
+    else:
+        typed = str(form.get("name", "")).strip()
+        if not typed:
+            raise InputError("type your name, or pick it from the list")
+        player = st.store.add_player(night.id, typed)
+    sid = remote_table(st, night.id)
+    if (sid is not None and (me is None or me.id != player.id)
+            and own_readings(st, sid, player.id)):
+        raise InputError(f"{player.name} has already sent sheets from another phone; pick "
+                         f"another name, or ask the host")
+    if not chosen:
+        st.remote.changed()
+    response = go(request, "/join/me")
+    response.set_cookie(PLAYER_COOKIE, player_cookie(st, player.id), max_age=PLAYER_COOKIE_S,
+                        httponly=True, samesite="lax", secure=st.public is not None)
+    return response
+
+
+async def me(request: Request) -> Response:
+    st = state(request)
+    player = _me(request)
+    if player is None:
+        return RedirectResponse("/join", status_code=303)
+    night = st.store.current_night()
+    sid = remote_table(st, night.id)
+    table = await run_in_threadpool(own_table, st, sid, player, night.id) if sid else None
+    sheets = {str(r.doc.get("sheet")) for r in own_readings(st, sid, player.id)} if sid else set()
+    if sheets & {GARDEN_SHEET} and PLAY_SHEET not in sheets:
+        next_sheet = "your play sheet"
+    elif sheets & {PLAY_SHEET} and GARDEN_SHEET not in sheets:
+        next_sheet = "your garden sheet"
+    else:
+        next_sheet = ""
+    doc = board(st) if night.id in st.remote.revealed else None
+    if wants_json(request):
+        return JSONResponse(me_json(player, table, doc["ranking"] if doc else None))
+    return page(request, "join_me.html", me=player, table=table, next_sheet=next_sheet,
+                sent=bool(sheets), combo=COMBO_SHEET in sheets,
+                ranking=doc["ranking"] if doc else None)
+
+
+def me_json(player: Player, table: TableScore | None,
+            ranking: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """``GET /join/me`` for a script: the player's own score, breakdown and questions."""
+    p = table.players[0] if table and table.players else None
+    return {
+        "player": player.name,
+        "total": p.doc["score"]["total"] if p else None,
+        "breakdown": p.doc["score"]["breakdown"] if p else None,
+        "problems": p.problems if p else [],
+        "questions": [{"reading": f.key, "field": f.field, "words": f.words, "value": f.value,
+                       "allowed": list(f.allowed)} for f in p.review] if p else [],
+        "unpaired": [u.message for u in table.unpaired] if table else [],
+        "ranking": ranking,
+    }
+
+
+async def upload(request: Request) -> Response:
+    st = state(request)
+    player = _need_me(request)
+    form = await read_form(request)
+    ups = await photos(form)
+    readings = await run_in_threadpool(read_uploads, st.store, ups, st.readers.sheet)
+    night = st.store.current_night()
+    new = [NewPhoto(up.data, up.info.media_type, up.info.width, up.info.height, role=REMOTE,
+                    reading=(SHEET, sheet_json(reading)))
+           for up, reading in zip(ups, readings, strict=True)]
+    with st.remote.lock:  # one remote table a night, however many phones send at once
+        sid = remote_table(st, night.id)
+        if sid is None:
+            made, kept = st.store.add_photos(new, new_scoring=("delicious", night.id))
+            assert made is not None
+            st.remote.tables[night.id] = made
+        else:
+            _, kept = st.store.add_photos(new, scoring_id=sid)
+    for (photo, stored), reading in zip(kept, readings, strict=True):
+        st.cache.put(SHEET, photo.id, reading)
+        st.remote.light.put(SHEET, photo.id, light(reading))
+        if stored is not None:
+            st.store.set_reading_player(stored.id, player.id)
+    st.remote.changed()
+    return go(request, "/join/me")
+
+
+async def correct(request: Request) -> Response:
+    st = state(request)
+    player = _need_me(request)
+    form = await request.form()
+    reading = owns(st, player, whole(form.get("reading"), "reading"))
+    field = str(form.get("field", ""))
+    value = str(form.get("value", ""))
+    sheet = await run_in_threadpool(light_sheet, st, st.store.photo(reading.photo_id),
+                                    str(reading.doc["photo"]))
+    allowed = field_allowed(sheet, field)
+    if value != "" and value not in allowed:
+        raise InputError(f"{value!r} is not allowed in {field}; choose {', '.join(allowed)}")
+    st.store.correct(reading.id, field, value or None)
+    st.remote.changed()
+    return go(request, f"/join/me#r{reading.id}")
+
+
+async def undo(request: Request) -> Response:
+    st = state(request)
+    player = _need_me(request)
+    form = await request.form()
+    reading = owns(st, player, whole(form.get("reading"), "reading"))
+    st.store.undo_correction(reading.id)
+    st.remote.changed()
+    return go(request, f"/join/me#r{reading.id}")
+
+
+async def crop(request: Request) -> Response:
+    st = state(request)
+    player = _need_me(request)
+    reading = owns(st, player, whole(request.path_params["rid"], "reading"))
+    photo = st.store.photo(reading.photo_id)
+    sheet = await run_in_threadpool(st.cache.get, SHEET, photo.id, lambda: st.readers.sheet(
+        st.store.photo_path(photo), str(reading.doc["photo"])))
+    data = field_crop(sheet, request.query_params.get("field", ""))
+    return Response(data, media_type="image/png",
+                    headers={"Cache-Control": "private, max-age=3600"})
+
+
+
+
+ROUTES_POST = (
+    ("/join/name", name),
+    ("/join/upload", upload),
+    ("/join/correct", correct),
+    ("/join/undo", undo),
+)
+ROUTES_GET = (
+    ("/join", join),
+    ("/join/me", me),
+    ("/join/crop/{rid:int}.png", crop),
+)

@@ -1,0 +1,159 @@
+"""The join link (issue 31): a remote player's own name, sheets, score and questions, and
+nothing else. Every route the app registers is tried with the join token, so a page added
+later is refused until it is added to the one allow-list (companion.web.roles)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.routing import Mount, Route
+from starlette.testclient import TestClient
+
+from companion.store import Store
+from companion.web.app import create_app
+from companion.web.readers import ReaderPool
+from companion.web.roles import JOIN_REFUSED, JOIN_ROUTES
+from companion.web.security import Guard
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+COMBO = EXAMPLES / "delicious/photos/combo-good-light.jpg"
+HOST, JOIN = "host-token-" + "h" * 24, "join-token-" + "j" * 24
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    with Store.open(tmp_path) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def readers() -> Iterator[ReaderPool]:
+    pool = ReaderPool(1)
+    yield pool
+    pool.close()
+
+
+def _app(store: Store, readers: ReaderPool) -> Guard:
+    return create_app(store, token=HOST, join_token=JOIN, readers=readers)
+
+
+def _concrete(path: str) -> str:
+    """A request path for a registered route path ({x:int} -> 1, {x:path} -> x)."""
+    path = re.sub(r"\{[^}:]+:int\}", "1", path)
+    return re.sub(r"\{[^}]+\}", "x", path)
+
+
+def _requests(app: Guard) -> list[tuple[str, str, str]]:
+    """(method, registered path, request path) for every route of the app."""
+    out = []
+    for route in app.app.routes:  # type: ignore[attr-defined]  # the Guard wraps Starlette
+        if isinstance(route, Mount):
+            out.append(("GET", route.path, route.path + "/app.css"))
+        elif isinstance(route, Route):
+            for m in sorted((route.methods or {"GET"}) - {"HEAD"}):
+                out.append((m, route.path, _concrete(route.path)))
+    return out
+
+
+def test_every_host_only_route_answers_403_to_the_join_link(store, readers):
+    app = _app(store, readers)
+    routes = _requests(app)
+    host_only = [r for r in routes if (r[0], r[1]) not in JOIN_ROUTES]
+    assert len(host_only) > 40 and len(routes) - len(host_only) == len(JOIN_ROUTES)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        for method, registered, path in host_only:
+            r = c.request(method, path, headers={"authorization": f"Bearer {JOIN}"},
+                          data={"x": "1"} if method == "POST" else None)
+            assert r.status_code == 403, (method, registered, r.status_code)
+            assert JOIN_REFUSED in r.text, (method, registered)
+        # and the host's link reaches them (none of them refused for its role; the big
+        # screen's events come as one JSON answer to a client that asks for no stream)
+        for method, registered, path in host_only:
+            r = c.request(method, path, headers={"authorization": f"Bearer {HOST}"},
+                          data={"x": "1"} if method == "POST" else None)
+            assert JOIN_REFUSED not in r.text, (method, registered)
+
+
+def test_the_join_routes_are_open_to_the_join_link(store, readers):
+    app = _app(store, readers)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        for method, registered, path in _requests(app):
+            if (method, registered) in JOIN_ROUTES:
+                r = c.request(method, path, headers={"authorization": f"Bearer {JOIN}"},
+                              data={"x": "1"} if method == "POST" else None)
+                assert JOIN_REFUSED not in r.text, (method, registered)
+        assert c.get(f"/join?t={JOIN}").status_code == 200
+        # the cookie now carries the join token: still nothing of the host's
+        assert c.get("/").status_code == 403 and c.get("/history").status_code == 403
+
+
+def _send(c: TestClient, name: str) -> str:
+    r = c.post("/join/name", data={"name": name}, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    r = c.post("/join/upload", files=[("photo", (COMBO.name, COMBO.read_bytes(),
+                                                  "image/jpeg"))])
+    assert r.status_code == 200, r.text
+    return r.text
+
+
+def test_a_remote_player_sends_a_sheet_and_sees_only_their_own(store, readers):
+    app = _app(store, readers)
+    with TestClient(app, raise_server_exceptions=False) as ann, \
+            TestClient(app, raise_server_exceptions=False) as bo:
+        ann.get(f"/join?t={JOIN}")
+        bo.get(f"/join?t={JOIN}")
+        page = _send(ann, "Ann")
+        total = re.search(r'data-testid="total">(\d+)<', page)
+        assert total and int(total.group(1)) > 0 and 'data-testid="breakdown"' in page
+        _send(bo, "Bo")
+        sheets = {r.player_id: r.id for sc in store.scorings(store.current_night().id)
+                  for r in store.readings(sc.id)}
+        ann_id, bo_id = (store.player(n).id for n in ("Ann", "Bo"))
+        before = store.corrections(sheets[ann_id])
+        # Bo answers a question on Ann's sheet, undoes it, or looks at its crop: refused
+        r = bo.post("/join/correct", data={"reading": sheets[ann_id], "field": "garden.honey",
+                                           "value": ""})
+        assert r.status_code == 404
+        assert bo.post("/join/undo", data={"reading": sheets[ann_id]}).status_code == 404
+        assert bo.get(f"/join/crop/{sheets[ann_id]}.png?field=garden.honey").status_code == 404
+        assert store.corrections(sheets[ann_id]) == before
+        # Bo cannot take Ann's name either: it has sent sheets from another phone
+        r = bo.post("/join/name", data={"player": ann_id})
+        assert r.status_code == 400 and "another phone" in r.text
+        # a forged player cookie names no one
+        with TestClient(app, cookies={"companion_player": f"{ann_id}.0000"}) as forged:
+            r = forged.get("/join/me", headers={"authorization": f"Bearer {JOIN}"},
+                           follow_redirects=False)
+            assert r.status_code == 303 and r.headers["location"] == "/join"
+        # her own answer goes through
+        r = ann.post("/join/correct", data={"reading": sheets[ann_id], "field": "garden.honey",
+                                            "value": ""}, follow_redirects=False)
+        assert r.status_code == 303 and len(store.corrections(sheets[ann_id])) == 1
+        assert sheets[bo_id] != sheets[ann_id]
+
+
+def test_the_ranking_shows_on_the_join_page_only_once_revealed(store, readers):
+    app = _app(store, readers)
+    with TestClient(app, raise_server_exceptions=False) as ann, \
+            TestClient(app, raise_server_exceptions=False) as host:
+        ann.get(f"/join?t={JOIN}")
+        host.get(f"/big?t={HOST}")
+        assert 'id="ranking"' not in _send(ann, "Ann")
+        assert host.post("/big/reveal", data={"show": "1"}).status_code == 200
+        assert 'id="ranking"' in ann.get("/join/me").text
+        assert ann.post("/big/reveal", data={"show": "0"}).status_code == 403
+
+
+def test_the_big_screen_events_answer_a_script_once_and_a_browser_as_a_stream(store, readers):
+    app = _app(store, readers)
+    with TestClient(app, raise_server_exceptions=False) as host:
+        host.get(f"/big?t={HOST}")
+        doc = host.get("/big/events", headers={"accept": "application/json"}).json()
+        assert doc["revealed"] is False and doc["players"] == [] and doc["ranking"] == []
+        with host.stream("GET", "/big/events", headers={"accept": "text/event-stream"}) as r:
+            assert r.headers["content-type"].startswith("text/event-stream")
+            first = next(r.iter_lines())
+            assert first.startswith("data: {") and '"revealed": false' in first
