@@ -454,6 +454,13 @@ def _draw_pen(strokes: Sequence[Points], size: tuple[int, int], width_px: float,
     return small.astype(np.float32) / 255.0
 
 
+def pen_alpha(strokes: Sequence[Points], size: tuple[int, int], width_px: float,
+              rng: np.random.Generator) -> Mask:
+    """Antialiased mask (h, w) of strokes in pixel coordinates, drawn with the pen model of
+    real trajectories (pressure along each stroke): also what draws sketches."""
+    return _draw_pen(strokes, size, width_px, rng)
+
+
 def real_letter_alpha(box_w: int, box_h: int, strokes: Sequence[Points],
                       rng: np.random.Generator, warp: float = 0.0) -> Mask:
     """Alpha mask (h, w) of a real pen trajectory (letter 1 high, y down) drawn into a box:
