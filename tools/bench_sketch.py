@@ -270,7 +270,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         results[col] = run(plan(n, col), out, args.jobs)
     if args.details:
         with args.details.open("w") as f:
-            for col, rs in results.items():
+            for rs in results.values():
                 for r in rs:
                     f.write(json.dumps(r) + "\n")
     print("| papers | n | failed | fields right, no answer | silent errors | questions per "
@@ -281,7 +281,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print()
     print("| papers | plant cells | n | right, no answer | silent errors |")
     print("|---|---|---|---|---|")
-    for col, title in columns:
+    for col, _ in columns:
         for row in cell_rows(col, results[col]):
             print("| " + " | ".join(row) + " |")
     for col, _ in columns:

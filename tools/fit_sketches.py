@@ -1,0 +1,135 @@
+"""Fit the sketch reader's thresholds on the ``calib`` setting and write them into
+assets/sketches.json: the letter gate, the grouping distance and the group trust.
+
+The calibration players are synthetic (tools/synth/sketches.py, the ``calib`` seeds), never
+the benchmark's held-out setting and never the real sketches.
+
+- ``letter_gate``: the "letter" probability a written cell needs to skip the sketch path:
+  above every calibration sketch crop's (so no sketch passes as a letter), with a margin.
+- ``group_distance`` and ``group_trust``: on photographed calibration papers, the pair
+  that leaves no trusted drawing wrong and asks the fewest questions.
+
+    python -m tools.fit_sketches [--papers 40] [--jobs 2] [--cache DIR]
+
+It writes assets/sketches.json (the gate first: the papers are read with it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tools.bench_sketch import GENERATOR_VERSION, OUT_DIR, _make, plan
+
+GATE_MARGIN = 0.02
+DISTANCES = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
+TRUSTS = (0.9, 0.95, 0.99, 0.995, 0.999, 0.9999)
+
+
+def fit_gate(n: int, workers: int, cache: Path | None) -> tuple[float, dict[str, float]]:
+    """The gate from calibration crops: every sketch crop below it."""
+    from companion.vision.sheet.constants_sketches import LETTER_CLASS, SKETCH_CLASSES
+    from companion.vision.sheet.sketch_model import SketchClassifier
+    from tools.synth.sketches import Setting
+    from tools.train_sketches import SEEDS, make_set
+
+    x, y = make_set(SEEDS[Setting.CALIB], n, Setting.CALIB, workers, cache)
+    s = SketchClassifier.load().scores(x)
+    li = SKETCH_CLASSES.index(LETTER_CLASS)
+    pl = s.probs[:, li]
+    sketch = y != li
+    top = float(pl[sketch].max())
+    gate = min(0.999, round(top + GATE_MARGIN, 3))
+    return gate, {"max_sketch_p_letter": round(top, 4),
+                  "letters_passing": round(float((pl[~sketch] >= gate).mean()), 4)}
+
+
+def _evidence(paths: Sequence[str]) -> dict[str, Any]:
+    """One calibration paper's drawings (evidence and truth), read with the gate fitted."""
+    import cv2
+
+    cv2.setNumThreads(1)
+    from companion.vision.sheet.reader import FieldReading, read_photo
+
+    out: dict[str, Any] = {}
+    for p in paths:
+        truth = json.loads(Path(p).with_suffix(".truth.json").read_text())["fields"]
+        for fid, r in read_photo(p).readings.items():
+            if isinstance(r, FieldReading) and r.drawing is not None:
+                d = r.drawing
+                out[fid] = {"kind": d.kind, "plants": d.plants, "p_written": d.p_written,
+                            "p_letter": d.p_letter, "features": d.features.tolist(),
+                            "truth": truth.get(fid)}
+    return out
+
+
+def sweep(papers: list[dict[str, Any]]) -> list[tuple[float, float, int, float, int]]:
+    """(distance, trust, silent, median questions, max questions) for every pair."""
+    from companion.vision.sheet.constants_sketches import FRUIT_PLANTS, VEGETABLE_PLANTS
+    from companion.vision.sheet.drawing_groups import DrawingEvidence, group_drawings
+
+    choices = {"vegetable": VEGETABLE_PLANTS, "fruit": FRUIT_PLANTS}
+    players = [{fid: DrawingEvidence(e["kind"], tuple(tuple(c) for c in e["plants"]),
+                                     e["p_written"], e["p_letter"],
+                                     np.asarray(e["features"], np.float32))
+                for fid, e in ev.items()} for ev in papers]
+    rows = []
+    for dist in DISTANCES:
+        for trust in TRUSTS:
+            silent, qs = 0, []
+            for ev, raw in zip(players, papers, strict=True):
+                groups = group_drawings(ev, choices, dist, trust) if ev else []
+                qs.append(sum(not g.trusted for g in groups))
+                silent += sum(raw[f]["truth"] != g.guess for g in groups if g.trusted
+                              for f in g.fields)
+            rows.append((dist, trust, silent, statistics.median(qs), max(qs)))
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--papers", type=int, default=40)
+    ap.add_argument("--crops", type=int, default=3000)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--cache", type=Path, default=None,
+                    help="the training's crop cache (tools/train_sketches.py --cache)")
+    args = ap.parse_args(argv)
+    from companion.vision.sheet.constants_sketches import SKETCH_META_PATH
+
+    gate, facts = fit_gate(args.crops, args.jobs, args.cache)
+    print(f"letter gate {gate}: {facts}")
+    meta = json.loads(SKETCH_META_PATH.read_text())
+    meta["letter_gate"] = gate
+    SKETCH_META_PATH.write_text(json.dumps(meta, indent=2) + "\n")  # the papers read with it
+    out = OUT_DIR / f"v{GENERATOR_VERSION}"
+    work = [(p, str(out)) for p in plan(args.papers, "calib")]
+    with ProcessPoolExecutor(args.jobs) as pool:
+        photos = list(pool.map(_make, work, chunksize=1))
+        papers = list(pool.map(_evidence, photos, chunksize=1))
+    drawn = sum(len(p) for p in papers)
+    rows = sweep(papers)
+    for r in rows:
+        print(f"distance {r[0]}, trust {r[1]}: {r[2]} silent, questions median {r[3]:g}, "
+              f"max {r[4]}")
+    safe = [r for r in rows if r[2] == 0] or [min(rows, key=lambda r: r[2])]
+    best = min(safe, key=lambda r: (r[3], r[4], -r[1]))
+    print(f"chosen on {len(papers)} calibration papers ({drawn} drawings): distance "
+          f"{best[0]}, trust {best[1]} ({best[2]} silent, questions median {best[3]:g}, "
+          f"max {best[4]})")
+    meta.update({"group_distance": best[0], "group_trust": best[1],
+                 "letter_gate_facts": facts,
+                 "group_fit": {"papers": len(papers), "drawings": drawn, "silent": best[2],
+                               "questions_median": best[3], "questions_max": best[4]}})
+    SKETCH_META_PATH.write_text(json.dumps(meta, indent=2) + "\n")
+    print(f"wrote {SKETCH_META_PATH}")
+
+
+if __name__ == "__main__":
+    main()
