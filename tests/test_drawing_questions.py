@@ -13,7 +13,6 @@ from companion.errors import InputError
 from companion.games.delicious.players import PlayerReading
 from tests.fake_readings import FakeField
 
-
 X1, X2, X3 = "garden.boots.r0.c0", "garden.boots.r0.c1", "play.veg-wild"
 Y1, Y2, Z = "garden.crate.r0.c0", "play.veg-bonus", "play.fruit-wild"
 X, Y = {X1, X2, X3}, {Y1, Y2}
