@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -70,8 +71,12 @@ def _evidence(paths: Sequence[str]) -> dict[str, Any]:
     return out
 
 
-def sweep(papers: list[dict[str, Any]]) -> list[tuple[float, float, int, float, int]]:
-    """(distance, trust, silent, median questions, max questions) for every pair."""
+Row = tuple[float, float, int, int, float, int]
+
+
+def sweep(papers: list[dict[str, Any]]) -> list[Row]:
+    """(distance, trust, silent, left wrong after one answer per question, median questions,
+    max questions) for every pair."""
     from companion.vision.sheet.constants_sketches import FRUIT_PLANTS, VEGETABLE_PLANTS
     from companion.vision.sheet.drawing_groups import DrawingEvidence, group_drawings
 
@@ -83,13 +88,17 @@ def sweep(papers: list[dict[str, Any]]) -> list[tuple[float, float, int, float, 
     rows = []
     for dist in DISTANCES:
         for trust in TRUSTS:
-            silent, qs = 0, []
+            silent, mixed, qs = 0, 0, []
             for ev, raw in zip(players, papers, strict=True):
                 groups = group_drawings(ev, choices, dist, trust) if ev else []
                 qs.append(sum(not g.trusted for g in groups))
                 silent += sum(raw[f]["truth"] != g.guess for g in groups if g.trusted
                               for f in g.fields)
-            rows.append((dist, trust, silent, statistics.median(qs), max(qs)))
+                for g in groups:
+                    if not g.trusted:  # one answer: the plant most of its fields hold
+                        votes = Counter(raw[f]["truth"] for f in g.fields)
+                        mixed += len(g.fields) - votes.most_common(1)[0][1]
+            rows.append((dist, trust, silent, mixed, statistics.median(qs), max(qs)))
     return rows
 
 
@@ -116,17 +125,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     drawn = sum(len(p) for p in papers)
     rows = sweep(papers)
     for r in rows:
-        print(f"distance {r[0]}, trust {r[1]}: {r[2]} silent, questions median {r[3]:g}, "
-              f"max {r[4]}")
-    safe = [r for r in rows if r[2] == 0] or [min(rows, key=lambda r: r[2])]
-    best = min(safe, key=lambda r: (r[3], r[4], -r[1]))
+        print(f"distance {r[0]}, trust {r[1]}: {r[2]} silent, {r[3]} wrong after answers, "
+              f"questions median {r[4]:g}, max {r[5]}")
+    # no silent error first, then nothing left wrong once every question is answered,
+    # then the fewest questions
+    best = min(rows, key=lambda r: (r[2], r[3], r[4], r[5], -r[1]))
     print(f"chosen on {len(papers)} calibration papers ({drawn} drawings): distance "
-          f"{best[0]}, trust {best[1]} ({best[2]} silent, questions median {best[3]:g}, "
-          f"max {best[4]})")
+          f"{best[0]}, trust {best[1]} ({best[2]} silent, {best[3]} wrong after answers, "
+          f"questions median {best[4]:g}, max {best[5]})")
     meta.update({"group_distance": best[0], "group_trust": best[1],
                  "letter_gate_facts": facts,
                  "group_fit": {"papers": len(papers), "drawings": drawn, "silent": best[2],
-                               "questions_median": best[3], "questions_max": best[4]}})
+                               "wrong_after_answers": best[3],
+                               "questions_median": best[4], "questions_max": best[5]}})
     SKETCH_META_PATH.write_text(json.dumps(meta, indent=2) + "\n")
     print(f"wrote {SKETCH_META_PATH}")
 
