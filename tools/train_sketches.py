@@ -50,7 +50,7 @@ SEEDS = {Setting.TRAIN: SEED, Setting.CALIB: SEED + 1, Setting.HELDOUT: SEED + 2
 N_TRAIN = 24_000
 N_CALIB = 3_000
 N_HELDOUT = 3_000
-EPOCHS = 6
+EPOCHS = 3
 BATCH = 128
 LR = 3e-3
 OPSET = 13
@@ -79,13 +79,16 @@ def _sample(job: tuple[int, int, str]) -> tuple[np.ndarray, int]:
     return preprocess(crop), label
 
 
-def make_set(seed: int, n: int, setting: Setting, workers: int, cache: Path | None
-             ) -> tuple[np.ndarray, np.ndarray]:
-    path = cache / f"sketches-{setting.value}-{seed}-{n}.npz" if cache else None
+def make_set(seed: int, n: int, setting: Setting, workers: int, cache: Path | None,
+             letters_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    tag = "letters-" if letters_only else ""
+    path = cache / f"sketches-{tag}{setting.value}-{seed}-{n}.npz" if cache else None
     if path is not None and path.is_file():
         with np.load(path) as f:
             return f["x"], f["y"]
-    jobs = [(seed, i, setting.value) for i in range(n)]
+    step = len(SKETCH_CLASSES)
+    jobs = [(seed, i * step + step - 1 if letters_only else i, setting.value)
+            for i in range(n)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             out = list(pool.map(_sample, jobs, chunksize=128))
@@ -97,6 +100,23 @@ def make_set(seed: int, n: int, setting: Setting, workers: int, cache: Path | No
         path.parent.mkdir(parents=True, exist_ok=True)
         np.savez(path, x=x, y=y)
     return x, y
+
+
+def load_onnx_weights(model: Any, path: Path) -> None:
+    """Start from an exported model's weights (the second stage of the shipped recipe)."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    found = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
+    state = model.state_dict()
+    for k in state:
+        if k in found:
+            state[k] = torch.from_numpy(found[k].copy())
+    missing = [k for k in state if k not in found and not k.endswith("num_batches_tracked")]
+    if missing:
+        raise SystemExit(f"{path} lacks {missing[:3]}...")
+    model.load_state_dict(state)
 
 
 def build_model(width: float = WIDTH) -> Any:
@@ -132,6 +152,13 @@ def main() -> None:
     ap.add_argument("--n-train", type=int, default=N_TRAIN)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--cache", type=Path, default=None)
+    ap.add_argument("--init", type=Path, default=None,
+                    help="start from this exported model (second stage: --extra-letters)")
+    ap.add_argument("--extra-letters", type=int, default=0,
+                    help="this many more letter crops (a letter must pass the gate)")
+    ap.add_argument("--letter-weight", type=float, default=1.0,
+                    help="loss weight of the letter class")
+    ap.add_argument("--lr", type=float, default=LR)
     args = ap.parse_args()
     n_train, n_calib, n_held, epochs = ((1200, 600, 600, 1) if args.quick else
                                         (args.n_train, N_CALIB, N_HELDOUT, args.epochs))
@@ -142,11 +169,19 @@ def main() -> None:
     xca, yca = make_set(SEEDS[Setting.CALIB], n_calib, Setting.CALIB, args.workers, args.cache)
     xho, yho = make_set(SEEDS[Setting.HELDOUT], n_held, Setting.HELDOUT, args.workers,
                         args.cache)
+    if args.extra_letters:
+        xl, yl = make_set(SEED + 10, args.extra_letters, Setting.TRAIN, args.workers,
+                          args.cache, letters_only=True)
+        xtr, ytr = np.concatenate([xtr, xl]), np.concatenate([ytr, yl])
     print(f"data: {len(xtr)} train, {len(xca)} calib, {len(xho)} held-out in "
           f"{time.perf_counter() - t0:.0f} s")
     model = build_model()
+    if args.init is not None:
+        load_onnx_weights(model, args.init)
     params = sum(p.numel() for p in model.parameters())
-    opt, sched = one_cycle_adamw(model, LR, epochs, len(xtr), BATCH)
+    opt, sched = one_cycle_adamw(model, args.lr, epochs, len(xtr), BATCH)
+    weight = torch.ones(len(SKETCH_CLASSES))
+    weight[SKETCH_CLASSES.index(LETTER_CLASS)] = args.letter_weight
     gen = torch.Generator().manual_seed(SEED)
     xt, yt = torch.from_numpy(xtr[:, None]), torch.from_numpy(ytr)
     best: tuple[float, dict[str, Any]] = (-1.0, {})
@@ -157,7 +192,8 @@ def main() -> None:
         for i in range(0, len(perm), BATCH):
             idx = perm[i:i + BATCH]
             out = model(augment(xt[idx], gen))
-            loss = F.cross_entropy(out, yt[idx], label_smoothing=LABEL_SMOOTHING)
+            loss = F.cross_entropy(out, yt[idx], weight=weight,
+                                   label_smoothing=LABEL_SMOOTHING)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -184,7 +220,9 @@ def main() -> None:
     meta = {"classes": list(SKETCH_CLASSES), "input_px": INPUT_PX, "temperature": temp,
             "calibrated_on": "calib setting players (tools/synth/sketches.py)",
             "opset": OPSET, "params": params, "width": WIDTH, "seed": SEED, "epochs": epochs,
-            "n_train": len(xtr), "label_smoothing": LABEL_SMOOTHING, **report,
+            "n_train": len(xtr), "label_smoothing": LABEL_SMOOTHING,
+            "extra_letters": args.extra_letters, "letter_weight": args.letter_weight,
+            "init": args.init.name if args.init else None, "lr": args.lr, **report,
             "train_seconds": round(time.perf_counter() - t0, 1), "torch": torch.__version__}
     meta_path = args.out.with_suffix(".json") if args.out != SKETCH_MODEL_PATH \
         else SKETCH_META_PATH

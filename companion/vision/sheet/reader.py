@@ -691,8 +691,9 @@ def read_fields(
               if not lst and fid not in drawn}
     for fid, lst in zip(letter_ids, ranked, strict=True):
         p = p_written[fid]
-        if fid in drawn:
+        if fid in drawn:  # the group reads it from the same mixed evidence
             lst = _with_drawing(lst, drawn[fid])
+            drawn[fid] = replace(drawn[fid], plants=_as_plants(lst, drawn[fid]))
         cands[fid] = ((None, 1 - p), *((v, p * q) for v, q in lst))
     decided = decide(cands, reg.label.variant)
     glared = glared_fields(grey, page.blank, geometry.fields, reg.px_per_mm)
@@ -759,6 +760,14 @@ def _drawings(ids: Sequence[str], crops: Sequence[np.ndarray], kinds: Sequence[F
                                                          strict=True)),
                                    p_written[fid], p_letter, scores.features[i])
     return out
+
+
+def _as_plants(mixed: list[tuple[str, float]], ev: DrawingEvidence
+               ) -> tuple[tuple[str, float], ...]:
+    """The mixed values in the evidence's plant order, summing to 1."""
+    got = dict(mixed)
+    total = sum(got.get(v, 0.0) for v, _ in ev.plants) or 1.0
+    return tuple((v, got.get(v, 0.0) / total) for v, _ in ev.plants)
 
 
 def _with_drawing(letters: list[tuple[str, float]], ev: DrawingEvidence
