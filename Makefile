@@ -82,7 +82,6 @@ train: $(STAMP) fonts
 	PYTHONPATH=. .trainenv/bin/python -m tools.train_marks
 	.trainenv/bin/pip install -q reportlab segno pypdfium2  # the sketches trace layouts/art
 	PYTHONPATH=. .trainenv/bin/python -m tools.train_sketches --threads 2 --cache .trainenv/cache
-	PYTHONPATH=. .trainenv/bin/python -m tools.train_sketches --threads 2 --cache .trainenv/cache --epochs 1 --init assets/sketches.onnx --extra-letters 6000 --letter-weight 2 --lr 1e-3
 	$(BIN)/python -m tools.fit_sketches --jobs 2 --cache .trainenv/cache
 
 clean:

@@ -22,6 +22,7 @@ seconds per photo.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import json
 import statistics
 import time
@@ -217,7 +218,7 @@ def run(papers: Sequence[Paper], out: Path, jobs: int) -> list[dict[str, Any]]:
     if jobs <= 1:
         photos = [_make(w) for w in work]
         return [_read(ph) for ph in photos]
-    with ProcessPoolExecutor(jobs) as pool:
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         photos = list(pool.map(_make, work, chunksize=1))
         return list(pool.map(_read, photos, chunksize=1))
 

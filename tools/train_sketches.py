@@ -102,23 +102,6 @@ def make_set(seed: int, n: int, setting: Setting, workers: int, cache: Path | No
     return x, y
 
 
-def load_onnx_weights(model: Any, path: Path) -> None:
-    """Start from an exported model's weights (the second stage of the shipped recipe)."""
-    import onnx
-    import torch
-    from onnx import numpy_helper
-
-    found = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
-    state = model.state_dict()
-    for k in state:
-        if k in found:
-            state[k] = torch.from_numpy(found[k].copy())
-    missing = [k for k in state if k not in found and not k.endswith("num_batches_tracked")]
-    if missing:
-        raise SystemExit(f"{path} lacks {missing[:3]}...")
-    model.load_state_dict(state)
-
-
 def build_model(width: float = WIDTH) -> Any:
     """The sketch CNN: the letter network's shape with twelve outputs."""
     import torch.nn as nn
@@ -152,8 +135,6 @@ def main() -> None:
     ap.add_argument("--n-train", type=int, default=N_TRAIN)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--cache", type=Path, default=None)
-    ap.add_argument("--init", type=Path, default=None,
-                    help="start from this exported model (second stage: --extra-letters)")
     ap.add_argument("--extra-letters", type=int, default=0,
                     help="this many more letter crops (a letter must pass the gate)")
     ap.add_argument("--letter-weight", type=float, default=1.0,
@@ -176,8 +157,6 @@ def main() -> None:
     print(f"data: {len(xtr)} train, {len(xca)} calib, {len(xho)} held-out in "
           f"{time.perf_counter() - t0:.0f} s")
     model = build_model()
-    if args.init is not None:
-        load_onnx_weights(model, args.init)
     params = sum(p.numel() for p in model.parameters())
     opt, sched = one_cycle_adamw(model, args.lr, epochs, len(xtr), BATCH)
     weight = torch.ones(len(SKETCH_CLASSES))
@@ -222,7 +201,7 @@ def main() -> None:
             "opset": OPSET, "params": params, "width": WIDTH, "seed": SEED, "epochs": epochs,
             "n_train": len(xtr), "label_smoothing": LABEL_SMOOTHING,
             "extra_letters": args.extra_letters, "letter_weight": args.letter_weight,
-            "init": args.init.name if args.init else None, "lr": args.lr, **report,
+            "lr": args.lr, **report,
             "train_seconds": round(time.perf_counter() - t0, 1), "torch": torch.__version__}
     meta_path = args.out.with_suffix(".json") if args.out != SKETCH_MODEL_PATH \
         else SKETCH_META_PATH
