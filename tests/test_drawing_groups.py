@@ -19,18 +19,24 @@ def _ev(kind: str, best: str, p: float, look: int, dim: int = 8) -> DrawingEvide
                            0.01, f / np.linalg.norm(f))
 
 
-def test_alike_drawings_form_one_group_and_weak_evidence_adds_up() -> None:
+def test_alike_drawings_form_one_group_and_one_question() -> None:
     drawn = {f"c{i}": _ev("vegetable", "carrot", 0.7, 0) for i in range(4)}
-    drawn |= {f"m{i}": _ev("vegetable", "mushroom", 0.7, 1) for i in range(3)}
+    drawn |= {f"m{i}": _ev("vegetable", "mushroom", 0.999, 1) for i in range(3)}
     groups = group_drawings(drawn, CHOICES, 0.3, 0.99)
     assert [(g.fields, g.guess, g.trusted) for g in groups] == [
-        (("c0", "c1", "c2", "c3"), "carrot", True), (("m0", "m1", "m2"), "mushroom", True)]
-    alone = group_drawings({"c0": drawn["c0"]}, CHOICES, 0.3, 0.99)
-    assert not alone[0].trusted  # 0.7 on its own is a question
+        (("c0", "c1", "c2", "c3"), "carrot", False), (("m0", "m1", "m2"), "mushroom", True)]
+
+
+def test_a_group_is_as_sure_as_its_average_drawing_not_their_product() -> None:
+    # the same drawing made again misleads alike: four 0.9s are no 0.9999
+    drawn = {f"c{i}": _ev("vegetable", "carrot", 0.9, 0) for i in range(4)}
+    (group,) = group_drawings(drawn, CHOICES, 0.3, 0.99)
+    assert group.guess == "carrot" and not group.trusted
+    assert abs(group.confidence - 0.9) < 1e-6
 
 
 def test_a_drawing_that_disagrees_with_its_group_is_its_own_question() -> None:
-    drawn = {f"c{i}": _ev("vegetable", "carrot", 0.9, 0) for i in range(3)}
+    drawn = {f"c{i}": _ev("vegetable", "carrot", 0.999, 0) for i in range(3)}
     drawn["odd"] = _ev("vegetable", "broccoli", 0.95, 0)  # looks alike, reads otherwise
     groups = {g.fields: g for g in group_drawings(drawn, CHOICES, 0.3, 0.99)}
     assert groups[("odd",)].guess == "broccoli"

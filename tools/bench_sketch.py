@@ -22,8 +22,8 @@ seconds per photo.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import json
+import multiprocessing
 import statistics
 import time
 from collections import Counter

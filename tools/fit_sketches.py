@@ -17,8 +17,8 @@ It writes assets/sketches.json (the gate first: the papers are read with it).
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import json
+import multiprocessing
 import statistics
 from collections import Counter
 from collections.abc import Sequence
