@@ -23,6 +23,12 @@ SKETCH_META_PATH = asset_path("sketches.json")
 # least this probability; below it the cell is a drawing and is named with its group
 # (chosen on the calib setting, tools/fit_sketches.py: see sketches.json "letter_gate").
 LETTER_GATE_DEFAULT = 0.9
+# Or when the sketch network gives "letter" at least LETTER_SURE_GATE and the letter reader
+# is at least LETTER_SURE_READ sure of its letter. On the calib setting's 3,000 crops
+# (tools/train_sketches.py), no sketch passed from 0.3 up (two at 0.2); 0.5 keeps a margin
+# and lets 67% of the letter crops pass the gates instead of 54%.
+LETTER_SURE_GATE = 0.5
+LETTER_SURE_READ = 0.99
 # A drawing's own confidence before its group is read: under REVIEW_BELOW, so a drawing is
 # never trusted alone by the sheet reader.
 DRAWING_CONFIDENCE = 0.6

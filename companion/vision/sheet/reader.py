@@ -89,6 +89,8 @@ from companion.vision.sheet.constants_sketches import (
     GROUP_DISTANCE_DEFAULT,
     GROUP_TRUST_DEFAULT,
     LETTER_GATE_DEFAULT,
+    LETTER_SURE_GATE,
+    LETTER_SURE_READ,
     SKETCH_CLASSES,
     VEGETABLE_PLANTS,
 )
@@ -686,7 +688,8 @@ def read_fields(
             cands[spec.id] = ((None, 1 - p), (MARK_VALUES[spec.kind], p))
     trusted = [p_written[fid] >= REVIEW_BELOW for fid in letter_ids]
     ranked = _letter_candidates(letter_crops, letter_kinds, reader, trusted, own_letters)
-    drawn = _drawings(letter_ids, letter_crops, letter_kinds, p_written)
+    drawn = _drawings(letter_ids, letter_crops, letter_kinds, p_written,
+                      [lst[0][1] if lst else 0.0 for lst in ranked])
     unread = {fid for fid, lst in zip(letter_ids, ranked, strict=True)
               if not lst and fid not in drawn}
     for fid, lst in zip(letter_ids, ranked, strict=True):
@@ -739,8 +742,10 @@ def _letter_gate() -> float:
 
 
 def _drawings(ids: Sequence[str], crops: Sequence[np.ndarray], kinds: Sequence[FieldKind],
-              p_written: dict[str, float]) -> dict[str, DrawingEvidence]:
-    """The written cells that may hold a drawing rather than a letter, with their evidence."""
+              p_written: dict[str, float], letter_top: Sequence[float]
+              ) -> dict[str, DrawingEvidence]:
+    """The written cells that may hold a drawing rather than a letter, with their evidence
+    (``letter_top``: the letter reader's probability of its best letter, per cell)."""
     if not ids:
         return {}
     from companion.vision.sheet.letters import preprocess
@@ -751,7 +756,8 @@ def _drawings(ids: Sequence[str], crops: Sequence[np.ndarray], kinds: Sequence[F
     out: dict[str, DrawingEvidence] = {}
     for i, (fid, kind) in enumerate(zip(ids, kinds, strict=True)):
         p_letter = scores.p_letter(i)
-        if p_letter >= gate:
+        if p_letter >= gate or (p_letter >= LETTER_SURE_GATE
+                                and letter_top[i] >= LETTER_SURE_READ):
             continue
         plants = PLANTS_OF_KIND[kind]
         raw = [float(scores.probs[i, SKETCH_CLASSES.index(v)]) for v in plants]
