@@ -56,6 +56,38 @@ def fit_gate(n: int, workers: int, cache: Path | None) -> tuple[float, dict[str,
                   "letters_passing": round(float((pl[~sketch] >= gate).mean()), 4)}
 
 
+def sure_gate_table(n: int, workers: int, cache: Path | None, gate: float) -> list[str]:
+    """How many calibration crops pass the second gate (the sketch network's "letter" at
+    least g and the letter reader at least LETTER_SURE_READ sure): the figures behind
+    constants_sketches.LETTER_SURE_GATE."""
+    from companion.vision.sheet.constants_letters import FIELD_LETTERS
+    from companion.vision.sheet.constants_sketches import (
+        LETTER_CLASS,
+        LETTER_SURE_READ,
+        SKETCH_CLASSES,
+        VEGETABLE_PLANTS,
+    )
+    from companion.vision.sheet.letters import LetterClassifier
+    from companion.vision.sheet.sketch_model import SketchClassifier
+    from tools.synth.sketches import Setting
+    from tools.train_sketches import SEEDS, make_set
+
+    li = SKETCH_CLASSES.index(LETTER_CLASS)
+    x, y = make_set(SEEDS[Setting.CALIB], n, Setting.CALIB, workers, cache)
+    pl = SketchClassifier.load().scores(x).probs[:, li]
+    kinds = ["vegetable" if (c != li and SKETCH_CLASSES[c] in VEGETABLE_PLANTS)
+             or (c == li and i % 2 == 0) else "fruit" for i, c in enumerate(y)]
+    ranked = LetterClassifier.load().rank(x, [list(FIELD_LETTERS[k]) for k in kinds])
+    top = np.array([r[0][1] if r else 0.0 for r in ranked])
+    sketch = y != li
+    out = []
+    for g in (0.1, 0.2, 0.3, 0.5, 0.7):
+        passing = (pl >= gate) | ((pl >= g) & (top >= LETTER_SURE_READ))
+        out.append(f"second gate {g}: {int(passing[sketch].sum())} of {int(sketch.sum())} "
+                   f"sketch crops pass, {passing[~sketch].mean():.1%} of letter crops")
+    return out
+
+
 def _evidence(paths: Sequence[str]) -> dict[str, Any]:
     """One calibration paper's drawings (evidence and truth), read with the gate fitted."""
     import cv2
@@ -118,6 +150,8 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     gate, facts = fit_gate(args.crops, args.jobs, args.cache)
     print(f"letter gate {gate}: {facts}")
+    for line in sure_gate_table(args.crops, args.jobs, args.cache, gate):
+        print(line)
     meta = json.loads(SKETCH_META_PATH.read_text())
     meta["letter_gate"] = gate
     SKETCH_META_PATH.write_text(json.dumps(meta, indent=2) + "\n")  # the papers read with it

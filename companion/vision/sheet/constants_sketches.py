@@ -26,7 +26,8 @@ LETTER_GATE_DEFAULT = 0.9
 # Or when the sketch network gives "letter" at least LETTER_SURE_GATE and the letter reader
 # is at least LETTER_SURE_READ sure of its letter. On the calib setting's 3,000 crops
 # (tools/train_sketches.py), no sketch passed from 0.3 up (two at 0.2); 0.5 keeps a margin
-# and lets 67% of the letter crops pass the gates instead of 54%.
+# and lets 66% of the letter crops pass the gates instead of 54% (tools/fit_sketches.py
+# prints this table).
 LETTER_SURE_GATE = 0.5
 LETTER_SURE_READ = 0.99
 # A drawing's own confidence before its group is read: under REVIEW_BELOW, so a drawing is
