@@ -252,9 +252,11 @@ def _print_text(players: Sequence[Player], names: Sequence[str], table: TableRes
         for m in p.supply_checks or ():
             click.echo(f"! supply: {m.message} ({', '.join(m.fields)})")
         for q in p.questions:
-            click.echo(f"? {q['id']}: {count(len(q['fields']), 'alike drawing')} "
-                       f"({', '.join(q['fields'])}) look like {q['guess'] or 'nothing known'}; "
-                       f"name them all with --name {q['fields'][0]}=PLANT")
+            what = (f"the drawing in {q['fields'][0]} looks" if len(q["fields"]) == 1 else
+                    f"{len(q['fields'])} alike drawings ({', '.join(q['fields'])}) look")
+            click.echo(f"? {q['id']}: {what} like {q['guess'] or 'no plant known'}; name "
+                       f"{'it' if len(q['fields']) == 1 else 'them all'} with --name "
+                       f"{q['fields'][0]}=PLANT")
         state = SheetState.from_field_map(p.fields, p.variant)
         click.echo(score_text(names[i], state, table.scores[i], table.violations[i]))
         click.echo()
