@@ -65,7 +65,9 @@ bench: $(STAMP) fonts
 # tools/fit_letter_ensemble.py; its sheet review thresholds, for every letter and for a
 # letter of a pair its sheet doubts, then fitted on 300 photographed sheets of the
 # calibration writers) and the check-or-cross classifier (assets/marks.onnx, from mark
-# patches the reader cuts from 600 synthetic photos) in their own venv with PyTorch (CPU).
+# patches the reader cuts from 600 synthetic photos) in their own venv with PyTorch (CPU);
+# then the sketch classifier (assets/sketches.onnx: our icons traced and doodled by
+# synthetic players, and letters), its thresholds fitted on the calib setting's players.
 train: $(STAMP) fonts
 	$(PY) -m venv .trainenv
 	.trainenv/bin/pip install -q torch==2.13.0 onnx numpy opencv-python-headless pillow
@@ -78,6 +80,9 @@ train: $(STAMP) fonts
 	$(BIN)/python -m tools.fit_letter_sheets --jobs 2 --write
 	$(BIN)/python -m tools.train_marks --harvest
 	PYTHONPATH=. .trainenv/bin/python -m tools.train_marks
+	.trainenv/bin/pip install -q reportlab segno pypdfium2  # the sketches trace layouts/art
+	PYTHONPATH=. .trainenv/bin/python -m tools.train_sketches --threads 2 --cache .trainenv/cache
+	$(BIN)/python -m tools.fit_sketches --jobs 2 --cache .trainenv/cache
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -19,7 +19,7 @@ from tests.web_support import (
     alive,
     children,
 )
-from tools.example_photos import photo_with_a_field_to_review
+from tools.example_photos import photo_with_a_field_to_review, sketched_sheet_photo
 from tools.screens import CHOOSE  # the screenshots' flags
 
 pytestmark = pytest.mark.slow
@@ -226,3 +226,33 @@ def test_lan_mode_needs_the_token(browser: Any, tmp_path: Path) -> None:
         ctx.close()
     finally:
         lan.stop()
+
+
+def test_a_question_is_answered_with_one_tap_for_its_whole_group(page: Any, server: Server,
+                                                                 tmp_path: Path) -> None:
+    page.goto(server.url + "delicious")
+    page.locator(CHOOSE).set_input_files(sketched_sheet_photo(tmp_path))
+    page.wait_for_selector("[data-testid=question]")
+    before = _totals(page)[0]
+    card = page.locator("[data-testid=question]").first
+    crops = card.locator("img.crop")
+    n = crops.count()
+    assert n >= 1 and all(c.evaluate("i => i.complete && i.naturalWidth > 0")
+                          for c in crops.all())
+    fields = [a.split(" as photographed")[0] for a in
+              (c.get_attribute("alt") or "" for c in crops.all())]
+    questions = page.locator("[data-testid=question]").count()
+    button = card.locator("button.choice:not(.chosen)").first
+    plant = button.get_attribute("value")
+    assert button.locator("img").count() == 1  # our icon on the button
+    button.click()  # one tap
+    page.wait_for_function(f"document.querySelectorAll('[data-testid=question]').length "
+                           f"== {questions - 1}")
+    for fid in fields:  # every field of the group is now set by hand to that plant
+        assert page.locator(f".field.corrected[data-field='{fid}'] strong").inner_text() \
+            == plant
+    assert _totals(page)[0] != before  # rescored (this sheet, this answer: it changes)
+    page.locator("button:has-text('Undo naming')").first.click()
+    page.wait_for_function(f"document.querySelectorAll('[data-testid=question]').length "
+                           f"== {questions}")
+    assert _totals(page)[0] == before

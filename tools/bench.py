@@ -31,6 +31,7 @@ BENCHES = (
     ("Delicious photo reader", "tools.bench_reader"),
     ("Delicious photos with glare", "tools.bench_glare"),
     ("Delicious photos of bent paper", "tools.bench_bent"),
+    ("Delicious sketched sheets", "tools.bench_sketch"),
     ("Diced Veggies: cuts", "tools.bench_dice_cuts"),
     ("Diced Veggies: dice photos", "tools.bench_dice_vision"),
     ("Dulce: score-order and best harvest", "tools.bench_dulce"),

@@ -50,3 +50,29 @@ def dice_game_photos(folder: Path, seed: int = DICE_GAME_SEED) -> tuple[Path, Pa
     full.write_bytes(start.jpeg)
     cut.write_bytes(later.jpeg)
     return full, cut, later
+
+
+# A sketched combo sheet for the web tests and the sketch guide's screenshot: one player of
+# the generator's held-out setting sketching these plants (the rest in letters).
+SKETCH_PLANTS = ("carrot", "broccoli", "mushroom", "onion", "strawberry", "watermelon", "fig",
+                 "blueberry")
+SKETCH_SEEDS = (1001, 5, 11)  # game, player style, photo
+
+
+def sketched_sheet_photo(folder: Path, size_px: int = 2400) -> Path:
+    """A photo of a combo sheet whose plants are mostly sketched."""
+    import numpy as np
+
+    from companion.games.delicious.simulate import simulate_game
+    from tools.synth.camera import CameraOptions
+    from tools.synth.sheet_photo import render_sheet_photo
+    from tools.synth.sketches import make_player
+
+    game, style, photo = SKETCH_SEEDS
+    field_map = dict(simulate_game(game, 3, "A").field_maps[0])
+    player = make_player(np.random.default_rng(style), "heldout", SKETCH_PLANTS)
+    made = render_sheet_photo("delicious-combo", field_map, photo,
+                              camera=CameraOptions().sized(size_px), sketcher=player)
+    out = folder / "combo-sketched.jpg"
+    out.write_bytes(made.photo.jpeg)
+    return out

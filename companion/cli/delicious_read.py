@@ -36,27 +36,39 @@ from companion.vision.sheet.reader import Reader, SheetReading, read_photo
 Player = PlayerReading[SheetReading]
 
 
-def _parse_set(spec: str, players: int) -> tuple[int, str, str | None]:
+def _parse_set(spec: str, players: int, option: str = "--set") -> tuple[int, str, str | None]:
     """``[N:]FIELD=VALUE`` -> (player index, field, value or None to empty it)."""
     if "=" not in spec:
-        raise InputError(f"--set {spec!r}: expected FIELD=VALUE (or N:FIELD=VALUE)")
+        raise InputError(f"{option} {spec!r}: expected FIELD=VALUE (or N:FIELD=VALUE)")
     if players == 0:
-        raise InputError(f"--set {spec!r}: no whole player was read to correct")
+        raise InputError(f"{option} {spec!r}: no whole player was read to correct")
     target, value = spec.split("=", 1)
     index = 0
     if ":" in target:
         head, target = target.split(":", 1)
         if not head.isdigit() or not 1 <= int(head) <= players:
-            raise InputError(f"--set {spec!r}: player number must be 1..{players}")
+            raise InputError(f"{option} {spec!r}: player number must be 1..{players}")
         index = int(head) - 1
     elif players > 1:
-        raise InputError(f"--set {spec!r}: with several players write N:FIELD=VALUE")
+        raise InputError(f"{option} {spec!r}: with several players write N:FIELD=VALUE")
     return index, target.strip(), (value.strip() or None)
 
 
-def _player_fixes(players: Sequence[Player], sets: Sequence[str]) -> dict[int, list[Fix]]:
-    """Every ``--set`` by player, each value checked as a field map's is."""
+def _player_fixes(players: Sequence[Player], sets: Sequence[str],
+                  names: Sequence[str] = ()) -> dict[int, list[Fix]]:
+    """Every ``--name`` (the field and every drawing grouped with it), then every
+    ``--set`` (one field), by player, each value checked as a field map's is."""
     fixes: dict[int, list[Fix]] = {}
+    for spec in names:
+        i, fid, value = _parse_set(spec, len(players), "--name")
+        if fid not in players[i].readings:
+            raise UnknownNameError(
+                f"--name {spec!r}: {fid!r} is not a field of {', '.join(players[i].photos)}")
+        if value is None:
+            raise InputError(f"--name {spec!r}: name a plant (to empty a field use --set)")
+        value = check_value(garden(players[i].variant).field_kinds(), fid, value,
+                            f"--name {spec!r}", letters=True)
+        fixes.setdefault(i, []).extend((f, value) for f in players[i].group_of(fid))
     for spec in sets:
         i, fid, value = _parse_set(spec, len(players))
         if fid not in players[i].readings:
@@ -145,6 +157,9 @@ def _sheets_label(p: Player) -> str:
 @click.option("--set", "sets", multiple=True, metavar="[N:]FIELD=VALUE",
               help="Correct a field by hand (a value as in a field map, or a legend letter "
                    "such as C for carrot; empty VALUE empties it); repeatable.")
+@click.option("--name", "plant_names", multiple=True, metavar="[N:]FIELD=PLANT",
+              help="Name the drawing in FIELD and every drawing grouped with it (answers "
+                   "one question of --json's questions); repeatable.")
 @click.option("--reader", type=click.Choice([r.value for r in Reader]), default="ours",
               show_default=True, help="Letter reader: our classifier or tesseract.")
 @click.option("--player", "player_names", multiple=True, metavar="NAME",
@@ -156,7 +171,8 @@ def _sheets_label(p: Player) -> str:
 @click.pass_context
 def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
              overlay_dir: Path | None, out_path: Path | None, sets: tuple[str, ...],
-             reader: str, player_names: tuple[str, ...], supply_seed: int | None, save: bool,
+             plant_names: tuple[str, ...], reader: str, player_names: tuple[str, ...],
+             supply_seed: int | None, save: bool,
              night: str | None, data: str | None) -> None:
     """Read photographed Delicious sheets: every field, every rule problem, the score.
 
@@ -180,7 +196,7 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
     if len(photos) == 1 and errors:
         raise InputError(f"{errors[0]['photo']}: {errors[0]['error']}")
     paired = pair_table([TableSheet(i, s) for i, s in enumerate(sheets)])
-    fixes = _player_fixes(paired.players, sets)
+    fixes = _player_fixes(paired.players, sets, plant_names)
     kept = None if supply_seed is None else supply(supply_seed)
     read = paired.score(fixes, errors, supply=kept)
     shown = read  # what the text says: the names given with --player, not the photos'
@@ -235,6 +251,12 @@ def _print_text(players: Sequence[Player], names: Sequence[str], table: TableRes
                                           len({f for f, _ in p.corrections}))))
         for m in p.supply_checks or ():
             click.echo(f"! supply: {m.message} ({', '.join(m.fields)})")
+        for q in p.questions:
+            what = (f"the drawing in {q['fields'][0]} looks" if len(q["fields"]) == 1 else
+                    f"{len(q['fields'])} alike drawings ({', '.join(q['fields'])}) look")
+            click.echo(f"? {q['id']}: {what} like {q['guess'] or 'no plant known'}; name "
+                       f"{'it' if len(q['fields']) == 1 else 'them all'} with --name "
+                       f"{q['fields'][0]}=PLANT")
         state = SheetState.from_field_map(p.fields, p.variant)
         click.echo(score_text(names[i], state, table.scores[i], table.violations[i]))
         click.echo()

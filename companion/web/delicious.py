@@ -74,6 +74,17 @@ class ReviewField:
 
 
 @dataclass(frozen=True)
+class Question:
+    """A group of one player's alike drawings to name with one tap (``questions`` of
+    ``delicious read --json``): its fields as (sheet item, field), the guess and choices."""
+
+    id: str
+    fields: tuple[tuple[int, str], ...]
+    guess: str | None
+    choices: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class PlayerResult:
     name: str
     keys: tuple[int, ...]  # the sheet items that make this player
@@ -82,6 +93,8 @@ class PlayerResult:
     corrected: tuple[ReviewField, ...]
     every: dict[int, tuple[ReviewField, ...]] = dataclasses.field(default_factory=dict)
     # every field of each sheet (after corrections): the tap targets over its overlay
+    questions: tuple[Question, ...] = ()
+    named: tuple[tuple[int, str], ...] = ()  # a field of each group named by hand (undo)
 
     def pick(self, chosen: str | None) -> ReviewField | None:
         """The field ``KEY:FIELD`` (a tap on the overlay, or the list) if it is this
@@ -178,11 +191,13 @@ def score_table(items: Sequence[TableSheet[SheetReading]],
         review, corrected = [], []
         every: dict[int, tuple[ReviewField, ...]] = {}
         violating = {f for v in read.result.violations[i] for f in v.fields}
+        asked = {f for q in p.questions for f in q["fields"]}  # shown as questions instead
+        key_of = {fid: it.key for it in read.owners[i] for fid in it.reading.readings}
         for it in read.owners[i]:
             g = it.reading.geometry
             specs = {s.id: s for s in g.fields}
             for fid in p.review:
-                if fid in specs and fid in it.reading.readings:
+                if fid in specs and fid in it.reading.readings and fid not in asked:
                     review.append(_field_view(it.key, readings[fid], specs[fid], False, g))
             for fid in sorted(hand & set(it.reading.readings)):
                 corrected.append(_field_view(it.key, readings[fid], specs[fid], True, g))
@@ -191,7 +206,13 @@ def score_table(items: Sequence[TableSheet[SheetReading]],
         results.append(PlayerResult(read.names[i], tuple(it.key for it in read.owners[i]),
                                     read.document["players"][i] if "players" in read.document
                                     else _one_player(read.document), tuple(review),
-                                    tuple(corrected), every))
+                                    tuple(corrected), every,
+                                    tuple(Question(q["id"], tuple((key_of[f], f)
+                                                                  for f in q["fields"]),
+                                                   q["guess"], tuple(q["choices"]))
+                                          for q in p.questions),
+                                    tuple((key_of[g.fields[0]], g.fields[0]) for g in p.groups
+                                          if len(g.fields) > 1 and set(g.fields) <= hand)))
     unpaired = []
     for (sheet, p), doc in zip(read.unpaired, read.document.get("unpaired", []), strict=True):
         problem = read.pairing.problem_for(p)
@@ -336,6 +357,49 @@ async def correct(request: Request) -> Response:
     return go(request, f"/delicious?s={sid}#r{rid}")
 
 
+def _group_fields(table: TableScore, key: int, fid: str) -> list[tuple[int, str]]:
+    """(sheet item, field) of every drawing grouped with ``fid`` of sheet ``key``."""
+    for i, p in enumerate(table.read.players):
+        keys = {f: it.key for it in table.read.owners[i] for f in it.reading.readings}
+        if keys.get(fid) == key:
+            return [(keys[f], f) for f in p.group_of(fid)]
+    raise InputError(f"{fid!r} is not a field of this table")
+
+
+async def name(request: Request) -> Response:
+    """One tap names a whole group of alike drawings (``--name FIELD=PLANT``)."""
+    st = state(request)
+    sid = whole(request.path_params["sid"], "scoring")
+    form = await request.form()
+    reading, photo = form_reading(st, sid, form, SHEET)
+    field, value = str(form.get("field", "")), str(form.get("value", ""))
+    sheet = await run_in_threadpool(_sheet, st, photo, str(reading.doc["photo"]))
+    allowed = field_allowed(sheet, field)
+    if value not in allowed:
+        raise InputError(f"{value!r} is not allowed in {field}; choose {', '.join(allowed)}")
+    items = await run_in_threadpool(table_sheets, st, sid)
+    table = score_table(items, night_supply(st.store, st.store.scoring(sid).night_id))
+    for key, fid in _group_fields(table, reading.id, field):
+        st.store.correct(key, fid, value)
+    return go(request, f"/delicious?s={sid}#r{reading.id}")
+
+
+async def unname(request: Request) -> Response:
+    """Undo one tap's naming: the latest correction of every field of the group."""
+    st = state(request)
+    sid = whole(request.path_params["sid"], "scoring")
+    form = await request.form()
+    rid = form_reading(st, sid, form, SHEET)[0].id
+    field = str(form.get("field", ""))
+    items = await run_in_threadpool(table_sheets, st, sid)
+    table = score_table(items, night_supply(st.store, st.store.scoring(sid).night_id))
+    for key, fid in _group_fields(table, rid, field):
+        mine = [c for c in st.store.corrections(key) if c.field == fid]
+        if mine:
+            st.store.undo_correction(key, mine[-1].id)
+    return go(request, f"/delicious?s={sid}#r{rid}")
+
+
 async def undo(request: Request) -> Response:
     st = state(request)
     sid = whole(request.path_params["sid"], "scoring")
@@ -393,6 +457,8 @@ ROUTES_POST = (
     ("/delicious/upload", upload),
     ("/delicious/{sid:int}/correct", correct),
     ("/delicious/{sid:int}/undo", undo),
+    ("/delicious/{sid:int}/name", name),
+    ("/delicious/{sid:int}/unname", unname),
     ("/delicious/{sid:int}/player", player),
     ("/delicious/{sid:int}/save", save),
 )

@@ -52,6 +52,7 @@ PRESSURE_JITTER = 0.12  # per field, fraction of the pen's strength that varies
 CHOICE_MARKS = ("fill", "cross", "check", "circle")  # ways a player marks a choice circle
 CHOICE_MARK_WEIGHTS = (0.4, 0.3, 0.2, 0.1)
 LETTER_GROW = (0.85, 1.1)  # letters use a little less, or a little more, than the writing area
+SKETCH_GROW = (0.9, 1.15)  # sketches fill their cell, sometimes a little past its edge
 MARK_GROW = (1.0, 1.3)  # crosses and checks overshoot the printed icon by this factor
 HONEY_RING_GROW = (1.35, 1.7)  # a circle drawn around the printed honey "3"
 STRAY_MARKS = (0, 3)  # scribbles outside every field, per sheet (inclusive)

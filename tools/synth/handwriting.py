@@ -454,6 +454,13 @@ def _draw_pen(strokes: Sequence[Points], size: tuple[int, int], width_px: float,
     return small.astype(np.float32) / 255.0
 
 
+def pen_alpha(strokes: Sequence[Points], size: tuple[int, int], width_px: float,
+              rng: np.random.Generator) -> Mask:
+    """Antialiased mask (h, w) of strokes in pixel coordinates, drawn with the pen model of
+    real trajectories (pressure along each stroke): also what draws sketches."""
+    return _draw_pen(strokes, size, width_px, rng)
+
+
 def real_letter_alpha(box_w: int, box_h: int, strokes: Sequence[Points],
                       rng: np.random.Generator, warp: float = 0.0) -> Mask:
     """Alpha mask (h, w) of a real pen trajectory (letter 1 high, y down) drawn into a box:
@@ -619,8 +626,11 @@ def letter_cell_crop(letter: str, rng: np.random.Generator, fonts: str = "heldou
                      warp: float = 0.0,
                      photo_px_per_mm: float | None = None,
                      writer: str | None = None,
-                     strokes: Sequence[Points] | None = None) -> NDArray[np.uint8]:
-    """A grey crop of one written cell as the photo reader would cut it out.
+                     strokes: Sequence[Points] | None = None,
+                     sketch: Callable[[int, int, np.random.Generator], Mask] | None = None
+                     ) -> NDArray[np.uint8]:
+    """A grey crop of one written cell as the photo reader would cut it out (``sketch``:
+    a drawing's alpha in the cell's box instead of the letter).
 
     Paper tint and leftover light gradient, bits of the printed cell border at the edges,
     sometimes a stray mark or smudge; then the camera (blur, sensor, noise and JPEG at the
@@ -661,8 +671,11 @@ def letter_cell_crop(letter: str, rng: np.random.Generator, fonts: str = "heldou
     # the letter, in a box inset from the cell edge
     mx = int(round(w * rng.uniform(0.02, 0.12)))
     my = int(round(h * rng.uniform(0.02, 0.12)))
-    draw_letter(img, (mx, my, w - 2 * mx, h - 2 * my), letter, rng, fonts=fonts,
-                families=families, warp=warp, writer=writer, strokes=strokes)
+    if sketch is not None:
+        _ink(img, (mx, my, w - 2 * mx, h - 2 * my), sketch(w - 2 * mx, h - 2 * my, rng), rng)
+    else:
+        draw_letter(img, (mx, my, w - 2 * mx, h - 2 * my), letter, rng, fonts=fonts,
+                    families=families, warp=warp, writer=writer, strokes=strokes)
     if rng.random() < 0.12:
         bw, bh = int(w * rng.uniform(0.15, 0.35)), int(h * rng.uniform(0.15, 0.35))
         bx, by = int(rng.integers(0, w - bw)), int(rng.integers(0, h - bh))

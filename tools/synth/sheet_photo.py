@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import cv2
@@ -26,7 +26,8 @@ from companion.paper.model import Box, FieldKind, FieldSpec, SheetGeometry
 from tools.synth import constants as K
 from tools.synth import handwriting, real_hands
 from tools.synth.camera import CameraOptions, Photo, quad_area_fraction, shoot
-from tools.synth.handwriting import PxBox
+from tools.synth.handwriting import Mask, PxBox
+from tools.synth.sketches import SketchPlayer
 
 DELICIOUS_SHEETS = ("delicious-garden", "delicious-play", "delicious-combo")
 _MARK_KINDS = {FieldKind.CHOICE, FieldKind.FIRST_POTTER, FieldKind.TOOL, FieldKind.HONEY}
@@ -52,6 +53,7 @@ class FilledSheet:
     stray_marks: int
     marks: dict[str, str] = field(default_factory=dict)  # field id -> mark drawn there
     writer: str = ""  # the real writer whose letters fill it ("" for fonts and strokes)
+    sketched: tuple[str, ...] = ()  # plant fields holding a sketch, not a letter
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,7 @@ class SheetPhoto:
     stray_marks: int
     marks: dict[str, str] = field(default_factory=dict)
     writer: str = ""
+    sketched: tuple[str, ...] = ()
 
     def image(self) -> np.ndarray:
         return self.photo.image()
@@ -90,6 +93,7 @@ class SheetPhoto:
                 "smudged": list(self.smudged),
                 "stray_marks": self.stray_marks,
                 "marks": dict(sorted(self.marks.items())),
+                **({"sketched": sorted(self.sketched)} if self.sketched else {}),
                 "tilt_deg": round(self.photo.shot.tilt_deg, 1),
                 "rotation_deg": round(self.photo.shot.rotation_deg, 1),
                 "fill": round(self.photo.shot.fill, 2),
@@ -189,7 +193,8 @@ def _widen(coverage: np.ndarray, min_px: float) -> np.ndarray:
 
 
 def _with_pen(page: np.ndarray, box: PxBox, pen: WritingPen, rng: np.random.Generator,
-              draw: str, what: str, fonts: str, dpi: int, writer: str | None = None) -> None:
+              draw: str, what: str, fonts: str, dpi: int, writer: str | None = None,
+              sketch: Callable[[int, int, np.random.Generator], Mask] | None = None) -> None:
     """Draw a letter or mark on a white layer, then lay it on the page in this pen's ink.
 
     Going through a layer keeps one pen per sheet whatever ink the drawing helper would
@@ -197,7 +202,9 @@ def _with_pen(page: np.ndarray, box: PxBox, pen: WritingPen, rng: np.random.Gene
     """
     x, y, w, h = box
     layer = np.full((h, w), 255, np.uint8)
-    if draw == "letter":
+    if sketch is not None:
+        layer = np.clip(255.0 - 255.0 * sketch(w, h, rng), 0, 255).astype(np.uint8)
+    elif draw == "letter":
         handwriting.draw_letter(layer, (0, 0, w, h), what, rng, fonts=fonts, writer=writer)
     else:
         handwriting.draw_mark(layer, (0, 0, w, h), what, rng)
@@ -256,6 +263,7 @@ def fill_sheet(
     code: str = "",
     smudge: bool | None = None,
     writer: str | None = None,
+    sketcher: SketchPlayer | None = None,
 ) -> FilledSheet:
     """Render ``sheet`` and write ``field_map`` on it (only the fields that sheet has).
 
@@ -266,7 +274,8 @@ def fill_sheet(
     Stray marks and the smudge come from a stream of their own, spawned from ``rng``: how
     many random draws the letters take depends on which fonts are installed, and that must
     not decide whether a sheet gets a smudge. ``smudge`` forces one (True) or none (False);
-    None leaves it to chance (``SMUDGE_CHANCE``).
+    None leaves it to chance (``SMUDGE_CHANCE``). ``sketcher``: the plants that player
+    sketches are drawn, in their way, instead of written (tools/synth/sketches.py).
     """
     rng = rng if rng is not None else np.random.default_rng()
     extras_rng = rng.spawn(1)[0]
@@ -280,12 +289,19 @@ def fill_sheet(
         hands = real_hands.writers(fonts)
         writer = hands[int(rng.integers(len(hands)))]
     marks: dict[str, str] = {}
+    sketched: list[str] = []
     for spec in geometry.fields:
         value = truth.get(spec.id)
         if value is None:
             continue
         box = _px(spec.box_mm, dpi)
-        if spec.kind in (FieldKind.VEGETABLE, FieldKind.FRUIT):
+        if spec.kind in (FieldKind.VEGETABLE, FieldKind.FRUIT) and sketcher is not None \
+                and sketcher.sketches(value):
+            grown = _grow(box, float(rng.uniform(*K.SKETCH_GROW)), page.shape)
+            _with_pen(page, grown, pen, rng, "sketch", value, fonts, dpi,
+                      sketch=functools.partial(sketcher.alpha, value))
+            sketched.append(spec.id)
+        elif spec.kind in (FieldKind.VEGETABLE, FieldKind.FRUIT):
             grown = _grow(box, float(rng.uniform(*K.LETTER_GROW)), page.shape)
             _with_pen(page, grown, pen, rng, "letter", _letter(spec, value), fonts, dpi,
                       writer)
@@ -311,7 +327,8 @@ def fill_sheet(
         target = empty[int(extras_rng.integers(len(empty)))]
         handwriting.draw_mark(page, _px(target.box_mm, dpi), "smudge", extras_rng)
         smudged.append(target.id)
-    return FilledSheet(page, truth, pen, tuple(smudged), strays, marks, writer or "")
+    return FilledSheet(page, truth, pen, tuple(smudged), strays, marks, writer or "",
+                       tuple(sketched))
 
 
 def render_sheet_photo(
@@ -327,14 +344,16 @@ def render_sheet_photo(
     dpi: int = K.PAGE_DPI,
     smudge: bool | None = None,
     writer: str | None = None,
+    sketcher: SketchPlayer | None = None,
 ) -> SheetPhoto:
     """Fill a sheet and photograph it; the same arguments always give the same JPEG."""
     fill_rng, camera_rng = np.random.default_rng(seed).spawn(2)
     filled = fill_sheet(sheet, field_map, variant, fill_rng, fonts, dpi, paper=paper, code=code,
-                        smudge=smudge, writer=writer)
+                        smudge=smudge, writer=writer, sketcher=sketcher)
     photo = shoot(filled.page_bgr, camera_rng, camera or CameraOptions())
     return SheetPhoto(photo, filled.truth, sheet, variant, paper, code, seed, filled.pen,
-                      filled.smudged, filled.stray_marks, filled.marks, filled.writer)
+                      filled.smudged, filled.stray_marks, filled.marks, filled.writer,
+                      filled.sketched)
 
 
 def make_photo(

@@ -42,6 +42,7 @@ def player_doc(p: PlayerReading[Any], name: str, table: TableResult, i: int) -> 
         "fields": p.fields,
         "confidence": p.confidence,
         "review": p.review,
+        "questions": p.questions,
         "verdicts": [v.to_json() for v in player_verdicts(p)],
         "violations": [v.to_json() for v in table.violations[i]],
         "score": table.scores[i].to_json(),
@@ -54,7 +55,8 @@ def player_doc(p: PlayerReading[Any], name: str, table: TableResult, i: int) -> 
 def unpaired_doc(p: PlayerReading[D], pairing: Pairing[D]) -> dict[str, Any]:
     """A sheet left out of the table: its photo's document and why it is not scored."""
     problem = pairing.problem_for(p)
-    return {**p.sheets[0].to_json(), "verdicts": [v.to_json() for v in player_verdicts(p)],
+    return {**p.sheets[0].to_json(), "questions": p.questions,
+            "verdicts": [v.to_json() for v in player_verdicts(p)],
             "not_scored": problem.message if problem else ""}
 
 

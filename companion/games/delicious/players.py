@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Generic, Protocol, TypeVar
+from functools import cached_property
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from companion.errors import InputError, UnknownNameError
 from companion.games.delicious.supply import Supply
@@ -61,6 +62,29 @@ class SheetLike(Protocol):
 
 
 S = TypeVar("S", bound=SheetLike)
+
+
+class GroupLike(Protocol):
+    """A group of one player's alike drawings, read as one (the reader's)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def fields(self) -> tuple[str, ...]: ...
+    @property
+    def guess(self) -> str: ...
+    @property
+    def trusted(self) -> bool: ...
+    @property
+    def choices(self) -> tuple[str, ...]: ...
+
+
+@runtime_checkable
+class GroupsDrawings(Protocol):
+    """A sheet reading whose reader names a player's alike drawings together."""
+
+    def group_drawings(self, readings: Mapping[str, Any]
+                       ) -> tuple[dict[str, Any], tuple[Any, ...]]: ...
 
 
 def field_values(readings: Mapping[str, FieldLike]) -> dict[str, str]:
@@ -161,11 +185,46 @@ class PlayerReading(FieldSummary, Generic[S]):
         """Whether the twelve Plant Choice marks were photographed (play or combo sheet)."""
         return any(s.sheet in (PLAY_SHEET, COMBO_SHEET) for s in self.sheets)
 
-    @property
-    def readings(self) -> dict[str, FieldLike]:
+    @cached_property
+    def _grouped(self) -> tuple[dict[str, FieldLike], tuple[GroupLike, ...]]:
+        """The sheets' readings merged, drawings named by their groups (garden and play
+        sheets together), and the groups."""
         merged: dict[str, FieldLike] = {}
         for s in self.sheets:
             merged.update(s.readings)
+        first = self.sheets[0] if self.sheets else None
+        if isinstance(first, GroupsDrawings):
+            return first.group_drawings(merged)
+        return merged, ()
+
+    @property
+    def groups(self) -> tuple[GroupLike, ...]:
+        """Every group of alike drawings, trusted or not."""
+        return self._grouped[1]
+
+    @property
+    def questions(self) -> list[dict[str, Any]]:
+        """One question per group not trusted, without the fields already set by hand
+        (``read --json``'s ``questions``)."""
+        hand = {fid for fid, _ in self.corrections}
+        out = []
+        for g in self.groups:
+            left = [f for f in g.fields if f not in hand]
+            if not g.trusted and left:
+                out.append({"id": g.id, "fields": left, "guess": g.guess,
+                            "choices": list(g.choices)})
+        return out
+
+    def group_of(self, fid: str) -> tuple[str, ...]:
+        """The fields grouped with ``fid`` (``fid`` alone when it is in no group)."""
+        for g in self.groups:
+            if fid in g.fields:
+                return g.fields
+        return (fid,)
+
+    @property
+    def readings(self) -> dict[str, FieldLike]:
+        merged = dict(self._grouped[0])
         for fid, value in self.corrections:
             merged[fid] = merged[fid].set_by_hand(value)
         for m in self.supply_checks or ():

@@ -88,6 +88,9 @@ def draw_overlay(
         # A small label in the box's top-left corner leaves the handwriting visible.
         size = max(0.45, (y1 - y0) / 75)
         halo_text(img, label, (x0 + 3, y0 + int(24 * size)), size, colour, 2)
+        group = getattr(r, "group", "")
+        if group:  # a drawing: its group of alike drawings, named together (q3 = question 3)
+            halo_text(img, group, (x0 + 3, y1 - 4), size * 0.8, colour, 2)
     if container_points is not None:
         g = garden(reading.variant)
         for c in g.containers:

@@ -9,8 +9,8 @@ except ``decide``, which may only settle close calls.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cache, cached_property, lru_cache
 from typing import Any
@@ -85,7 +85,19 @@ from companion.vision.sheet.constants import (
     SHAPE_GROW,
     STRONG_INK_BELOW,
 )
+from companion.vision.sheet.constants_sketches import (
+    DRAWING_CONFIDENCE,
+    FRUIT_PLANTS,
+    GROUP_DISTANCE_DEFAULT,
+    GROUP_TRUST_DEFAULT,
+    LETTER_GATE_DEFAULT,
+    LETTER_SURE_GATE,
+    LETTER_SURE_READ,
+    SKETCH_CLASSES,
+    VEGETABLE_PLANTS,
+)
 from companion.vision.sheet.decide import Candidates, Decision, decide
+from companion.vision.sheet.drawing_groups import DrawingEvidence, DrawingGroup, group_drawings
 from companion.vision.sheet.glare import glared_fields
 from companion.vision.sheet.letter_pairs import LetterCall, doubted_pairs
 
@@ -96,6 +108,10 @@ LETTER_VALUES: dict[FieldKind, dict[str, str]] = {
 # The note of a letter field sent to review for its letter alone (tools/fit_letter_sheets.py
 # recognises it).
 LETTER_DOUBT_NOTE = "letter not clear enough to be sure"
+# The note of a cell that holds a drawing, before its group is read (drawing_groups.py).
+DRAWING_NOTE = "a drawing, not a letter: named with the player's alike drawings"
+PLANTS_OF_KIND: dict[FieldKind, tuple[str, ...]] = {
+    FieldKind.VEGETABLE: VEGETABLE_PLANTS, FieldKind.FRUIT: FRUIT_PLANTS}
 # The note of a letter sure enough on its own but read between the same two letters as a
 # doubtful one of the same sheet (letter_pairs.py).
 LETTER_PAIR_NOTE = "these two letters look alike elsewhere in this hand"
@@ -131,6 +147,10 @@ class FieldReading:
     candidates: tuple[tuple[str | None, float], ...]
     shift_px: tuple[int, int] = (0, 0)
     note: str = ""
+    # a drawing's evidence, for reading it with the player's alike drawings (None: a letter,
+    # a mark or nothing; never in any JSON)
+    drawing: DrawingEvidence | None = field(default=None, repr=False, compare=False)
+    group: str = field(default="", compare=False)  # its group of alike drawings, if any
 
     @property
     def review(self) -> bool:
@@ -183,6 +203,12 @@ class SheetReading(FieldSummary):
     @property
     def score(self) -> Score:
         return self._alone.scores[0]
+
+    def group_drawings(self, readings: Mapping[str, Any]
+                       ) -> tuple[dict[str, Any], tuple[DrawingGroup, ...]]:
+        """``readings`` (one player's, merged from their sheets) with every drawing named
+        by its group, and the groups (drawing_groups.py)."""
+        return settle_drawings(readings)
 
     def to_json(self) -> dict[str, Any]:
         """The per-photo document of ``delicious read --json`` (docs/contracts.md)."""
@@ -666,9 +692,15 @@ def read_fields(
             cands[spec.id] = ((None, 1 - p), (MARK_VALUES[spec.kind], p))
     trusted = [p_written[fid] >= REVIEW_BELOW for fid in letter_ids]
     ranked = _letter_candidates(letter_crops, letter_kinds, reader, trusted, own_letters)
-    unread = {fid for fid, lst in zip(letter_ids, ranked, strict=True) if not lst}
+    drawn = _drawings(letter_ids, letter_crops, letter_kinds, p_written,
+                      [lst[0][1] if lst else 0.0 for lst in ranked])
+    unread = {fid for fid, lst in zip(letter_ids, ranked, strict=True)
+              if not lst and fid not in drawn}
     for fid, lst in zip(letter_ids, ranked, strict=True):
         p = p_written[fid]
+        if fid in drawn:  # the group reads it from the same mixed evidence
+            lst = _with_drawing(lst, drawn[fid])
+            drawn[fid] = replace(drawn[fid], plants=_as_plants(lst, drawn[fid]))
         cands[fid] = ((None, 1 - p), *((v, p * q) for v, q in lst))
     decided = decide(cands, reg.label.variant)
     glared = glared_fields(grey, page.blank, geometry.fields, reg.px_per_mm)
@@ -699,7 +731,11 @@ def read_fields(
             conf, note = min(conf, LOW_DETAIL_CONFIDENCE), GLARE_NOTE
         if local is not None and _bent_here(local, spec):  # misplaced print adds "ink"
             conf, note = min(conf, LOW_DETAIL_CONFIDENCE), BENT_NOTE
-        out[fid] = FieldReading(fid, spec.kind, value, conf, ordered, shifts[fid][:2], note)
+        evidence = drawn.get(fid) if value is not None else None
+        if evidence is not None:  # never trusted alone: its group names it
+            conf, note = min(conf, DRAWING_CONFIDENCE), note or DRAWING_NOTE
+        out[fid] = FieldReading(fid, spec.kind, value, conf, ordered, shifts[fid][:2], note,
+                                evidence)
     return out
 
 
@@ -718,6 +754,58 @@ def _follow_bends(grey_photo: np.ndarray, reg: Registration, grey: np.ndarray
     blank = _fit(blank_sheet(label.sheet, label.paper, label.variant, bw),
                  (grey.shape[1], grey.shape[0]))
     return local_fit.follow(grey_photo, reg, grey, blank)
+
+
+def _letter_gate() -> float:
+    """The "letter" probability a written cell needs to be read as a letter alone."""
+    from companion.vision.sheet.sketch_model import sketch_classifier
+
+    value = sketch_classifier().meta.get("letter_gate")
+    return float(value) if isinstance(value, int | float) else LETTER_GATE_DEFAULT
+
+
+def _drawings(ids: Sequence[str], crops: Sequence[np.ndarray], kinds: Sequence[FieldKind],
+              p_written: dict[str, float], letter_top: Sequence[float]
+              ) -> dict[str, DrawingEvidence]:
+    """The written cells that may hold a drawing rather than a letter, with their evidence
+    (``letter_top``: the letter reader's probability of its best letter, per cell)."""
+    if not ids:
+        return {}
+    from companion.vision.sheet.letters import preprocess
+    from companion.vision.sheet.sketch_model import sketch_classifier
+
+    scores = sketch_classifier().scores(np.stack([preprocess(c) for c in crops]))
+    gate = _letter_gate()
+    out: dict[str, DrawingEvidence] = {}
+    for i, (fid, kind) in enumerate(zip(ids, kinds, strict=True)):
+        p_letter = scores.p_letter(i)
+        if p_letter >= gate or (p_letter >= LETTER_SURE_GATE
+                                and letter_top[i] >= LETTER_SURE_READ):
+            continue
+        plants = PLANTS_OF_KIND[kind]
+        raw = [float(scores.probs[i, SKETCH_CLASSES.index(v)]) for v in plants]
+        total = sum(raw) or 1.0
+        out[fid] = DrawingEvidence(kind.value, tuple(zip(plants, (r / total for r in raw),
+                                                         strict=True)),
+                                   p_written[fid], p_letter, scores.features[i])
+    return out
+
+
+def _as_plants(mixed: list[tuple[str, float]], ev: DrawingEvidence
+               ) -> tuple[tuple[str, float], ...]:
+    """The mixed values in the evidence's plant order, summing to 1."""
+    got = dict(mixed)
+    total = sum(got.get(v, 0.0) for v, _ in ev.plants) or 1.0
+    return tuple((v, got.get(v, 0.0) / total) for v, _ in ev.plants)
+
+
+def _with_drawing(letters: list[tuple[str, float]], ev: DrawingEvidence
+                  ) -> list[tuple[str, float]]:
+    """A cell's values as a letter (its share p_letter) or as a sketch (the rest)."""
+    mixed = {v: ev.p_letter * q for v, q in letters}
+    for v, q in ev.plants:
+        mixed[v] = mixed.get(v, 0.0) + (1.0 - ev.p_letter) * q
+    return sorted(mixed.items(), key=lambda c: -c[1])
 
 
 def _detail_cap(reg: Registration, spec: FieldSpec, align: Align) -> float:
@@ -770,3 +858,41 @@ def read_photo(
     reading = read_image(grey, str(path), reader, sheets, own_letters=own_letters)
     return SheetReading(reading.photo, reading.registration, reading.readings,
                         reading.rectified, time.perf_counter() - start, reading.reader)
+
+
+GROUP_TRUSTED_NOTE = "a drawing, named with its group of alike drawings"
+GROUP_QUESTION_NOTE = "a drawing: one question for its group of alike drawings"
+
+
+def _sketch_setting(key: str, default: float) -> float:
+    from companion.vision.sheet.sketch_model import sketch_classifier
+
+    value = sketch_classifier().meta.get(key)
+    return float(value) if isinstance(value, int | float) else default
+
+
+def settle_drawings(readings: Mapping[str, Any]
+                    ) -> tuple[dict[str, Any], tuple[DrawingGroup, ...]]:
+    """Group the drawings among ``readings`` and name each by its group: a trusted group
+    gives its members its guess with its confidence, an untrusted one its guess in review
+    (one question)."""
+    drawn = {fid: r.drawing for fid, r in readings.items()
+             if isinstance(r, FieldReading) and r.drawing is not None}
+    out = dict(readings)
+    if not drawn:
+        return out, ()
+    choices = {FieldKind.VEGETABLE.value: VEGETABLE_PLANTS, FieldKind.FRUIT.value: FRUIT_PLANTS}
+    groups = group_drawings(drawn, choices, _sketch_setting("group_distance",
+                                                            GROUP_DISTANCE_DEFAULT),
+                            _sketch_setting("group_trust", GROUP_TRUST_DEFAULT))
+    for g in groups:
+        for fid in g.fields:
+            r = readings[fid]
+            ev = drawn[fid]
+            if g.trusted:
+                conf, note = min(g.confidence, ev.p_written), GROUP_TRUSTED_NOTE
+            else:
+                conf, note = min(g.confidence, ev.p_written, DRAWING_CONFIDENCE), \
+                    GROUP_QUESTION_NOTE
+            out[fid] = replace(r, value=g.guess, confidence=conf, note=note, group=g.id)
+    return out, tuple(groups)

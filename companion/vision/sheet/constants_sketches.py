@@ -1,0 +1,47 @@
+"""Numbers of the plant-sketch classifier and of grouping a player's drawings."""
+
+from __future__ import annotations
+
+from companion.vision.assets import asset_path
+
+# What a written plant cell may hold besides nothing: a sketch of one of the eleven plants,
+# or a letter (then the letter classifier reads it). The network's input is the letter
+# classifier's own (letters.preprocess), so a cell is cut and normalised once.
+SKETCH_PLANTS: tuple[str, ...] = (
+    "broccoli", "carrot", "lettuce", "mushroom", "onion", "pepper",
+    "blueberry", "fig", "golden-raspberry", "strawberry", "watermelon",
+)
+LETTER_CLASS = "letter"
+SKETCH_CLASSES: tuple[str, ...] = (*SKETCH_PLANTS, LETTER_CLASS)
+VEGETABLE_PLANTS: tuple[str, ...] = SKETCH_PLANTS[:6]
+FRUIT_PLANTS: tuple[str, ...] = SKETCH_PLANTS[6:]
+
+SKETCH_MODEL_PATH = asset_path("sketches.onnx")
+SKETCH_META_PATH = asset_path("sketches.json")
+
+# A written plant cell goes the letter's way only when the sketch network gives "letter" at
+# least this probability; below it the cell is a drawing and is named with its group
+# (chosen on the calib setting, tools/fit_sketches.py: see sketches.json "letter_gate").
+LETTER_GATE_DEFAULT = 0.9
+# Or when the sketch network gives "letter" at least LETTER_SURE_GATE and the letter reader
+# is at least LETTER_SURE_READ sure of its letter. On the calib setting's 3,000 crops
+# (tools/train_sketches.py), no sketch passed from 0.3 up (two at 0.2); 0.5 keeps a margin
+# and lets 66% of the letter crops pass the gates instead of 54% (tools/fit_sketches.py
+# prints this table).
+LETTER_SURE_GATE = 0.5
+LETTER_SURE_READ = 0.99
+# A drawing's own confidence before its group is read: under REVIEW_BELOW, so a drawing is
+# never trusted alone by the sheet reader.
+DRAWING_CONFIDENCE = 0.6
+# Grouping: average-linkage clusters of a player's drawings of one kind, joined while the
+# mean cosine distance of their network features stays under GROUP_DISTANCE; a group is
+# trusted when its combined probability of its guess reaches GROUP_TRUST and every member
+# gives the guess at least MEMBER_FLOOR; a member whose own best plant is not the group's
+# (by at least OUTLIER_OWN, the guess under OUTLIER_GUESS) is a question of its own.
+GROUP_DISTANCE_DEFAULT = 0.35
+GROUP_TRUST_DEFAULT = 0.995
+MEMBER_FLOOR = 0.2
+OUTLIER_OWN = 0.7
+OUTLIER_GUESS = 0.1
+# Plant evidence is floored here before logs are summed: one member cannot veto a plant.
+EVIDENCE_FLOOR = 1e-3

@@ -1,0 +1,298 @@
+"""Benchmark of sketched Delicious sheets: plants drawn, not written, grouped and named.
+
+Papers come from simulated games. Each player sketches most plants and writes the rest as
+letters, and draws each plant the same way all game (tools/synth/sketches.py). Two
+columns: **real** players redraw, jittered with our pencil model, one real Quick, Draw!
+sketch per plant (../shared/data/sketches, measuring only: carrot, broccoli, mushroom,
+onion, strawberry, watermelon, blueberry and blackberry for golden raspberry); lettuce,
+pepper and fig have no real sketch, so those three come from our generator's held-out
+setting and are counted apart. **synthetic** players come wholly from the held-out
+setting, which training and calibration never used. Every fourth paper is a garden and a
+play sheet photographed apart, so one player's drawings are grouped across two photos.
+A third, small column reads the same games written in letters only, for the time.
+
+Columns: fields right with no answer given; silent errors (wrong and not in review);
+questions per paper; fields right after every question is answered (each with the plant
+most of its fields truly hold, as one tap does) and every other field in review checked;
+seconds per photo.
+
+    python -m tools.bench_sketch [--papers 200] [--letters 20] [--jobs 2] [--setting heldout]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import statistics
+import time
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+OUT_DIR = Path("bench-out/sketch")
+GENERATOR_VERSION = 1
+PAIR_EVERY = 4
+SIZE_PX = 4000
+PLANT_KINDS = ("vegetable", "fruit")
+SKETCH_SHARE = (0.6, 1.0)  # share of the eleven plants a player sketches
+NOT_REAL = ("lettuce", "pepper", "fig")
+
+
+@dataclass(frozen=True)
+class Paper:
+    name: str
+    game_seed: int
+    player: int
+    variant: str
+    seed: int
+    column: str  # real, synthetic, letters (or calib, for tools/fit_sketches.py)
+    paired: bool
+
+
+def plan(n: int, column: str, base: int = 0) -> list[Paper]:
+    offset = {"real": 0, "synthetic": 5000, "letters": 0, "calib": 9000}[column] + base
+    return [Paper(f"{column}-{k:03d}", 70_000 + offset + k // 3, k % 3, "AB"[(k // 3) % 2],
+                  offset * 10 + k, column, k % PAIR_EVERY == PAIR_EVERY - 1)
+            for k in range(n)]
+
+
+def _player(paper: Paper) -> Any:
+    import numpy as np
+
+    from tools.synth import sketches as S
+
+    rng = np.random.default_rng([paper.seed, 1])
+    if paper.column == "letters":
+        return None
+    share = rng.uniform(*SKETCH_SHARE)
+    plants = [p for p in S.PLANTS if rng.random() < share]
+    setting = S.Setting.CALIB if paper.column == "calib" else S.Setting.HELDOUT
+    real = None
+    if paper.column == "real":
+        found = S.quickdraw() or {}
+        real = {p: found[p][int(rng.integers(len(found[p])))][1] for p in plants if p in found}
+    return S.make_player(rng, setting, plants, real=real)
+
+
+def _make(job: tuple[Paper, str]) -> list[str]:
+    """Photograph one paper (one combo sheet, or a garden and a play sheet)."""
+    paper, out = job
+    import cv2
+
+    cv2.setNumThreads(1)
+    from companion.games.delicious.simulate import simulate_game
+    from tools.synth.camera import CameraOptions
+    from tools.synth.sheet_photo import render_sheet_photo
+
+    sheets = ("delicious-garden", "delicious-play") if paper.paired else ("delicious-combo",)
+    paths = [Path(out) / f"{paper.name}-{s.split('-')[1]}.jpg" for s in sheets]
+    if all(p.exists() and p.with_suffix(".truth.json").exists() for p in paths):
+        return [str(p) for p in paths]
+    field_map = dict(simulate_game(paper.game_seed, 3, paper.variant).field_maps[paper.player])
+    player = _player(paper)
+    code = f"{paper.seed % 10000:04d}"
+    for k, (sheet, path) in enumerate(zip(sheets, paths, strict=True)):
+        made = render_sheet_photo(sheet, field_map, paper.seed * 2 + k, variant=paper.variant,
+                                  camera=CameraOptions().sized(SIZE_PX), code=code,
+                                  sketcher=player)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(made.photo.jpeg)
+        truth = made.truth_json()
+        truth["paper"] = asdict(paper)
+        truth["sources"] = dict(player.sources) if player is not None else {}
+        path.with_suffix(".truth.json").write_text(json.dumps(truth, indent=1))
+    return [str(p) for p in paths]
+
+
+@dataclass
+class PaperResult:
+    column: str
+    fields: int = 0
+    right: int = 0
+    silent: list[str] = field(default_factory=list)
+    questions: int = 0
+    right_after: int = 0
+    seconds: list[float] = field(default_factory=list)
+    error: str = ""
+    # per kind of cell: drawn from a real sketch, from the generator, written as a letter
+    cells: Counter[str] = field(default_factory=Counter)
+    cells_right: Counter[str] = field(default_factory=Counter)
+    cells_silent: Counter[str] = field(default_factory=Counter)
+    group_sizes: list[int] = field(default_factory=list)
+    mixed_groups: int = 0
+
+
+def _as_dict(res: PaperResult) -> dict[str, Any]:
+    """The result as JSON-ready data (asdict would turn a Counter into counts of pairs)."""
+    return {**vars(res),
+            **{k: dict(v) for k, v in vars(res).items() if isinstance(v, Counter)}}
+
+
+def _read(paths: Sequence[str]) -> dict[str, Any]:
+    """Read one paper's photos and judge them (runs in a worker process)."""
+    import cv2
+
+    cv2.setNumThreads(1)
+    from companion.games.delicious.read_table import TableSheet, pair_table
+    from companion.vision.sheet.reader import read_photo
+
+    truths = [json.loads(Path(p).with_suffix(".truth.json").read_text()) for p in paths]
+    paper = truths[0]["paper"]
+    res = PaperResult(paper["column"])
+    try:
+        sheets = []
+        for p in paths:
+            start = time.process_time()
+            sheets.append(read_photo(p))
+            res.seconds.append(time.process_time() - start)
+    except Exception as exc:  # noqa: BLE001 - a failed photo is a result to report
+        res.error = f"{type(exc).__name__}: {exc}"
+        return _as_dict(res)
+    read = pair_table([TableSheet(i, s) for i, s in enumerate(sheets)]).score()
+    if not read.players:
+        res.error = "not paired"
+        return _as_dict(res)
+    p = read.players[0]
+    truth: dict[str, str | None] = {}
+    kinds: dict[str, str] = {}
+    sketched: set[str] = set()
+    for t, s in zip(truths, sheets, strict=True):
+        for fid in s.readings:
+            truth[fid] = t["fields"].get(fid)
+        sketched |= set(t["synthetic"].get("sketched", []))
+        kinds.update({fid: r.kind.value for fid, r in s.readings.items()})
+    sources = truths[0]["sources"]
+    readings = p.readings
+    review = set(p.review)
+
+    def cell_kind(fid: str) -> str:
+        if fid in sketched:
+            v = truth[fid] or ""
+            return "drawn, generator" if sources.get(v) != "real" else "drawn, real"
+        return "letter" if truth[fid] else "empty"
+
+    for fid, want in truth.items():
+        got = readings[fid].value
+        res.fields += 1
+        ok = got == want
+        res.right += ok
+        if kinds[fid] in PLANT_KINDS:
+            ck = cell_kind(fid)
+            res.cells[ck] += 1
+            res.cells_right[ck] += ok
+            if not ok and fid not in review:
+                res.cells_silent[ck] += 1
+        if not ok and fid not in review:
+            res.silent.append(f"{fid}: {want} read {got} ({readings[fid].confidence:.3f})")
+    questions = p.questions
+    res.questions = len(questions)
+    answered: dict[str, str | None] = {}
+    for q in questions:
+        votes = Counter(truth[f] for f in q["fields"])
+        answer = votes.most_common(1)[0][0]
+        res.mixed_groups += len(votes) > 1
+        answered.update({f: answer for f in q["fields"]})
+    for g in p.groups:
+        res.group_sizes.append(len(g.fields))
+    for fid, want in truth.items():
+        if fid in answered:
+            got = answered[fid]
+        elif fid in review:
+            got = want  # every other field in review is checked by hand
+        else:
+            got = readings[fid].value
+        res.right_after += got == want
+    return _as_dict(res)
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{100 * a / b:.1f}%" if b else "-"
+
+
+def run(papers: Sequence[Paper], out: Path, jobs: int) -> list[dict[str, Any]]:
+    work = [(p, str(out)) for p in papers]
+    if jobs <= 1:
+        photos = [_make(w) for w in work]
+        return [_read(ph) for ph in photos]
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        photos = list(pool.map(_make, work, chunksize=1))
+        return list(pool.map(_read, photos, chunksize=1))
+
+
+def column_row(name: str, results: Sequence[dict[str, Any]]) -> list[str]:
+    ok = [r for r in results if not r["error"]]
+    fields = sum(r["fields"] for r in ok)
+    qs = [r["questions"] for r in ok]
+    secs = [s for r in ok for s in r["seconds"]]
+    return [name, str(len(results)), str(len(results) - len(ok)),
+            _pct(sum(r["right"] for r in ok), fields),
+            str(sum(len(r["silent"]) for r in ok)),
+            f"{statistics.median(qs):g} / {max(qs)}" if qs else "-",
+            _pct(sum(r["right_after"] for r in ok), fields),
+            f"{statistics.median(secs):.2f}" if secs else "-"]
+
+
+def cell_rows(name: str, results: Sequence[dict[str, Any]]) -> list[list[str]]:
+    cells: Counter[str] = Counter()
+    right: Counter[str] = Counter()
+    silent: Counter[str] = Counter()
+    for r in results:
+        cells.update(r["cells"])
+        right.update(r["cells_right"])
+        silent.update(r["cells_silent"])
+    return [[name, k, str(cells[k]), _pct(right[k], cells[k]), str(silent[k])]
+            for k in ("drawn, real", "drawn, generator", "letter", "empty") if cells[k]]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--papers", type=int, default=200, help="papers per sketch column")
+    ap.add_argument("--letters", type=int, default=20, help="letter-only papers (time)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--details", type=Path, help="write every paper's result here (JSONL)")
+    args = ap.parse_args(argv)
+    from tools.synth import sketches as S
+
+    out = OUT_DIR / f"v{GENERATOR_VERSION}"
+    columns: list[tuple[str, str]] = []
+    if S.quickdraw() is not None:
+        columns.append(("real", "real sketches (+ lettuce, pepper, fig from the generator)"))
+    else:
+        print("(real sketches not found: the real column is left out)")
+    columns.append(("synthetic", "synthetic sketches, held-out setting"))
+    columns.append(("letters", "the same games in letters only"))
+    results: dict[str, list[dict[str, Any]]] = {}
+    for col, _ in columns:
+        n = args.letters if col == "letters" else args.papers
+        results[col] = run(plan(n, col), out, args.jobs)
+    if args.details:
+        with args.details.open("w") as f:
+            for rs in results.values():
+                for r in rs:
+                    f.write(json.dumps(r) + "\n")
+    print("| papers | n | failed | fields right, no answer | silent errors | questions per "
+          "paper, median / max | right after every answer | CPU s per photo |")
+    print("|---|---|---|---|---|---|---|---|")
+    for col, title in columns:
+        print("| " + " | ".join(column_row(title, results[col])) + " |")
+    print()
+    print("| papers | plant cells | n | right, no answer | silent errors |")
+    print("|---|---|---|---|---|")
+    for col, _ in columns:
+        for row in cell_rows(col, results[col]):
+            print("| " + " | ".join(row) + " |")
+    for col, _ in columns:
+        sizes = [s for r in results[col] for s in r["group_sizes"]]
+        mixed = sum(r["mixed_groups"] for r in results[col])
+        silent = [s for r in results[col] for s in r["silent"]][:8]
+        print(f"\n{col}: {len(sizes)} groups (median size "
+              f"{statistics.median(sizes) if sizes else 0:g}), {mixed} questions mixing plants; "
+              f"silent errors e.g. {silent}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,434 @@
+"""Synthetic plant sketches: our icons traced in pencil, and stroke-drawn doodles.
+
+A Delicious player copies the legend's icons into garden cells, each in their own way, and
+draws a carrot the same way all game. A :class:`SketchPlayer` holds that: per plant one
+drawing (the icon traced with the player's simplification, or a doodle of our own), and
+per cell only a little jitter on top of it. Every random choice comes from the caller's
+generator, so one seed gives one picture.
+
+Three settings keep training, calibration and the benchmark apart: ``train`` and
+``calib`` draw their players from the same ranges with different seeds; ``heldout`` (the
+benchmark's synthetic column) from wider ranges and with shading, which training never
+sees.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import numpy as np
+
+from companion.games.delicious.symbols import Fruit, Vegetable
+from layouts.art.plants import FRUIT_ART, VEGETABLE_ART
+from layouts.pen import Paint, Path, Pen
+from tools.synth.handwriting import Mask, Points, pen_alpha
+from tools.synth.shared_data import shared_data
+
+PLANTS: tuple[str, ...] = tuple(v.value for v in Vegetable) + tuple(f.value for f in Fruit)
+QUICKDRAW_FILE = ("sketches", "quickdraw-dev.json")
+_BEZIER_STEPS = 10
+_ELLIPSE_STEPS = 28
+
+
+class Setting(StrEnum):
+    TRAIN = "train"
+    CALIB = "calib"
+    HELDOUT = "heldout"
+
+
+@dataclass(frozen=True)
+class Part:
+    """One outline of a drawing in the icon's 0-1 box (y down)."""
+
+    points: Points
+    closed: bool
+    detail: bool  # small (seeds, spots): the first thing a quick hand leaves out
+    dot: bool = False  # a filled spot in the icon: a player dabs it with the pencil
+
+
+# ---- tracing our icons ---------------------------------------------------------------------
+
+
+def _bezier(p0: np.ndarray, p1: np.ndarray, p2: np.ndarray, p3: np.ndarray) -> Points:
+    t = np.linspace(0.0, 1.0, _BEZIER_STEPS)[1:, None]
+    return np.asarray((1 - t) ** 3 * p0 + 3 * (1 - t) ** 2 * t * p1
+                      + 3 * (1 - t) * t ** 2 * p2 + t ** 3 * p3, np.float64)
+
+
+def _flatten(path: Path) -> list[tuple[Points, bool]]:
+    """The path's sub-paths as polylines (icon grid units) and whether each is closed."""
+    out: list[tuple[Points, bool]] = []
+    cur: list[np.ndarray] = []
+
+    def flush(closed: bool) -> None:
+        if len(cur) >= 2:
+            out.append((np.array(cur, np.float64), closed))
+        cur.clear()
+
+    for op, a in path.ops:
+        if op == "m":
+            flush(False)
+            cur.append(np.array(a, np.float64))
+        elif op == "l":
+            cur.append(np.array(a, np.float64))
+        elif op == "c" and cur:
+            cur.extend(_bezier(cur[-1], np.array(a[0:2]), np.array(a[2:4]), np.array(a[4:6])))
+        elif op == "z":
+            if cur:
+                cur.append(cur[0].copy())
+            flush(True)
+        elif op == "e":
+            flush(False)
+            cx, cy, rx, ry = a
+            t = np.linspace(0.0, 2 * math.pi, _ELLIPSE_STEPS + 1)
+            out.append((np.stack([cx + rx * np.cos(t), cy + ry * np.sin(t)], 1), True))
+    flush(False)
+    return out
+
+
+class _Tracer(Pen):
+    """A pen that keeps every outline it is asked to draw instead of painting it."""
+
+    def __init__(self) -> None:
+        super().__init__(None, (100.0, 100.0), bw=True)
+        self.parts: list[Part] = []
+
+    def draw(self, path: Path, *, fill: Paint = None, stroke: Paint = "ink",
+             width: float = 0.0, dash: Sequence[float] | None = None,
+             even_odd: bool = False) -> None:
+        for pts, closed in _flatten(path):
+            span = float(np.ptp(pts, axis=0).max())
+            self.parts.append(Part(pts / 100.0, closed, detail=span < 16.0,
+                                   dot=stroke is None))
+
+
+@functools.cache
+def icon_parts(plant: str) -> tuple[Part, ...]:
+    """Our legend icon of ``plant`` as outlines a hand can trace."""
+    tracer = _Tracer()
+    if plant in {v.value for v in Vegetable}:
+        VEGETABLE_ART[Vegetable(plant)](tracer)
+    else:
+        FRUIT_ART[Fruit(plant)](tracer)
+    return tuple(tracer.parts)
+
+
+# ---- doodles: how people draw a plant without copying the legend ---------------------------
+
+
+def _arc(cx: float, cy: float, rx: float, ry: float, a0: float, a1: float, n: int = 16
+         ) -> Points:
+    t = np.radians(np.linspace(a0, a1, n))
+    return np.stack([cx + rx * np.cos(t), cy + ry * np.sin(t)], axis=1)
+
+
+def _pl(*pts: tuple[float, float]) -> Points:
+    return np.array(pts, np.float64)
+
+
+def _bumps(cx: float, cy: float, r: float, n: int, a0: float, a1: float, bump: float
+           ) -> Points:
+    """A scalloped outline (a cloud, a lettuce head) from angle a0 to a1."""
+    t = np.radians(np.linspace(a0, a1, 12 * n))
+    rr = r * (1 + bump * np.abs(np.sin(n * (t - t[0]) * math.pi / (t[-1] - t[0] + 1e-9))))
+    return np.stack([cx + rr * np.cos(t), cy + rr * np.sin(t)], axis=1)
+
+
+def _doodle(plant: str, u: np.random.Generator) -> list[Part]:
+    """One hand's doodle of ``plant`` (0-1 box), shape numbers drawn continuously."""
+    def r(lo: float, hi: float) -> float:
+        return float(u.uniform(lo, hi))
+
+    main: list[Points] = []
+    small: list[Points] = []
+    if plant == "lettuce":
+        main.append(_bumps(0.5, 0.55, r(0.34, 0.42), int(u.integers(5, 9)), 0, 360, r(0.06, 0.14)))
+        for k in range(int(u.integers(1, 4))):
+            y = 0.4 + 0.12 * k
+            main.append(_arc(0.5, y + 0.2, r(0.15, 0.3), r(0.12, 0.2), 200, 340, 10))
+    elif plant == "mushroom":
+        w = r(0.38, 0.48)
+        main.append(np.concatenate([_arc(0.5, 0.5, w, r(0.3, 0.42), 180, 360, 18),
+                                    _pl((0.5 + w, 0.5), (0.5 - w, 0.5))]))
+        sw = r(0.08, 0.15)
+        main.append(_pl((0.5 - sw, 0.5), (0.5 - sw * 1.2, 0.92), (0.5 + sw * 1.2, 0.92),
+                        (0.5 + sw, 0.5)))
+        for _ in range(int(u.integers(0, 4))):
+            small.append(_arc(r(0.3, 0.7), r(0.25, 0.4), 0.04, 0.04, 0, 360, 8))
+    elif plant == "onion":
+        rx = r(0.3, 0.4)
+        body = np.concatenate([_pl((0.5, r(0.08, 0.2))), _arc(0.5, 0.6, rx, r(0.26, 0.32),
+                                                              -60, 240, 24), _pl((0.5, 0.14))])
+        main.append(body)
+        for k in (-1, 0, 1):
+            small.append(_pl((0.5 + 0.05 * k, 0.9), (0.5 + 0.1 * k, r(0.96, 1.0))))
+        if u.random() < 0.6:
+            main.append(_arc(0.5, 0.6, rx * 0.5, 0.25, 240, 120, 10))
+    elif plant == "pepper":
+        w = r(0.32, 0.4)
+        main.append(np.concatenate([_pl((0.5 - w, 0.35)), _arc(0.5 - w / 2, 0.35, w / 2,
+                                                               0.12, 180, 360, 8),
+                                    _arc(0.5 + w / 2, 0.35, w / 2, 0.12, 180, 360, 8),
+                                    _pl((0.5 + w, 0.75)),
+                                    _bumps(0.5, 0.75, w, 3, 0, 180, 0.25)[:, :],
+                                    _pl((0.5 - w, 0.35))]))
+        main.append(_pl((0.5, 0.25), (0.52, 0.12), (0.6, r(0.02, 0.08))))
+    elif plant == "broccoli":
+        main.append(_bumps(0.5, 0.38, r(0.3, 0.38), int(u.integers(4, 7)), 150, 390,
+                           r(0.12, 0.25)))
+        sw = r(0.08, 0.14)
+        main.append(_pl((0.5 - sw, 0.55), (0.5 - sw, 0.95), (0.5 + sw, 0.95), (0.5 + sw, 0.55)))
+        if u.random() < 0.5:
+            small.append(_pl((0.5, 0.6), (0.5, 0.85)))
+    elif plant == "carrot":
+        top, tip = r(0.28, 0.38), r(0.92, 1.0)
+        w = r(0.12, 0.2)
+        main.append(_pl((0.5 - w, top), (0.5 + w, top), (0.5 + r(-0.05, 0.05), tip),
+                        (0.5 - w, top)))
+        for k in range(int(u.integers(2, 4))):
+            a = -0.15 + 0.15 * k
+            main.append(_pl((0.5 + a * 0.3, top), (0.5 + a, r(0.02, 0.12))))
+        for k in range(int(u.integers(0, 4))):
+            y = top + 0.12 * (k + 1)
+            small.append(_pl((0.5 - w * 0.6, y), (0.5 - w * 0.1, y + 0.03)))
+    elif plant == "blueberry":
+        n = int(u.integers(1, 4))
+        centres = [(0.5, 0.55)] if n == 1 else [(0.35, 0.62), (0.65, 0.62), (0.5, 0.35)][:n]
+        rad = 0.4 if n == 1 else 0.22
+        for cx, cy in centres:
+            main.append(_arc(cx, cy, rad, rad, 0, 360, 24))
+            small.append(_pl((cx - rad * 0.3, cy - rad * 0.55), (cx, cy - rad * 0.3),
+                             (cx + rad * 0.3, cy - rad * 0.55)))
+    elif plant == "fig":
+        main.append(np.concatenate([_pl((0.5, 0.15)), _arc(0.5, 0.66, r(0.32, 0.4), 0.28,
+                                                            -50, 230, 24), _pl((0.5, 0.15))]))
+        main.append(_pl((0.5, 0.15), (0.52, r(0.0, 0.06))))
+        if u.random() < 0.6:
+            small.append(_arc(0.5, 0.7, 0.12, 0.08, 0, 360, 12))
+    elif plant == "golden-raspberry":
+        rows = ((0.35, 3), (0.5, 3), (0.65, 2), (0.8, 1))
+        rad = r(0.08, 0.11)
+        for y, n in rows:
+            for k in range(n):
+                main.append(_arc(0.5 + (k - (n - 1) / 2) * 2 * rad, y, rad, rad, 0, 360, 10))
+        main.append(_pl((0.3, 0.25), (0.4, 0.12), (0.5, 0.22), (0.6, 0.12), (0.7, 0.25)))
+    elif plant == "strawberry":
+        main.append(np.concatenate([_arc(0.5, 0.4, r(0.34, 0.42), 0.16, 180, 360, 12),
+                                    _pl((0.5, r(0.9, 0.98))), _pl((0.1, 0.4))]))
+        main.append(_pl((0.3, 0.3), (0.4, 0.15), (0.5, 0.26), (0.6, 0.15), (0.7, 0.3)))
+        for _ in range(int(u.integers(3, 9))):
+            small.append(_arc(r(0.3, 0.7), r(0.42, 0.7), 0.015, 0.025, 0, 360, 6))
+    elif plant == "watermelon":
+        if u.random() < 0.6:  # a half slice
+            main.append(np.concatenate([_arc(0.5, 0.35, 0.46, r(0.4, 0.5), 0, 180, 20),
+                                        _pl((0.96, 0.35))]))
+            main.append(_arc(0.5, 0.35, 0.38, 0.36, 10, 170, 16))
+        else:  # a wedge
+            main.append(_pl((0.1, 0.2), (0.9, 0.2), (0.5, 0.95), (0.1, 0.2)))
+            main.append(_pl((0.16, 0.3), (0.84, 0.3)))
+        for _ in range(int(u.integers(3, 7))):
+            small.append(_arc(r(0.3, 0.7), r(0.42, 0.6), 0.015, 0.03, 0, 360, 6))
+    else:
+        raise ValueError(f"no doodle for {plant!r}")
+    return ([Part(p, False, detail=False) for p in main]
+            + [Part(p, False, detail=True) for p in small])
+
+
+# ---- a player's style ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StyleRanges:
+    """Where a setting draws its players' styles from."""
+
+    wobble: tuple[float, float]  # hand tremor, sd in drawing widths
+    warp: tuple[float, float]  # the player's bend of the whole shape (smooth, sd)
+    cell_warp: tuple[float, float]  # how much one cell's drawing differs from another's
+    size: tuple[float, float]  # the drawing's larger side against the cell's smaller
+    pen_rel: tuple[float, float]  # pencil width against the drawing's size
+    keep_detail: tuple[float, float]  # chance each small part is drawn at all
+    doodle_share: float  # players who doodle instead of tracing the icon
+    shade_chance: float  # players who shade their drawings with hatching
+    squash: tuple[float, float]  # width over height of the player's drawings
+    rotation_deg: float  # +- the player's tilt of the drawing
+
+
+RANGES: dict[Setting, StyleRanges] = {
+    Setting.TRAIN: StyleRanges((0.002, 0.012), (0.0, 0.05), (0.005, 0.025), (0.55, 0.95),
+                               (0.025, 0.07), (0.0, 1.0), 0.4, 0.0, (0.8, 1.25), 12.0),
+    Setting.HELDOUT: StyleRanges((0.004, 0.018), (0.02, 0.07), (0.01, 0.035), (0.5, 1.0),
+                                 (0.02, 0.08), (0.0, 1.0), 0.5, 0.25, (0.7, 1.35), 18.0),
+}
+RANGES[Setting.CALIB] = RANGES[Setting.TRAIN]
+
+
+def _smooth_warp(parts: Sequence[Points], rng: np.random.Generator, amount: float
+                 ) -> list[Points]:
+    """A smooth random displacement over the 0-1 box (3 x 3 control grid, bilinear)."""
+    if amount <= 0:
+        return [p.copy() for p in parts]
+    grid = rng.normal(0.0, amount, (2, 3, 3))
+    out = []
+    for st in parts:
+        uv = np.clip(st, 0.0, 1.0) * 2.0
+        i = np.clip(uv.astype(int), 0, 1)
+        f = uv - i
+        d = np.zeros_like(st)
+        for k in range(2):
+            g = grid[k]
+            a = g[i[:, 1], i[:, 0]] * (1 - f[:, 0]) + g[i[:, 1], i[:, 0] + 1] * f[:, 0]
+            b = g[i[:, 1] + 1, i[:, 0]] * (1 - f[:, 0]) + g[i[:, 1] + 1, i[:, 0] + 1] * f[:, 0]
+            d[:, k] = a * (1 - f[:, 1]) + b * f[:, 1]
+        out.append(st + d)
+    return out
+
+
+def _tremble(st: Points, rng: np.random.Generator, amount: float) -> Points:
+    """Hand tremor: smooth noise along the stroke (a random walk, low-passed)."""
+    if amount <= 0 or len(st) < 3:
+        return st
+    noise = np.cumsum(rng.normal(0.0, amount, st.shape), axis=0)
+    noise -= np.linspace(noise[0], noise[-1], len(st))  # the ends stay put
+    k = np.ones(3) / 3
+    sm = np.stack([np.convolve(noise[:, j], k, mode="same") for j in range(2)], axis=1)
+    return np.asarray(st + sm, np.float64)
+
+
+def _hatch(outline: Points, rng: np.random.Generator) -> list[Points]:
+    """Shading lines across a closed outline's box, clipped to its bounds roughly."""
+    lo, hi = outline.min(axis=0), outline.max(axis=0)
+    n = int(rng.integers(3, 7))
+    out = []
+    for k in range(n):
+        t = (k + 0.5) / n
+        y0 = lo[1] + t * (hi[1] - lo[1])
+        out.append(_pl((lo[0] + 0.15 * (hi[0] - lo[0]), y0 + 0.08),
+                       (hi[0] - 0.15 * (hi[0] - lo[0]), y0 - 0.08)))
+    return out
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """How one player draws one plant: strokes in a 0-1 box and the pencil's width."""
+
+    strokes: tuple[Points, ...]
+    pen_rel: float
+    size: float
+    cell_warp: float
+    wobble: float
+
+
+def _player_drawing(parts: Sequence[Part], rng: np.random.Generator, ranges: StyleRanges,
+                    keep: float, shade: bool, squash: float, rot_deg: float, pen_rel: float,
+                    size: float, wobble: float) -> Drawing:
+    kept = [p for p in parts if not p.detail or rng.random() < keep]
+    if not kept:
+        kept = list(parts[:1])
+    strokes: list[Points] = []
+    for p in kept:
+        if p.dot:  # a spot: a short dab
+            c = p.points.mean(axis=0)
+            strokes.append(np.array([c, c + rng.normal(0, 0.01, 2)]))
+            continue
+        strokes.append(p.points)
+        if shade and p.closed and not p.detail and rng.random() < 0.5:
+            strokes.extend(_hatch(p.points, rng))
+    strokes = _smooth_warp(strokes, rng, float(rng.uniform(*ranges.warp)))
+    a = math.radians(rot_deg)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    scale = np.array([math.sqrt(squash), 1 / math.sqrt(squash)])
+    strokes = [((s - 0.5) * scale) @ rot.T + 0.5 for s in strokes]
+    return Drawing(tuple(strokes), pen_rel, size, float(rng.uniform(*ranges.cell_warp)),
+                   wobble)
+
+
+@dataclass(frozen=True)
+class SketchPlayer:
+    """One player's drawings for the plants they sketch (the rest they write as letters)."""
+
+    drawings: Mapping[str, Drawing]
+    name: str = ""
+    sources: Mapping[str, str] = field(default_factory=dict)  # plant -> icon/doodle/real id
+
+    def sketches(self, plant: str) -> bool:
+        return plant in self.drawings
+
+    def alpha(self, plant: str, w: int, h: int, rng: np.random.Generator) -> Mask:
+        return draw_alpha(self.drawings[plant], w, h, rng)
+
+
+def make_player(rng: np.random.Generator, setting: Setting | str = Setting.TRAIN,
+                plants: Sequence[str] = PLANTS, real: Mapping[str, Sequence[Points]]
+                | None = None, name: str = "") -> SketchPlayer:
+    """A player who sketches ``plants``: traced icons or doodles in one style; ``real``
+    gives a real drawing (strokes in a 0-1 box) for some plants, drawn again in that style."""
+    ranges = RANGES[Setting(setting)]
+    keep = float(rng.uniform(*ranges.keep_detail))
+    shade = rng.random() < ranges.shade_chance
+    squash = float(np.exp(rng.uniform(np.log(ranges.squash[0]), np.log(ranges.squash[1]))))
+    rot = float(rng.uniform(-ranges.rotation_deg, ranges.rotation_deg))
+    pen_rel = float(rng.uniform(*ranges.pen_rel))
+    size = float(rng.uniform(*ranges.size))
+    wobble = float(rng.uniform(*ranges.wobble))
+    doodler = rng.random() < ranges.doodle_share
+    drawings: dict[str, Drawing] = {}
+    sources: dict[str, str] = {}
+    for plant in plants:
+        if real is not None and plant in real:
+            parts: Sequence[Part] = [Part(np.asarray(s, np.float64), False, False)
+                                     for s in real[plant]]
+            sources[plant] = "real"
+        elif doodler != (rng.random() < 0.2):  # mostly the player's habit, now and then not
+            parts = _doodle(plant, rng)
+            sources[plant] = "doodle"
+        else:
+            parts = icon_parts(plant)
+            sources[plant] = "icon"
+        drawings[plant] = _player_drawing(parts, rng, ranges, keep, shade, squash, rot,
+                                          pen_rel, size, wobble)
+    return SketchPlayer(drawings, name, sources)
+
+
+def draw_alpha(d: Drawing, w: int, h: int, rng: np.random.Generator) -> Mask:
+    """The drawing in one cell (w x h px): this cell's own small differences, then the
+    pencil (handwriting's pen model: pressure along each stroke)."""
+    strokes = _smooth_warp(list(d.strokes), rng, d.cell_warp)
+    span = max(float(np.ptp(np.concatenate(strokes), axis=0).max()), 1e-6)
+    strokes = [_tremble(s, rng, d.wobble * span) for s in strokes]
+    allp = np.concatenate(strokes)
+    lo, hi = allp.min(axis=0), allp.max(axis=0)
+    ext = np.maximum(hi - lo, 1e-6)
+    side = min(w, h) * d.size * float(rng.uniform(0.92, 1.05))
+    scale = side / float(ext.max())
+    pen = max(0.8, side * d.pen_rel)
+    room = np.array([w, h], np.float64) - ext * scale - pen
+    off = np.maximum(room, 0) * rng.uniform(0.3, 0.7, 2) + pen / 2
+    px = [(s - lo) * scale + off for s in strokes]
+    return pen_alpha(px, (w, h), pen, rng)
+
+
+# ---- real sketches (measuring only) --------------------------------------------------------
+
+
+def quickdraw() -> dict[str, list[tuple[str, list[Points]]]] | None:
+    """The shared real sketches by plant: (id, strokes in a 0-1 box); None when absent."""
+    path = shared_data(*QUICKDRAW_FILE)
+    if path is None:
+        return None
+    return _load_quickdraw(str(path))
+
+
+@functools.cache
+def _load_quickdraw(path: str) -> dict[str, list[tuple[str, list[Points]]]]:
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    out: dict[str, list[tuple[str, list[Points]]]] = {}
+    for s in doc["samples"]:
+        strokes = [np.asarray(st, np.float64) / 255.0 for st in s["strokes"] if st]
+        out.setdefault(str(s["plant"]), []).append((str(s["id"]), strokes))
+    return out
