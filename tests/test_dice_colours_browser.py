@@ -12,6 +12,7 @@ import pytest
 
 from companion.vision.dice.colours import learn_colours
 from companion.vision.dice.reader import read_dice_photo
+from tests.test_web_phone import _fresh
 from tests.web_support import Server, chromium_or_skip
 from tools.example_photos import dice_game_photos
 from tools.screens import CHOOSE, CHROMIUM_ARGS
@@ -43,7 +44,7 @@ def page(browser: Any) -> Iterator[Any]:
 
 def _snap(page: Any, server: Server, photo: Path) -> None:
     page.goto(server.url + "dice")
-    page.locator("form:has(input[value=block]) " + CHOOSE).set_input_files(photo)
+    page.locator("form:has(input[value=block]) " + CHOOSE).set_input_files(_fresh(photo))
     page.wait_for_selector("section.card h2:text-is('The block')")
 
 

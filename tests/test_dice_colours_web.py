@@ -5,6 +5,7 @@ with them, and the page says so and can forget them."""
 from __future__ import annotations
 
 import re
+import secrets
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -84,8 +85,11 @@ def _reading_docs(store: Store, sid: int) -> list[dict[str, object]]:
 
 
 def _upload(client: TestClient, photo: Path, role: str = "block") -> int:
+    """Upload ``photo`` as bytes not sent before (a JPEG ignores what follows its end): the
+    same bytes again would be answered with the table they made, read as it was then."""
+    data = photo.read_bytes() + secrets.token_bytes(8)
     r = client.post("/dice/upload", data={"role": role},
-                    files=[("photo", (photo.name, photo.read_bytes(), "image/jpeg"))],
+                    files=[("photo", (photo.name, data, "image/jpeg"))],
                     follow_redirects=False)
     assert r.status_code == 303, r.text
     found = re.search(r"s=(\d+)", r.headers["location"])

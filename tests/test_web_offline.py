@@ -17,7 +17,7 @@ import pytest
 
 from companion.store import SeatInput, Store
 from companion.store.export import BGSTATS_PUSH
-from tests.test_web_phone import COMBO, READ_TIMEOUT_MS, SCHEMES, WIDTHS, _assert_accessible
+from tests.test_web_phone import COMBO, READ_TIMEOUT_MS, SCHEMES, WIDTHS, _assert_accessible, _fresh
 from tests.test_web_phone import _assert_fits as _fits
 from tests.web_support import Server, chromium_or_skip
 from tools.screens import CHROMIUM_ARGS
@@ -150,7 +150,7 @@ def _photos_kept(server: Server) -> int:
 def _retried(phone: Any, server: Server) -> None:
     """The photo picked, the upload failed: kept and shown waiting, then sent again by
     itself once the server answers."""
-    phone.locator("input[type=file][multiple]:not([capture])").set_input_files(COMBO)
+    phone.locator("input[type=file][multiple]:not([capture])").set_input_files(_fresh(COMBO))
     retry = phone.locator("form.upload .retry")
     retry.wait_for(state="visible")
     assert "Not sent yet: 1 photo" in retry.inner_text()
@@ -162,8 +162,8 @@ def _retried(phone: Any, server: Server) -> None:
     assert phone.locator("#reconnecting").is_hidden()
 
 
-def test_an_upload_that_fails_once_is_sent_again_and_kept_once(phone: Any,
-                                                               server: Server) -> None:
+def test_an_upload_that_fails_once_is_sent_again_and_kept_once(one_phone: Any,
+                                                                   server: Server) -> None:
     before = _photos_kept(server)
     tries: list[str] = []
 
@@ -174,9 +174,9 @@ def test_an_upload_that_fails_once_is_sent_again_and_kept_once(phone: Any,
         else:
             route.continue_()
 
-    phone.goto(server.root + "/delicious")
-    phone.route("**/delicious/upload", fail_once)
-    _retried(phone, server)
+    one_phone.goto(server.root + "/delicious")
+    one_phone.route("**/delicious/upload", fail_once)
+    _retried(one_phone, server)
     assert tries == ["POST", "POST"]
     assert _photos_kept(server) == before + 1  # the score arrived once
 
@@ -196,7 +196,7 @@ def test_an_upload_the_server_was_too_busy_for_is_sent_again_when_it_says(
 
     one_phone.goto(server.root + "/delicious")
     one_phone.route("**/delicious/upload", busy_once)
-    one_phone.locator("input[type=file][multiple]:not([capture])").set_input_files(COMBO)
+    one_phone.locator("input[type=file][multiple]:not([capture])").set_input_files(_fresh(COMBO))
     retry = one_phone.locator("form.upload .retry")
     retry.wait_for(state="visible")
     assert "Sending again in 1 s" in retry.inner_text()
@@ -290,7 +290,7 @@ def test_a_saved_play_shares_its_picture_and_opens_bg_stats(phone: Any,
 def test_a_finished_delicious_table_shares_ranking_and_overlays(phone: Any,
                                                                 server: Server) -> None:
     phone.goto(server.root + "/delicious")
-    phone.locator("input[type=file][multiple]:not([capture])").set_input_files(COMBO)
+    phone.locator("input[type=file][multiple]:not([capture])").set_input_files(_fresh(COMBO))
     phone.wait_for_selector("[data-testid=total]")
     total = int(phone.locator("[data-testid=total]").first.inner_text())
     table = phone.url

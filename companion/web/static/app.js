@@ -114,7 +114,7 @@ function send(job) {
   xhr.onload = () => {
     const doc = answer(xhr.responseText, xhr.status);
     if (xhr.status < 400 && doc.location) { form.pending = null; window.location.assign(doc.location); return; }
-    if (xhr.status === 503) {  // busy (the read queue is full, the store is locked): kept
+    if (xhr.status === 503 || xhr.status === 429) {  // busy, or too many at once: kept
       later(job, Number(xhr.getResponseHeader("Retry-After")) || 5, doc.error);
       return;
     }
