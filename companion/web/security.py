@@ -202,7 +202,7 @@ class Guard:
         if not self._host_ok(request):
             return _refuse(api, "this server does not answer to that host name; use the "
                                 "URL companion serve printed", status=400)
-        if self.limiter is not None:
+        if self.limiter is not None and not (role is not Role.NONE and _shell(request)):
             wait = self.limiter.take(role, request.client.host if request.client else "")
             if wait > 0:
                 return _refuse(api, "too many requests from this link or this address; "
@@ -233,6 +233,16 @@ def _given_token(request: Request) -> str:
     if auth.lower().startswith("bearer "):
         given = auth[7:].strip()
     return given
+
+
+SHELL_PATHS = frozenset({"/favicon.ico", "/sw.js", "/alive"})
+
+
+def _shell(request: Request) -> bool:
+    """The pages' static shell and the reconnect check: cheap, fetched several at a time
+    by every page a phone opens, so a link's own phones are not limited by them."""
+    path = request.url.path
+    return request.method == "GET" and (path.startswith("/static/") or path in SHELL_PATHS)
 
 
 def _refuse(api: bool, message: str, status: int = 403,
