@@ -13,23 +13,12 @@ import pytest
 from companion.vision.dice.colours import learn_colours
 from companion.vision.dice.reader import read_dice_photo
 from tests.test_web_phone import _fresh
-from tests.web_support import Server, chromium_or_skip
+from tests.web_support import Server
 from tools.example_photos import dice_game_photos
-from tools.screens import CHOOSE, CHROMIUM_ARGS
+from tools.screens import CHOOSE
 
 pytestmark = pytest.mark.slow
 READ_TIMEOUT_MS = 90_000
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    exe = chromium_or_skip()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

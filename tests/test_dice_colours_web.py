@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 import secrets
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,32 +17,11 @@ from companion.store.dice_colours import dice_colours, forget_dice_colours, keep
 from companion.store.paths import DB_NAME
 from companion.vision.dice.colours import DiceColours, learn_colours
 from companion.vision.dice.reader import read_dice_photo
-from companion.web.app import create_app
-from companion.web.readers import ReaderPool
 from tools.example_photos import dice_game_photos
 
 DOC = {"format": "companion-dice-colours", "version": 1, "white": "pips",
        "families": {n: {"ln_r_g": 0.1 * i, "ln_b_g": -0.1 * i, "scatter": 1.0}
                     for i, n in enumerate(("carrot", "mushroom", "onion", "pepper", "tomato"))}}
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store.open(tmp_path / "data") as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
-def readers() -> Iterator[ReaderPool]:
-    pool = ReaderPool(1)
-    yield pool
-    pool.close()
-
-
-@pytest.fixture
-def client(store: Store, readers: ReaderPool) -> Iterator[TestClient]:
-    with TestClient(create_app(store, readers=readers), raise_server_exceptions=False) as c:
-        yield c
 
 
 @pytest.fixture(scope="module")
