@@ -1,5 +1,6 @@
 """Helpers the CLI tests share, the fixtures of the web tests (a store, the app over it, a
-browser), and the ``synth`` mark for tests that draw handwriting."""
+browser and phone-sized pages in it), and the ``synth`` mark for tests that draw
+handwriting."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from companion.cli import main
+from tests.web_support import SCHEMES, WIDTHS, client_over, phone_page
 
 Invoke = Callable[..., Result]
 
@@ -72,11 +74,7 @@ def readers() -> Iterator[Any]:
 @pytest.fixture
 def client(store: Any, readers: Any) -> Iterator[Any]:
     """The web app over ``store``, in this process (a 500 is answered, not raised)."""
-    from starlette.testclient import TestClient
-
-    from companion.web.app import create_app
-
-    with TestClient(create_app(store, readers=readers), raise_server_exceptions=False) as c:
+    with client_over(store, readers) as c:
         yield c
 
 
@@ -94,6 +92,22 @@ def browser() -> Iterator[Any]:
         b = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(params=[(w, c) for w in WIDTHS for c in SCHEMES],
+                ids=[f"{w}-{c}" for w in WIDTHS for c in SCHEMES])
+def phone(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
+    """A page at every phone width, light and dark: a test using it runs six times."""
+    width, scheme = request.param
+    with phone_page(browser, width, 800, scheme) as p:
+        yield p
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """One phone's page (390 px, light), for what does not change with the screen."""
+    with phone_page(browser) as p:
+        yield p
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

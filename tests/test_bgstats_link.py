@@ -5,7 +5,6 @@ the BG Stats play file is written from."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -20,12 +19,6 @@ from companion.store.export import BGSTATS_PUSH, bgstats_link, export_bgstats
 from companion.web.pads import state_from_form
 
 DEL = Path(__file__).resolve().parent.parent / "examples/delicious"
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store.open(tmp_path) as s:
-        yield s
 
 
 def _data(link: str) -> dict[str, Any]:

@@ -4,7 +4,6 @@ game where that changes the reading (tools/example_photos.py, ``dice_game_photos
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,17 +17,6 @@ from tools.example_photos import dice_game_photos
 from tools.screens import CHOOSE
 
 pytestmark = pytest.mark.slow
-READ_TIMEOUT_MS = 90_000
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                              is_mobile=True)
-    p = ctx.new_page()
-    p.set_default_timeout(READ_TIMEOUT_MS)
-    yield p
-    ctx.close()
 
 
 def _snap(page: Any, server: Server, photo: Path) -> None:

@@ -41,7 +41,8 @@ from companion.store import Store
 from companion.store.paths import DB_NAME
 from companion.web.app import create_app
 from companion.web.readers import ReaderPool, read_dice, read_sheet
-from tests.web_seed import BLOCK, COMBO, Seeded, client_over, dump, seed, seed_app
+from tests.web_seed import BLOCK, COMBO, Seeded, dump, seed, seed_app
+from tests.web_support import client_over
 
 _COMMON = settings(deadline=None, database=None, derandomize=True,
                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,

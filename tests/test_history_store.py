@@ -34,12 +34,6 @@ def seeded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Seeded]:
     return root, made
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Store:
-    with Store.open(tmp_path) as s:
-        yield s
-
-
 def test_history_of_fifty_nights(seeded: tuple[Path, Seeded]) -> None:
     root, made = seeded
     with Store.open(root) as s:

@@ -6,7 +6,6 @@ call through the registry."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from starlette.testclient import TestClient
 from companion.games.dulce.constants import MAX_CHICKEN_STEPS, MAX_FIELD_CUBES, MAX_POINTS
 from companion.store import Store
 from tests.conftest import Invoke
-from tests.web_seed import client_over, dump
+from tests.web_seed import dump
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 FAR = 10**12
@@ -70,12 +69,6 @@ def test_the_cli_refuses_a_game_no_one_can_reach(cli: Invoke, tmp_path: Path,
     assert "Traceback" not in result.output and reason in result.output
     with Store.open(data) as store:
         assert store.plays() == []
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with Store.open(tmp_path) as store, client_over(store) as c:
-        yield c
 
 
 PAD_CASES = [

@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 
 from tests.test_web_phone import _assert_accessible, _assert_fits
-from tests.web_support import EXAMPLES, Server, chromium_or_skip
+from tests.web_support import EXAMPLES, Server
 from tools.example_photos import photo_with_a_field_to_review
-from tools.screens import CHROMIUM_ARGS
 
 pytestmark = pytest.mark.slow
 COMBO = EXAMPLES / "delicious/photos/combo-good-light.jpg"
@@ -25,21 +24,8 @@ READ_MS = 120_000
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(tmp_path_factory.mktemp("remote"), "--public", "https://night.example.org")
-    s.start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    exe = chromium_or_skip()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    with Server(tmp_path_factory.mktemp("remote"), "--public", "https://night.example.org") as s:
+        yield s
 
 
 def _join_url(server: Server) -> str:

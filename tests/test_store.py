@@ -23,12 +23,6 @@ from companion.store import (
 from companion.store.paths import DB_NAME
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Store:
-    with Store.open(tmp_path) as s:
-        yield s
-
-
 def test_data_dir_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COMPANION_DATA", str(tmp_path / "env"))
     assert data_dir(tmp_path / "opt") == tmp_path / "opt"

@@ -22,9 +22,8 @@ KEYS = ("vegetable", "icon", "token", "side")
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(tmp_path_factory.mktemp("serve")).start()
-    yield s
-    s.stop()
+    with Server(tmp_path_factory.mktemp("serve")) as s:
+        yield s
 
 
 def _cli_rounds(seed: int) -> list[dict[str, Any]]:

@@ -25,24 +25,12 @@ from tools.screens import CHOOSE  # the screenshots' flags
 pytestmark = pytest.mark.slow
 DELICIOUS = sorted((EXAMPLES / "delicious" / "photos").glob("*.jpg"))
 DICE = sorted((EXAMPLES / "dice" / "photos").glob("*.jpg"))
-READ_TIMEOUT_MS = 90_000
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(tmp_path_factory.mktemp("serve")).start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
-                              is_mobile=True)
-    p = ctx.new_page()
-    p.set_default_timeout(READ_TIMEOUT_MS)
-    yield p
-    ctx.close()
+    with Server(tmp_path_factory.mktemp("serve")) as s:
+        yield s
 
 
 def _totals(page: Any) -> list[int]:

@@ -8,15 +8,14 @@ import json
 import threading
 import urllib.request
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
 from companion.store import Store
-from companion.web.app import create_app
-from companion.web.readers import SHEET, ReaderPool, read_sheet
+from companion.web.readers import SHEET, read_sheet
 from tests.web_support import EXAMPLES, Server
 
 COMBO = EXAMPLES / "delicious/photos/combo-good-light.jpg"
@@ -111,20 +110,6 @@ def test_five_taps_at_once_on_a_live_server_save_one_play(tmp_path: Path) -> Non
 @pytest.fixture(scope="module")
 def combo_reading() -> object:
     return read_sheet(COMBO, COMBO.name)
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store.open(tmp_path) as s:
-        yield s
-
-
-@pytest.fixture
-def client(store: Store) -> Iterator[TestClient]:
-    pool = ReaderPool(1)  # never started: the readings below are put in the cache
-    with TestClient(create_app(store, readers=pool), raise_server_exceptions=False) as c:
-        yield c
-    pool.close()
 
 
 def _table(client: TestClient, store: Store, reading: object) -> tuple[int, int]:

@@ -5,10 +5,8 @@ later is refused until it is added to the one allow-list (companion.web.roles)."
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from starlette.routing import Mount, Route
 from starlette.testclient import TestClient
 
@@ -21,19 +19,6 @@ from companion.web.security import Guard
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 COMBO = EXAMPLES / "delicious/photos/combo-good-light.jpg"
 HOST, JOIN = "host-token-" + "h" * 24, "join-token-" + "j" * 24
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store.open(tmp_path) as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
-def readers() -> Iterator[ReaderPool]:
-    pool = ReaderPool(1)
-    yield pool
-    pool.close()
 
 
 def _app(store: Store, readers: ReaderPool) -> Guard:

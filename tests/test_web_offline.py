@@ -17,24 +17,12 @@ import pytest
 
 from companion.store import SeatInput, Store
 from companion.store.export import BGSTATS_PUSH
-from tests.test_web_phone import COMBO, READ_TIMEOUT_MS, SCHEMES, WIDTHS, _assert_accessible, _fresh
+from tests.test_web_phone import COMBO, _assert_accessible, _fresh
 from tests.test_web_phone import _assert_fits as _fits
-from tests.web_support import Server, chromium_or_skip
-from tools.screens import CHROMIUM_ARGS
+from tests.web_support import READ_TIMEOUT_MS, WIDTHS, Server
 
 pytestmark = pytest.mark.slow
 PROBE_WAIT_MS = 15_000  # app.js looks for the server every 2 s
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    exe = chromium_or_skip()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
@@ -44,33 +32,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         night = store.new_night("Friday", date="2026-01-09")
         store.save_play("dulce", [SeatInput("Ann", 40.0, 1, True), SeatInput("Bo", 30.0, 2)],
                         night_id=night.id)
-    s = Server(data).start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture(params=[(w, c) for w in WIDTHS for c in SCHEMES],
-                ids=[f"{w}-{c}" for w in WIDTHS for c in SCHEMES])
-def phone(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
-    width, scheme = request.param
-    ctx = browser.new_context(viewport={"width": width, "height": 800}, has_touch=True,
-                              is_mobile=True, color_scheme=scheme, accept_downloads=True)
-    p = ctx.new_page()
-    p.set_default_timeout(READ_TIMEOUT_MS)
-    yield p
-    ctx.close()
-
-
-@pytest.fixture
-def one_phone(browser: Any) -> Iterator[Any]:
-    """A 390 px phone, light: for what does not change with the screen (the server's
-    answers), checked once rather than six times."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 800}, has_touch=True,
-                              is_mobile=True, accept_downloads=True)
-    p = ctx.new_page()
-    p.set_default_timeout(READ_TIMEOUT_MS)
-    yield p
-    ctx.close()
+    with Server(data) as s:
+        yield s
 
 
 def _first_phone(phone: Any) -> bool:
@@ -162,7 +125,7 @@ def _retried(phone: Any, server: Server) -> None:
     assert phone.locator("#reconnecting").is_hidden()
 
 
-def test_an_upload_that_fails_once_is_sent_again_and_kept_once(one_phone: Any,
+def test_an_upload_that_fails_once_is_sent_again_and_kept_once(page: Any,
                                                                    server: Server) -> None:
     before = _photos_kept(server)
     tries: list[str] = []
@@ -174,15 +137,15 @@ def test_an_upload_that_fails_once_is_sent_again_and_kept_once(one_phone: Any,
         else:
             route.continue_()
 
-    one_phone.goto(server.root + "/delicious")
-    one_phone.route("**/delicious/upload", fail_once)
-    _retried(one_phone, server)
+    page.goto(server.root + "/delicious")
+    page.route("**/delicious/upload", fail_once)
+    _retried(page, server)
     assert tries == ["POST", "POST"]
     assert _photos_kept(server) == before + 1  # the score arrived once
 
 
 def test_an_upload_the_server_was_too_busy_for_is_sent_again_when_it_says(
-        one_phone: Any, server: Server) -> None:
+        page: Any, server: Server) -> None:
     before = _photos_kept(server)
     tries: list[str] = []
 
@@ -194,13 +157,13 @@ def test_an_upload_the_server_was_too_busy_for_is_sent_again_when_it_says(
         else:
             route.continue_()
 
-    one_phone.goto(server.root + "/delicious")
-    one_phone.route("**/delicious/upload", busy_once)
-    one_phone.locator("input[type=file][multiple]:not([capture])").set_input_files(_fresh(COMBO))
-    retry = one_phone.locator("form.upload .retry")
+    page.goto(server.root + "/delicious")
+    page.route("**/delicious/upload", busy_once)
+    page.locator("input[type=file][multiple]:not([capture])").set_input_files(_fresh(COMBO))
+    retry = page.locator("form.upload .retry")
     retry.wait_for(state="visible")
     assert "Sending again in 1 s" in retry.inner_text()
-    one_phone.wait_for_selector("[data-testid=total]")
+    page.wait_for_selector("[data-testid=total]")
     assert tries == ["POST", "POST"] and _photos_kept(server) == before + 1
 
 
@@ -224,14 +187,14 @@ LOSE_FIRST_ANSWER = """(() => {
 
 
 def test_an_upload_whose_answer_was_lost_is_sent_again_and_kept_once(
-        one_phone: Any, server: Server) -> None:
+        page: Any, server: Server) -> None:
     """The page is the one above; what differs is the server's answer to the retry."""
     before = _photos_kept(server)
-    one_phone.goto(server.root + "/delicious")
-    one_phone.evaluate(LOSE_FIRST_ANSWER)
-    _retried(one_phone, server)
-    lost = json.loads(one_phone.evaluate("sessionStorage.getItem('lostAnswer')"))
-    assert one_phone.url.endswith(lost["location"])  # the retry answered with the first table
+    page.goto(server.root + "/delicious")
+    page.evaluate(LOSE_FIRST_ANSWER)
+    _retried(page, server)
+    lost = json.loads(page.evaluate("sessionStorage.getItem('lostAnswer')"))
+    assert page.url.endswith(lost["location"])  # the retry answered with the first table
     assert _photos_kept(server) == before + 1  # kept by the first, not again by the retry
 
 

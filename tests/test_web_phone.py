@@ -18,10 +18,7 @@ from tests.history_seed import seed
 from tests.web_support import EXAMPLES, Server
 
 pytestmark = pytest.mark.slow
-WIDTHS = (360, 390, 412)
-SCHEMES = ("light", "dark")
 COMBO = EXAMPLES / "delicious/photos/combo-good-light.jpg"
-READ_TIMEOUT_MS = 90_000
 
 
 @pytest.fixture(scope="module")
@@ -32,21 +29,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         night = store.new_night("Game night 2026-01-09", date="2026-01-09")
         store.save_play("dulce", [SeatInput("Ann", 40.0, 1, True), SeatInput("Bo", 30.0, 2)],
                         night_id=night.id, tiebreak=None)
-    s = Server(data).start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture(params=[(w, c) for w in WIDTHS for c in SCHEMES],
-                ids=[f"{w}-{c}" for w in WIDTHS for c in SCHEMES])
-def phone(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
-    width, scheme = request.param
-    ctx = browser.new_context(viewport={"width": width, "height": 800}, has_touch=True,
-                              is_mobile=True, color_scheme=scheme)
-    p = ctx.new_page()
-    p.set_default_timeout(READ_TIMEOUT_MS)
-    yield p
-    ctx.close()
+    with Server(data) as s:
+        yield s
 
 
 PAGES = ("", "delicious", "dice", "pads/dulce", "pads/wild-gardens", "pads/deli-duel",

@@ -4,9 +4,6 @@ of anything that is not an https origin (issue 31)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import httpx
 import pytest
 from click.testing import CliRunner
@@ -20,12 +17,6 @@ from tests.web_support import Server
 
 NAME = "night.example.org"
 HOST, JOIN = "h" * 32, "j" * 32
-
-
-@pytest.fixture()
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store.open(tmp_path / "data") as s:
-        yield s
 
 
 def _client(store: Store, client: tuple[str, int] = ("203.0.113.9", 5000),
@@ -88,8 +79,7 @@ def test_lan_mode_keeps_its_headers_and_plain_cookie(store):
 
 
 def test_serve_public_prints_both_links_and_answers_the_public_name(tmp_path):
-    s = Server(tmp_path, "--public", f"https://{NAME}").start()
-    try:
+    with Server(tmp_path, "--public", f"https://{NAME}") as s:
         assert s.proc is not None and s.proc.stdout is not None
         assert s.url.startswith("http://127.0.0.1:") and "?t=" in s.url
         host_line = s.proc.stdout.readline()
@@ -109,8 +99,6 @@ def test_serve_public_prints_both_links_and_answers_the_public_name(tmp_path):
         assert httpx.get(s.url, timeout=10).status_code == 200
         assert httpx.get(f"{s.root}/?t={token}", headers={"Host": "evil.example"},
                          timeout=10).status_code == 400
-    finally:
-        s.stop()
 
 
 def test_tonight_shows_the_join_link_and_the_way_to_the_big_screen(store):

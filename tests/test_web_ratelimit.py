@@ -4,13 +4,9 @@ more generous."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from starlette.testclient import TestClient
 
-from companion.store import Store
 from companion.web.app import create_app
 from companion.web.ratelimit import LIMITS, Limits, Rate, RateLimiter
 from companion.web.roles import Role
@@ -50,12 +46,6 @@ def test_the_host_link_is_more_generous_than_the_join_link():
     host, join = LIMITS[Role.HOST], LIMITS[Role.JOIN]
     assert host.address.burst > join.address.burst and host.address.per_s > join.address.per_s
     assert LIMITS[Role.NONE].address.burst < join.address.burst
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store.open(tmp_path) as s:
-        yield s
 
 
 def test_past_the_limit_the_server_answers_429_with_retry_after(store):

@@ -7,33 +7,15 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from starlette.testclient import TestClient
 
 from companion.store import SeatInput, Store
-from companion.web.app import STATIC_DIR, create_app
-from companion.web.readers import ReaderPool
+from companion.web.app import STATIC_DIR
 from companion.web.share_image import ShareSeat, ShareTable, share_png
 from tests.web_support import EXAMPLES
 
 DICE = EXAMPLES / "dice/photos/mat-full.jpg"
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store.open(tmp_path) as s:
-        yield s
-
-
-@pytest.fixture
-def client(store: Store) -> Iterator[TestClient]:
-    pool = ReaderPool(1)  # never started: nothing here reads a photo
-    with TestClient(create_app(store, readers=pool), raise_server_exceptions=False) as c:
-        yield c
-    pool.close()
 
 
 def test_the_service_worker_and_alive(client: TestClient) -> None:

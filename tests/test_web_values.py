@@ -4,15 +4,12 @@ clear 4xx, and the store is byte-identical after each."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from starlette.testclient import TestClient
 
 from companion.store import Store
 from companion.web.readers import read_dice, read_sheet
-from tests.web_seed import BLOCK, COMBO, Seeded, client_over, dump, seed
+from tests.web_seed import BLOCK, COMBO, Seeded, dump, seed
 
 HUGE = "1" * 25
 
@@ -20,18 +17,6 @@ HUGE = "1" * 25
 @pytest.fixture(scope="module")
 def readings() -> tuple[object, object]:
     return read_sheet(COMBO, COMBO.name), read_dice(BLOCK, BLOCK.name)
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store.open(tmp_path) as s:
-        yield s
-
-
-@pytest.fixture
-def client(store: Store) -> Iterator[TestClient]:
-    with client_over(store) as c:
-        yield c
 
 
 @pytest.fixture

@@ -4,9 +4,7 @@ reader runs: for the tests that attack the web's forms."""
 
 from __future__ import annotations
 
-import contextlib
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -14,10 +12,9 @@ from starlette.testclient import TestClient
 
 from companion.store import SeatInput, Store
 from companion.store.paths import DB_NAME
-from companion.web.app import create_app
 from companion.web.delicious import sheet_json
 from companion.web.dice import dice_read_json
-from companion.web.readers import DICE, SHEET, ReaderPool
+from companion.web.readers import DICE, SHEET
 from tests.web_support import EXAMPLES
 
 COMBO = EXAMPLES / "delicious/photos/combo-good-light.jpg"
@@ -70,10 +67,3 @@ def seed_app(app: object, store: Store, sheet: object, dice: object) -> Seeded:
                            night_id=night)
     return Seeded(s1.id, r1.id, s2.id, r2.id, play.id, ava.id)
 
-
-@contextlib.contextmanager
-def client_over(store: Store) -> Iterator[TestClient]:
-    pool = ReaderPool(1)  # never started: readings come from the cache
-    with TestClient(create_app(store, readers=pool), raise_server_exceptions=False) as c:
-        yield c
-    pool.close()

@@ -1,5 +1,5 @@
-"""Starting ``companion serve`` in a subprocess and finding Debian's chromium for the
-browser tests."""
+"""The web app over a store in this process, ``companion serve`` in a subprocess, and
+Debian's chromium for the browser tests with phone-sized pages in it."""
 
 from __future__ import annotations
 
@@ -11,10 +11,32 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+WIDTHS = (360, 390, 412)  # the widths phones have (issue 30)
+SCHEMES = ("light", "dark")
+READ_TIMEOUT_MS = 90_000  # a page's wait: long enough for a photo read by a cold reader
+
+
+@contextlib.contextmanager
+def client_over(store: Any, readers: Any = None) -> Iterator[Any]:
+    """A TestClient of the web app over ``store`` (a 500 is answered, not raised); without
+    ``readers``, a reader pool of its own, started only if a photo is read."""
+    from starlette.testclient import TestClient
+
+    from companion.web.app import create_app
+    from companion.web.readers import ReaderPool
+
+    pool = ReaderPool(1) if readers is None else readers
+    try:
+        with TestClient(create_app(store, readers=pool), raise_server_exceptions=False) as c:
+            yield c
+    finally:
+        if readers is None:
+            pool.close()
 
 
 def chromium_or_skip() -> str:
@@ -30,6 +52,21 @@ def chromium_or_skip() -> str:
             pytest.fail(message)
         pytest.skip(message)
     return exe
+
+
+@contextlib.contextmanager
+def phone_page(browser: Any, width: int = 390, height: int = 844, scheme: str = "light",
+               timeout_ms: int = READ_TIMEOUT_MS) -> Iterator[Any]:
+    """A page in a browser context of its own that acts as a phone (touch, mobile
+    viewport, that colour scheme); the context is closed after."""
+    ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=True,
+                              is_mobile=True, color_scheme=scheme)
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(timeout_ms)
+        yield page
+    finally:
+        ctx.close()
 
 
 class Server:
@@ -56,6 +93,12 @@ class Server:
         self.lines = [first]
         self.url = first.removeprefix("serving at ")
         return self
+
+    def __enter__(self) -> Server:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
 
     @property
     def root(self) -> str:
