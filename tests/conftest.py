@@ -5,6 +5,7 @@ handwriting."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from companion.cli import main
-from tests.web_support import SCHEMES, WIDTHS, client_over, phone_page
+from companion.store.paths import DB_NAME
+from tests.web_support import BLOCK, COMBO, SCHEMES, WIDTHS, client_over, phone_page
 
 Invoke = Callable[..., Result]
 
@@ -39,6 +41,15 @@ def one_line_error(result: Result, code: int = 2) -> str:
     assert lines[0].startswith("companion: error: ")
     assert "Traceback" not in result.output
     return lines[0]
+
+
+def dump(root: Path) -> list[str]:
+    """The whole database as SQL: equal dumps are equal stores."""
+    conn = sqlite3.connect(root / DB_NAME)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
 
 
 @pytest.fixture
@@ -76,6 +87,15 @@ def client(store: Any, readers: Any) -> Iterator[Any]:
     """The web app over ``store``, in this process (a 500 is answered, not raised)."""
     with client_over(store, readers) as c:
         yield c
+
+
+@pytest.fixture(scope="session")
+def readings() -> tuple[Any, Any]:
+    """The example combo sheet and dice block, each read once a session: the web tests put
+    them in the app's cache, so no reader runs for them."""
+    from companion.web.readers import read_dice, read_sheet
+
+    return read_sheet(COMBO, COMBO.name), read_dice(BLOCK, BLOCK.name)
 
 
 @pytest.fixture(scope="module")

@@ -40,8 +40,9 @@ from companion.games.registry import GAMES
 from companion.store import Store
 from companion.store.paths import DB_NAME
 from companion.web.app import create_app
-from companion.web.readers import ReaderPool, read_dice, read_sheet
-from tests.web_seed import BLOCK, COMBO, Seeded, dump, seed, seed_app
+from companion.web.readers import ReaderPool
+from tests.conftest import dump
+from tests.web_seed import Seeded, seed, seed_app
 from tests.web_support import client_over
 
 _COMMON = settings(deadline=None, database=None, derandomize=True,
@@ -189,11 +190,6 @@ def test_every_kind_of_route_is_enumerated() -> None:
     assert {"/delicious/{sid:int}/save", "/pads/{game}", "/history/plays/{play:int}",
             "/api/dice/cuts", "/night/new", "/print"} <= paths
     assert len(ROUTES) >= 30
-
-
-@pytest.fixture(scope="module")
-def readings() -> tuple[object, object]:
-    return read_sheet(COMBO, COMBO.name), read_dice(BLOCK, BLOCK.name)
 
 
 class Direct:

@@ -10,21 +10,13 @@ import pytest
 
 from companion.store import SeatInput, Store
 from companion.store.paths import DB_NAME
-from tests.conftest import Invoke, one_line_error
+from tests.conftest import Invoke, dump, one_line_error
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def _ex(*parts: str) -> str:
     return str(EXAMPLES.joinpath(*parts))
-
-
-def _dump(root: Path) -> list[str]:
-    conn = sqlite3.connect(root / DB_NAME)
-    try:
-        return list(conn.iterdump())
-    finally:
-        conn.close()
 
 
 SAVES = [
@@ -149,10 +141,10 @@ def busy_store(tmp_path: Path) -> Path:
 ])
 def test_bad_names_one_line_exit_2_store_unchanged(cli: Invoke, busy_store: Path,
                                                    args: list[str], message: str) -> None:
-    before = _dump(busy_store)
+    before = dump(busy_store)
     line = one_line_error(cli(*args, "--data", str(busy_store)))
     assert message in line
-    assert _dump(busy_store) == before
+    assert dump(busy_store) == before
 
 
 @pytest.mark.parametrize("content, message", [
@@ -169,9 +161,9 @@ def test_malformed_import_file(cli: Invoke, busy_store: Path, tmp_path: Path,
                                content: str | bytes, message: str) -> None:
     f = tmp_path / "bad.json"
     f.write_bytes(content if isinstance(content, bytes) else content.encode())
-    before = _dump(busy_store)
+    before = dump(busy_store)
     assert message in one_line_error(cli("import", str(f), "--data", str(busy_store)))
-    assert _dump(busy_store) == before
+    assert dump(busy_store) == before
     assert "No such file" in one_line_error(cli("import", str(tmp_path / "none.json"),
                                                 "--data", str(busy_store)))
 
@@ -185,10 +177,10 @@ def test_newer_store_refused_untouched(cli: Invoke, busy_store: Path, args: list
     conn.execute("INSERT INTO schema_version VALUES (99, 'later')")
     conn.commit()
     conn.close()
-    before = _dump(busy_store)
+    before = dump(busy_store)
     line = one_line_error(cli(*args, "--data", str(busy_store)))
     assert "schema version 99, newer than this companion knows" in line
-    assert _dump(busy_store) == before
+    assert dump(busy_store) == before
 
 
 def test_unfinished_game_is_not_saved(cli: Invoke, tmp_path: Path) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import struct
 import subprocess
 import sys
@@ -27,19 +26,11 @@ from companion.store.importing import import_doc
 from companion.store.nights import night_for
 from companion.store.paths import DB_NAME
 from companion.vision.load import load_image, shape_problem
-from tests.conftest import Invoke, one_line_error
+from tests.conftest import Invoke, dump, one_line_error
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 JSON_COMMANDS = [["dulce", "final"], ["wild-gardens", "score"], ["dice", "cuts"],
                  ["deli-duel", "winner"], ["import"]]
-
-
-def _dump(root: Path) -> list[str]:
-    conn = sqlite3.connect(root / DB_NAME)
-    try:
-        return list(conn.iterdump())
-    finally:
-        conn.close()
 
 
 def _png(path: Path, width: int, height: int, depth: int) -> Path:
@@ -115,11 +106,11 @@ def test_save_with_400_digit_points_leaves_the_store(cli: Invoke, tmp_path: Path
     ok = cli("dulce", "final", str(EXAMPLES / "dulce" / "final.json"), "--save",
              "--data", str(store))
     assert ok.exit_code == 0, ok.output
-    before = _dump(store)
+    before = dump(store)
     path = tmp_path / "big.json"
     path.write_text(HOSTILE_JSON["400-digits"])
     one_line_error(cli("dulce", "final", str(path), "--save", "--data", str(store)))
-    assert _dump(store) == before
+    assert dump(store) == before
 
 
 def test_a_hundred_thousand_players_are_refused_by_count(cli: Invoke, tmp_path: Path) -> None:
@@ -212,10 +203,10 @@ def test_export_refuses_to_overwrite(cli: Invoke, tmp_path: Path) -> None:
     store = tmp_path / "store"
     assert cli("dulce", "final", str(EXAMPLES / "dulce" / "final.json"), "--save",
                "--data", str(store)).exit_code == 0
-    before = _dump(store)
+    before = dump(store)
     db = store / DB_NAME
     assert "live database" in one_line_error(cli("export", "-o", str(db), "--data", str(store)))
-    assert _dump(store) == before
+    assert dump(store) == before
     existing = tmp_path / "plays.json"
     existing.write_text("keep me")
     assert "--force" in one_line_error(cli("export", "-o", str(existing), "--data", str(store)))
@@ -301,16 +292,16 @@ def test_dns_rebinding_host_is_refused(tmp_path: Path) -> None:
     server = Server(tmp_path).start()
     try:
         port = server.root.rsplit(":", 1)[1]
-        before = _dump(tmp_path)
+        before = dump(tmp_path)
         evil = f"evil.example:{port}"
         status, _, _ = _get(server.root + "/players/add", host=evil, data=b"name=X",
                             origin=f"http://{evil}")
         assert status == 400
         assert _get(server.root + "/api/history", host=evil)[0] == 400
-        assert _dump(tmp_path) == before
+        assert dump(tmp_path) == before
         big = b"name=" + b"x" * (2 * 1024 * 1024)
         assert _get(server.root + "/players/add", data=big)[0] == 413
-        assert _dump(tmp_path) == before
+        assert dump(tmp_path) == before
         for host in (f"127.0.0.1:{port}", f"localhost:{port}"):
             status, headers, _ = _get(server.root + "/", host=host)
             assert status == 200
@@ -349,10 +340,10 @@ def test_a_full_disk_is_one_clear_error_and_changes_nothing(tmp_path: Path) -> N
     with Store.open(tmp_path / "live") as s:
         pages = s._conn.execute("PRAGMA page_count").fetchone()[0]
         s._conn.execute(f"PRAGMA max_page_count = {pages}")  # the disk is now full
-        before = _dump(tmp_path / "live")
+        before = dump(tmp_path / "live")
         with pytest.raises(StoreError, match="full"):
             import_doc(s, doc, "2026-12-02T20:00:00+00:00")
-        assert _dump(tmp_path / "live") == before
+        assert dump(tmp_path / "live") == before
         s._conn.execute(f"PRAGMA max_page_count = {10**6}")
         s.new_night("After")  # the store still works
 

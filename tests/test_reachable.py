@@ -14,8 +14,7 @@ from starlette.testclient import TestClient
 
 from companion.games.dulce.constants import MAX_CHICKEN_STEPS, MAX_FIELD_CUBES, MAX_POINTS
 from companion.store import Store
-from tests.conftest import Invoke
-from tests.web_seed import dump
+from tests.conftest import Invoke, dump
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 FAR = 10**12

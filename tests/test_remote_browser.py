@@ -13,11 +13,10 @@ from typing import Any
 import pytest
 
 from tests.test_web_phone import _assert_accessible, _assert_fits
-from tests.web_support import EXAMPLES, Server
+from tests.web_support import COMBO, Server
 from tools.example_photos import photo_with_a_field_to_review
 
 pytestmark = pytest.mark.slow
-COMBO = EXAMPLES / "delicious/photos/combo-good-light.jpg"
 CHOOSE = "input[type=file][multiple]:not([capture])"
 READ_MS = 120_000
 

@@ -15,10 +15,9 @@ import pytest
 from starlette.testclient import TestClient
 
 from companion.store import Store
-from companion.web.readers import SHEET, read_sheet
-from tests.web_support import EXAMPLES, Server
+from companion.web.readers import SHEET
+from tests.web_support import BLOCK, COMBO, Server
 
-COMBO = EXAMPLES / "delicious/photos/combo-good-light.jpg"
 TAPS = 5
 PAD = {"rows": "2", "name0": "Ava", "points0": "41", "chicken0": "7", "field_cubes0": "3",
        "name1": "Ben", "points1": "40", "chicken1": "4", "field_cubes1": "5",
@@ -107,9 +106,9 @@ def test_five_taps_at_once_on_a_live_server_save_one_play(tmp_path: Path) -> Non
         assert len(store.nights()) == 2
 
 
-@pytest.fixture(scope="module")
-def combo_reading() -> object:
-    return read_sheet(COMBO, COMBO.name)
+@pytest.fixture
+def combo_reading(readings: tuple[object, object]) -> object:
+    return readings[0]
 
 
 def _table(client: TestClient, store: Store, reading: object) -> tuple[int, int]:
@@ -189,15 +188,12 @@ def test_pad_night_and_delete_forms_carry_a_one_time_key(client: TestClient,
 
 # ---- a photo sent twice ------------------------------------------------------------------
 
-DICE_BLOCK = EXAMPLES / "dice/photos/table-full.jpg"
-
-
 def _kept(root: Path) -> list[str]:
     """The store as SQL with what differs between two equal uploads (times, a reader's
     seconds, random names and uids) blanked, and the photo files' bytes: equal for equal stores."""
     import re
 
-    from tests.web_seed import dump
+    from tests.conftest import dump
 
     blank = re.compile(r"\d{4}-\d{2}-\d{2}T[0-9:.+]+|\d{8}-\d{6}-[0-9a-f]{16}|'[0-9a-f]{32}'"
                        r'|"seconds": [0-9.]+')
@@ -216,7 +212,7 @@ def test_a_photo_kept_twice_is_kept_once(store: Store) -> None:
     again = store.add_photos([photo], new_scoring=("delicious", night), once=True)
     assert again == first and len(list(store.photo_dir.iterdir())) == 1
     # both photos of an upload kept again in one transaction: the second one only
-    other = photo._replace(data=DICE_BLOCK.read_bytes())
+    other = photo._replace(data=BLOCK.read_bytes())
     sid, kept = store.add_photos([photo, other], scoring_id=first[0], once=True)
     assert sid == first[0] and kept[0] == first[1][0] and kept[1][0].id != kept[0][0].id
     assert [p.id for p in store.photos(sid)] == [kept[0][0].id, kept[1][0].id]
@@ -278,25 +274,25 @@ def test_five_uploads_of_one_photo_at_once_keep_it_once(tmp_path: Path) -> None:
         taps = _at_once(TAPS, lambda: _upload(root + "/delicious/upload", COMBO))
         assert [s for s, _ in taps] == [200] * TAPS, taps
         assert len({a["location"] for _, a in taps}) == 1, taps
-        blocks = _at_once(TAPS, lambda: _upload(root + "/dice/upload", DICE_BLOCK,
+        blocks = _at_once(TAPS, lambda: _upload(root + "/dice/upload", BLOCK,
                                                 {"role": "before"}))
         assert [s for s, _ in blocks] == [200] * TAPS, blocks
         assert len({a["location"] for _, a in blocks}) == 1, blocks
         sid = str(blocks[0][1]["location"]).split("s=")[1]
-        afters = _at_once(TAPS, lambda: _upload(root + "/dice/upload", DICE_BLOCK,
+        afters = _at_once(TAPS, lambda: _upload(root + "/dice/upload", BLOCK,
                                                 {"role": "after", "s": sid}))
         assert [s for s, _ in afters] == [200] * TAPS, afters
         # sent again later (the answer was lost): the same answer, nothing read or kept
         assert _upload(root + "/delicious/upload", COMBO) == taps[0]
-        assert _upload(root + "/dice/upload", DICE_BLOCK, {"role": "after", "s": sid}) == afters[0]
+        assert _upload(root + "/dice/upload", BLOCK, {"role": "after", "s": sid}) == afters[0]
     finally:
         server.stop()
     server = Server(single).start()
     try:
         assert _upload(server.root + "/delicious/upload", COMBO)[0] == 200
-        status, answer = _upload(server.root + "/dice/upload", DICE_BLOCK, {"role": "before"})
+        status, answer = _upload(server.root + "/dice/upload", BLOCK, {"role": "before"})
         sid = str(answer["location"]).split("s=")[1]
-        assert _upload(server.root + "/dice/upload", DICE_BLOCK,
+        assert _upload(server.root + "/dice/upload", BLOCK,
                        {"role": "after", "s": sid})[0] == 200
     finally:
         server.stop()

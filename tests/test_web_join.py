@@ -4,8 +4,9 @@ later is refused until it is added to the one allow-list (companion.web.roles)."
 
 from __future__ import annotations
 
+import contextlib
 import re
-from pathlib import Path
+from collections.abc import Iterator
 
 from starlette.routing import Mount, Route
 from starlette.testclient import TestClient
@@ -15,9 +16,8 @@ from companion.web.app import create_app
 from companion.web.readers import ReaderPool
 from companion.web.roles import JOIN_REFUSED, JOIN_ROUTES
 from companion.web.security import Guard
+from tests.web_support import COMBO
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-COMBO = EXAMPLES / "delicious/photos/combo-good-light.jpg"
 HOST, JOIN = "host-token-" + "h" * 24, "join-token-" + "j" * 24
 
 
@@ -75,6 +75,14 @@ def test_the_join_routes_are_open_to_the_join_link(store, readers):
         assert c.get("/").status_code == 403 and c.get("/history").status_code == 403
 
 
+@contextlib.contextmanager
+def _opened(app: Guard, link: str) -> Iterator[TestClient]:
+    """A phone of its own (its own cookies) that has opened ``link``."""
+    with TestClient(app, raise_server_exceptions=False) as c:
+        c.get(link)
+        yield c
+
+
 def _send(c: TestClient, name: str) -> str:
     r = c.post("/join/name", data={"name": name}, follow_redirects=False)
     assert r.status_code == 303, r.text
@@ -86,10 +94,7 @@ def _send(c: TestClient, name: str) -> str:
 
 def test_a_remote_player_sends_a_sheet_and_sees_only_their_own(store, readers):
     app = _app(store, readers)
-    with TestClient(app, raise_server_exceptions=False) as ann, \
-            TestClient(app, raise_server_exceptions=False) as bo:
-        ann.get(f"/join?t={JOIN}")
-        bo.get(f"/join?t={JOIN}")
+    with _opened(app, f"/join?t={JOIN}") as ann, _opened(app, f"/join?t={JOIN}") as bo:
         page = _send(ann, "Ann")
         total = re.search(r'data-testid="total">(\d+)<', page)
         assert total and int(total.group(1)) > 0 and 'data-testid="breakdown"' in page
@@ -122,10 +127,7 @@ def test_a_remote_player_sends_a_sheet_and_sees_only_their_own(store, readers):
 
 def test_the_ranking_shows_on_the_join_page_only_once_revealed(store, readers):
     app = _app(store, readers)
-    with TestClient(app, raise_server_exceptions=False) as ann, \
-            TestClient(app, raise_server_exceptions=False) as host:
-        ann.get(f"/join?t={JOIN}")
-        host.get(f"/big?t={HOST}")
+    with _opened(app, f"/join?t={JOIN}") as ann, _opened(app, f"/big?t={HOST}") as host:
         assert 'id="ranking"' not in _send(ann, "Ann")
         assert host.post("/big/reveal", data={"show": "1"}).status_code == 200
         assert 'id="ranking"' in ann.get("/join/me").text
@@ -134,8 +136,7 @@ def test_the_ranking_shows_on_the_join_page_only_once_revealed(store, readers):
 
 def test_the_big_screen_events_answer_a_script_once_and_a_browser_as_a_stream(store, readers):
     app = _app(store, readers)
-    with TestClient(app, raise_server_exceptions=False) as host:
-        host.get(f"/big?t={HOST}")
+    with _opened(app, f"/big?t={HOST}") as host:
         doc = host.get("/big/events", headers={"accept": "application/json"}).json()
         assert doc["revealed"] is False and doc["players"] == [] and doc["ranking"] == []
         with host.stream("GET", "/big/events", headers={"accept": "text/event-stream"}) as r:

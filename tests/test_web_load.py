@@ -19,6 +19,7 @@ from companion.store.paths import DB_NAME
 from companion.web.app import create_app
 from companion.web.constants import READER_PROCESSES
 from companion.web.readers import ReaderPool
+from tests.conftest import dump
 from tests.web_support import live
 
 
@@ -164,14 +165,6 @@ def test_a_slow_dulce_question_thinks_apart_and_stops_at_its_limit(tmp_path: Pat
 PHOTO = EXAMPLES / "delicious" / "photos" / "combo-good-light.jpg"
 
 
-def _dump(root: Path) -> list[str]:
-    conn = sqlite3.connect(root / DB_NAME)
-    try:
-        return list(conn.iterdump())
-    finally:
-        conn.close()
-
-
 def _full(*_: object, **__: object) -> None:
     import errno
     import os
@@ -209,14 +202,14 @@ def test_a_full_disk_on_the_temporary_photo_is_507_and_leaves_no_file(
 
     store = Store.open(tmp_path / "d")
     store.current_night()
-    before = _dump(tmp_path / "d")
+    before = dump(tmp_path / "d")
     monkeypatch.setattr(uploads, "_spill", half_then_full)  # type: ignore[attr-defined]
     client = _client(store)
     r = client.post("/delicious/upload",  # type: ignore[attr-defined]
                     files={"photo": ("a.jpg", PHOTO.read_bytes(), "image/jpeg")})
     assert r.status_code == 507 and "the disk is full" in r.text
     assert list((tmp_path / "d" / "tmp").glob("*")) == []
-    assert _dump(tmp_path / "d") == before
+    assert dump(tmp_path / "d") == before
     store.close()
 
 
@@ -226,7 +219,7 @@ def test_a_full_disk_on_the_kept_photo_or_the_database_is_507(tmp_path: Path,
 
     store = Store.open(tmp_path / "d")
     store.current_night()
-    before = _dump(tmp_path / "d")
+    before = dump(tmp_path / "d")
     client = _client(store)
     with monkeypatch.context() as m:  # type: ignore[attr-defined]
         m.setattr(db, "write_atomic", _full)
@@ -236,17 +229,17 @@ def test_a_full_disk_on_the_kept_photo_or_the_database_is_507(tmp_path: Path,
     assert r.status_code == 507 and "the disk is full" in r.json()["error"]
     assert list((tmp_path / "d" / "tmp").glob("*")) == []
     assert list(store.photo_dir.iterdir()) == []
-    assert _dump(tmp_path / "d") == before
+    assert dump(tmp_path / "d") == before
     pages = store._conn.execute("PRAGMA page_count").fetchone()[0]
     store._conn.execute(f"PRAGMA max_page_count = {pages}")  # the database's disk is full
     for i in range(500):  # players until a page more is needed
-        before = _dump(tmp_path / "d")
+        before = dump(tmp_path / "d")
         r = client.post("/players/add", data={"name": f"Player {i} " + "x" * 50},  # type: ignore[attr-defined]
                         follow_redirects=False)
         if r.status_code != 303:
             break
     assert r.status_code == 507 and "the disk is full" in r.text
-    assert _dump(tmp_path / "d") == before
+    assert dump(tmp_path / "d") == before
     store.close()
 
 

@@ -17,9 +17,9 @@ import pytest
 
 from companion.store import SeatInput, Store
 from companion.store.export import BGSTATS_PUSH
-from tests.test_web_phone import COMBO, _assert_accessible, _fresh
+from tests.test_web_phone import _assert_accessible, _fresh
 from tests.test_web_phone import _assert_fits as _fits
-from tests.web_support import READ_TIMEOUT_MS, WIDTHS, Server
+from tests.web_support import COMBO, READ_TIMEOUT_MS, WIDTHS, Server
 
 pytestmark = pytest.mark.slow
 PROBE_WAIT_MS = 15_000  # app.js looks for the server every 2 s

@@ -15,10 +15,9 @@ import pytest
 
 from companion.store import SeatInput, Store
 from tests.history_seed import seed
-from tests.web_support import EXAMPLES, Server
+from tests.web_support import COMBO, EXAMPLES, Server
 
 pytestmark = pytest.mark.slow
-COMBO = EXAMPLES / "delicious/photos/combo-good-light.jpg"
 
 
 @pytest.fixture(scope="module")

@@ -8,15 +8,10 @@ import pytest
 from starlette.testclient import TestClient
 
 from companion.store import Store
-from companion.web.readers import read_dice, read_sheet
-from tests.web_seed import BLOCK, COMBO, Seeded, dump, seed
+from tests.conftest import dump
+from tests.web_seed import Seeded, seed
 
 HUGE = "1" * 25
-
-
-@pytest.fixture(scope="module")
-def readings() -> tuple[object, object]:
-    return read_sheet(COMBO, COMBO.name), read_dice(BLOCK, BLOCK.name)
 
 
 @pytest.fixture

@@ -4,21 +4,15 @@ reader runs: for the tests that attack the web's forms."""
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
 from typing import NamedTuple
 
 from starlette.testclient import TestClient
 
 from companion.store import SeatInput, Store
-from companion.store.paths import DB_NAME
 from companion.web.delicious import sheet_json
 from companion.web.dice import dice_read_json
 from companion.web.readers import DICE, SHEET
-from tests.web_support import EXAMPLES
-
-COMBO = EXAMPLES / "delicious/photos/combo-good-light.jpg"
-BLOCK = EXAMPLES / "dice/photos/table-full.jpg"
+from tests.web_support import BLOCK, COMBO
 
 
 class Seeded(NamedTuple):
@@ -28,15 +22,6 @@ class Seeded(NamedTuple):
     dice_reading: int
     play: int
     player: int
-
-
-def dump(root: Path) -> list[str]:
-    """The whole database as SQL: equal dumps are equal stores."""
-    conn = sqlite3.connect(root / DB_NAME)
-    try:
-        return list(conn.iterdump())
-    finally:
-        conn.close()
 
 
 def seed(client: TestClient, store: Store, sheet: object, dice: object) -> Seeded:

@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+COMBO = EXAMPLES / "delicious/photos/combo-good-light.jpg"  # one player on one photo
+BLOCK = EXAMPLES / "dice/photos/table-full.jpg"  # a whole Diced Veggies block
 WIDTHS = (360, 390, 412)  # the widths phones have (issue 30)
 SCHEMES = ("light", "dark")
 READ_TIMEOUT_MS = 90_000  # a page's wait: long enough for a photo read by a cold reader
