@@ -145,16 +145,18 @@ def test_a_confident_field_corrected_from_the_overlay_and_saved_with_a_problem(
     assert phone.locator("li.play").count() >= 1
 
 
-def test_any_field_from_the_list(phone: Any, server: Server) -> None:
-    _upload_table(phone, server, COMBO)
-    select = phone.locator("form.pick select").first
+def test_any_field_from_the_list(page: Any, server: Server) -> None:
+    """The server's list of every field, on one phone: nothing here depends on the screen
+    (the overlay test checks the table at every width)."""
+    _upload_table(page, server, COMBO)
+    select = page.locator("form.pick select").first
     options = select.locator("option")
     assert options.count() >= 90  # every field of the combo sheet
     assert "Jar of Honey" in select.inner_text()
     select.select_option(value=f"{re.sub(r'[^0-9]', '', str(select.get_attribute('id')))}"
                          ":garden.honey")
-    phone.locator("form.pick button").first.click()
-    phone.wait_for_selector("#fix + .field[data-field='garden.honey']")
+    page.locator("form.pick button").first.click()
+    page.wait_for_selector("#fix + .field[data-field='garden.honey']")
 
 
 def test_doubtful_dice_in_words_looks_right_and_the_verdict_waits(phone: Any,
