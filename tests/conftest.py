@@ -89,6 +89,36 @@ def client(store: Any, readers: Any) -> Iterator[Any]:
         yield c
 
 
+SheetReadings = dict[tuple[str, str], Any]  # (photo path, reader) -> its SheetReading
+
+
+def read_sheet_once(kept: SheetReadings, path: str, reader: Any = "ours") -> Any:
+    """The reading of the photo at ``path``, read only the first time it is asked for
+    (a reading is immutable, and the file is not changed under a test)."""
+    from companion.vision.sheet.reader import read_photo
+
+    key = (str(path), str(reader))
+    if key not in kept:
+        kept[key] = read_photo(path, reader)
+    return kept[key]
+
+
+@pytest.fixture(scope="module")
+def sheet_readings() -> SheetReadings:
+    """The photos' readings a module has made so far (``read_sheet_once``)."""
+    return {}
+
+
+@pytest.fixture
+def read_each_photo_once(monkeypatch: pytest.MonkeyPatch, sheet_readings: SheetReadings) -> None:
+    """``companion delicious read``, run in this process, reads each photo file once a
+    module: its tests give it the same photos again and again."""
+    import companion.cli.delicious_read as read_module
+
+    monkeypatch.setattr(read_module, "read_photo",
+                        lambda path, reader="ours": read_sheet_once(sheet_readings, path, reader))
+
+
 @pytest.fixture(scope="session")
 def readings() -> tuple[Any, Any]:
     """The example combo sheet and dice block, each read once a session: the web tests put

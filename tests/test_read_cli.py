@@ -15,6 +15,7 @@ from companion.games.delicious.simulate import simulate_game
 from tools.synth.camera import CameraOptions
 from tools.synth.sheet_photo import render_sheet_photo
 
+pytestmark = pytest.mark.usefixtures("read_each_photo_once")
 CAMERA = CameraOptions.good_light().sized(2600)
 CONTRACT_KEYS = {"photo", "sheet", "variant", "fields", "confidence", "review", "violations",
                  "score", "seconds"}

@@ -19,13 +19,14 @@ from companion.cli import main
 from companion.games.delicious.fieldmap import load_field_map
 from companion.games.delicious.scoring import score
 from companion.games.delicious.state import SheetState
+from tests.conftest import SheetReadings, read_sheet_once
 
 PHOTOS = Path(__file__).resolve().parent.parent / "examples" / "delicious" / "photos"
 TRUTHS = sorted(PHOTOS.glob("*.truth.json"))
 MAX_PHOTO_BYTES = 600 * 1024
 MAX_REVIEW_FRACTION = 0.25  # a reader that doubts everything is no help either
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("read_each_photo_once")]
 
 
 def _invoke(args: list[str]) -> Any:
@@ -43,11 +44,10 @@ def _truth(truth_path: Path) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def readings() -> dict[str, Any]:
-    """Read every example once (with our reader) for the tests below."""
-    from companion.vision.sheet.reader import read_photo
-
-    return {p.name: read_photo(str(_photo(p))) for p in TRUTHS}
+def readings(sheet_readings: SheetReadings) -> dict[str, Any]:
+    """Read every example once (with our reader) for the tests below, the command's
+    included."""
+    return {p.name: read_sheet_once(sheet_readings, str(_photo(p))) for p in TRUTHS}
 
 
 def test_the_examples_are_there() -> None:

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable, Iterator
-from functools import cache
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,6 @@ import numpy as np
 import pypdfium2 as pdfium
 import pytest
 
-import companion.cli.delicious_read as read_module
 from companion.fileio import read_json_object
 from companion.games.delicious.fieldmap import load_field_map
 from companion.games.delicious.simulate import simulate_game
@@ -36,20 +34,7 @@ DICE_MAT = str(ROOT / "examples" / "dice" / "photos" / "mat-full.jpg")
 REAL_NEGATIVES = shared_data("photos", "omrchecker")
 CAMERA = CameraOptions.good_light().sized(2600)
 
-
-@pytest.fixture(autouse=True)
-def _read_each_photo_once(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The command reads every photo it is given; the same file is only decoded once
-    across these tests (a reading is immutable)."""
-    monkeypatch.setattr(read_module, "read_photo", _cached_read)
-    yield
-
-
-@cache
-def _cached_read(path: str, reader: Any = "ours") -> Any:
-    from companion.vision.sheet.reader import read_photo
-
-    return read_photo(path, reader)
+pytestmark = pytest.mark.usefixtures("read_each_photo_once")
 
 
 @pytest.fixture(scope="module")
