@@ -128,6 +128,15 @@ def readings() -> tuple[Any, Any]:
     return read_sheet(COMBO, COMBO.name), read_dice(BLOCK, BLOCK.name)
 
 
+@pytest.fixture(scope="session")
+def dice_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Any]:
+    """The synthetic dice game whose learnt colours change a later photo's reading
+    (tools.example_photos.dice_game_photos), drawn once a session."""
+    from tools.example_photos import dice_game_photos
+
+    return dice_game_photos(tmp_path_factory.mktemp("dice-game"))
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Debian's chromium through Playwright, with the screenshots' flags (tools.screens)."""

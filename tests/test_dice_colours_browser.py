@@ -13,7 +13,6 @@ from companion.vision.dice.colours import learn_colours
 from companion.vision.dice.reader import read_dice_photo
 from tests.test_web_phone import _fresh
 from tests.web_support import Server
-from tools.example_photos import dice_game_photos
 from tools.screens import CHOOSE
 
 pytestmark = pytest.mark.slow
@@ -35,8 +34,9 @@ def _labels(reading: Any) -> list[str]:
             for d in reading.dice]
 
 
-def test_the_first_full_block_teaches_a_later_cut_block(page: Any, tmp_path: Path) -> None:
-    full, cut, _ = dice_game_photos(tmp_path)
+def test_the_first_full_block_teaches_a_later_cut_block(page: Any, tmp_path: Path,
+                                                        dice_game: tuple[Path, Path, Any]) -> None:
+    full, cut, _ = dice_game
     alone = read_dice_photo(cut)
     learnt = read_dice_photo(cut, learn_colours(read_dice_photo(full)))
     # the game was chosen so that the learnt colours change what the cut block reads as

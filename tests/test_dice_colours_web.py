@@ -17,16 +17,10 @@ from companion.store.dice_colours import dice_colours, forget_dice_colours, keep
 from companion.store.paths import DB_NAME
 from companion.vision.dice.colours import DiceColours, learn_colours
 from companion.vision.dice.reader import read_dice_photo
-from tools.example_photos import dice_game_photos
 
 DOC = {"format": "companion-dice-colours", "version": 1, "white": "pips",
        "families": {n: {"ln_r_g": 0.1 * i, "ln_b_g": -0.1 * i, "scatter": 1.0}
                     for i, n in enumerate(("carrot", "mushroom", "onion", "pepper", "tomato"))}}
-
-
-@pytest.fixture(scope="module")
-def game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, object]:
-    return dice_game_photos(tmp_path_factory.mktemp("game"))
 
 
 def test_the_store_keeps_one_set_of_colours_a_night(store: Store) -> None:
@@ -77,8 +71,8 @@ def _upload(client: TestClient, photo: Path, role: str = "block") -> int:
 
 @pytest.mark.slow
 def test_the_first_full_block_teaches_and_later_photos_are_read_with_it(
-        client: TestClient, store: Store, game: tuple[Path, Path, object]) -> None:
-    full, cut, _ = game
+        client: TestClient, store: Store, dice_game: tuple[Path, Path, object]) -> None:
+    full, cut, _ = dice_game
     night = store.current_night().id
     page = client.get("/dice").text
     assert "teaches tonight's dice colours" in page and "Forget the colours" not in page
