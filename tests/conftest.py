@@ -1,6 +1,7 @@
-"""Helpers the CLI tests share, the fixtures of the web tests (a store, the app over it, a
-browser and phone-sized pages in it), and the ``synth`` mark for tests that draw
-handwriting."""
+"""Helpers the tests share (the CLI's runner, a store's dump), the fixtures of the web tests
+(a store, the app over it, a browser and phone-sized pages in it), what is expensive to
+make and made once (the examples' readings, the dice game, a module's photo readings),
+and the ``synth`` mark for tests that draw handwriting."""
 
 from __future__ import annotations
 
@@ -120,7 +121,7 @@ def read_each_photo_once(monkeypatch: pytest.MonkeyPatch, sheet_readings: SheetR
 
 
 @pytest.fixture(scope="session")
-def readings() -> tuple[Any, Any]:
+def example_readings() -> tuple[Any, Any]:
     """The example combo sheet and dice block, each read once a session: the web tests put
     them in the app's cache, so no reader runs for them."""
     from companion.web.readers import read_dice, read_sheet

@@ -262,13 +262,13 @@ class Changes:
 @pytest.mark.slow
 @pytest.mark.parametrize("method,path", ROUTES, ids=[f"{m} {p}" for m, p in ROUTES])
 def test_no_route_answers_500_or_changes_the_store_when_it_refuses(
-        method: str, path: str, readings: tuple[object, object]) -> None:
+        method: str, path: str, example_readings: tuple[object, object]) -> None:
     with tempfile.TemporaryDirectory() as d, Store.open(d) as store:
         pool = ReaderPool(1)  # never started: readings come from the cache
         app = create_app(store, readers=pool)
         direct, changes = Direct(app), Changes(store.root)
         try:
-            seeded = seed_app(app, store, *readings)
+            seeded = seed_app(app, store, *example_readings)
             route = next(r for r in app.app.routes  # type: ignore[attr-defined]
                          if isinstance(r, Route) and r.path == path)
             changes.moved()
@@ -296,13 +296,14 @@ def test_no_route_answers_500_or_changes_the_store_when_it_refuses(
             pool.close()
 
 
-def test_the_direct_caller_answers_as_a_client_does(readings: tuple[object, object]) -> None:
+def test_the_direct_caller_answers_as_a_client_does(
+        example_readings: tuple[object, object]) -> None:
     """The direct ASGI caller sees what a TestClient sees, refusals and crashes included."""
     with (tempfile.TemporaryDirectory() as d, Store.open(d) as store,
           client_over(store) as client):
         direct = Direct(client.app)
         try:
-            seeded = seed(client, store, *readings)
+            seeded = seed(client, store, *example_readings)
             for call in [Call("GET", f"/history/plays/{seeded.play}", {}, None, "text/html"),
                          Call("POST", "/players/add", {"name": "\x1b[31m"}, None, "*/*"),
                          Call("POST", "/dice/upload", {}, {"photo": ("a.jpg", b"GIF8", "x")},

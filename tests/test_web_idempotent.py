@@ -107,8 +107,8 @@ def test_five_taps_at_once_on_a_live_server_save_one_play(tmp_path: Path) -> Non
 
 
 @pytest.fixture
-def combo_reading(readings: tuple[object, object]) -> object:
-    return readings[0]
+def combo_reading(example_readings: tuple[object, object]) -> object:
+    return example_readings[0]
 
 
 def _table(client: TestClient, store: Store, reading: object) -> tuple[int, int]:

@@ -15,8 +15,9 @@ HUGE = "1" * 25
 
 
 @pytest.fixture
-def seeded(client: TestClient, store: Store, readings: tuple[object, object]) -> Seeded:
-    return seed(client, store, *readings)
+def seeded(client: TestClient, store: Store,
+           example_readings: tuple[object, object]) -> Seeded:
+    return seed(client, store, *example_readings)
 
 
 @pytest.mark.parametrize("cell", ["99,99", "-1,-1", "0,0,0", "1", "²,1", HUGE + ",1"])
@@ -31,8 +32,8 @@ def test_a_correction_for_a_cell_with_no_die_is_refused(client: TestClient, stor
 
 
 def test_an_error_page_offers_undo(client: TestClient, store: Store, seeded: Seeded,
-                                   readings: tuple[object, object]) -> None:
-    die = readings[1].dice[0]  # type: ignore[attr-defined]
+                                   example_readings: tuple[object, object]) -> None:
+    die = example_readings[1].dice[0]  # type: ignore[attr-defined]
     ok = client.post(f"/dice/{seeded.dice_scoring}/correct",
                      data={"reading": seeded.dice_reading, "cell": f"{die.row},{die.col}",
                            "value": "none"})

@@ -57,15 +57,15 @@ def chromium_or_skip() -> str:
 
 
 @contextlib.contextmanager
-def phone_page(browser: Any, width: int = 390, height: int = 844, scheme: str = "light",
-               timeout_ms: int = READ_TIMEOUT_MS) -> Iterator[Any]:
+def phone_page(browser: Any, width: int = 390, height: int = 844,
+               scheme: str = "light") -> Iterator[Any]:
     """A page in a browser context of its own that acts as a phone (touch, mobile
     viewport, that colour scheme); the context is closed after."""
     ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=True,
                               is_mobile=True, color_scheme=scheme)
     try:
         page = ctx.new_page()
-        page.set_default_timeout(timeout_ms)
+        page.set_default_timeout(READ_TIMEOUT_MS)
         yield page
     finally:
         ctx.close()
