@@ -109,3 +109,13 @@ def test_tonight_shows_the_join_link_and_the_way_to_the_big_screen(store):
         page = c.get(f"/?t={HOST}").text
         assert "Join link for remote players" in page and join in page
         assert 'href="/big"' in page and "<svg" in page
+
+
+@pytest.mark.parametrize("bind", ["0.0.0.0", "::"])
+def test_public_on_all_addresses_prints_a_url_this_machine_is_answered_on(bind):
+    # in public mode this machine's LAN address is refused (400): the local URL is loopback
+    from companion.cli.serve import shown_host
+
+    assert shown_host(bind, public=True) == "127.0.0.1"
+    assert shown_host("127.0.0.1", public=True) == "127.0.0.1"
+    assert shown_host("::1", public=False) == "[::1]"

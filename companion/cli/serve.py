@@ -76,6 +76,17 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def shown_host(bind_host: str, *, public: bool) -> str:
+    """The host part of the first printed URL. On all addresses that is this machine's LAN
+    address for the phones, except with --public: there the first URL is for a browser on
+    this machine, and only this machine's own names are answered to it."""
+    if bind_host in ("0.0.0.0", "::"):
+        shown = "127.0.0.1" if public else _lan_address()
+    else:
+        shown = bind_host
+    return f"[{shown}]" if ":" in shown else shown
+
+
 @click.command(name="serve")
 @click.option("--host", default=None, help="Address to listen on [default: 127.0.0.1, "
               "or every interface with --lan].")
@@ -123,9 +134,7 @@ def serve(host: str | None, port: int, data: str | None, lan: bool, public: str 
     bind_host = host or ("0.0.0.0" if lan else "127.0.0.1")
     sock = _bind(bind_host, port)
     actual = sock.getsockname()[1]
-    shown = _lan_address() if bind_host in ("0.0.0.0", "::") else bind_host
-    if ":" in shown:
-        shown = f"[{shown}]"
+    shown = shown_host(bind_host, public=origin is not None)
     try:
         token = kept_token(store.root, rotate=new_token) if lan or origin else None
         join_token = (kept_token(store.root, rotate=new_token, name=JOIN_TOKEN_FILE)
