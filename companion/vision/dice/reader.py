@@ -516,6 +516,11 @@ def _decide(
             if call.confidence >= 1.0:  # the family it may be, named as for a near colour
                 flags.append(f"colour-near-{call.runner_up}")
             call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
+        if call.apart is not None:
+            flags.append("colour-apart")
+            if f"colour-near-{call.apart}" not in flags:
+                flags.append(f"colour-near-{call.apart}")
+            call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
         if call.rival:
             flags.append("colour-light-doubtful")
             call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
@@ -531,6 +536,10 @@ def _decide(
                 flags.append("pips-off-layout")
         doubts = _blob_doubts(rd, spot)
         value, settled, pip_conf = _pips_by_paint(rd, bool(doubts), pip_conf, flags)
+        if rd.paint_pips is None and rd.pip_margin < C.PIP_UNCHECKED_SURE_MARGIN:
+            # the paint could not check the count: the blobs alone must be clear by far
+            flags.append("pips-unchecked")
+            pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
         if not settled:
             for flag, cap in doubts:
                 flags.append(flag)
