@@ -355,10 +355,15 @@ def main(argv: list[str] | None = None) -> None:
                     help="photos of the unseen held-out set (single photo and learnt colours)")
     ap.add_argument("--single-only", action="store_true",
                     help="leave out the +colours columns")
+    ap.add_argument("--learnt-only", action="store_true",
+                    help="leave out the single-photo wider and unseen columns (the +colours "
+                         "ones alone, say to run them beside the others on a second core)")
     ap.add_argument("--no-bad", action="store_true", help="skip the no-block corpus")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     counts = {"narrow": args.narrow, "wide": args.wide, "held-out": args.held_out,
               "wider": args.wider, "unseen": args.unseen}
+    if args.learnt_only:
+        counts = {k: v for k, v in counts.items() if k not in ("wider", "unseen")}
     if not args.single_only:
         counts |= {f"wider{LEARNT}": args.wider, f"unseen{LEARNT}": args.unseen}
     accuracy_tables(counts)
