@@ -112,3 +112,23 @@ def test_a_dim_channel_makes_a_colour_less_sure():
     doubt = name_families([*faces, near], white, True, [*bgr_bright, (6.0, 30.0, 90.0)])
     assert sure[-1].ingredient == doubt[-1].ingredient == "carrot"
     assert doubt[-1].confidence < sure[-1].confidence
+
+
+def test_a_few_dice_apart_from_their_family_go_to_review_towards_the_family_they_near():
+    # a warm lamp on stone (a tuning photo's colours, relative to white): five tomatoes
+    # sit a little apart from the seven carrots, the tomato family's centre far off with
+    # no die near it; every one of the five is in doubt, tomato named as its other family
+    carrots = [(0.164, -0.896), (0.174, -0.886), (0.123, -0.855), (0.159, -0.896),
+               (0.204, -0.856), (0.273, -0.793), (0.179, -1.084)]
+    tomatoes = [(0.698, -0.451), (0.65, -0.563), (0.53, -0.662), (0.623, -0.43),
+                (0.657, -0.542)]
+    mushrooms = [(-0.249, -0.244), (-0.293, -0.312), (-0.345, -0.364), (-0.25, -0.254),
+                 (-0.278, -0.296), (-0.346, -0.405), (-0.273, -0.314)]
+    onions = [(0.32 + 0.01 * (i % 5), 0.55 + 0.02 * (i % 4)) for i in range(13)]
+    peppers = [(-1.417, -0.666), (-1.417, -0.623), (-1.464, -0.689)]
+    faces = [np.array(f) for f in carrots + tomatoes + mushrooms + onions + peppers]
+    calls = name_families(faces, np.zeros(2), False)
+    for call in calls[len(carrots):len(carrots) + len(tomatoes)]:
+        assert call.ingredient == "tomato" or call.apart == "tomato", call
+    # the carrots themselves stay sure
+    assert all(c.apart is None for c in calls[:len(carrots)])

@@ -8,7 +8,7 @@ from companion.vision.dice import constants as C
 from companion.vision.dice.cell import CellRead
 from companion.vision.dice.colour import CENTROIDS, INGREDIENT_NAMES
 from companion.vision.dice.families import family_scatter, name_families
-from companion.vision.dice.reader import _off_step, _pips_by_paint
+from companion.vision.dice.reader import _off_step, _pips_by_paint, _unchecked
 
 N = C.CELL_PATCH_PX
 MID = (N - 1) / 2
@@ -88,3 +88,11 @@ def test_a_highlight_the_paint_barely_agrees_with_leaves_the_die_in_doubt():
     assert _pips_by_paint(narrow, True, 0.6, [])[1] is False
     clear = _read(three, even_paint=False, paint_pips=3, paint_margin=0.3)
     assert _pips_by_paint(clear, True, 0.6, []) == (3, True, 1.0)
+
+
+def test_a_count_the_paint_could_not_check_needs_clear_pips():
+    """Where the paint is undecided the blobs' count stands alone: clear by far it is sure,
+    a little clear it goes to review; a count the paint read is left to the paint rules."""
+    assert _unchecked(_read(FOUR, pip_margin=5.0))
+    assert not _unchecked(_read(FOUR, pip_margin=C.PIP_UNCHECKED_SURE_MARGIN + 1))
+    assert not _unchecked(_read(FOUR, pip_margin=5.0, paint_pips=4, paint_margin=0.2))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import pickle
 import statistics
 import sys
 import time
@@ -128,12 +129,15 @@ def _learnt(setting: str, i: int) -> DiceColours | None:
         return None
 
 
-def run_setting(setting: str, count: int) -> tuple[dict[str, Tally], Confusion]:
+Results = tuple[dict[str, Tally], Confusion]
+
+
+def run_setting(setting: str, count: int, first: int = 0) -> Results:
     groups: dict[str, Tally] = {}
     confusion: Confusion = Counter()
     learnt = setting.endswith(LEARNT)
     setting = setting.removesuffix(LEARNT)
-    for i in range(count):
+    for i in range(first, first + count):
         shot, surface, kind = photo(setting, i)
         colours = _learnt(setting, i) if learnt else None
         if learnt and colours is None:
@@ -195,8 +199,28 @@ def _row(label: str, t: Tally) -> str:
             f"{_pct(s.review, s.dice)} | {t.unread} | {med} | {med_cpu} |")
 
 
-def accuracy_tables(counts: dict[str, int]) -> None:
-    results = {name: run_setting(name, n) for name, n in counts.items() if n > 0}
+def merged(parts: list[dict[str, Results]]) -> dict[str, Results]:
+    """Results of one bench run in parts (``--first``, ``--save``), added up per setting
+    and group, the settings in the order they first appear."""
+    out: dict[str, Results] = {}
+    for part in parts:
+        for name, (groups, confusion) in part.items():
+            have, conf = out.setdefault(name, ({}, Counter()))
+            conf.update(confusion)
+            for key, t in groups.items():
+                h = have.setdefault(key, Tally())
+                h.score = h.score + t.score
+                h.seconds += t.seconds
+                h.cpu += t.cpu
+                h.unread += t.unread
+                h.photos += t.photos
+                h.gap_missed += t.gap_missed
+                h.gap_empty += t.gap_empty
+                h.untaught += t.untaught
+    return out
+
+
+def accuracy_tables(results: dict[str, Results]) -> None:
     names = list(results)
     print("Side by side (dice fully right; silent errors; median CPU s/photo):\n")
     print("| group | " + " | ".join(names) + " |")
@@ -355,13 +379,29 @@ def main(argv: list[str] | None = None) -> None:
                     help="photos of the unseen held-out set (single photo and learnt colours)")
     ap.add_argument("--single-only", action="store_true",
                     help="leave out the +colours columns")
+    ap.add_argument("--learnt-only", action="store_true",
+                    help="leave out the single-photo wider and unseen columns (the +colours "
+                         "ones alone, say to run them beside the others on a second core)")
     ap.add_argument("--no-bad", action="store_true", help="skip the no-block corpus")
+    ap.add_argument("--first", type=int, default=0,
+                    help="first photo index of every setting (a part of a run; with --save)")
+    ap.add_argument("--save", type=Path, help="keep this part's results in FILE (pickle)")
+    ap.add_argument("--merge", type=Path, nargs="+",
+                    help="print the tables of parts saved with --save, added up; runs nothing")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     counts = {"narrow": args.narrow, "wide": args.wide, "held-out": args.held_out,
               "wider": args.wider, "unseen": args.unseen}
+    if args.learnt_only:
+        counts = {k: v for k, v in counts.items() if k not in ("wider", "unseen")}
     if not args.single_only:
         counts |= {f"wider{LEARNT}": args.wider, f"unseen{LEARNT}": args.unseen}
-    accuracy_tables(counts)
+    if args.merge:
+        accuracy_tables(merged([pickle.loads(p.read_bytes()) for p in args.merge]))
+        return
+    results = {name: run_setting(name, n, args.first) for name, n in counts.items() if n > 0}
+    if args.save:
+        args.save.write_bytes(pickle.dumps(results))
+    accuracy_tables(results)
     if not args.no_bad:
         bad_input_table()
 

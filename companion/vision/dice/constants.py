@@ -91,6 +91,9 @@ PIP_SATURATION_MIN_FACE = 0.15  # below this face saturation the test above is s
 PIP_SATURATION_MIN_GAP = 0.1  # and when the palest blob is within this of the face
 PIP_MIN_MARGIN = 1.3  # a die's pips must stand at least this clear of the next blob
 PIP_ALONE_MARGIN = 1.8  # pips this clear mark a die even where its colour matches the table
+# a count the paint could not check (paint.py undecided) is sure only with its pips this clear
+# (on the wider tuning photos every such die read wrong lay below 6.1, every right one above 7.4)
+PIP_UNCHECKED_SURE_MARGIN = 8.0
 # Ingredient colour: log-chromaticity (ln R/G, ln B/G) after white balance. A die's colour
 # is this many spread units from its class centroid at most, and the runner-up must be this
 # much farther for a sure reading.
@@ -175,6 +178,9 @@ SEVEN_EACH_RIVAL_COST = 10.0
 # Dice named one family that fall into two groups this far apart (spread units, the
 # nearest dice of the two) are two families
 SPLIT_GAP = 3.0
+# and this far apart (spread units, below SPLIT_GAP): named as one family, the smaller
+# group in review with the family it lies towards
+FAMILY_DOUBT_GAP = 2.5
 # Colours learnt from a game's full block: a later photo's white is found a little
 # differently, so the learnt layout is fitted to its dice as the nominal one is, with this
 # prior spread of the shift (log units) and these saturations per axis

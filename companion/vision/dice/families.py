@@ -37,6 +37,9 @@ class FamilyCall:
     rival: bool = False  # another light, fitting nearly as well, names this die otherwise
     twin: str | None = None  # a die of this photo that looks just like it is named this
     too_many: bool = False  # its family holds more dice here than the game has of it
+    # its family's dice fall in two groups a little apart and it is in the smaller: the
+    # family it may be instead (the one its group lies towards)
+    apart: str | None = None
 
 
 def _fit_light(
@@ -252,7 +255,7 @@ def fit_families(
             conf *= C.COLOUR_MAX_DISTANCE / d1
         out.append(FamilyCall(INGREDIENT_NAMES[order[0]], conf, INGREDIENT_NAMES[order[1]], d1,
                               i in rivals))
-    return FamilyFit(_twins(rel, _too_many(out)), centres, rel, seven)
+    return FamilyFit(_apart(rel, centres, _twins(rel, _too_many(out))), centres, rel, seven)
 
 
 def _too_many(calls: list[FamilyCall]) -> list[FamilyCall]:
@@ -410,9 +413,11 @@ def _split_families(
     return out, doubt
 
 
-def _two_parts(rel: np.ndarray, members: np.ndarray) -> list[np.ndarray] | None:
+def _two_parts(
+    rel: np.ndarray, members: np.ndarray, least_gap: float = C.SPLIT_GAP
+) -> list[np.ndarray] | None:
     """The members cut in two at the widest gap along their longest spread, when no die
-    of one part lies within SPLIT_GAP spread units of the other part."""
+    of one part lies within ``least_gap`` spread units of the other part."""
     if len(members) < 2:
         return None
     pts = rel[members]
@@ -423,7 +428,35 @@ def _two_parts(rel: np.ndarray, members: np.ndarray) -> list[np.ndarray] | None:
     cut = int(np.argmax(np.diff(along[order]))) + 1
     a, b = members[order[:cut]], members[order[cut:]]
     gap = np.linalg.norm(rel[a][:, None, :] - rel[b][None], axis=-1).min() / C.COLOUR_SPREAD
-    return [a, b] if gap >= C.SPLIT_GAP else None
+    return [a, b] if gap >= least_gap else None
+
+
+def _apart(rel: np.ndarray, centres: np.ndarray, calls: list[FamilyCall]) -> list[FamilyCall]:
+    """Mark the dice of a family's smaller group when its dice fall into two groups with
+    a gap of FAMILY_DOUBT_GAP spread units or more between them (too little for
+    ``_split_families`` to name them apart): one light can bring a few dice of another
+    family (tomatoes under a warm lamp) next to this one's, their own family's centre
+    left far off with no die near it. The family each such die may be instead is the one
+    its group lies towards, seen from the larger group."""
+    names = np.array([c.ingredient for c in calls])
+    out = list(calls)
+    for k, name in enumerate(INGREDIENT_NAMES):
+        members = np.flatnonzero(names == name)
+        parts = _two_parts(rel, members, C.FAMILY_DOUBT_GAP)
+        if parts is None:
+            continue
+        small, large = sorted(parts, key=len)
+        if len(small) == len(large):
+            continue  # no group is the family's own: the light fit and split judged them
+        core = np.median(rel[large], axis=0)
+        way = np.median(rel[small], axis=0) - core
+        towards = (np.delete(centres, k, axis=0) - core) @ way / (
+            np.linalg.norm(np.delete(centres, k, axis=0) - core, axis=1)
+            * max(float(np.linalg.norm(way)), 1e-9))
+        alt = [n for n in INGREDIENT_NAMES if n != name][int(np.argmax(towards))]
+        for i in small:
+            out[i] = replace(out[i], apart=alt)
+    return out
 
 
 def _twins(rel: np.ndarray, calls: list[FamilyCall]) -> list[FamilyCall]:

@@ -516,6 +516,11 @@ def _decide(
             if call.confidence >= 1.0:  # the family it may be, named as for a near colour
                 flags.append(f"colour-near-{call.runner_up}")
             call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
+        if call.apart is not None:
+            flags.append("colour-apart")
+            if f"colour-near-{call.apart}" not in flags:
+                flags.append(f"colour-near-{call.apart}")
+            call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
         if call.rival:
             flags.append("colour-light-doubtful")
             call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
@@ -531,6 +536,9 @@ def _decide(
                 flags.append("pips-off-layout")
         doubts = _blob_doubts(rd, spot)
         value, settled, pip_conf = _pips_by_paint(rd, bool(doubts), pip_conf, flags)
+        if _unchecked(rd):
+            flags.append("pips-unchecked")
+            pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
         if not settled:
             for flag, cap in doubts:
                 flags.append(flag)
@@ -648,6 +656,13 @@ def _pips_by_paint(
         return paint, True, 1.0
     flags.append("pips-by-paint")
     return paint, True, min(pip_conf, C.GLINT_CONFIDENCE)
+
+
+def _unchecked(rd: CellRead) -> bool:
+    """True when the paint could not check the blobs' count (paint.py undecided: a pip
+    and face too alike, a drilled or square pip it does not model) and the blobs are not
+    clear by far: such a count alone is no sure count."""
+    return rd.paint_pips is None and rd.pip_margin < C.PIP_UNCHECKED_SURE_MARGIN
 
 
 def _other_count(rd: CellRead, value: int) -> int | None:
