@@ -34,7 +34,7 @@ from companion.vision.sheet.letters import preprocess
 from tools.synth import real_hands
 from tools.synth.fonts import FontSplit, font_families
 from tools.synth.handwriting import letter_cell_crop
-from tools.synth.sketches import Setting, make_player
+from tools.synth.sketches import GENERATOR_VERSION, Setting, make_player
 from tools.train_common import (
     add_feature_output,
     check_with_cv2,
@@ -42,7 +42,8 @@ from tools.train_common import (
     fit_temperature,
     logits_of,
     nll,
-    one_cycle_adamw,
+    small_cnn,
+    train_keep_best,
 )
 
 SEED = 20261202
@@ -82,7 +83,8 @@ def _sample(job: tuple[int, int, str]) -> tuple[np.ndarray, int]:
 def make_set(seed: int, n: int, setting: Setting, workers: int, cache: Path | None,
              letters_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
     tag = "letters-" if letters_only else ""
-    path = cache / f"sketches-{tag}{setting.value}-{seed}-{n}.npz" if cache else None
+    name = f"sketches-v{GENERATOR_VERSION}-{tag}{setting.value}-{seed}-{n}.npz"
+    path = cache / name if cache else None
     if path is not None and path.is_file():
         with np.load(path) as f:
             return f["x"], f["y"]
@@ -104,28 +106,12 @@ def make_set(seed: int, n: int, setting: Setting, workers: int, cache: Path | No
 
 def build_model(width: float = WIDTH) -> Any:
     """The sketch CNN: the letter network's shape with twelve outputs."""
-    import torch.nn as nn
-
-    c1, c2, c3, c4 = (max(4, round(c * width)) for c in (16, 32, 48, 64))
-
-    def block(cin: int, cout: int, k: int = 3, stride: int = 1) -> list[nn.Module]:
-        return [nn.Conv2d(cin, cout, k, stride=stride, padding=k // 2, bias=False),
-                nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
-
-    return nn.Sequential(
-        *block(1, c1, 5, 2),
-        *block(c1, c2), nn.MaxPool2d(2),
-        *block(c2, c3), nn.MaxPool2d(2),
-        *block(c3, c4),
-        nn.Flatten(), nn.Dropout(0.2), nn.Linear(c4 * 4 * 4, len(SKETCH_CLASSES)),
-    )
+    return small_cnn(len(SKETCH_CLASSES), width)
 
 
 def main() -> None:
     import torch
     import torch.nn.functional as F
-
-    from tools.train_letters import augment
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
@@ -158,32 +144,14 @@ def main() -> None:
           f"{time.perf_counter() - t0:.0f} s")
     model = build_model()
     params = sum(p.numel() for p in model.parameters())
-    opt, sched = one_cycle_adamw(model, args.lr, epochs, len(xtr), BATCH)
     weight = torch.ones(len(SKETCH_CLASSES))
     weight[SKETCH_CLASSES.index(LETTER_CLASS)] = args.letter_weight
-    gen = torch.Generator().manual_seed(SEED)
-    xt, yt = torch.from_numpy(xtr[:, None]), torch.from_numpy(ytr)
-    best: tuple[float, dict[str, Any]] = (-1.0, {})
-    for ep in range(epochs):
-        model.train()
-        perm = torch.randperm(len(xt), generator=gen)
-        total = 0.0
-        for i in range(0, len(perm), BATCH):
-            idx = perm[i:i + BATCH]
-            out = model(augment(xt[idx], gen))
-            loss = F.cross_entropy(out, yt[idx], weight=weight,
-                                   label_smoothing=LABEL_SMOOTHING)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item() * len(idx)
-        acc = float((logits_of(model, xca).argmax(1) == yca).mean())
-        print(f"epoch {ep + 1}/{epochs}: loss {total / len(xt):.4f}, calib acc {acc:.4f}, "
-              f"{time.perf_counter() - t0:.0f} s")
-        if acc >= best[0]:
-            best = (acc, {k: v.clone() for k, v in model.state_dict().items()})
-    model.load_state_dict(best[1])
+
+    def loss_of(out: Any, yb: Any) -> Any:
+        return F.cross_entropy(out, yb, weight=weight, label_smoothing=LABEL_SMOOTHING)
+
+    train_keep_best(model, xtr, ytr, xca, yca, loss_of, epochs=epochs, batch=BATCH,
+                    lr=args.lr, seed=SEED, t0=t0)
     lc, lh = logits_of(model, xca), logits_of(model, xho)
     temp = fit_temperature(lc, yca)
     report = {
