@@ -7,9 +7,9 @@ doodles.py, one style per player), and ``letter`` (a cell written as the sheet a
 player does not sketch: real train writers, train fonts and stroke letters, EXTRA_LETTERS
 more than a plant's share so that real letters pass the letter gate), all cut and
 photographed like the reader's cells (handwriting.letter_cell_crop) and normalised by the
-letter classifier's own preprocessing. The temperature is fitted on the ``calib`` setting's players, whom the
-weights never saw; the ``heldout`` setting (the benchmark's) is only reported. The real
-sketches in ../shared/data are never read here.
+letter classifier's own preprocessing. The temperature is fitted on the ``calib``
+setting's players, whom the weights never saw; the ``heldout`` setting (the benchmark's)
+is only reported. The real sketches in ../shared/data are never read here.
 """
 
 from __future__ import annotations
