@@ -66,8 +66,10 @@ bench: $(STAMP) fonts
 # letter of a pair its sheet doubts, then fitted on 300 photographed sheets of the
 # calibration writers) and the check-or-cross classifier (assets/marks.onnx, from mark
 # patches the reader cuts from 600 synthetic photos) in their own venv with PyTorch (CPU);
-# then the sketch classifier (assets/sketches.onnx: our icons traced and doodled by
-# synthetic players, and letters), its thresholds fitted on the calib setting's players.
+# then the sketch classifier (assets/sketches.onnx: our icons traced and doodles from
+# several templates per plant, turned, mirrored and stretched, by synthetic players; and
+# letters, 4,000 more than a plant's share, so written cells pass the letter gate), its
+# thresholds fitted on the calib setting's players.
 train: $(STAMP) fonts
 	$(PY) -m venv .trainenv
 	.trainenv/bin/pip install -q torch==2.13.0 onnx numpy opencv-python-headless pillow

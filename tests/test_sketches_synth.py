@@ -49,3 +49,27 @@ def test_a_sheet_sketches_only_the_players_plants() -> None:
     filled = fill_sheet("delicious-play", field_map, rng=np.random.default_rng(0), dpi=100,
                         fonts="strokes", sketcher=player)
     assert set(filled.sketched) == {"play.veg-wild", "play.fruit-wild"}
+
+
+def test_doodles_stay_in_the_box_and_vary_by_template() -> None:
+    from tools.synth.doodles import TEMPLATES
+
+    assert set(TEMPLATES) == set(S.PLANTS)
+    for plant in S.PLANTS:
+        shapes = set()
+        for seed in range(12):
+            for setting in S.Setting:
+                parts = S.doodle_parts(plant, np.random.default_rng([seed, 5]), setting)
+                pts = np.concatenate([p.points for p in parts])
+                assert np.isfinite(pts).all(), plant
+                assert pts.min() >= -1e-9 and pts.max() <= 1 + 1e-9, plant
+                assert any(not p.detail for p in parts), plant
+            shapes.add(len(parts))
+        assert len(shapes) > 1, plant  # not one fixed drawing
+
+
+def test_held_out_doodles_reach_beyond_training_ranges() -> None:
+    train, held = S.DOODLE_RANGES[S.Setting.TRAIN], S.DOODLE_RANGES[S.Setting.HELDOUT]
+    assert S.DOODLE_RANGES[S.Setting.CALIB] == train
+    assert held.widen > train.widen and held.spin > train.spin and held.retrace > 0
+    assert held.aspect[0] < train.aspect[0] and held.aspect[1] > train.aspect[1]

@@ -33,8 +33,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tools.synth.sketches import GENERATOR_VERSION  # the cached photos follow it
+
 OUT_DIR = Path("bench-out/sketch")
-GENERATOR_VERSION = 1
 PAIR_EVERY = 4
 SIZE_PX = 4000
 PLANT_KINDS = ("vegetable", "fruit")

@@ -1,4 +1,5 @@
-"""Pieces both classifier trainings share: evaluation, temperature fitting, ONNX check.
+"""Pieces both classifier trainings share: the network, its training loop, evaluation,
+temperature fitting, ONNX check.
 
 PyTorch is imported inside the functions: this module is also imported where only numpy is.
 """
@@ -6,6 +7,8 @@ PyTorch is imported inside the functions: this module is also imported where onl
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -98,3 +101,72 @@ def one_cycle_adamw(model: Any, lr: float, epochs: int, n_train: int, batch: int
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * math.ceil(n_train / batch)
     return opt, torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
+
+
+def small_cnn(classes: int, width: float = 1.0) -> Any:
+    """The classifiers' CNN on 32 x 32 cells; ``width`` scales every layer's channels."""
+    import torch.nn as nn
+
+    c1, c2, c3, c4 = (max(4, round(c * width)) for c in (16, 32, 48, 64))
+
+    def block(cin: int, cout: int, k: int = 3, stride: int = 1) -> list[nn.Module]:
+        return [nn.Conv2d(cin, cout, k, stride=stride, padding=k // 2, bias=False),
+                nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    # A strided 5x5 stem keeps the costly full-resolution layers out: CPU training time.
+    return nn.Sequential(
+        *block(1, c1, 5, 2),                       # 16 x 16
+        *block(c1, c2), nn.MaxPool2d(2),           # 8 x 8
+        *block(c2, c3), nn.MaxPool2d(2),           # 4 x 4
+        *block(c3, c4),
+        nn.Flatten(), nn.Dropout(0.2), nn.Linear(c4 * 4 * 4, classes),
+    )
+
+
+def augment(x: Any, gen: Any) -> Any:
+    """Cheap batch augmentation on top of the rendered variety: small shift and scale."""
+    import torch
+    import torch.nn.functional as F
+
+    n = x.shape[0]
+    s = 1.0 + (torch.rand(n, generator=gen) - 0.5) * 0.2
+    t = (torch.rand(n, 2, generator=gen) - 0.5) * 0.12
+    theta = torch.zeros(n, 2, 3)
+    theta[:, 0, 0] = s
+    theta[:, 1, 1] = s
+    theta[:, :, 2] = t
+    grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+    return F.grid_sample(x, grid, align_corners=False, padding_mode="zeros")
+
+
+def train_keep_best(model: Any, x: np.ndarray, y: np.ndarray, x_check: np.ndarray,
+                    y_check: np.ndarray, loss_of: Callable[[Any, Any], Any], *, epochs: int,
+                    batch: int, lr: float, seed: int, t0: float) -> float:
+    """Train on (x, y) with augmented shuffled batches and a one-cycle AdamW; keep the
+    weights of the epoch most accurate on (x_check, y_check), whose accuracy is returned.
+    ``loss_of(logits, labels)`` is the batch's mean loss."""
+    import torch
+
+    opt, sched = one_cycle_adamw(model, lr, epochs, len(x), batch)
+    gen = torch.Generator().manual_seed(seed)
+    xt, yt = torch.from_numpy(x[:, None]), torch.from_numpy(y)
+    best: tuple[float, dict[str, Any]] = (-1.0, {})
+    for ep in range(epochs):
+        model.train()
+        perm = torch.randperm(len(xt), generator=gen)
+        total = 0.0
+        for i in range(0, len(perm), batch):
+            idx = perm[i:i + batch]
+            loss = loss_of(model(augment(xt[idx], gen)), yt[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(idx)
+        acc = float((logits_of(model, x_check).argmax(1) == y_check).mean())
+        print(f"epoch {ep + 1}/{epochs}: loss {total / len(xt):.4f}, check accuracy "
+              f"{acc:.4f}, {time.perf_counter() - t0:.0f} s")
+        if acc >= best[0]:
+            best = (acc, {k: v.clone() for k, v in model.state_dict().items()})
+    model.load_state_dict(best[1])
+    return best[0]

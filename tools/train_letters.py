@@ -50,7 +50,8 @@ from tools.train_common import (
     fit_temperature,
     logits_of,
     nll,
-    one_cycle_adamw,
+    small_cnn,
+    train_keep_best,
 )
 
 SEED = 20261129
@@ -233,38 +234,7 @@ def _make_set(seed: int, n: int, fonts: str, families: tuple[str, ...] | None,
 
 def build_model(width: float = 1.0) -> Any:
     """The letter CNN; ``width`` scales every layer's channels (1.0 is the shipped size)."""
-    import torch.nn as nn
-
-    c1, c2, c3, c4 = (max(4, round(c * width)) for c in (16, 32, 48, 64))
-
-    def block(cin: int, cout: int, k: int = 3, stride: int = 1) -> list[nn.Module]:
-        return [nn.Conv2d(cin, cout, k, stride=stride, padding=k // 2, bias=False),
-                nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
-
-    # A strided 5x5 stem keeps the costly full-resolution layers out: CPU training time.
-    return nn.Sequential(
-        *block(1, c1, 5, 2),                       # 16 x 16
-        *block(c1, c2), nn.MaxPool2d(2),           # 8 x 8
-        *block(c2, c3), nn.MaxPool2d(2),           # 4 x 4
-        *block(c3, c4),
-        nn.Flatten(), nn.Dropout(0.2), nn.Linear(c4 * 4 * 4, len(LETTER_CLASSES)),
-    )
-
-
-def augment(x: Any, gen: Any) -> Any:
-    """Cheap batch augmentation on top of the rendered variety: small shift and scale."""
-    import torch
-    import torch.nn.functional as F
-
-    n = x.shape[0]
-    s = 1.0 + (torch.rand(n, generator=gen) - 0.5) * 0.2
-    t = (torch.rand(n, 2, generator=gen) - 0.5) * 0.12
-    theta = torch.zeros(n, 2, 3)
-    theta[:, 0, 0] = s
-    theta[:, 1, 1] = s
-    theta[:, :, 2] = t
-    grid = F.affine_grid(theta, list(x.shape), align_corners=False)
-    return F.grid_sample(x, grid, align_corners=False, padding_mode="zeros")
+    return small_cnn(len(LETTER_CLASSES), width)
 
 
 def ece(logits: np.ndarray, y: np.ndarray, temperature: float, bins: int = 15) -> float:
@@ -391,36 +361,17 @@ def main() -> None:
 
     model = build_model(args.width)
     params = sum(p.numel() for p in model.parameters())
-    opt, sched = one_cycle_adamw(model, LR, epochs, len(xtr), BATCH)
-    gen = torch.Generator().manual_seed(args.seed)
-    xt, yt = torch.from_numpy(xtr[:, None]), torch.from_numpy(ytr)
-    best: tuple[float, dict[str, Any]] = (-1.0, {})
-    for ep in range(epochs):
-        model.train()
-        perm = torch.randperm(len(xt), generator=gen)
-        total = 0.0
-        for i in range(0, len(perm), BATCH):
-            idx = perm[i:i + BATCH]
-            xb = augment(xt[idx], gen)
-            yb = yt[idx]
-            out = model(xb)
-            letter = yb >= 0
-            loss = F.cross_entropy(out[letter], yb[letter], label_smoothing=LABEL_SMOOTHING,
-                                   reduction="sum")
-            if not bool(letter.all()):  # outliers: cross-entropy against even odds
-                loss = loss - OUTLIER_WEIGHT * F.log_softmax(out[~letter], 1).mean(1).sum()
-            loss = loss / len(idx)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item() * len(idx)
-        acc = float((logits_of(model, xca).argmax(1) == yca).mean())
-        print(f"epoch {ep + 1}/{epochs}: loss {total / len(xt):.4f}, calibration acc "
-              f"{acc:.4f}, {time.perf_counter() - t0:.0f} s")
-        if acc >= best[0]:
-            best = (acc, {k: v.clone() for k, v in model.state_dict().items()})
-    model.load_state_dict(best[1])
+
+    def loss_of(out: Any, yb: Any) -> Any:
+        letter = yb >= 0
+        loss = F.cross_entropy(out[letter], yb[letter], label_smoothing=LABEL_SMOOTHING,
+                               reduction="sum")
+        if not bool(letter.all()):  # outliers: cross-entropy against even odds
+            loss = loss - OUTLIER_WEIGHT * F.log_softmax(out[~letter], 1).mean(1).sum()
+        return loss / len(yb)
+
+    train_keep_best(model, xtr, ytr, xca, yca, loss_of, epochs=epochs, batch=BATCH, lr=LR,
+                    seed=args.seed, t0=t0)
 
     lc = logits_of(model, xca)
     temp = fit_temperature(lc, yca)

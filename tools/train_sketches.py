@@ -2,13 +2,14 @@
 
 Runs in the training virtualenv with PyTorch (``make train``), like tools/train_letters.py.
 Twelve classes: the eleven plants, sketched by synthetic players (tools/synth/sketches.py:
-our icons traced in pencil or doodled, one style per player), and ``letter`` (a cell
-written as the sheet asks when a player does not sketch: real train writers, train fonts
-and stroke letters), all cut and photographed like the reader's cells
-(handwriting.letter_cell_crop) and normalised by the letter classifier's own
-preprocessing. The temperature is fitted on the ``calib`` setting's players, whom the
-weights never saw; the ``heldout`` setting (the benchmark's) is only reported. The real
-sketches in ../shared/data are never read here.
+our icons traced in pencil or doodled from several templates per plant, tools/synth/
+doodles.py, one style per player), and ``letter`` (a cell written as the sheet asks when a
+player does not sketch: real train writers, train fonts and stroke letters, EXTRA_LETTERS
+more than a plant's share so that real letters pass the letter gate), all cut and
+photographed like the reader's cells (handwriting.letter_cell_crop) and normalised by the
+letter classifier's own preprocessing. The temperature is fitted on the ``calib``
+setting's players, whom the weights never saw; the ``heldout`` setting (the benchmark's)
+is only reported. The real sketches in ../shared/data are never read here.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from companion.vision.sheet.letters import preprocess
 from tools.synth import real_hands
 from tools.synth.fonts import FontSplit, font_families
 from tools.synth.handwriting import letter_cell_crop
-from tools.synth.sketches import Setting, make_player
+from tools.synth.sketches import GENERATOR_VERSION, Setting, make_player
 from tools.train_common import (
     add_feature_output,
     check_with_cv2,
@@ -42,15 +43,18 @@ from tools.train_common import (
     fit_temperature,
     logits_of,
     nll,
-    one_cycle_adamw,
+    small_cnn,
+    train_keep_best,
 )
 
 SEED = 20261202
 SEEDS = {Setting.TRAIN: SEED, Setting.CALIB: SEED + 1, Setting.HELDOUT: SEED + 2}
-N_TRAIN = 24_000
+N_TRAIN = 18_000
 N_CALIB = 3_000
 N_HELDOUT = 3_000
-EPOCHS = 3
+EPOCHS = 8
+# written cells beyond a plant's share: a real letter must pass the letter gate
+EXTRA_LETTERS = 4_000
 BATCH = 128
 LR = 3e-3
 OPSET = 13
@@ -82,7 +86,8 @@ def _sample(job: tuple[int, int, str]) -> tuple[np.ndarray, int]:
 def make_set(seed: int, n: int, setting: Setting, workers: int, cache: Path | None,
              letters_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
     tag = "letters-" if letters_only else ""
-    path = cache / f"sketches-{tag}{setting.value}-{seed}-{n}.npz" if cache else None
+    name = f"sketches-v{GENERATOR_VERSION}-{tag}{setting.value}-{seed}-{n}.npz"
+    path = cache / name if cache else None
     if path is not None and path.is_file():
         with np.load(path) as f:
             return f["x"], f["y"]
@@ -104,28 +109,12 @@ def make_set(seed: int, n: int, setting: Setting, workers: int, cache: Path | No
 
 def build_model(width: float = WIDTH) -> Any:
     """The sketch CNN: the letter network's shape with twelve outputs."""
-    import torch.nn as nn
-
-    c1, c2, c3, c4 = (max(4, round(c * width)) for c in (16, 32, 48, 64))
-
-    def block(cin: int, cout: int, k: int = 3, stride: int = 1) -> list[nn.Module]:
-        return [nn.Conv2d(cin, cout, k, stride=stride, padding=k // 2, bias=False),
-                nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
-
-    return nn.Sequential(
-        *block(1, c1, 5, 2),
-        *block(c1, c2), nn.MaxPool2d(2),
-        *block(c2, c3), nn.MaxPool2d(2),
-        *block(c3, c4),
-        nn.Flatten(), nn.Dropout(0.2), nn.Linear(c4 * 4 * 4, len(SKETCH_CLASSES)),
-    )
+    return small_cnn(len(SKETCH_CLASSES), width)
 
 
 def main() -> None:
     import torch
     import torch.nn.functional as F
-
-    from tools.train_letters import augment
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
@@ -135,14 +124,15 @@ def main() -> None:
     ap.add_argument("--n-train", type=int, default=N_TRAIN)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--cache", type=Path, default=None)
-    ap.add_argument("--extra-letters", type=int, default=0,
+    ap.add_argument("--extra-letters", type=int, default=EXTRA_LETTERS,
                     help="this many more letter crops (a letter must pass the gate)")
     ap.add_argument("--letter-weight", type=float, default=1.0,
                     help="loss weight of the letter class")
     ap.add_argument("--lr", type=float, default=LR)
     args = ap.parse_args()
-    n_train, n_calib, n_held, epochs = ((1200, 600, 600, 1) if args.quick else
-                                        (args.n_train, N_CALIB, N_HELDOUT, args.epochs))
+    n_train, n_calib, n_held, epochs, extra = (
+        (1200, 600, 600, 1, 200) if args.quick
+        else (args.n_train, N_CALIB, N_HELDOUT, args.epochs, args.extra_letters))
     torch.manual_seed(SEED)
     torch.set_num_threads(args.threads)
     t0 = time.perf_counter()
@@ -150,40 +140,22 @@ def main() -> None:
     xca, yca = make_set(SEEDS[Setting.CALIB], n_calib, Setting.CALIB, args.workers, args.cache)
     xho, yho = make_set(SEEDS[Setting.HELDOUT], n_held, Setting.HELDOUT, args.workers,
                         args.cache)
-    if args.extra_letters:
-        xl, yl = make_set(SEED + 10, args.extra_letters, Setting.TRAIN, args.workers,
+    if extra:
+        xl, yl = make_set(SEED + 10, extra, Setting.TRAIN, args.workers,
                           args.cache, letters_only=True)
         xtr, ytr = np.concatenate([xtr, xl]), np.concatenate([ytr, yl])
     print(f"data: {len(xtr)} train, {len(xca)} calib, {len(xho)} held-out in "
           f"{time.perf_counter() - t0:.0f} s")
     model = build_model()
     params = sum(p.numel() for p in model.parameters())
-    opt, sched = one_cycle_adamw(model, args.lr, epochs, len(xtr), BATCH)
     weight = torch.ones(len(SKETCH_CLASSES))
     weight[SKETCH_CLASSES.index(LETTER_CLASS)] = args.letter_weight
-    gen = torch.Generator().manual_seed(SEED)
-    xt, yt = torch.from_numpy(xtr[:, None]), torch.from_numpy(ytr)
-    best: tuple[float, dict[str, Any]] = (-1.0, {})
-    for ep in range(epochs):
-        model.train()
-        perm = torch.randperm(len(xt), generator=gen)
-        total = 0.0
-        for i in range(0, len(perm), BATCH):
-            idx = perm[i:i + BATCH]
-            out = model(augment(xt[idx], gen))
-            loss = F.cross_entropy(out, yt[idx], weight=weight,
-                                   label_smoothing=LABEL_SMOOTHING)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item() * len(idx)
-        acc = float((logits_of(model, xca).argmax(1) == yca).mean())
-        print(f"epoch {ep + 1}/{epochs}: loss {total / len(xt):.4f}, calib acc {acc:.4f}, "
-              f"{time.perf_counter() - t0:.0f} s")
-        if acc >= best[0]:
-            best = (acc, {k: v.clone() for k, v in model.state_dict().items()})
-    model.load_state_dict(best[1])
+
+    def loss_of(out: Any, yb: Any) -> Any:
+        return F.cross_entropy(out, yb, weight=weight, label_smoothing=LABEL_SMOOTHING)
+
+    train_keep_best(model, xtr, ytr, xca, yca, loss_of, epochs=epochs, batch=BATCH,
+                    lr=args.lr, seed=SEED, t0=t0)
     lc, lh = logits_of(model, xca), logits_of(model, xho)
     temp = fit_temperature(lc, yca)
     report = {
@@ -200,7 +172,7 @@ def main() -> None:
             "calibrated_on": "calib setting players (tools/synth/sketches.py)",
             "opset": OPSET, "params": params, "width": WIDTH, "seed": SEED, "epochs": epochs,
             "n_train": len(xtr), "label_smoothing": LABEL_SMOOTHING,
-            "extra_letters": args.extra_letters, "letter_weight": args.letter_weight,
+            "extra_letters": extra, "letter_weight": args.letter_weight,
             "lr": args.lr, **report,
             "train_seconds": round(time.perf_counter() - t0, 1), "torch": torch.__version__}
     meta_path = args.out.with_suffix(".json") if args.out != SKETCH_MODEL_PATH \

@@ -394,7 +394,7 @@ def letter_alpha(box_w: int, box_h: int, letter: str, rng: np.random.Generator,
     return alpha
 
 
-def _warp_points(strokes: Sequence[Points], rng: np.random.Generator, amount: float
+def warp_points(strokes: Sequence[Points], rng: np.random.Generator, amount: float
                  ) -> list[Points]:
     """Bend a trajectory smoothly: a random displacement field over the letter's box."""
     allp = np.concatenate(strokes)
@@ -468,7 +468,7 @@ def real_letter_alpha(box_w: int, box_h: int, strokes: Sequence[Points],
     the box's edge and any position in it. ``warp`` adds a smooth bend (letter heights)."""
     pts = [np.asarray(st, np.float64) for st in strokes]
     if warp > 0:
-        pts = _warp_points(pts, rng, warp)
+        pts = warp_points(pts, rng, warp)
     allp = np.concatenate(pts)
     lo = allp.min(axis=0)
     src_w, src_h = allp.max(axis=0) - lo

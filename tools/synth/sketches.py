@@ -3,13 +3,14 @@
 A Delicious player copies the legend's icons into garden cells, each in their own way, and
 draws a carrot the same way all game. A :class:`SketchPlayer` holds that: per plant one
 drawing (the icon traced with the player's simplification, or a doodle of our own), and
-per cell only a little jitter on top of it. Every random choice comes from the caller's
-generator, so one seed gives one picture.
+per cell only a little jitter on top of it. Doodles come from several templates per plant
+(tools/synth/doodles.py), turned, mirrored and stretched as quick hands do. Every random
+choice comes from the caller's generator, so one seed gives one picture.
 
 Three settings keep training, calibration and the benchmark apart: ``train`` and
 ``calib`` draw their players from the same ranges with different seeds; ``heldout`` (the
-benchmark's synthetic column) from wider ranges and with shading, which training never
-sees.
+benchmark's synthetic column) from wider ranges, with shading, retraced outlines and
+doodle shapes beyond the templates' training ranges, which training never sees.
 """
 
 from __future__ import annotations
@@ -26,11 +27,14 @@ import numpy as np
 from companion.games.delicious.symbols import Fruit, Vegetable
 from layouts.art.plants import FRUIT_ART, VEGETABLE_ART
 from layouts.pen import Paint, Path, Pen
-from tools.synth.handwriting import Mask, Points, pen_alpha
+from tools.synth.doodles import SPIN_DEG, Knobs, doodle, line
+from tools.synth.handwriting import Mask, Points, pen_alpha, warp_points
 from tools.synth.shared_data import shared_data
 
 PLANTS: tuple[str, ...] = tuple(v.value for v in Vegetable) + tuple(f.value for f in Fruit)
 QUICKDRAW_FILE = ("sketches", "quickdraw-dev.json")
+# Bumped whenever a seed would draw differently: cached crops and photos carry it.
+GENERATOR_VERSION = 2
 _BEZIER_STEPS = 10
 _ELLIPSE_STEPS = 28
 
@@ -118,127 +122,6 @@ def icon_parts(plant: str) -> tuple[Part, ...]:
     return tuple(tracer.parts)
 
 
-# ---- doodles: how people draw a plant without copying the legend ---------------------------
-
-
-def _arc(cx: float, cy: float, rx: float, ry: float, a0: float, a1: float, n: int = 16
-         ) -> Points:
-    t = np.radians(np.linspace(a0, a1, n))
-    return np.stack([cx + rx * np.cos(t), cy + ry * np.sin(t)], axis=1)
-
-
-def _pl(*pts: tuple[float, float]) -> Points:
-    return np.array(pts, np.float64)
-
-
-def _bumps(cx: float, cy: float, r: float, n: int, a0: float, a1: float, bump: float
-           ) -> Points:
-    """A scalloped outline (a cloud, a lettuce head) from angle a0 to a1."""
-    t = np.radians(np.linspace(a0, a1, 12 * n))
-    rr = r * (1 + bump * np.abs(np.sin(n * (t - t[0]) * math.pi / (t[-1] - t[0] + 1e-9))))
-    return np.stack([cx + rr * np.cos(t), cy + rr * np.sin(t)], axis=1)
-
-
-def _doodle(plant: str, u: np.random.Generator) -> list[Part]:
-    """One hand's doodle of ``plant`` (0-1 box), shape numbers drawn continuously."""
-    def r(lo: float, hi: float) -> float:
-        return float(u.uniform(lo, hi))
-
-    main: list[Points] = []
-    small: list[Points] = []
-    if plant == "lettuce":
-        main.append(_bumps(0.5, 0.55, r(0.34, 0.42), int(u.integers(5, 9)), 0, 360, r(0.06, 0.14)))
-        for k in range(int(u.integers(1, 4))):
-            y = 0.4 + 0.12 * k
-            main.append(_arc(0.5, y + 0.2, r(0.15, 0.3), r(0.12, 0.2), 200, 340, 10))
-    elif plant == "mushroom":
-        w = r(0.38, 0.48)
-        main.append(np.concatenate([_arc(0.5, 0.5, w, r(0.3, 0.42), 180, 360, 18),
-                                    _pl((0.5 + w, 0.5), (0.5 - w, 0.5))]))
-        sw = r(0.08, 0.15)
-        main.append(_pl((0.5 - sw, 0.5), (0.5 - sw * 1.2, 0.92), (0.5 + sw * 1.2, 0.92),
-                        (0.5 + sw, 0.5)))
-        for _ in range(int(u.integers(0, 4))):
-            small.append(_arc(r(0.3, 0.7), r(0.25, 0.4), 0.04, 0.04, 0, 360, 8))
-    elif plant == "onion":
-        rx = r(0.3, 0.4)
-        body = np.concatenate([_pl((0.5, r(0.08, 0.2))), _arc(0.5, 0.6, rx, r(0.26, 0.32),
-                                                              -60, 240, 24), _pl((0.5, 0.14))])
-        main.append(body)
-        for k in (-1, 0, 1):
-            small.append(_pl((0.5 + 0.05 * k, 0.9), (0.5 + 0.1 * k, r(0.96, 1.0))))
-        if u.random() < 0.6:
-            main.append(_arc(0.5, 0.6, rx * 0.5, 0.25, 240, 120, 10))
-    elif plant == "pepper":
-        w = r(0.32, 0.4)
-        main.append(np.concatenate([_pl((0.5 - w, 0.35)), _arc(0.5 - w / 2, 0.35, w / 2,
-                                                               0.12, 180, 360, 8),
-                                    _arc(0.5 + w / 2, 0.35, w / 2, 0.12, 180, 360, 8),
-                                    _pl((0.5 + w, 0.75)),
-                                    _bumps(0.5, 0.75, w, 3, 0, 180, 0.25)[:, :],
-                                    _pl((0.5 - w, 0.35))]))
-        main.append(_pl((0.5, 0.25), (0.52, 0.12), (0.6, r(0.02, 0.08))))
-    elif plant == "broccoli":
-        main.append(_bumps(0.5, 0.38, r(0.3, 0.38), int(u.integers(4, 7)), 150, 390,
-                           r(0.12, 0.25)))
-        sw = r(0.08, 0.14)
-        main.append(_pl((0.5 - sw, 0.55), (0.5 - sw, 0.95), (0.5 + sw, 0.95), (0.5 + sw, 0.55)))
-        if u.random() < 0.5:
-            small.append(_pl((0.5, 0.6), (0.5, 0.85)))
-    elif plant == "carrot":
-        top, tip = r(0.28, 0.38), r(0.92, 1.0)
-        w = r(0.12, 0.2)
-        main.append(_pl((0.5 - w, top), (0.5 + w, top), (0.5 + r(-0.05, 0.05), tip),
-                        (0.5 - w, top)))
-        for k in range(int(u.integers(2, 4))):
-            a = -0.15 + 0.15 * k
-            main.append(_pl((0.5 + a * 0.3, top), (0.5 + a, r(0.02, 0.12))))
-        for k in range(int(u.integers(0, 4))):
-            y = top + 0.12 * (k + 1)
-            small.append(_pl((0.5 - w * 0.6, y), (0.5 - w * 0.1, y + 0.03)))
-    elif plant == "blueberry":
-        n = int(u.integers(1, 4))
-        centres = [(0.5, 0.55)] if n == 1 else [(0.35, 0.62), (0.65, 0.62), (0.5, 0.35)][:n]
-        rad = 0.4 if n == 1 else 0.22
-        for cx, cy in centres:
-            main.append(_arc(cx, cy, rad, rad, 0, 360, 24))
-            small.append(_pl((cx - rad * 0.3, cy - rad * 0.55), (cx, cy - rad * 0.3),
-                             (cx + rad * 0.3, cy - rad * 0.55)))
-    elif plant == "fig":
-        main.append(np.concatenate([_pl((0.5, 0.15)), _arc(0.5, 0.66, r(0.32, 0.4), 0.28,
-                                                            -50, 230, 24), _pl((0.5, 0.15))]))
-        main.append(_pl((0.5, 0.15), (0.52, r(0.0, 0.06))))
-        if u.random() < 0.6:
-            small.append(_arc(0.5, 0.7, 0.12, 0.08, 0, 360, 12))
-    elif plant == "golden-raspberry":
-        rows = ((0.35, 3), (0.5, 3), (0.65, 2), (0.8, 1))
-        rad = r(0.08, 0.11)
-        for y, n in rows:
-            for k in range(n):
-                main.append(_arc(0.5 + (k - (n - 1) / 2) * 2 * rad, y, rad, rad, 0, 360, 10))
-        main.append(_pl((0.3, 0.25), (0.4, 0.12), (0.5, 0.22), (0.6, 0.12), (0.7, 0.25)))
-    elif plant == "strawberry":
-        main.append(np.concatenate([_arc(0.5, 0.4, r(0.34, 0.42), 0.16, 180, 360, 12),
-                                    _pl((0.5, r(0.9, 0.98))), _pl((0.1, 0.4))]))
-        main.append(_pl((0.3, 0.3), (0.4, 0.15), (0.5, 0.26), (0.6, 0.15), (0.7, 0.3)))
-        for _ in range(int(u.integers(3, 9))):
-            small.append(_arc(r(0.3, 0.7), r(0.42, 0.7), 0.015, 0.025, 0, 360, 6))
-    elif plant == "watermelon":
-        if u.random() < 0.6:  # a half slice
-            main.append(np.concatenate([_arc(0.5, 0.35, 0.46, r(0.4, 0.5), 0, 180, 20),
-                                        _pl((0.96, 0.35))]))
-            main.append(_arc(0.5, 0.35, 0.38, 0.36, 10, 170, 16))
-        else:  # a wedge
-            main.append(_pl((0.1, 0.2), (0.9, 0.2), (0.5, 0.95), (0.1, 0.2)))
-            main.append(_pl((0.16, 0.3), (0.84, 0.3)))
-        for _ in range(int(u.integers(3, 7))):
-            small.append(_arc(r(0.3, 0.7), r(0.42, 0.6), 0.015, 0.03, 0, 360, 6))
-    else:
-        raise ValueError(f"no doodle for {plant!r}")
-    return ([Part(p, False, detail=False) for p in main]
-            + [Part(p, False, detail=True) for p in small])
-
-
 # ---- a player's style ----------------------------------------------------------------------
 
 
@@ -258,34 +141,81 @@ class StyleRanges:
     rotation_deg: float  # +- the player's tilt of the drawing
 
 
+@dataclass(frozen=True)
+class DoodleRanges:
+    """How a setting's doodles vary beyond their templates' shapes."""
+
+    widen: float  # every template range stretched by this share each side (doodles.Knobs)
+    spin: float  # the doodle's turn: this times doodles.SPIN_DEG (60 degrees by default)
+    aspect: tuple[float, float]  # width over height of the doodle
+    drop: float  # chance each outline after the first is left out
+    overshoot: tuple[float, float]  # stroke ends carried on past their end (box share)
+    unclose: tuple[float, float]  # share of a closed outline left undrawn
+    retrace: float  # chance an outline is gone over twice, a little apart
+    flip: float = 0.5  # chance of the mirror image
+
+
 RANGES: dict[Setting, StyleRanges] = {
     Setting.TRAIN: StyleRanges((0.002, 0.012), (0.0, 0.05), (0.005, 0.025), (0.55, 0.95),
-                               (0.025, 0.07), (0.0, 1.0), 0.4, 0.0, (0.8, 1.25), 12.0),
+                               (0.025, 0.07), (0.0, 1.0), 0.7, 0.0, (0.8, 1.25), 12.0),
     Setting.HELDOUT: StyleRanges((0.004, 0.018), (0.02, 0.07), (0.01, 0.035), (0.5, 1.0),
                                  (0.02, 0.08), (0.0, 1.0), 0.5, 0.25, (0.7, 1.35), 18.0),
 }
 RANGES[Setting.CALIB] = RANGES[Setting.TRAIN]
+# the held-out doodles: wider shapes, turns and aspects, and retraced outlines (never trained)
+DOODLE_RANGES: dict[Setting, DoodleRanges] = {
+    Setting.TRAIN: DoodleRanges(0.0, 1.0, (0.75, 1.33), 0.12, (0.0, 0.06), (0.0, 0.12), 0.0),
+    Setting.HELDOUT: DoodleRanges(0.2, 1.25, (0.65, 1.5), 0.2, (0.0, 0.1), (0.0, 0.2), 0.3),
+}
+DOODLE_RANGES[Setting.CALIB] = DOODLE_RANGES[Setting.TRAIN]
 
 
-def _smooth_warp(parts: Sequence[Points], rng: np.random.Generator, amount: float
-                 ) -> list[Points]:
-    """A smooth random displacement over the 0-1 box (3 x 3 control grid, bilinear)."""
-    if amount <= 0:
-        return [p.copy() for p in parts]
-    grid = rng.normal(0.0, amount, (2, 3, 3))
-    out = []
-    for st in parts:
-        uv = np.clip(st, 0.0, 1.0) * 2.0
-        i = np.clip(uv.astype(int), 0, 1)
-        f = uv - i
-        d = np.zeros_like(st)
-        for k in range(2):
-            g = grid[k]
-            a = g[i[:, 1], i[:, 0]] * (1 - f[:, 0]) + g[i[:, 1], i[:, 0] + 1] * f[:, 0]
-            b = g[i[:, 1] + 1, i[:, 0]] * (1 - f[:, 0]) + g[i[:, 1] + 1, i[:, 0] + 1] * f[:, 0]
-            d[:, k] = a * (1 - f[:, 1]) + b * f[:, 1]
-        out.append(st + d)
-    return out
+def _overshoot(st: Points, amount: float) -> Points:
+    """The stroke carried on a little past both ends, along its end directions."""
+    if amount <= 0 or len(st) < 2:
+        return st
+    out = [st]
+    for end, prev, at in ((st[-1], st[-2], len(out)), (st[0], st[1], 0)):
+        d = end - prev
+        n = float(np.linalg.norm(d))
+        if n > 1e-9:
+            out.insert(at, (end + d / n * amount)[None])
+    return np.concatenate(out)
+
+
+def doodle_parts(plant: str, rng: np.random.Generator, setting: Setting) -> list[Part]:
+    """One hand's doodle of ``plant`` (0-1 box): a template, then the quick hand's ways
+    (outlines dropped, left open or overshot; turned, mirrored, stretched)."""
+    dr = DOODLE_RANGES[setting]
+    got = doodle(plant, Knobs(rng, dr.widen))
+    main: list[Points] = []
+    for i, st in enumerate(got.main):
+        if i and rng.random() < dr.drop:
+            continue
+        if len(st) > 6 and float(np.linalg.norm(st[0] - st[-1])) < 0.03:  # closed: open it
+            st = st[:max(4, int(round(len(st) * (1 - rng.uniform(*dr.unclose)))))]
+        st = _overshoot(st, float(rng.uniform(*dr.overshoot)))
+        main.append(st)
+        if rng.random() < dr.retrace:
+            main.append(st + rng.normal(0.0, 0.015, 2))
+    small = list(got.small)
+    a = math.radians(rng.uniform(-1.0, 1.0) * SPIN_DEG.get(plant, 60.0) * dr.spin)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    aspect = float(np.exp(rng.uniform(*np.log(dr.aspect))))
+    scale = np.array([math.sqrt(aspect) * (-1.0 if rng.random() < dr.flip else 1.0),
+                      1 / math.sqrt(aspect)])
+    allp = np.concatenate(main + small)
+    centre = (allp.min(axis=0) + allp.max(axis=0)) / 2
+
+    def place(st: Points) -> Points:
+        return np.asarray(((st - centre) * scale) @ rot.T, np.float64)
+
+    turned = [place(s) for s in main + small]
+    lo = np.concatenate(turned).min(axis=0)
+    span = max(float(np.ptp(np.concatenate(turned), axis=0).max()), 1e-6)
+    turned = [(s - lo) / span for s in turned]  # back into the 0-1 box
+    return ([Part(s, False, detail=False) for s in turned[:len(main)]]
+            + [Part(s, False, detail=True) for s in turned[len(main):]])
 
 
 def _tremble(st: Points, rng: np.random.Generator, amount: float) -> Points:
@@ -307,8 +237,8 @@ def _hatch(outline: Points, rng: np.random.Generator) -> list[Points]:
     for k in range(n):
         t = (k + 0.5) / n
         y0 = lo[1] + t * (hi[1] - lo[1])
-        out.append(_pl((lo[0] + 0.15 * (hi[0] - lo[0]), y0 + 0.08),
-                       (hi[0] - 0.15 * (hi[0] - lo[0]), y0 - 0.08)))
+        out.append(line((lo[0] + 0.15 * (hi[0] - lo[0]), y0 + 0.08),
+                         (hi[0] - 0.15 * (hi[0] - lo[0]), y0 - 0.08)))
     return out
 
 
@@ -338,7 +268,7 @@ def _player_drawing(parts: Sequence[Part], rng: np.random.Generator, ranges: Sty
         strokes.append(p.points)
         if shade and p.closed and not p.detail and rng.random() < 0.5:
             strokes.extend(_hatch(p.points, rng))
-    strokes = _smooth_warp(strokes, rng, float(rng.uniform(*ranges.warp)))
+    strokes = warp_points(strokes, rng, float(rng.uniform(*ranges.warp)))
     a = math.radians(rot_deg)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     scale = np.array([math.sqrt(squash), 1 / math.sqrt(squash)])
@@ -384,7 +314,7 @@ def make_player(rng: np.random.Generator, setting: Setting | str = Setting.TRAIN
                                      for s in real[plant]]
             sources[plant] = "real"
         elif doodler != (rng.random() < 0.2):  # mostly the player's habit, now and then not
-            parts = _doodle(plant, rng)
+            parts = doodle_parts(plant, rng, Setting(setting))
             sources[plant] = "doodle"
         else:
             parts = icon_parts(plant)
@@ -397,7 +327,7 @@ def make_player(rng: np.random.Generator, setting: Setting | str = Setting.TRAIN
 def draw_alpha(d: Drawing, w: int, h: int, rng: np.random.Generator) -> Mask:
     """The drawing in one cell (w x h px): this cell's own small differences, then the
     pencil (handwriting's pen model: pressure along each stroke)."""
-    strokes = _smooth_warp(list(d.strokes), rng, d.cell_warp)
+    strokes = warp_points(list(d.strokes), rng, d.cell_warp)
     span = max(float(np.ptp(np.concatenate(strokes), axis=0).max()), 1e-6)
     strokes = [_tremble(s, rng, d.wobble * span) for s in strokes]
     allp = np.concatenate(strokes)
