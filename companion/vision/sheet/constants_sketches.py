@@ -43,5 +43,10 @@ GROUP_TRUST_DEFAULT = 0.995
 MEMBER_FLOOR = 0.2
 OUTLIER_OWN = 0.7
 OUTLIER_GUESS = 0.1
+# A player's groups of one kind are matched to different plants (drawing_groups._assign); a
+# group whose own guess the match gives away is not trusted, and its question's guess
+# becomes the matched plant when that plant's mean log-probability is within log(1/ASSIGN_CLOSE)
+# of the guess's (a close call; otherwise the group's own guess stays).
+ASSIGN_CLOSE = 0.25
 # Plant evidence is floored here before logs are summed: one member cannot veto a plant.
 EVIDENCE_FLOOR = 1e-3

@@ -11,6 +11,7 @@ groups are tiny (a few dozen drawings) and scipy is not otherwise needed.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,10 +20,14 @@ from typing import Any
 import numpy as np
 
 from companion.vision.sheet.constants_sketches import (
+    ASSIGN_CLOSE,
     EVIDENCE_FLOOR,
+    GROUP_DISTANCE_DEFAULT,
+    GROUP_TRUST_DEFAULT,
     MEMBER_FLOOR,
     OUTLIER_GUESS,
     OUTLIER_OWN,
+    SKETCH_CLASSES,
 )
 
 
@@ -36,6 +41,9 @@ class DrawingEvidence:
     p_written: float
     p_letter: float
     features: np.ndarray = field(repr=False, compare=False)
+    # the sketch network's own probabilities over SKETCH_CLASSES (before the letter reader
+    # is mixed in and before the kind's plants are singled out): how far it strays
+    network: tuple[float, ...] = field(default=(), repr=False, compare=False)
 
     def prob(self, plant: str) -> float:
         return dict(self.plants).get(plant, 0.0)
@@ -82,44 +90,173 @@ def _clusters(feats: np.ndarray, threshold: float) -> list[list[int]]:
         del groups[b]
 
 
-def _read_group(members: Sequence[DrawingEvidence]) -> tuple[str, float]:
-    """The group's guess and its probability: the members' mean log-probability.
+def _plant_logs(members: Sequence[DrawingEvidence]) -> dict[str, float]:
+    """Per plant, the members' mean log-probability (floored at EVIDENCE_FLOOR).
 
-    Not their sum: the members are one player's same drawing made again, so when the
+    A mean, not a sum: the members are one player's same drawing made again, so when the
     network misreads one it misreads them all alike (measured: groups of re-drawn real
     sketches trusted at 0.999 on a wrong plant). A group is as sure as its average drawing.
     """
     plants = [p for p, _ in members[0].plants]
-    logs = [sum(math.log(max(m.prob(p), EVIDENCE_FLOOR)) for m in members) / len(members)
-            for p in plants]
-    top = max(logs)
-    weights = [math.exp(v - top) for v in logs]
-    i = int(np.argmax(weights))
-    return plants[i], weights[i] / sum(weights)
+    return {p: sum(math.log(max(m.prob(p), EVIDENCE_FLOOR)) for m in members) / len(members)
+            for p in plants}
+
+
+def _read_group(members: Sequence[DrawingEvidence]) -> tuple[str, float]:
+    """The group's guess and its probability from the members' mean log-probabilities."""
+    logs = _plant_logs(members)
+    top = max(logs.values())
+    weights = {p: math.exp(v - top) for p, v in logs.items()}
+    guess = max(weights, key=lambda p: weights[p])
+    return guess, weights[guess] / sum(weights.values())
+
+
+@dataclass(frozen=True)
+class GroupRule:
+    """When a group of alike drawings is trusted; fitted on the calib setting
+    (tools/fit_sketches.py, assets/sketches.json), checked on real sketches.
+
+    Trust needs, besides the group's probability (``trust``, on one drawing's scale): every
+    member's own best plant is the guess; the network put at least ``on_kind`` of every
+    member's probability on plants the cell allows (a drawing it takes for a letter or for
+    the other kind's plant is unlike what it learnt); and the group's mean look is at least
+    ``typical`` alike (cosine) to the mean look of the guessed plant's calibration drawings
+    (``centres``): a drawing far from every drawing the network knows is read with
+    confidence it has not earned.
+    """
+
+    distance: float = GROUP_DISTANCE_DEFAULT
+    trust: float = GROUP_TRUST_DEFAULT
+    on_kind: float = 0.0
+    typical: float = -1.0
+    centres: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
+
+    @classmethod
+    def from_meta(cls, meta: Mapping[str, Any]) -> GroupRule:
+        """The rule assets/sketches.json holds (defaults where it holds none)."""
+        def num(key: str, default: float) -> float:
+            v = meta.get(key)
+            return float(v) if isinstance(v, int | float) else default
+
+        centres = meta.get("centres")
+        return cls(num("group_distance", GROUP_DISTANCE_DEFAULT),
+                   num("group_trust", GROUP_TRUST_DEFAULT), num("group_on_kind", 0.0),
+                   num("group_typical", -1.0),
+                   {str(k): tuple(float(x) for x in v) for k, v in centres.items()}
+                   if isinstance(centres, dict) else {})
+
+    def likeness(self, members: Sequence[DrawingEvidence], plant: str) -> float:
+        """Cosine likeness of the members' mean look to ``plant``'s centre (1.0 without
+        centres: nothing to compare with)."""
+        centre = self.centres.get(plant)
+        if not centre:
+            return 1.0
+        mean = np.mean([m.features for m in members], axis=0).astype(np.float64)
+        c = np.asarray(centre, np.float64)
+        if mean.shape != c.shape:
+            return 1.0
+        return float(mean @ c / max(float(np.linalg.norm(mean) * np.linalg.norm(c)), 1e-9))
+
+    def trusts(self, members: Sequence[DrawingEvidence], guess: str, conf: float) -> bool:
+        return (conf >= self.trust and all(m.best == guess for m in members)
+                and all(m.prob(guess) >= MEMBER_FLOOR for m in members)
+                and min(_on_kind(m) for m in members) >= self.on_kind
+                and self.likeness(members, guess) >= self.typical)
+
+
+def _on_kind(ev: DrawingEvidence) -> float:
+    """The network's probability on the plants the cell allows (1.0 if not recorded)."""
+    if not ev.network:
+        return 1.0
+    return sum(ev.network[SKETCH_CLASSES.index(p)] for p, _ in ev.plants)
+
+
+@dataclass
+class _Draft:
+    members: list[str]
+    guess: str
+    conf: float
+    trusted: bool
+
+
+def _assign(logs: Sequence[Mapping[str, float]]) -> list[str] | None:
+    """The plants, one per group and all different, with the most summed mean
+    log-probability (None when there are more groups than plants). One player draws
+    different plants differently, so a player's groups are most likely different plants."""
+    if not logs:
+        return []
+    plants = list(logs[0])
+    if len(logs) > len(plants):
+        return None
+    best: tuple[float, tuple[str, ...]] | None = None
+    for perm in itertools.permutations(plants, len(logs)):
+        total = sum(lg[p] for lg, p in zip(logs, perm, strict=True))
+        if best is None or total > best[0]:
+            best = (total, perm)
+    return list(best[1]) if best else None
+
+
+def _settle_kind(drawings: Mapping[str, DrawingEvidence], ids: Sequence[str],
+                 rule: GroupRule) -> list[_Draft]:
+    """The groups of one player's drawings of one kind, each trusted or a question."""
+    feats = np.stack([drawings[f].features for f in ids]).astype(np.float64)
+    pending = [[ids[i] for i in c] for c in _clusters(feats, rule.distance)]
+    drafts: list[_Draft] = []
+    while pending:
+        members = pending.pop(0)
+        guess, conf = _read_group([drawings[f] for f in members])
+        odd = [f for f in members if len(members) > 1
+               and drawings[f].best != guess and drawings[f].prob(drawings[f].best)
+               >= OUTLIER_OWN and drawings[f].prob(guess) < OUTLIER_GUESS]
+        if odd:  # a drawing that disagrees with its group is its own question
+            rest = [f for f in members if f not in odd]
+            pending.extend([rest] if rest else [])
+            pending.extend([f] for f in odd)
+            continue
+        evs = [drawings[f] for f in members]
+        drafts.append(_Draft(members, guess, conf, rule.trusts(evs, guess, conf)))
+    # Two groups guessing one plant: one of them is likely wrong (or they are one plant
+    # drawn a little apart): neither is trusted, and when they look alike enough (twice the
+    # grouping distance) they are asked as one question.
+    by_guess: dict[str, list[_Draft]] = {}
+    for d in drafts:
+        by_guess.setdefault(d.guess, []).append(d)
+    for same in by_guess.values():
+        if len(same) < 2:
+            continue
+        for d in same:
+            d.trusted = False
+        keep = same[0]
+        for d in same[1:]:
+            a = [ids.index(f) for f in keep.members]
+            b = [ids.index(f) for f in d.members]
+            if float(np.mean(1.0 - feats[a] @ feats[b].T)) < 2 * rule.distance:
+                keep.members += d.members
+                d.members = []
+        keep.guess, keep.conf = _read_group([drawings[f] for f in keep.members])
+    drafts = [d for d in drafts if d.members]
+    # The player's groups as different plants: a group whose plant the assignment gives to
+    # another group is not trusted, and a close call goes the assignment's way.
+    logs = [_plant_logs([drawings[f] for f in d.members]) for d in drafts]
+    assigned = _assign(logs)
+    if assigned is not None:
+        for d, lg, plant in zip(drafts, logs, assigned, strict=True):
+            if plant != d.guess:
+                d.trusted = False
+                if lg[plant] >= lg[d.guess] + math.log(ASSIGN_CLOSE):
+                    d.guess = plant
+    return drafts
 
 
 def group_drawings(drawings: Mapping[str, DrawingEvidence], choices: Mapping[str, tuple[str, ...]],
-                   distance: float, trust: float) -> list[DrawingGroup]:
+                   rule: GroupRule) -> list[DrawingGroup]:
     """The groups of one player's drawings (``choices``: the plants of each kind)."""
     out: list[DrawingGroup] = []
     for kind in sorted({d.kind for d in drawings.values()}):
         ids = sorted(f for f, d in drawings.items() if d.kind == kind)
-        feats = np.stack([drawings[f].features for f in ids]).astype(np.float64)
-        pending = [[ids[i] for i in c] for c in _clusters(feats, distance)]
-        while pending:
-            members = pending.pop(0)
-            guess, conf = _read_group([drawings[f] for f in members])
-            odd = [f for f in members if len(members) > 1
-                   and drawings[f].best != guess and drawings[f].prob(drawings[f].best)
-                   >= OUTLIER_OWN and drawings[f].prob(guess) < OUTLIER_GUESS]
-            if odd:  # a drawing that disagrees with its group is its own question
-                rest = [f for f in members if f not in odd]
-                pending.extend([rest] if rest else [])
-                pending.extend([f] for f in odd)
-                continue
-            agree = all(drawings[f].prob(guess) >= MEMBER_FLOOR for f in members)
-            out.append(DrawingGroup("", kind, tuple(sorted(members)), guess, conf,
-                                    conf >= trust and agree, choices[kind]))
+        for d in _settle_kind(drawings, ids, rule):
+            out.append(DrawingGroup("", kind, tuple(sorted(d.members)), d.guess, d.conf,
+                                    d.trusted, choices[kind]))
     out.sort(key=lambda g: g.fields[0])
     return [DrawingGroup(f"q{i + 1}", g.kind, g.fields, g.guess, g.confidence, g.trusted,
                          g.choices) for i, g in enumerate(out)]

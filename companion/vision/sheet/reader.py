@@ -88,8 +88,6 @@ from companion.vision.sheet.constants import (
 from companion.vision.sheet.constants_sketches import (
     DRAWING_CONFIDENCE,
     FRUIT_PLANTS,
-    GROUP_DISTANCE_DEFAULT,
-    GROUP_TRUST_DEFAULT,
     LETTER_GATE_DEFAULT,
     LETTER_SURE_GATE,
     LETTER_SURE_READ,
@@ -97,7 +95,12 @@ from companion.vision.sheet.constants_sketches import (
     VEGETABLE_PLANTS,
 )
 from companion.vision.sheet.decide import Candidates, Decision, decide
-from companion.vision.sheet.drawing_groups import DrawingEvidence, DrawingGroup, group_drawings
+from companion.vision.sheet.drawing_groups import (
+    DrawingEvidence,
+    DrawingGroup,
+    GroupRule,
+    group_drawings,
+)
 from companion.vision.sheet.glare import glared_fields
 from companion.vision.sheet.letter_pairs import LetterCall, doubted_pairs
 
@@ -787,7 +790,8 @@ def _drawings(ids: Sequence[str], crops: Sequence[np.ndarray], kinds: Sequence[F
         total = sum(raw) or 1.0
         out[fid] = DrawingEvidence(kind.value, tuple(zip(plants, (r / total for r in raw),
                                                          strict=True)),
-                                   p_written[fid], p_letter, scores.features[i])
+                                   p_written[fid], p_letter, scores.features[i],
+                                   tuple(float(v) for v in scores.probs[i]))
     return out
 
 
@@ -864,11 +868,10 @@ GROUP_TRUSTED_NOTE = "a drawing, named with its group of alike drawings"
 GROUP_QUESTION_NOTE = "a drawing: one question for its group of alike drawings"
 
 
-def _sketch_setting(key: str, default: float) -> float:
+def _group_rule() -> GroupRule:
     from companion.vision.sheet.sketch_model import sketch_classifier
 
-    value = sketch_classifier().meta.get(key)
-    return float(value) if isinstance(value, int | float) else default
+    return GroupRule.from_meta(sketch_classifier().meta)
 
 
 def settle_drawings(readings: Mapping[str, Any]
@@ -882,9 +885,7 @@ def settle_drawings(readings: Mapping[str, Any]
     if not drawn:
         return out, ()
     choices = {FieldKind.VEGETABLE.value: VEGETABLE_PLANTS, FieldKind.FRUIT.value: FRUIT_PLANTS}
-    groups = group_drawings(drawn, choices, _sketch_setting("group_distance",
-                                                            GROUP_DISTANCE_DEFAULT),
-                            _sketch_setting("group_trust", GROUP_TRUST_DEFAULT))
+    groups = group_drawings(drawn, choices, _group_rule())
     for g in groups:
         for fid in g.fields:
             r = readings[fid]
