@@ -130,6 +130,8 @@ class GroupRule:
     on_kind: float = 0.0
     typical: float = -1.0
     centres: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
+    # the player's groups matched to different plants (drawing_groups._assign)
+    match: bool = True
 
     @classmethod
     def from_meta(cls, meta: Mapping[str, Any]) -> GroupRule:
@@ -215,36 +217,19 @@ def _settle_kind(drawings: Mapping[str, DrawingEvidence], ids: Sequence[str],
             continue
         evs = [drawings[f] for f in members]
         drafts.append(_Draft(members, guess, conf, rule.trusts(evs, guess, conf)))
-    # Two groups guessing one plant: one of them is likely wrong (or they are one plant
-    # drawn a little apart): neither is trusted, and when they look alike enough (twice the
-    # grouping distance) they are asked as one question.
-    by_guess: dict[str, list[_Draft]] = {}
-    for d in drafts:
-        by_guess.setdefault(d.guess, []).append(d)
-    for same in by_guess.values():
-        if len(same) < 2:
-            continue
-        for d in same:
-            d.trusted = False
-        keep = same[0]
-        for d in same[1:]:
-            a = [ids.index(f) for f in keep.members]
-            b = [ids.index(f) for f in d.members]
-            if float(np.mean(1.0 - feats[a] @ feats[b].T)) < 2 * rule.distance:
-                keep.members += d.members
-                d.members = []
-        keep.guess, keep.conf = _read_group([drawings[f] for f in keep.members])
-    drafts = [d for d in drafts if d.members]
     # The player's groups as different plants: a group whose plant the assignment gives to
     # another group is not trusted, and a close call goes the assignment's way.
     logs = [_plant_logs([drawings[f] for f in d.members]) for d in drafts]
-    assigned = _assign(logs)
+    assigned = _assign(logs) if rule.match else None
     if assigned is not None:
         for d, lg, plant in zip(drafts, logs, assigned, strict=True):
             if plant != d.guess:
                 d.trusted = False
                 if lg[plant] >= lg[d.guess] + math.log(ASSIGN_CLOSE):
+                    top = max(lg.values())
                     d.guess = plant
+                    d.conf = math.exp(lg[plant] - top) / sum(math.exp(v - top)
+                                                             for v in lg.values())
     return drafts
 
 
