@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from companion.vision.sheet.constants_sketches import FRUIT_PLANTS, VEGETABLE_PLANTS
@@ -127,3 +129,14 @@ def test_a_weakly_different_member_stays_in_its_groups_question() -> None:
     drawn["p"] = _mixed("vegetable", {"carrot": 0.35, "pepper": 0.6}, 0)
     (group,) = group_drawings(drawn, CHOICES, GroupRule(0.3, 0.95))
     assert group.fields == ("c0", "c1", "c2", "p") and not group.trusted
+
+
+def test_a_group_fit_of_another_network_trusts_nothing(monkeypatch: Any) -> None:
+    from companion.vision.sheet import reader
+    from companion.vision.sheet.sketch_model import model_fingerprint, sketch_classifier
+
+    meta = sketch_classifier().meta
+    monkeypatch.setitem(meta, "group_model", model_fingerprint())
+    assert reader._group_rule().trust < 1.0
+    monkeypatch.setitem(meta, "group_model", "another network")
+    assert reader._group_rule().trust > 1.0  # every group a question until refitted

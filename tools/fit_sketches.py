@@ -13,6 +13,8 @@ the benchmark's held-out setting and never the real sketches.
 - ``group_distance`` and ``group_trust``: on photographed calibration papers
   (tools/sketch_evidence.py keeps what the reader saw), the pair that leaves no trusted
   drawing wrong and asks the fewest questions.
+- ``group_model``: the network these were fitted on; with another network the reader
+  trusts no group until this is run again (``--groups-only`` after a retraining).
 
     python -m tools.fit_sketches [--papers 40] [--jobs 2] [--cache DIR] [--groups-only]
 
@@ -156,6 +158,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = ap.parse_args(argv)
     from companion.vision.sheet.constants_sketches import SKETCH_META_PATH
     from companion.vision.sheet.drawing_groups import GroupRule
+    from companion.vision.sheet.sketch_model import model_fingerprint
     from tools.sketch_evidence import collect, load
 
     meta = json.loads(SKETCH_META_PATH.read_text())
@@ -189,6 +192,7 @@ def main(argv: Sequence[str] | None = None) -> None:
           f"questions median {best[4]:g}, max {best[5]})")
     meta.update({"group_distance": best[0], "group_trust": best[1],
                  "group_on_kind": on_kind, "group_typical": typical,
+                 "group_model": model_fingerprint(),
                  "centres": rule.centres, "letter_gate_facts": facts,
                  "group_fit": {"papers": len(papers), "drawings": drawn, "silent": best[2],
                                "wrong_after_answers": best[3],

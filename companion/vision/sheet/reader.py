@@ -864,14 +864,24 @@ def read_photo(
                         reading.rectified, time.perf_counter() - start, reading.reader)
 
 
+# Above any probability: no group is trusted (the group fit belongs to another network).
+UNFITTED_TRUST = 2.0
 GROUP_TRUSTED_NOTE = "a drawing, named with its group of alike drawings"
 GROUP_QUESTION_NOTE = "a drawing: one question for its group of alike drawings"
 
 
 def _group_rule() -> GroupRule:
-    from companion.vision.sheet.sketch_model import sketch_classifier
+    """The fitted grouping decision; trusting nothing when it was fitted on another
+    network than the one loaded (its floors and plant centres describe that network's
+    outputs: refit with ``python -m tools.fit_sketches --groups-only``)."""
+    from companion.vision.sheet.sketch_model import model_fingerprint, sketch_classifier
 
-    return GroupRule.from_meta(sketch_classifier().meta)
+    meta = sketch_classifier().meta
+    rule = GroupRule.from_meta(meta)
+    fitted_on = meta.get("group_model")
+    if fitted_on is not None and fitted_on != model_fingerprint():
+        return replace(rule, trust=UNFITTED_TRUST)
+    return rule
 
 
 def settle_drawings(readings: Mapping[str, Any]
