@@ -7,7 +7,7 @@ the benchmark's held-out setting and never the real sketches.
 - ``letter_gate``: the "letter" probability a written cell needs to skip the sketch path:
   above every calibration sketch crop's (so no sketch passes as a letter), with a margin.
 - ``centres``: each plant's mean look (the network's features) over the calibration
-  papers' drawings of it; ``group_on_kind`` and ``group_typical``: floors under which a
+  papers' drawings of it; ``groupon_kind_mass`` and ``group_typical``: floors under which a
   group is not trusted however sure the network is (drawing_groups.GroupRule), a low
   quantile of the rightly read calibration drawings less a margin.
 - ``group_distance`` and ``group_trust``: on photographed calibration papers
@@ -115,13 +115,13 @@ def ood_floors(papers: Sequence[dict[str, Any]], rule: Any) -> tuple[float, floa
     """``on_kind`` and ``typical`` floors: the OOD_QUANTILE of the calibration drawings
     that would be trusted on their probability alone, less OOD_MARGIN. Drawings the
     network knows pass them; drawings unlike anything it learnt do not."""
-    from companion.vision.sheet.drawing_groups import _on_kind
+    from companion.vision.sheet.drawing_groups import on_kind_mass
 
     on_kind, typical = [], []
     for p in papers:
         for fid, ev in p["evidence"].items():
             if ev.best == p["drawings"][fid]["truth"]:
-                on_kind.append(_on_kind(ev))
+                on_kind.append(on_kind_mass(ev))
                 typical.append(rule.likeness([ev], ev.best))
     return (round(max(0.0, float(np.quantile(on_kind, OOD_QUANTILE)) - OOD_MARGIN), 3),
             round(float(np.quantile(typical, OOD_QUANTILE)) - OOD_MARGIN, 3))
@@ -191,7 +191,7 @@ def main(argv: Sequence[str] | None = None) -> None:
           f"{best[0]}, trust {best[1]} ({best[2]} silent, {best[3]} wrong after answers, "
           f"questions median {best[4]:g}, max {best[5]})")
     meta.update({"group_distance": best[0], "group_trust": best[1],
-                 "group_on_kind": on_kind, "group_typical": typical,
+                 "groupon_kind_mass": on_kind, "group_typical": typical,
                  "group_model": model_fingerprint(),
                  "centres": rule.centres, "letter_gate_facts": facts,
                  "group_fit": {"papers": len(papers), "drawings": drawn, "silent": best[2],

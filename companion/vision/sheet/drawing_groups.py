@@ -1,12 +1,14 @@
 """Group a player's drawings by likeness, then name each group once.
 
 A player draws a carrot the same way all game, so the drawings of one player (garden and
-play sheets together) that look alike are read as one: the members' evidence is summed,
-the cell's rule holds (vegetable cells and fruit cells are grouped apart, so a fruit cell
-only ever holds a fruit), and a group is trusted only where the sum is strong and every
-member agrees. Otherwise the group is one question; a member that disagrees with its
-group is a question of its own. Agglomerative clustering is written out here because the
-groups are tiny (a few dozen drawings) and scipy is not otherwise needed.
+play sheets together) that look alike are read as one: a group is as sure as its average
+drawing, the cell's rule holds (vegetable cells and fruit cells are grouped apart, so a
+fruit cell only ever holds a fruit), and a group is trusted only where its evidence is
+strong, every member agrees and the drawings look like ones the network learnt
+(GroupRule); a player's groups are matched to different plants. Otherwise the group is
+one question; a member that clearly disagrees with its group is a question of its own.
+Agglomerative clustering is written out here because the groups are tiny (a few dozen
+drawings) and scipy is not otherwise needed.
 """
 
 from __future__ import annotations
@@ -149,24 +151,24 @@ class GroupRule:
 
     def likeness(self, members: Sequence[DrawingEvidence], plant: str) -> float:
         """Cosine likeness of the members' mean look to ``plant``'s centre (1.0 without
-        centres: nothing to compare with)."""
+        centres: nothing to compare with; -1.0 for centres of another shape of look)."""
         centre = self.centres.get(plant)
         if not centre:
             return 1.0
         mean = np.mean([m.features for m in members], axis=0).astype(np.float64)
         c = np.asarray(centre, np.float64)
         if mean.shape != c.shape:
-            return 1.0
+            return -1.0
         return float(mean @ c / max(float(np.linalg.norm(mean) * np.linalg.norm(c)), 1e-9))
 
     def trusts(self, members: Sequence[DrawingEvidence], guess: str, conf: float) -> bool:
         return (conf >= self.trust and all(m.best == guess for m in members)
                 and all(m.prob(guess) >= MEMBER_FLOOR for m in members)
-                and min(_on_kind(m) for m in members) >= self.on_kind
+                and min(on_kind_mass(m) for m in members) >= self.on_kind
                 and self.likeness(members, guess) >= self.typical)
 
 
-def _on_kind(ev: DrawingEvidence) -> float:
+def on_kind_mass(ev: DrawingEvidence) -> float:
     """The network's probability on the plants the cell allows (1.0 if not recorded)."""
     if not ev.network:
         return 1.0
