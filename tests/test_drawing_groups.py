@@ -140,3 +140,34 @@ def test_a_group_fit_of_another_network_trusts_nothing(monkeypatch: Any) -> None
     assert reader._group_rule().trust < 1.0
     monkeypatch.setitem(meta, "group_model", "another network")
     assert reader._group_rule().trust > 1.0  # every group a question until refitted
+
+
+def test_cells_the_rules_keep_apart_never_share_a_group() -> None:
+    # a "different" container's two cells hold two vegetables: a lone look-alike that
+    # fits the group's plant least is asked about on its own
+    drawn = {"w.a": _mixed("vegetable", {"pepper": 0.85}, 0),
+             "w.b": _mixed("vegetable", {"pepper": 0.4, "carrot": 0.35}, 0),
+             "x": _mixed("vegetable", {"pepper": 0.9}, 0)}
+    together = group_drawings(drawn, CHOICES, GroupRule(0.3, 0.99))
+    assert [g.fields for g in together] == [("w.a", "w.b", "x")]
+    apart = {frozenset(("w.a", "w.b"))}
+    split = group_drawings(drawn, CHOICES, GroupRule(0.3, 0.99), apart)
+    assert sorted(g.fields for g in split) == [("w.a", "x"), ("w.b",)]
+
+
+def test_a_gardens_different_and_pairs_containers_keep_cells_apart() -> None:
+    from companion.games.delicious.garden import garden
+    from companion.games.delicious.symbols import ContainerKind
+
+    g = garden("A")
+    apart = g.apart()
+    for c in g.containers:
+        cells = c.cells
+        pairs = {frozenset((a, b)) for i, a in enumerate(cells) for b in cells[i + 1:]}
+        if c.kind is ContainerKind.DIFFERENT:
+            assert pairs <= apart
+        elif c.kind is ContainerKind.SAME:
+            assert not pairs & apart
+        else:  # the two cells of one pair hold one vegetable
+            assert all(frozenset(p) not in apart for p in c.pairs)
+            assert pairs & apart

@@ -36,7 +36,7 @@ def _paper(truths: dict[str, str], source: str = "real") -> dict[str, Any]:
 def test_judge_counts_silent_errors_questions_and_one_tap_answers() -> None:
     paper = _paper({"a": "carrot", "b": "carrot", "c": "onion", "d": "pepper"})
     groups = [_G(("a", "b", "c"), "carrot", False), _G(("d",), "onion", True)]
-    j = judge([paper], lambda ev: groups)
+    j = judge([paper], lambda ev, apart: groups)
     assert j.questions == [1] and j.mixed == 1
     assert j.silent["all"] == 1 and j.silent["real"] == 1  # d trusted as onion
     assert j.right["all"] == 0  # nothing trusted is right

@@ -139,7 +139,7 @@ def sweep(papers: Sequence[dict[str, Any]], base: Any) -> list[Row]:
     for dist in DISTANCES:
         for trust in TRUSTS:
             rule = replace(base, distance=dist, trust=trust)
-            j = judge(papers, lambda ev, r=rule: group_drawings(ev, choices, r))
+            j = judge(papers, lambda ev, apart, r=rule: group_drawings(ev, choices, r, apart))
             wrong_after = j.drawn["all"] - j.right_after["all"] - j.silent["all"]
             rows.append((dist, trust, j.silent["all"], wrong_after,
                          statistics.median(j.questions), max(j.questions)))

@@ -54,7 +54,7 @@ def paper_evidence(paths: Sequence[str]) -> dict[str, Any]:
                     "network": [round(v, 6) for v in d.network], "truth": want,
                     "source": "real" if t["sources"].get(want or "") == "real" else "generator"}
     return {"paper": paper.get("name", ""), "column": paper.get("column", ""),
-            "drawings": drawings}
+            "variant": paper.get("variant", "A"), "drawings": drawings}
 
 
 def collect(column: str, n: int, jobs: int) -> Path:
@@ -75,11 +75,14 @@ def collect(column: str, n: int, jobs: int) -> Path:
 
 def load(path: Path) -> list[dict[str, Any]]:
     """The papers of an evidence file, each drawing's evidence as a DrawingEvidence
-    (``"evidence"``) beside its truth and source."""
+    (``"evidence"``) beside its truth and source, and the cells its garden's rules keep
+    apart (``"apart"``)."""
+    from companion.games.delicious.garden import garden
     from companion.vision.sheet.drawing_groups import DrawingEvidence
 
     papers = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     for p in papers:
+        p["apart"] = garden(p.get("variant", "A")).apart()
         p["evidence"] = {
             fid: DrawingEvidence(e["kind"], tuple((c, float(q)) for c, q in e["plants"]),
                                  e["p_written"], e["p_letter"],
@@ -120,7 +123,7 @@ class Judged:
                 f"{self.mixed} mixing plants")
 
 
-Grouper = Callable[[Mapping[str, Any]], Sequence[Any]]
+Grouper = Callable[[Mapping[str, Any], frozenset[frozenset[str]]], Sequence[Any]]
 
 
 def judge(papers: Sequence[Mapping[str, Any]], grouper: Grouper) -> Judged:
@@ -129,7 +132,7 @@ def judge(papers: Sequence[Mapping[str, Any]], grouper: Grouper) -> Judged:
     out = Judged()
     for p in papers:
         raw = p["drawings"]
-        groups = grouper(p["evidence"]) if raw else []
+        groups = grouper(p["evidence"], p.get("apart", frozenset())) if raw else []
         out.questions.append(sum(not g.trusted for g in groups))
         for g in groups:
             truths = [raw[f]["truth"] for f in g.fields]

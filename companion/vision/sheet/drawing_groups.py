@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -201,8 +201,9 @@ def _assign(logs: Sequence[Mapping[str, float]]) -> list[str] | None:
 
 
 def _settle_kind(drawings: Mapping[str, DrawingEvidence], ids: Sequence[str],
-                 rule: GroupRule) -> list[_Draft]:
-    """The groups of one player's drawings of one kind, each trusted or a question."""
+                 rule: GroupRule, apart: Collection[frozenset[str]]) -> list[_Draft]:
+    """The groups of one player's drawings of one kind, each trusted or a question
+    (``apart``: pairs of cells that cannot hold the same plant)."""
     feats = np.stack([drawings[f].features for f in ids]).astype(np.float64)
     pending = [[ids[i] for i in c] for c in _clusters(feats, rule.distance)]
     drafts: list[_Draft] = []
@@ -216,6 +217,12 @@ def _settle_kind(drawings: Mapping[str, DrawingEvidence], ids: Sequence[str],
             rest = [f for f in members if f not in odd]
             pending.extend([rest] if rest else [])
             pending.extend([f] for f in odd)
+            continue
+        clash = [f for f in members if any(frozenset((f, g)) in apart for g in members)]
+        if clash:  # cells the rules keep apart: the drawing that fits the guess least goes
+            worst = min(clash, key=lambda f: drawings[f].prob(guess))
+            pending.append([f for f in members if f != worst])
+            pending.append([worst])
             continue
         evs = [drawings[f] for f in members]
         drafts.append(_Draft(members, guess, conf, rule.trusts(evs, guess, conf)))
@@ -236,12 +243,15 @@ def _settle_kind(drawings: Mapping[str, DrawingEvidence], ids: Sequence[str],
 
 
 def group_drawings(drawings: Mapping[str, DrawingEvidence], choices: Mapping[str, tuple[str, ...]],
-                   rule: GroupRule) -> list[DrawingGroup]:
-    """The groups of one player's drawings (``choices``: the plants of each kind)."""
+                   rule: GroupRule, apart: Collection[frozenset[str]] = frozenset()
+                   ) -> list[DrawingGroup]:
+    """The groups of one player's drawings (``choices``: the plants of each kind;
+    ``apart``: pairs of cells the game's rules keep from holding the same plant, so a
+    group never holds both: a group that would is split, its weakest fit asked alone)."""
     out: list[DrawingGroup] = []
     for kind in sorted({d.kind for d in drawings.values()}):
         ids = sorted(f for f, d in drawings.items() if d.kind == kind)
-        for d in _settle_kind(drawings, ids, rule):
+        for d in _settle_kind(drawings, ids, rule, apart):
             out.append(DrawingGroup("", kind, tuple(sorted(d.members)), d.guess, d.conf,
                                     d.trusted, choices[kind]))
     out.sort(key=lambda g: g.fields[0])

@@ -20,6 +20,7 @@ import numpy as np
 
 import layouts
 from companion.errors import UnknownNameError
+from companion.games.delicious.garden import garden
 from companion.games.delicious.players import FieldSummary, PlayerReading
 from companion.games.delicious.scoring import Score
 from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS, Mark
@@ -211,7 +212,7 @@ class SheetReading(FieldSummary):
                        ) -> tuple[dict[str, Any], tuple[DrawingGroup, ...]]:
         """``readings`` (one player's, merged from their sheets) with every drawing named
         by its group, and the groups (drawing_groups.py)."""
-        return settle_drawings(readings)
+        return settle_drawings(readings, self.variant)
 
     def to_json(self) -> dict[str, Any]:
         """The per-photo document of ``delicious read --json`` (docs/contracts.md)."""
@@ -884,18 +885,19 @@ def _group_rule() -> GroupRule:
     return rule
 
 
-def settle_drawings(readings: Mapping[str, Any]
+def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
                     ) -> tuple[dict[str, Any], tuple[DrawingGroup, ...]]:
     """Group the drawings among ``readings`` and name each by its group: a trusted group
     gives its members its guess with its confidence, an untrusted one its guess in review
-    (one question)."""
+    (one question). ``variant``: the garden whose containers' rules keep cells apart."""
     drawn = {fid: r.drawing for fid, r in readings.items()
              if isinstance(r, FieldReading) and r.drawing is not None}
     out = dict(readings)
     if not drawn:
         return out, ()
     choices = {FieldKind.VEGETABLE.value: VEGETABLE_PLANTS, FieldKind.FRUIT.value: FRUIT_PLANTS}
-    groups = group_drawings(drawn, choices, _group_rule())
+    apart = garden(variant).apart() if variant else frozenset()  # the containers' rules
+    groups = group_drawings(drawn, choices, _group_rule(), apart)
     for g in groups:
         for fid in g.fields:
             r = readings[fid]
