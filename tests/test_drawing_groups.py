@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from companion.vision.sheet.constants_sketches import FRUIT_PLANTS, VEGETABLE_PLANTS
-from companion.vision.sheet.drawing_groups import DrawingEvidence, group_drawings
+from companion.vision.sheet.drawing_groups import DrawingEvidence, GroupRule, group_drawings
 
 CHOICES = {"vegetable": VEGETABLE_PLANTS, "fruit": FRUIT_PLANTS}
 
@@ -22,7 +24,7 @@ def _ev(kind: str, best: str, p: float, look: int, dim: int = 8) -> DrawingEvide
 def test_alike_drawings_form_one_group_and_one_question() -> None:
     drawn = {f"c{i}": _ev("vegetable", "carrot", 0.7, 0) for i in range(4)}
     drawn |= {f"m{i}": _ev("vegetable", "mushroom", 0.999, 1) for i in range(3)}
-    groups = group_drawings(drawn, CHOICES, 0.3, 0.99)
+    groups = group_drawings(drawn, CHOICES, GroupRule(0.3, 0.99))
     assert [(g.fields, g.guess, g.trusted) for g in groups] == [
         (("c0", "c1", "c2", "c3"), "carrot", False), (("m0", "m1", "m2"), "mushroom", True)]
 
@@ -30,7 +32,7 @@ def test_alike_drawings_form_one_group_and_one_question() -> None:
 def test_a_group_is_as_sure_as_its_average_drawing_not_their_product() -> None:
     # the same drawing made again misleads alike: four 0.9s are no 0.9999
     drawn = {f"c{i}": _ev("vegetable", "carrot", 0.9, 0) for i in range(4)}
-    (group,) = group_drawings(drawn, CHOICES, 0.3, 0.99)
+    (group,) = group_drawings(drawn, CHOICES, GroupRule(0.3, 0.99))
     assert group.guess == "carrot" and not group.trusted
     assert abs(group.confidence - 0.9) < 1e-6
 
@@ -38,7 +40,7 @@ def test_a_group_is_as_sure_as_its_average_drawing_not_their_product() -> None:
 def test_a_drawing_that_disagrees_with_its_group_is_its_own_question() -> None:
     drawn = {f"c{i}": _ev("vegetable", "carrot", 0.999, 0) for i in range(3)}
     drawn["odd"] = _ev("vegetable", "broccoli", 0.95, 0)  # looks alike, reads otherwise
-    groups = {g.fields: g for g in group_drawings(drawn, CHOICES, 0.3, 0.99)}
+    groups = {g.fields: g for g in group_drawings(drawn, CHOICES, GroupRule(0.3, 0.99))}
     assert groups[("odd",)].guess == "broccoli"
     assert not groups[("odd",)].trusted
     assert groups[("c0", "c1", "c2")].trusted
@@ -46,8 +48,126 @@ def test_a_drawing_that_disagrees_with_its_group_is_its_own_question() -> None:
 
 def test_fruit_and_vegetable_cells_never_share_a_group() -> None:
     drawn = {"v": _ev("vegetable", "carrot", 0.9, 0), "f": _ev("fruit", "fig", 0.9, 0)}
-    groups = group_drawings(drawn, CHOICES, 0.9, 0.5)
+    groups = group_drawings(drawn, CHOICES, GroupRule(0.9, 0.5))
     assert sorted(g.fields for g in groups) == [("f",), ("v",)]
     assert {g.guess for g in groups} == {"carrot", "fig"}
     q = groups[0].question_json()
     assert set(q) == {"id", "fields", "guess", "choices"} and q["id"].startswith("q")
+
+
+def _mixed(kind: str, probs: dict[str, float], look: int, network: tuple[float, ...] = (),
+           dim: int = 8) -> DrawingEvidence:
+    plants = CHOICES[kind]
+    rest = (1.0 - sum(probs.values())) / max(len(plants) - len(probs), 1)
+    f = np.full(dim, 0.05, np.float32)
+    f[look] = 1.0
+    return DrawingEvidence(kind, tuple((v, probs.get(v, rest)) for v in plants), 0.99, 0.01,
+                           f / np.linalg.norm(f), network)
+
+
+def test_six_copies_of_an_ambiguous_drawing_are_one_question_not_a_sure_group() -> None:
+    # summed log evidence made six 0.6s a 0.9999 carrot; the same drawing made again is
+    # one drawing's evidence
+    drawn = {f"c{i}": _mixed("vegetable", {"carrot": 0.6, "pepper": 0.3}, 0) for i in range(6)}
+    (group,) = group_drawings(drawn, CHOICES, GroupRule(0.3, 0.95))
+    assert not group.trusted and group.fields == tuple(sorted(drawn))
+    assert abs(group.confidence - 0.6) < 1e-6
+
+
+def _network(on_plants: float, plant: str = "carrot") -> tuple[float, ...]:
+    from companion.vision.sheet.constants_sketches import LETTER_CLASS, SKETCH_CLASSES
+
+    net = [0.0] * len(SKETCH_CLASSES)
+    net[SKETCH_CLASSES.index(plant)] = on_plants
+    net[SKETCH_CLASSES.index(LETTER_CLASS)] = 1.0 - on_plants
+    return tuple(net)
+
+
+def test_a_drawing_the_network_half_takes_for_a_letter_is_not_trusted() -> None:
+    # among the vegetables alone it is a sure carrot, but the network gave the vegetables
+    # only 0.4: it has not seen such a drawing
+    rule = GroupRule(0.3, 0.95, on_kind=0.8)
+    odd = {f"c{i}": _mixed("vegetable", {"carrot": 0.999}, 0, _network(0.4)) for i in range(3)}
+    sure = {f"c{i}": _mixed("vegetable", {"carrot": 0.999}, 0, _network(0.99)) for i in range(3)}
+    assert not group_drawings(odd, CHOICES, rule)[0].trusted
+    assert group_drawings(sure, CHOICES, rule)[0].trusted
+
+
+def test_a_group_unlike_its_plants_calibration_drawings_is_not_trusted() -> None:
+    near = np.full(8, 0.05)
+    near[0] = 1.0
+    far = np.full(8, 0.05)
+    far[5] = 1.0
+    drawn = {f"c{i}": _mixed("vegetable", {"carrot": 0.999}, 0) for i in range(3)}
+    for centre, trusted in ((near, True), (far, False)):
+        rule = GroupRule(0.3, 0.95, typical=0.8, centres={"carrot": tuple(centre)})
+        assert group_drawings(drawn, CHOICES, rule)[0].trusted is trusted
+
+
+def test_two_groups_guessing_one_plant_are_not_both_trusted() -> None:
+    # one player draws different plants differently: two sure "carrot" groups that look
+    # apart cannot both be carrots, so the match takes one of them from its guess
+    a = {f"a{i}": _mixed("vegetable", {"carrot": 0.999}, 0) for i in range(2)}
+    b = {f"b{i}": _mixed("vegetable", {"carrot": 0.995}, 1) for i in range(2)}
+    groups = group_drawings(a | b, CHOICES, GroupRule(0.1, 0.95))
+    assert len(groups) == 2 and sum(g.trusted for g in groups) == 1
+    unmatched = group_drawings(a | b, CHOICES, GroupRule(0.1, 0.95, match=False))
+    assert all(g.trusted for g in unmatched)
+
+
+def test_a_players_groups_are_matched_to_different_plants() -> None:
+    # a sure carrot group, and a group that leans carrot but could be onion: the match
+    # gives it onion, as its question's guess, untrusted
+    sure = {f"c{i}": _mixed("vegetable", {"carrot": 0.999}, 0) for i in range(2)}
+    lean = {f"o{i}": _mixed("vegetable", {"carrot": 0.55, "onion": 0.4}, 3) for i in range(2)}
+    groups = {g.fields: g for g in group_drawings(sure | lean, CHOICES, GroupRule(0.1, 0.95))}
+    assert groups[("o0", "o1")].guess == "onion" and not groups[("o0", "o1")].trusted
+
+
+def test_a_weakly_different_member_stays_in_its_groups_question() -> None:
+    drawn = {f"c{i}": _mixed("vegetable", {"carrot": 0.7, "pepper": 0.25}, 0) for i in range(3)}
+    drawn["p"] = _mixed("vegetable", {"carrot": 0.35, "pepper": 0.6}, 0)
+    (group,) = group_drawings(drawn, CHOICES, GroupRule(0.3, 0.95))
+    assert group.fields == ("c0", "c1", "c2", "p") and not group.trusted
+
+
+def test_a_group_fit_of_another_network_trusts_nothing(monkeypatch: Any) -> None:
+    from companion.vision.sheet import reader
+    from companion.vision.sheet.sketch_model import model_fingerprint, sketch_classifier
+
+    meta = sketch_classifier().meta
+    monkeypatch.setitem(meta, "group_model", model_fingerprint())
+    assert reader._group_rule().trust < 1.0
+    monkeypatch.setitem(meta, "group_model", "another network")
+    assert reader._group_rule().trust > 1.0  # every group a question until refitted
+
+
+def test_cells_the_rules_keep_apart_never_share_a_group() -> None:
+    # a "different" container's two cells hold two vegetables: a lone look-alike that
+    # fits the group's plant least is asked about on its own
+    drawn = {"w.a": _mixed("vegetable", {"pepper": 0.85}, 0),
+             "w.b": _mixed("vegetable", {"pepper": 0.4, "carrot": 0.35}, 0),
+             "x": _mixed("vegetable", {"pepper": 0.9}, 0)}
+    together = group_drawings(drawn, CHOICES, GroupRule(0.3, 0.99))
+    assert [g.fields for g in together] == [("w.a", "w.b", "x")]
+    apart = {frozenset(("w.a", "w.b"))}
+    split = group_drawings(drawn, CHOICES, GroupRule(0.3, 0.99), apart)
+    assert sorted(g.fields for g in split) == [("w.a", "x"), ("w.b",)]
+
+
+def test_a_gardens_different_and_pairs_containers_keep_cells_apart() -> None:
+    from companion.games.delicious.garden import garden
+    from companion.games.delicious.symbols import ContainerKind
+
+    g = garden("A")
+    apart = g.apart()
+    for c in g.containers:
+        cells = c.cells
+        pairs = {frozenset((a, b)) for i, a in enumerate(cells) for b in cells[i + 1:]}
+        if c.kind is ContainerKind.DIFFERENT:
+            assert pairs <= apart
+        elif c.kind is ContainerKind.SAME:
+            assert not pairs & apart
+        else:  # the two cells of one pair hold one vegetable
+            assert all(frozenset(p) not in apart for p in c.pairs)
+            assert pairs & apart

@@ -6,10 +6,17 @@ the benchmark's held-out setting and never the real sketches.
 
 - ``letter_gate``: the "letter" probability a written cell needs to skip the sketch path:
   above every calibration sketch crop's (so no sketch passes as a letter), with a margin.
-- ``group_distance`` and ``group_trust``: on photographed calibration papers, the pair
-  that leaves no trusted drawing wrong and asks the fewest questions.
+- ``centres``: each plant's mean look (the network's features) over the calibration
+  papers' drawings of it; ``group_on_kind`` and ``group_typical``: floors under which a
+  group is not trusted however sure the network is (drawing_groups.GroupRule), a low
+  quantile of the rightly read calibration drawings less a margin.
+- ``group_distance`` and ``group_trust``: on photographed calibration papers
+  (tools/sketch_evidence.py keeps what the reader saw), the pair that leaves no trusted
+  drawing wrong and asks the fewest questions.
+- ``group_model``: the network these were fitted on; with another network the reader
+  trusts no group until this is run again (``--groups-only`` after a retraining).
 
-    python -m tools.fit_sketches [--papers 40] [--jobs 2] [--cache DIR]
+    python -m tools.fit_sketches [--papers 40] [--jobs 2] [--cache DIR] [--groups-only]
 
 It writes assets/sketches.json (the gate first: the papers are read with it).
 """
@@ -18,17 +25,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import statistics
-from collections import Counter
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from tools.bench_sketch import GENERATOR_VERSION, OUT_DIR, _make, plan
 
 GATE_MARGIN = 0.02
 # Questions per paper (median) the chosen setting may ask on the calibration papers: a
@@ -36,6 +39,11 @@ GATE_MARGIN = 0.02
 QUESTIONS_MEDIAN_BUDGET = 1
 DISTANCES = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 TRUSTS = (0.9, 0.95, 0.99, 0.995, 0.999, 0.9999)
+# Out-of-distribution floors (drawing_groups.GroupRule): the share of the calibration's
+# rightly read drawings allowed under a floor, and the margin taken below that quantile
+# for drawers the fit never saw.
+OOD_QUANTILE = 0.02
+OOD_MARGIN = 0.05
 
 
 def fit_gate(n: int, workers: int, cache: Path | None) -> tuple[float, dict[str, float]]:
@@ -88,53 +96,55 @@ def sure_gate_table(n: int, workers: int, cache: Path | None, gate: float) -> li
     return out
 
 
-def _evidence(paths: Sequence[str]) -> dict[str, Any]:
-    """One calibration paper's drawings (evidence and truth), read with the gate fitted."""
-    import cv2
-
-    cv2.setNumThreads(1)
-    from companion.vision.sheet.reader import FieldReading, read_photo
-
-    out: dict[str, Any] = {}
-    for p in paths:
-        truth = json.loads(Path(p).with_suffix(".truth.json").read_text())["fields"]
-        for fid, r in read_photo(p).readings.items():
-            if isinstance(r, FieldReading) and r.drawing is not None:
-                d = r.drawing
-                out[fid] = {"kind": d.kind, "plants": d.plants, "p_written": d.p_written,
-                            "p_letter": d.p_letter, "features": d.features.tolist(),
-                            "truth": truth.get(fid)}
-    return out
-
-
 Row = tuple[float, float, int, int, float, int]
 
 
-def sweep(papers: list[dict[str, Any]]) -> list[Row]:
+def centres(papers: Sequence[dict[str, Any]]) -> dict[str, list[float]]:
+    """Each plant's mean look (unit length) over the calibration drawings of that plant."""
+    sums: dict[str, np.ndarray] = {}
+    for p in papers:
+        for e in p["drawings"].values():
+            if e["truth"]:
+                f = np.asarray(e["features"], np.float64)
+                sums[e["truth"]] = sums.get(e["truth"], 0 * f) + f
+    return {k: [round(float(x), 5) for x in v / max(float(np.linalg.norm(v)), 1e-9)]
+            for k, v in sorted(sums.items())}
+
+
+def ood_floors(papers: Sequence[dict[str, Any]], rule: Any) -> tuple[float, float]:
+    """``on_kind`` and ``typical`` floors: the OOD_QUANTILE of the calibration drawings
+    that would be trusted on their probability alone, less OOD_MARGIN. Drawings the
+    network knows pass them; drawings unlike anything it learnt do not."""
+    from companion.vision.sheet.drawing_groups import on_kind_mass
+
+    on_kind, typical = [], []
+    for p in papers:
+        for fid, ev in p["evidence"].items():
+            if ev.best == p["drawings"][fid]["truth"]:
+                on_kind.append(on_kind_mass(ev))
+                typical.append(rule.likeness([ev], ev.best))
+    return (round(max(0.0, float(np.quantile(on_kind, OOD_QUANTILE)) - OOD_MARGIN), 3),
+            round(float(np.quantile(typical, OOD_QUANTILE)) - OOD_MARGIN, 3))
+
+
+def sweep(papers: Sequence[dict[str, Any]], base: Any) -> list[Row]:
     """(distance, trust, silent, left wrong after one answer per question, median questions,
-    max questions) for every pair."""
+    max questions) for every pair, the OOD floors of ``base`` kept."""
     from companion.vision.sheet.constants_sketches import FRUIT_PLANTS, VEGETABLE_PLANTS
-    from companion.vision.sheet.drawing_groups import DrawingEvidence, group_drawings
+    from companion.vision.sheet.drawing_groups import group_drawings
+    from tools.sketch_evidence import judge
 
     choices = {"vegetable": VEGETABLE_PLANTS, "fruit": FRUIT_PLANTS}
-    players = [{fid: DrawingEvidence(e["kind"], tuple(tuple(c) for c in e["plants"]),
-                                     e["p_written"], e["p_letter"],
-                                     np.asarray(e["features"], np.float32))
-                for fid, e in ev.items()} for ev in papers]
     rows = []
     for dist in DISTANCES:
         for trust in TRUSTS:
-            silent, mixed, qs = 0, 0, []
-            for ev, raw in zip(players, papers, strict=True):
-                groups = group_drawings(ev, choices, dist, trust) if ev else []
-                qs.append(sum(not g.trusted for g in groups))
-                silent += sum(raw[f]["truth"] != g.guess for g in groups if g.trusted
-                              for f in g.fields)
-                for g in groups:
-                    if not g.trusted:  # one answer: the plant most of its fields hold
-                        votes = Counter(raw[f]["truth"] for f in g.fields)
-                        mixed += len(g.fields) - votes.most_common(1)[0][1]
-            rows.append((dist, trust, silent, mixed, statistics.median(qs), max(qs)))
+            rule = replace(base, distance=dist, trust=trust)
+            # without the garden's rules: they split a mixed group for players unlike the
+            # calibration's, a safety net the fitted distance must not lean on
+            j = judge(papers, lambda ev, _apart, r=rule: group_drawings(ev, choices, r))
+            wrong_after = j.drawn["all"] - j.right_after["all"] - j.silent["all"]
+            rows.append((dist, trust, j.silent["all"], wrong_after,
+                         statistics.median(j.questions), max(j.questions)))
     return rows
 
 
@@ -145,39 +155,49 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--cache", type=Path, default=None,
                     help="the training's crop cache (tools/train_sketches.py --cache)")
+    ap.add_argument("--groups-only", action="store_true",
+                    help="keep the letter gate; fit only the grouping decision")
     args = ap.parse_args(argv)
     from companion.vision.sheet.constants_sketches import SKETCH_META_PATH
+    from companion.vision.sheet.drawing_groups import GroupRule
+    from companion.vision.sheet.sketch_model import model_fingerprint
+    from tools.sketch_evidence import collect, load
 
-    gate, facts = fit_gate(args.crops, args.jobs, args.cache)
-    print(f"letter gate {gate}: {facts}")
-    for line in sure_gate_table(args.crops, args.jobs, args.cache, gate):
-        print(line)
     meta = json.loads(SKETCH_META_PATH.read_text())
-    meta["letter_gate"] = gate
-    SKETCH_META_PATH.write_text(json.dumps(meta, indent=2) + "\n")  # the papers read with it
-    out = OUT_DIR / f"v{GENERATOR_VERSION}"
-    work = [(p, str(out)) for p in plan(args.papers, "calib")]
-    # spawned, not forked: this process has run OpenCV's network (its threads)
-    with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        photos = list(pool.map(_make, work, chunksize=1))
-        papers = list(pool.map(_evidence, photos, chunksize=1))
-    drawn = sum(len(p) for p in papers)
-    rows = sweep(papers)
+    facts = meta.get("letter_gate_facts", {})
+    if not args.groups_only:
+        gate, facts = fit_gate(args.crops, args.jobs, args.cache)
+        print(f"letter gate {gate}: {facts}")
+        for line in sure_gate_table(args.crops, args.jobs, args.cache, gate):
+            print(line)
+        meta["letter_gate"] = gate
+        SKETCH_META_PATH.write_text(json.dumps(meta, indent=2) + "\n")  # the papers read with it
+    papers = load(collect("calib", args.papers, args.jobs))
+    drawn = sum(len(p["drawings"]) for p in papers)
+    rule = GroupRule(centres=centres(papers))
+    on_kind, typical = ood_floors(papers, rule)
+    print(f"out-of-distribution floors: on_kind {on_kind}, typical {typical}")
+    rule = replace(rule, on_kind=on_kind, typical=typical)
+    rows = sweep(papers, rule)
     for r in rows:
         print(f"distance {r[0]}, trust {r[1]}: {r[2]} silent, {r[3]} wrong after answers, "
               f"questions median {r[4]:g}, max {r[5]}")
     # no silent error and nothing left wrong once every question is answered; then as
-    # cautious as the question budget allows (the highest trust, then the widest groups),
-    # the fewest questions only where no setting keeps within it
+    # cautious as the question budget allows (the highest trust; then the fewest questions,
+    # and of those the narrowest groups: a wider distance that asks no fewer questions only
+    # risks mixing plants for players unlike the calibration's), the fewest questions only
+    # where no setting keeps within it
     clean = [r for r in rows if r[2] == 0 and r[3] == 0]
     within = [r for r in clean if r[4] <= QUESTIONS_MEDIAN_BUDGET]
-    best = (max(within, key=lambda r: (r[1], r[0])) if within
+    best = (max(within, key=lambda r: (r[1], -r[4], -r[5], -r[0])) if within
             else min(rows, key=lambda r: (r[2], r[3], r[4], r[5], -r[1])))
     print(f"chosen on {len(papers)} calibration papers ({drawn} drawings): distance "
           f"{best[0]}, trust {best[1]} ({best[2]} silent, {best[3]} wrong after answers, "
           f"questions median {best[4]:g}, max {best[5]})")
     meta.update({"group_distance": best[0], "group_trust": best[1],
-                 "letter_gate_facts": facts,
+                 "group_on_kind": on_kind, "group_typical": typical,
+                 "group_model": model_fingerprint(),
+                 "centres": rule.centres, "letter_gate_facts": facts,
                  "group_fit": {"papers": len(papers), "drawings": drawn, "silent": best[2],
                                "wrong_after_answers": best[3],
                                "questions_median": best[4], "questions_max": best[5]}})

@@ -366,6 +366,14 @@ def _group_fields(table: TableScore, key: int, fid: str) -> list[tuple[int, str]
     raise InputError(f"{fid!r} is not a field of this table")
 
 
+def _grouped_with(st: WebState, sid: int, key: int, fid: str) -> list[tuple[int, str]]:
+    """The fields grouped with ``fid`` of sheet ``key`` in scoring ``sid`` as the table
+    reads now (corrections included): the groups are the whole table's, not one sheet's."""
+    supply = night_supply(st.store, st.store.scoring(sid).night_id)
+    table = score_table(table_sheets(st, sid), supply)
+    return _group_fields(table, key, fid)
+
+
 async def name(request: Request) -> Response:
     """One tap names a whole group of alike drawings (``--name FIELD=PLANT``)."""
     st = state(request)
@@ -377,9 +385,7 @@ async def name(request: Request) -> Response:
     allowed = field_allowed(sheet, field)
     if value not in allowed:
         raise InputError(f"{value!r} is not allowed in {field}; choose {', '.join(allowed)}")
-    items = await run_in_threadpool(table_sheets, st, sid)
-    table = score_table(items, night_supply(st.store, st.store.scoring(sid).night_id))
-    for key, fid in _group_fields(table, reading.id, field):
+    for key, fid in await run_in_threadpool(_grouped_with, st, sid, reading.id, field):
         st.store.correct(key, fid, value)
     return go(request, f"/delicious?s={sid}#r{reading.id}")
 
@@ -391,9 +397,7 @@ async def unname(request: Request) -> Response:
     form = await request.form()
     rid = form_reading(st, sid, form, SHEET)[0].id
     field = str(form.get("field", ""))
-    items = await run_in_threadpool(table_sheets, st, sid)
-    table = score_table(items, night_supply(st.store, st.store.scoring(sid).night_id))
-    for key, fid in _group_fields(table, rid, field):
+    for key, fid in await run_in_threadpool(_grouped_with, st, sid, rid, field):
         mine = [c for c in st.store.corrections(key) if c.field == fid]
         if mine:
             st.store.undo_correction(key, mine[-1].id)

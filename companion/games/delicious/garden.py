@@ -139,6 +139,19 @@ class Garden:
     def area(self, area: Area) -> tuple[Container, ...]:
         return tuple(c for c in self.containers if c.area is area)
 
+    def apart(self) -> frozenset[frozenset[str]]:
+        """Pairs of cells the rules keep from holding the same vegetable: any two of a
+        "different" container, and cells of two pairs of one "pairs" container."""
+        out: set[frozenset[str]] = set()
+        for c in self.containers:
+            if c.kind is ContainerKind.DIFFERENT:
+                cells = c.cells
+                out |= {frozenset((a, b)) for i, a in enumerate(cells) for b in cells[i + 1:]}
+            elif c.kind is ContainerKind.PAIRS:
+                for i, p in enumerate(c.pairs):
+                    out |= {frozenset((a, b)) for q in c.pairs[i + 1:] for a in p for b in q}
+        return frozenset(out)
+
     def planter_cell(self, field_id: str) -> PlanterCell:
         for p in self.planter:
             if p.id == field_id:

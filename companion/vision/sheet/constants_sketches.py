@@ -35,13 +35,20 @@ LETTER_SURE_READ = 0.99
 DRAWING_CONFIDENCE = 0.6
 # Grouping: average-linkage clusters of a player's drawings of one kind, joined while the
 # mean cosine distance of their network features stays under GROUP_DISTANCE; a group is
-# trusted when its combined probability of its guess reaches GROUP_TRUST and every member
-# gives the guess at least MEMBER_FLOOR; a member whose own best plant is not the group's
-# (by at least OUTLIER_OWN, the guess under OUTLIER_GUESS) is a question of its own.
+# trusted when its probability of its guess (from the members' mean log-probabilities)
+# reaches GROUP_TRUST, every member reads the guess best and gives it at least MEMBER_FLOOR,
+# and the out-of-distribution floors hold (drawing_groups.GroupRule; the fitted values are
+# in assets/sketches.json); a member whose own best plant is not the group's (by at least
+# OUTLIER_OWN, the guess under OUTLIER_GUESS) is a question of its own.
 GROUP_DISTANCE_DEFAULT = 0.35
 GROUP_TRUST_DEFAULT = 0.995
 MEMBER_FLOOR = 0.2
 OUTLIER_OWN = 0.7
 OUTLIER_GUESS = 0.1
-# Plant evidence is floored here before logs are summed: one member cannot veto a plant.
+# A player's groups of one kind are matched to different plants (drawing_groups._assign); a
+# group whose own guess the match gives away is not trusted, and its question's guess
+# becomes the matched plant when that plant's mean log-probability is within log(1/ASSIGN_CLOSE)
+# of the guess's (a close call; otherwise the group's own guess stays).
+ASSIGN_CLOSE = 0.25
+# Plant evidence is floored here before logs are averaged: one member cannot veto a plant.
 EVIDENCE_FLOOR = 1e-3

@@ -1,28 +1,35 @@
 """Group a player's drawings by likeness, then name each group once.
 
 A player draws a carrot the same way all game, so the drawings of one player (garden and
-play sheets together) that look alike are read as one: the members' evidence is summed,
-the cell's rule holds (vegetable cells and fruit cells are grouped apart, so a fruit cell
-only ever holds a fruit), and a group is trusted only where the sum is strong and every
-member agrees. Otherwise the group is one question; a member that disagrees with its
-group is a question of its own. Agglomerative clustering is written out here because the
-groups are tiny (a few dozen drawings) and scipy is not otherwise needed.
+play sheets together) that look alike are read as one: a group is as sure as its average
+drawing, the cell's rule holds (vegetable cells and fruit cells are grouped apart, so a
+fruit cell only ever holds a fruit), and a group is trusted only where its evidence is
+strong, every member agrees and the drawings look like ones the network learnt
+(GroupRule); a player's groups are matched to different plants. Otherwise the group is
+one question; a member that clearly disagrees with its group is a question of its own.
+Agglomerative clustering is written out here because the groups are tiny (a few dozen
+drawings) and scipy is not otherwise needed.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from companion.vision.sheet.constants_sketches import (
+    ASSIGN_CLOSE,
     EVIDENCE_FLOOR,
+    GROUP_DISTANCE_DEFAULT,
+    GROUP_TRUST_DEFAULT,
     MEMBER_FLOOR,
     OUTLIER_GUESS,
     OUTLIER_OWN,
+    SKETCH_CLASSES,
 )
 
 
@@ -36,6 +43,9 @@ class DrawingEvidence:
     p_written: float
     p_letter: float
     features: np.ndarray = field(repr=False, compare=False)
+    # the sketch network's own probabilities over SKETCH_CLASSES (before the letter reader
+    # is mixed in and before the kind's plants are singled out): how far it strays
+    network: tuple[float, ...] = field(default=(), repr=False, compare=False)
 
     def prob(self, plant: str) -> float:
         return dict(self.plants).get(plant, 0.0)
@@ -82,44 +92,168 @@ def _clusters(feats: np.ndarray, threshold: float) -> list[list[int]]:
         del groups[b]
 
 
-def _read_group(members: Sequence[DrawingEvidence]) -> tuple[str, float]:
-    """The group's guess and its probability: the members' mean log-probability.
+def _plant_logs(members: Sequence[DrawingEvidence]) -> dict[str, float]:
+    """Per plant, the members' mean log-probability (floored at EVIDENCE_FLOOR).
 
-    Not their sum: the members are one player's same drawing made again, so when the
+    A mean, not a sum: the members are one player's same drawing made again, so when the
     network misreads one it misreads them all alike (measured: groups of re-drawn real
     sketches trusted at 0.999 on a wrong plant). A group is as sure as its average drawing.
     """
     plants = [p for p, _ in members[0].plants]
-    logs = [sum(math.log(max(m.prob(p), EVIDENCE_FLOOR)) for m in members) / len(members)
-            for p in plants]
-    top = max(logs)
-    weights = [math.exp(v - top) for v in logs]
-    i = int(np.argmax(weights))
-    return plants[i], weights[i] / sum(weights)
+    return {p: sum(math.log(max(m.prob(p), EVIDENCE_FLOOR)) for m in members) / len(members)
+            for p in plants}
+
+
+def _read_group(members: Sequence[DrawingEvidence]) -> tuple[str, float]:
+    """The group's guess and its probability from the members' mean log-probabilities."""
+    logs = _plant_logs(members)
+    top = max(logs.values())
+    weights = {p: math.exp(v - top) for p, v in logs.items()}
+    guess = max(weights, key=lambda p: weights[p])
+    return guess, weights[guess] / sum(weights.values())
+
+
+@dataclass(frozen=True)
+class GroupRule:
+    """When a group of alike drawings is trusted; fitted on the calib setting
+    (tools/fit_sketches.py, assets/sketches.json), checked on real sketches.
+
+    Trust needs, besides the group's probability (``trust``, on one drawing's scale): every
+    member's own best plant is the guess; the network put at least ``on_kind`` of every
+    member's probability on plants the cell allows (a drawing it takes for a letter or for
+    the other kind's plant is unlike what it learnt); and the group's mean look is at least
+    ``typical`` alike (cosine) to the mean look of the guessed plant's calibration drawings
+    (``centres``): a drawing far from every drawing the network knows is read with
+    confidence it has not earned.
+    """
+
+    distance: float = GROUP_DISTANCE_DEFAULT
+    trust: float = GROUP_TRUST_DEFAULT
+    on_kind: float = 0.0
+    typical: float = -1.0
+    centres: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
+    # the player's groups matched to different plants (drawing_groups._assign)
+    match: bool = True
+
+    @classmethod
+    def from_meta(cls, meta: Mapping[str, Any]) -> GroupRule:
+        """The rule assets/sketches.json holds (defaults where it holds none)."""
+        def num(key: str, default: float) -> float:
+            v = meta.get(key)
+            return float(v) if isinstance(v, int | float) else default
+
+        centres = meta.get("centres")
+        return cls(num("group_distance", GROUP_DISTANCE_DEFAULT),
+                   num("group_trust", GROUP_TRUST_DEFAULT), num("group_on_kind", 0.0),
+                   num("group_typical", -1.0),
+                   {str(k): tuple(float(x) for x in v) for k, v in centres.items()}
+                   if isinstance(centres, dict) else {})
+
+    def likeness(self, members: Sequence[DrawingEvidence], plant: str) -> float:
+        """Cosine likeness of the members' mean look to ``plant``'s centre (1.0 without
+        centres: nothing to compare with; -1.0 for centres of another shape of look)."""
+        centre = self.centres.get(plant)
+        if not centre:
+            return 1.0
+        mean = np.mean([m.features for m in members], axis=0).astype(np.float64)
+        c = np.asarray(centre, np.float64)
+        if mean.shape != c.shape:
+            return -1.0
+        return float(mean @ c / max(float(np.linalg.norm(mean) * np.linalg.norm(c)), 1e-9))
+
+    def trusts(self, members: Sequence[DrawingEvidence], guess: str, conf: float) -> bool:
+        return (conf >= self.trust and all(m.best == guess for m in members)
+                and all(m.prob(guess) >= MEMBER_FLOOR for m in members)
+                and min(on_kind_mass(m) for m in members) >= self.on_kind
+                and self.likeness(members, guess) >= self.typical)
+
+
+def on_kind_mass(ev: DrawingEvidence) -> float:
+    """The network's probability on the plants the cell allows (1.0 if not recorded)."""
+    if not ev.network:
+        return 1.0
+    return sum(ev.network[SKETCH_CLASSES.index(p)] for p, _ in ev.plants)
+
+
+@dataclass
+class _Draft:
+    members: list[str]
+    guess: str
+    conf: float
+    trusted: bool
+
+
+def _assign(logs: Sequence[Mapping[str, float]]) -> list[str] | None:
+    """The plants, one per group and all different, with the most summed mean
+    log-probability (None when there are more groups than plants). One player draws
+    different plants differently, so a player's groups are most likely different plants."""
+    if not logs:
+        return []
+    plants = list(logs[0])
+    if len(logs) > len(plants):
+        return None
+    best: tuple[float, tuple[str, ...]] | None = None
+    for perm in itertools.permutations(plants, len(logs)):
+        total = sum(lg[p] for lg, p in zip(logs, perm, strict=True))
+        if best is None or total > best[0]:
+            best = (total, perm)
+    return list(best[1]) if best else None
+
+
+def _settle_kind(drawings: Mapping[str, DrawingEvidence], ids: Sequence[str],
+                 rule: GroupRule, apart: Collection[frozenset[str]]) -> list[_Draft]:
+    """The groups of one player's drawings of one kind, each trusted or a question
+    (``apart``: pairs of cells that cannot hold the same plant)."""
+    feats = np.stack([drawings[f].features for f in ids]).astype(np.float64)
+    pending = [[ids[i] for i in c] for c in _clusters(feats, rule.distance)]
+    drafts: list[_Draft] = []
+    while pending:
+        members = pending.pop(0)
+        guess, conf = _read_group([drawings[f] for f in members])
+        odd = [f for f in members if len(members) > 1
+               and drawings[f].best != guess and drawings[f].prob(drawings[f].best)
+               >= OUTLIER_OWN and drawings[f].prob(guess) < OUTLIER_GUESS]
+        if odd:  # a drawing that disagrees with its group is its own question
+            rest = [f for f in members if f not in odd]
+            pending.extend([rest] if rest else [])
+            pending.extend([f] for f in odd)
+            continue
+        clash = [f for f in members if any(frozenset((f, g)) in apart for g in members)]
+        if clash:  # cells the rules keep apart: the drawing that fits the guess least goes
+            worst = min(clash, key=lambda f: drawings[f].prob(guess))
+            pending.append([f for f in members if f != worst])
+            pending.append([worst])
+            continue
+        evs = [drawings[f] for f in members]
+        drafts.append(_Draft(members, guess, conf, rule.trusts(evs, guess, conf)))
+    # The player's groups as different plants: a group whose plant the assignment gives to
+    # another group is not trusted, and a close call goes the assignment's way.
+    logs = [_plant_logs([drawings[f] for f in d.members]) for d in drafts]
+    assigned = _assign(logs) if rule.match else None
+    if assigned is not None:
+        for d, lg, plant in zip(drafts, logs, assigned, strict=True):
+            if plant != d.guess:
+                d.trusted = False
+                if lg[plant] >= lg[d.guess] + math.log(ASSIGN_CLOSE):
+                    top = max(lg.values())
+                    d.guess = plant
+                    d.conf = math.exp(lg[plant] - top) / sum(math.exp(v - top)
+                                                             for v in lg.values())
+    return drafts
 
 
 def group_drawings(drawings: Mapping[str, DrawingEvidence], choices: Mapping[str, tuple[str, ...]],
-                   distance: float, trust: float) -> list[DrawingGroup]:
-    """The groups of one player's drawings (``choices``: the plants of each kind)."""
+                   rule: GroupRule, apart: Collection[frozenset[str]] = frozenset()
+                   ) -> list[DrawingGroup]:
+    """The groups of one player's drawings (``choices``: the plants of each kind;
+    ``apart``: pairs of cells the game's rules keep from holding the same plant, so a
+    group never holds both: a group that would is split, its weakest fit asked alone)."""
     out: list[DrawingGroup] = []
     for kind in sorted({d.kind for d in drawings.values()}):
         ids = sorted(f for f, d in drawings.items() if d.kind == kind)
-        feats = np.stack([drawings[f].features for f in ids]).astype(np.float64)
-        pending = [[ids[i] for i in c] for c in _clusters(feats, distance)]
-        while pending:
-            members = pending.pop(0)
-            guess, conf = _read_group([drawings[f] for f in members])
-            odd = [f for f in members if len(members) > 1
-                   and drawings[f].best != guess and drawings[f].prob(drawings[f].best)
-                   >= OUTLIER_OWN and drawings[f].prob(guess) < OUTLIER_GUESS]
-            if odd:  # a drawing that disagrees with its group is its own question
-                rest = [f for f in members if f not in odd]
-                pending.extend([rest] if rest else [])
-                pending.extend([f] for f in odd)
-                continue
-            agree = all(drawings[f].prob(guess) >= MEMBER_FLOOR for f in members)
-            out.append(DrawingGroup("", kind, tuple(sorted(members)), guess, conf,
-                                    conf >= trust and agree, choices[kind]))
+        for d in _settle_kind(drawings, ids, rule, apart):
+            out.append(DrawingGroup("", kind, tuple(sorted(d.members)), d.guess, d.conf,
+                                    d.trusted, choices[kind]))
     out.sort(key=lambda g: g.fields[0])
     return [DrawingGroup(f"q{i + 1}", g.kind, g.fields, g.guess, g.confidence, g.trusted,
                          g.choices) for i, g in enumerate(out)]

@@ -20,6 +20,7 @@ import numpy as np
 
 import layouts
 from companion.errors import UnknownNameError
+from companion.games.delicious.garden import garden
 from companion.games.delicious.players import FieldSummary, PlayerReading
 from companion.games.delicious.scoring import Score
 from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS, Mark
@@ -88,8 +89,6 @@ from companion.vision.sheet.constants import (
 from companion.vision.sheet.constants_sketches import (
     DRAWING_CONFIDENCE,
     FRUIT_PLANTS,
-    GROUP_DISTANCE_DEFAULT,
-    GROUP_TRUST_DEFAULT,
     LETTER_GATE_DEFAULT,
     LETTER_SURE_GATE,
     LETTER_SURE_READ,
@@ -97,7 +96,12 @@ from companion.vision.sheet.constants_sketches import (
     VEGETABLE_PLANTS,
 )
 from companion.vision.sheet.decide import Candidates, Decision, decide
-from companion.vision.sheet.drawing_groups import DrawingEvidence, DrawingGroup, group_drawings
+from companion.vision.sheet.drawing_groups import (
+    DrawingEvidence,
+    DrawingGroup,
+    GroupRule,
+    group_drawings,
+)
 from companion.vision.sheet.glare import glared_fields
 from companion.vision.sheet.letter_pairs import LetterCall, doubted_pairs
 
@@ -208,7 +212,7 @@ class SheetReading(FieldSummary):
                        ) -> tuple[dict[str, Any], tuple[DrawingGroup, ...]]:
         """``readings`` (one player's, merged from their sheets) with every drawing named
         by its group, and the groups (drawing_groups.py)."""
-        return settle_drawings(readings)
+        return settle_drawings(readings, self.variant)
 
     def to_json(self) -> dict[str, Any]:
         """The per-photo document of ``delicious read --json`` (docs/contracts.md)."""
@@ -787,7 +791,8 @@ def _drawings(ids: Sequence[str], crops: Sequence[np.ndarray], kinds: Sequence[F
         total = sum(raw) or 1.0
         out[fid] = DrawingEvidence(kind.value, tuple(zip(plants, (r / total for r in raw),
                                                          strict=True)),
-                                   p_written[fid], p_letter, scores.features[i])
+                                   p_written[fid], p_letter, scores.features[i],
+                                   tuple(float(v) for v in scores.probs[i]))
     return out
 
 
@@ -860,31 +865,39 @@ def read_photo(
                         reading.rectified, time.perf_counter() - start, reading.reader)
 
 
+# Above any probability: no group is trusted (the group fit belongs to another network).
+UNFITTED_TRUST = 2.0
 GROUP_TRUSTED_NOTE = "a drawing, named with its group of alike drawings"
 GROUP_QUESTION_NOTE = "a drawing: one question for its group of alike drawings"
 
 
-def _sketch_setting(key: str, default: float) -> float:
-    from companion.vision.sheet.sketch_model import sketch_classifier
+def _group_rule() -> GroupRule:
+    """The fitted grouping decision; trusting nothing when it was fitted on another
+    network than the one loaded (its floors and plant centres describe that network's
+    outputs: refit with ``python -m tools.fit_sketches --groups-only``)."""
+    from companion.vision.sheet.sketch_model import model_fingerprint, sketch_classifier
 
-    value = sketch_classifier().meta.get(key)
-    return float(value) if isinstance(value, int | float) else default
+    meta = sketch_classifier().meta
+    rule = GroupRule.from_meta(meta)
+    fitted_on = meta.get("group_model")
+    if fitted_on is not None and fitted_on != model_fingerprint():
+        return replace(rule, trust=UNFITTED_TRUST)
+    return rule
 
 
-def settle_drawings(readings: Mapping[str, Any]
+def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
                     ) -> tuple[dict[str, Any], tuple[DrawingGroup, ...]]:
     """Group the drawings among ``readings`` and name each by its group: a trusted group
     gives its members its guess with its confidence, an untrusted one its guess in review
-    (one question)."""
+    (one question). ``variant``: the garden whose containers' rules keep cells apart."""
     drawn = {fid: r.drawing for fid, r in readings.items()
              if isinstance(r, FieldReading) and r.drawing is not None}
     out = dict(readings)
     if not drawn:
         return out, ()
     choices = {FieldKind.VEGETABLE.value: VEGETABLE_PLANTS, FieldKind.FRUIT.value: FRUIT_PLANTS}
-    groups = group_drawings(drawn, choices, _sketch_setting("group_distance",
-                                                            GROUP_DISTANCE_DEFAULT),
-                            _sketch_setting("group_trust", GROUP_TRUST_DEFAULT))
+    apart = garden(variant).apart() if variant else frozenset()  # the containers' rules
+    groups = group_drawings(drawn, choices, _group_rule(), apart)
     for g in groups:
         for fid in g.fields:
             r = readings[fid]

@@ -9,6 +9,7 @@ grouped (drawing_groups.py).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -71,3 +72,10 @@ class SketchClassifier:
 @cache
 def sketch_classifier() -> SketchClassifier:
     return SketchClassifier.load()
+
+
+@cache
+def model_fingerprint(path: Path = SKETCH_MODEL_PATH) -> str:
+    """A short digest of the network's file: thresholds fitted on one network's outputs
+    (assets/sketches.json "group_model") are only used with that network."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]

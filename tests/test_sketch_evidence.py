@@ -1,0 +1,58 @@
+"""Judging and fitting the grouping decision on kept drawing evidence (tools/)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from companion.vision.sheet.constants_sketches import VEGETABLE_PLANTS
+from companion.vision.sheet.drawing_groups import DrawingEvidence, GroupRule
+from tools.fit_sketches import centres, ood_floors
+from tools.sketch_evidence import judge
+
+
+@dataclass(frozen=True)
+class _G:
+    fields: tuple[str, ...]
+    guess: str
+    trusted: bool
+
+
+def _paper(truths: dict[str, str], source: str = "real") -> dict[str, Any]:
+    drawings: dict[str, Any] = {}
+    evidence: dict[str, DrawingEvidence] = {}
+    for i, (fid, want) in enumerate(sorted(truths.items())):
+        f = np.zeros(4, np.float32)
+        f[i % 4] = 1.0
+        drawings[fid] = {"truth": want, "source": source, "features": f.tolist()}
+        evidence[fid] = DrawingEvidence(
+            "vegetable", tuple((p, 0.9 if p == want else 0.02) for p in VEGETABLE_PLANTS),
+            0.99, 0.01, f)
+    return {"drawings": drawings, "evidence": evidence}
+
+
+def test_judge_counts_silent_errors_questions_and_one_tap_answers() -> None:
+    paper = _paper({"a": "carrot", "b": "carrot", "c": "onion", "d": "pepper"})
+    groups = [_G(("a", "b", "c"), "carrot", False), _G(("d",), "onion", True)]
+    j = judge([paper], lambda ev, apart: groups)
+    assert j.questions == [1] and j.mixed == 1
+    assert j.silent["all"] == 1 and j.silent["real"] == 1  # d trusted as onion
+    assert j.right["all"] == 0  # nothing trusted is right
+    assert j.right_after["all"] == 2  # the tap names a, b (carrot); c stays wrong
+
+
+def test_centres_and_floors_come_from_the_rightly_read_calibration_drawings() -> None:
+    paper = _paper({"a": "carrot", "b": "onion"})
+    c = centres([paper])
+    assert set(c) == {"carrot", "onion"}
+    assert abs(float(np.linalg.norm(c["carrot"])) - 1.0) < 1e-6
+    rule = GroupRule(centres={k: tuple(v) for k, v in c.items()})
+    on_kind, typical = ood_floors([paper], rule)
+    assert on_kind == 0.95 and typical == 0.95  # 1.0 each (nothing recorded: 1.0), less 0.05
+    back = GroupRule.from_meta({"group_distance": 0.2, "group_trust": 0.99,
+                                "group_on_kind": on_kind, "group_typical": typical,
+                                "centres": c})
+    assert back.likeness([paper["evidence"]["a"]], "carrot") > 0.999
+    assert back.likeness([paper["evidence"]["a"]], "onion") < 0.01
