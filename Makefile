@@ -64,8 +64,10 @@ bench: $(STAMP) fonts
 # of their log-probabilities fitted on the same writers' crops,
 # tools/fit_letter_ensemble.py; its sheet review thresholds, for every letter and for a
 # letter of a pair its sheet doubts, then fitted on 300 photographed sheets of the
-# calibration writers) and the check-or-cross classifier (assets/marks.onnx, from mark
-# patches the reader cuts from 600 synthetic photos) in their own venv with PyTorch (CPU);
+# calibration writers), the check-or-cross classifier (assets/marks.onnx, from mark
+# patches the reader cuts from 600 synthetic photos) and the dice pip counter's second
+# opinion (assets/pips.onnx, from the dice the reader cuts from 600 synthetic dice photos of
+# the tuning camera settings) in their own venv with PyTorch (CPU);
 # then the sketch classifier (assets/sketches.onnx: our icons traced and doodles from
 # several templates per plant, turned, mirrored and stretched, by synthetic players; and
 # letters, 4,000 more than a plant's share, so written cells pass the letter gate), its
@@ -82,6 +84,8 @@ train: $(STAMP) fonts
 	$(BIN)/python -m tools.fit_letter_sheets --jobs 2 --write
 	$(BIN)/python -m tools.train_marks --harvest
 	PYTHONPATH=. .trainenv/bin/python -m tools.train_marks
+	$(BIN)/python -m tools.train_pips --harvest --workers 2
+	PYTHONPATH=. .trainenv/bin/python -m tools.train_pips --threads 2
 	.trainenv/bin/pip install -q reportlab segno pypdfium2  # the sketches trace layouts/art
 	PYTHONPATH=. .trainenv/bin/python -m tools.train_sketches --threads 2 --cache .trainenv/cache
 	$(BIN)/python -m tools.fit_sketches --jobs 2 --cache .trainenv/cache

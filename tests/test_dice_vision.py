@@ -94,9 +94,10 @@ def test_a_face_the_dice_do_not_carry_is_flagged_for_review():
     block["dice"][8]["value"] = 1  # row 1, col 1
     reading = read_dice_image(render_dice_photo(block, rng, table="cloth").image)
     die = next(d for d in reading.dice if d.cell == (1, 1))
-    assert die.value == 1
     assert "face-not-in-set" in die.flags
     assert die.review
+    # the count the pips show is named beside the whole face's best guess among 2-6
+    assert die.value == 1 or f"pips-1-or-{die.value}" in die.flags
 
 
 def test_a_photo_with_no_dice_is_one_clear_error():

@@ -238,3 +238,16 @@ PAINT_AT_GLINT_MARGIN = 0.2  # the paint overturns the blobs at a glinted point 
 # within this share of the cell from its middle, spacings these multiples of the lattice's
 PAINT_SEARCH_CENTRE = 0.12
 PAINT_SEARCH_SPACING = (0.9, 1.0, 1.1)
+
+# --- the pip network (pip_net.py): a second opinion on each die's count -------------------
+PIP_NET_CLASSES: tuple[str, ...] = ("2", "3", "4", "5", "6")  # our dice show 2 to 6 pips
+PIP_NET_INPUT_PX = 32  # the cell patch (one grid pitch) resized to a square this size
+# The cell's middle this share of its side is what the network sees: the die's top face,
+# little of its neighbours'.
+PIP_NET_CROP = 0.9
+# The network's count replaces an unsure counter's when it puts at least this belief on it;
+# a sure counter's count goes to review when the network gives it less than PIP_NET_DOUBT.
+# Either way the die is held in review at PIP_NET_TAKEN_CONFIDENCE, both counts named.
+PIP_NET_TAKE = 0.5
+PIP_NET_DOUBT = 0.05
+PIP_NET_TAKEN_CONFIDENCE = 0.6

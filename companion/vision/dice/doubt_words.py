@@ -26,6 +26,8 @@ _WORDS: dict[str, str] = {
     "glint": "a glint may have been counted as a pip",
     "pip-off-lattice": "a pip sits out of line with the others",
     "pip-or-highlight": "a pip may be a highlight",
+    "pips-by-network": "its pips were counted from the whole face, the single pips unclear",
+    "pips-network-differs": "its pips counted one by one and as a whole face differ",
 }
 # Flags that say how a die was read, not a doubt about it.
 _NOT_DOUBTS = frozenset({"pips-by-paint"})

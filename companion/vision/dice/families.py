@@ -380,13 +380,15 @@ def _split_families(
     and the dice left in doubt (a group of one die renamed, or a runner-up naming nearly
     as good); None when no family splits."""
     label = np.argmin(np.linalg.norm(rel[:, None, :] - centres[None], axis=-1), axis=1)
+    members_of = {k: np.flatnonzero(label == k) for k in range(len(centres))}
+    members_of = {k: m for k, m in members_of.items() if len(m)}
+    found = {k: _two_parts(rel, m) for k, m in members_of.items()}
+    cuts = _fewest_cuts(rel, members_of, {k: c for k, c in found.items() if c is not None},
+                        len(centres))
     groups: list[np.ndarray] = []
     origin: list[tuple[int, bool]] = []  # each group's family in the light fit; split?
-    for k in range(len(centres)):
-        members = np.flatnonzero(label == k)
-        if len(members) == 0:
-            continue
-        parts = _two_parts(rel, members)
+    for k, members in members_of.items():
+        parts = cuts.get(k)
         for part in parts or [members]:
             groups.append(part)
             origin.append((k, parts is not None))
@@ -411,6 +413,28 @@ def _split_families(
         if unsure:
             doubt |= {int(i) for i in members}
     return out, doubt
+
+
+def _fewest_cuts(
+    rel: np.ndarray, members_of: dict[int, np.ndarray], cuts: dict[int, list[np.ndarray]],
+    families: int,
+) -> dict[int, list[np.ndarray]]:
+    """The cuts kept when they would make more groups than there are families: a family
+    holding more dice than the game has of it (7) must hold two families, so its cut is
+    kept first; then the cuts with the widest gaps. A family whose one stray die (a glint,
+    a shadowed face) stands off alone would otherwise stop the real two-family cut."""
+    per = C.FULL_BLOCK_DICE // families
+    room = families - len(members_of)
+    if len(cuts) <= room:
+        return cuts
+
+    def rank(k: int) -> tuple[bool, float]:
+        a, b = cuts[k]
+        gap = float(np.linalg.norm(rel[a][:, None, :] - rel[b][None], axis=-1).min())
+        return (len(members_of[k]) > per, gap)
+
+    keep = sorted(cuts, key=rank, reverse=True)[:max(room, 0)]
+    return {k: cuts[k] for k in keep}
 
 
 def _two_parts(

@@ -42,6 +42,7 @@ from companion.vision.dice.grid import (
 from companion.vision.dice.mat import MatView, find_mat
 from companion.vision.dice.orient import own_axes_turn, quarter_turns_to_page, turn_cells
 from companion.vision.dice.pip_lattice import pip_step
+from companion.vision.dice.pip_net import pip_net, value_of
 from companion.vision.load import load_image
 from companion.vision.register import sheet_label
 
@@ -60,6 +61,9 @@ class DieReading:
     colour: tuple[float, float] = field(default=(0.0, 0.0), compare=False, repr=False)
     # a die there for sure and its pips read surely, whatever its colour (gate.confirm)
     sure_shape: bool = field(default=True, compare=False, repr=False)
+    # the cell as read (BGR, one grid pitch): what the pip network saw, and what its
+    # training harvests (tools/train_pips.py)
+    patch: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def cell(self) -> tuple[int, int]:
@@ -495,6 +499,8 @@ def _decide(
                        None if colours is None else colours.scatter)
     calls = fit.calls
     spot = glint_spot([c.read for c, _, _ in present])
+    net = pip_net()
+    net_probs = None if net is None else net.probs([c.patch for c, _, _ in present])
     off_step = _off_step([c.read for c, _, _ in present])
     r0 = min(c.row for c, _, _ in present)
     c0 = min(c.col for c, _, _ in present)
@@ -548,10 +554,14 @@ def _decide(
             flags.append("pips-off-spacing")
             pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
         value = min(6, max(1, value))
+        other = None
+        if net_probs is not None:
+            value, pip_conf, other = _with_network(net_probs[i], value, pip_conf, flags)
         if value not in FACES:
             flags.append("face-not-in-set")
             pip_conf = min(pip_conf, 0.5)
-        other = _other_count(rd, value) if pip_conf < C.REVIEW_BELOW else None
+        if other is None and pip_conf < C.REVIEW_BELOW:
+            other = _other_count(rd, value)
         if other is not None:
             # the count in doubt: name both, so the player checks the one point they differ at
             flags.append(f"pips-{min(value, other)}-or-{max(value, other)}")
@@ -561,12 +571,38 @@ def _decide(
                 cell.row - r0, cell.col - c0, Ingredient(call.ingredient), value, conf,
                 conf < C.REVIEW_BELOW, tuple(flags), cell.center,
                 (float(fit.rel[i, 0]), float(fit.rel[i, 1])),
-                min(presence, pip_conf) >= C.REVIEW_BELOW,
+                min(presence, pip_conf) >= C.REVIEW_BELOW, cell.patch,
             )
         )
     dice.sort(key=lambda d: (d.row, d.col))
     gaps = [Gap(c.row - r0, c.col - c0, grid.center(c.row, c.col)) for c in _gaps(cells, present)]
     return dice, grid.shifted(r0, c0), gaps, fit
+
+
+def _with_network(
+    probs: np.ndarray, value: int, pip_conf: float, flags: list[str]
+) -> tuple[int, float, int | None]:
+    """The count after the pip network's opinion (``probs`` over PIP_NET_CLASSES): where
+    the counter is unsure and the network sure of another count, the network's count (the
+    die stays in review, both counts named); where the counter is sure and the network
+    gives its count little belief, in review with both named. Also the other count to
+    name, when there is one."""
+    k = int(np.argmax(probs))
+    mine, p_net = value_of(k), float(probs[k])
+    if mine == value:
+        return value, pip_conf, None
+    face = str(value) in C.PIP_NET_CLASSES
+    p_counter = float(probs[C.PIP_NET_CLASSES.index(str(value))]) if face else 0.0
+    if not face or (pip_conf < C.REVIEW_BELOW and p_net >= C.PIP_NET_TAKE):
+        # a count no die shows, or an unsure one: the whole face's count is the better guess
+        if not face:
+            flags.append("face-not-in-set")
+        flags.append("pips-by-network")
+        return mine, min(pip_conf, C.PIP_NET_TAKEN_CONFIDENCE), value
+    if p_counter < C.PIP_NET_DOUBT:
+        flags.append("pips-network-differs")
+        return value, min(pip_conf, C.PIP_NET_TAKEN_CONFIDENCE), mine
+    return value, pip_conf, None
 
 
 def _gaps(cells: list[_Cell], present: list[tuple[_Cell, float, list[str]]]) -> list[_Cell]:

@@ -1,0 +1,77 @@
+"""The pip network's second opinion: it reads clean faces of any paint and pip colour
+alike, replaces only an unsure count, and sends a sure count it disbelieves to review."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.vision.dice import constants as C
+from companion.vision.dice.pip_net import pip_input, pip_net
+from companion.vision.dice.reader import _with_network
+from tests.test_dice_pips import _patch
+
+
+def _probs(value: int, p: float) -> np.ndarray:
+    """Belief ``p`` on ``value``, the rest spread evenly."""
+    k = len(C.PIP_NET_CLASSES)
+    out = np.full(k, (1.0 - p) / (k - 1))
+    out[C.PIP_NET_CLASSES.index(str(value))] = p
+    return out
+
+
+def test_an_unsure_count_takes_the_networks_sure_one_and_stays_in_review() -> None:
+    flags: list[str] = []
+    value, conf, other = _with_network(_probs(5, 0.97), 4, 0.3, flags)
+    assert (value, other) == (5, 4)
+    assert conf < C.REVIEW_BELOW
+    assert flags == ["pips-by-network"]
+
+
+def test_a_sure_count_the_network_disbelieves_goes_to_review_naming_both() -> None:
+    flags: list[str] = []
+    value, conf, other = _with_network(_probs(3, 0.99), 2, 1.0, flags)
+    assert (value, other) == (2, 3)
+    assert conf < C.REVIEW_BELOW
+    assert flags == ["pips-network-differs"]
+
+
+@pytest.mark.parametrize("p_other", [0.5, 0.8])
+def test_a_network_in_two_minds_changes_nothing(p_other: float) -> None:
+    # the network leans to 6 but leaves the counter's 5 more than PIP_NET_DOUBT
+    probs = _probs(6, p_other)
+    probs[C.PIP_NET_CLASSES.index("5")] += 0.1
+    probs /= probs.sum()
+    flags: list[str] = []
+    assert _with_network(probs, 5, 1.0, flags) == (5, 1.0, None)
+    assert flags == []
+
+
+def test_agreement_changes_nothing() -> None:
+    flags: list[str] = []
+    assert _with_network(_probs(4, 0.999), 4, 0.3, flags) == (4, 0.3, None)
+    assert flags == []
+
+
+def test_the_input_is_the_same_for_light_and_dark_paint_of_one_layout() -> None:
+    a = pip_input(_patch(5))
+    b = pip_input(_patch(5, exposure=0.6))
+    assert a.shape == (C.PIP_NET_INPUT_PX, C.PIP_NET_INPUT_PX)
+    assert float(np.abs(a - b).max()) < 0.5
+
+
+def test_a_flat_patch_gives_a_finite_input() -> None:
+    flat = np.full((C.CELL_PATCH_PX, C.CELL_PATCH_PX, 3), 128, np.uint8)
+    assert np.isfinite(pip_input(flat)).all()
+
+
+@pytest.mark.parametrize("dark", [False, True])
+def test_the_shipped_network_reads_clean_faces_in_every_turn(dark: bool) -> None:
+    net = pip_net()
+    assert net is not None, "assets/pips.onnx is missing: make train"
+    for value in (2, 3, 4, 5, 6):
+        face = _patch(value, dark=dark)
+        turns = [np.ascontiguousarray(np.rot90(face, k)) for k in range(4)]
+        p = net.probs(turns)
+        got = {int(C.PIP_NET_CLASSES[i]) for i in p.argmax(axis=1)}
+        assert got == {value}, (value, p.round(3))

@@ -1,0 +1,204 @@
+"""Train the pip-count CNN and ship it as assets/pips.onnx + pips.json.
+
+Two steps, two interpreters, as for the marks. Harvesting runs the project's own reader,
+so it runs in the project's .venv; training needs PyTorch, so it runs in the training
+virtualenv:
+
+    .venv/bin/python -m tools.train_pips --harvest [--photos 600] [--workers 1]
+    PYTHONPATH=. .trainenv/bin/python -m tools.train_pips
+
+Data are cell patches exactly as the dice reader cuts them: synthetic photos of the
+*tuning* camera settings only (narrow, wide and the wider looks, on seeds of their own far
+from every benchmark's; never the held-out or unseen settings) are read by the reader, and
+every die it finds is kept with its true count (cached under bench-out/pips/, gitignored).
+Photos, not patches, are split into train, validation and check sets, so the dice of one
+photo never straddle a split. The softmax temperature is fitted on the validation photos.
+Everything is seeded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from companion.vision.dice import constants as C
+
+SEED = 20261203
+HARVEST_SEED = 3_000_000  # photo seeds; the benchmarks use 10k-100k, 700k and (seed, 1)
+CACHE_DIR = Path("bench-out/pips/patches")
+N_PHOTOS = 600
+VAL_EVERY, CHECK_EVERY = (10, 0), (10, 1)  # photo i is validation when i % 10 == 0, ...
+EPOCHS = 14
+BATCH = 128
+LR = 3e-3
+OPSET = 13
+MODEL_OUT = Path("assets/pips.onnx")
+TEMPERATURE_FLOOR = 1.0  # never sharpen past what training gave (see train_marks)
+
+
+def _render(i: int) -> Any:
+    """Photo ``i`` of the harvest: every third one in each of the tuning styles."""
+    from tools.bench_dice_vision import BLOCKS, WIDER_SURFACES, _block
+    from tools.synth.dice_photo import render_dice_photo
+    from tools.synth.dice_style import WIDE, WIDER, draw_look
+
+    rng = np.random.default_rng(HARVEST_SEED + i)
+    surface = WIDER_SURFACES[i % len(WIDER_SURFACES)]
+    kind = BLOCKS[(i // len(WIDER_SURFACES)) % len(BLOCKS)]
+    on_mat = surface == "mat"
+    table = None if on_mat else surface
+    style = i % 3
+    if style == 0 or (surface == "paper" and style != 0):
+        look = draw_look(WIDER, rng)
+        return render_dice_photo(_block(rng, kind), rng, on_mat=on_mat, table=table, look=look)
+    return render_dice_photo(_block(rng, kind), rng, on_mat=on_mat, table=table,
+                             style=WIDE if style == 1 else None)
+
+
+def _harvest_one(i: int) -> str:
+    import cv2
+
+    from companion.errors import ImageError
+    from companion.vision.dice.pip_net import pip_input
+    from companion.vision.dice.reader import read_dice_image
+    from tools.synth.dice_truth import match_dice
+
+    cv2.setNumThreads(1)
+    out = CACHE_DIR / f"{i:05d}.npz"
+    if out.exists():
+        return f"{i}: cached"
+    shot = _render(i)
+    try:
+        reading = read_dice_image(shot.image)
+    except ImageError as exc:
+        np.savez_compressed(out, x=np.zeros((0, C.PIP_NET_INPUT_PX, C.PIP_NET_INPUT_PX),
+                                            np.float32), y=np.zeros(0, np.int64),
+                            read=np.zeros(0, np.int64), review=np.zeros(0, bool))
+        return f"{i}: unread ({exc})"
+    truth = {(d["row"], d["col"]): d for d in shot.block["dice"]}
+    xs, ys, read, review = [], [], [], []
+    for d, t in match_dice(shot, reading.dice):
+        if d.patch is None:
+            continue
+        xs.append(pip_input(d.patch))
+        ys.append(C.PIP_NET_CLASSES.index(str(truth[t]["value"])))
+        read.append(d.value)
+        review.append(d.review)
+    np.savez_compressed(out, x=np.array(xs, np.float32).reshape(-1, C.PIP_NET_INPUT_PX,
+                                                                C.PIP_NET_INPUT_PX),
+                        y=np.array(ys, np.int64), read=np.array(read, np.int64),
+                        review=np.array(review, bool))
+    return f"{i}: {len(xs)} dice"
+
+
+def harvest(n_photos: int, workers: int) -> None:
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    if workers <= 1:
+        for i in range(n_photos):
+            msg = _harvest_one(i)
+            if i % 25 == 0:
+                print(msg, f"{time.perf_counter() - t0:.0f} s", flush=True)
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        for k, msg in enumerate(pool.map(_harvest_one, range(n_photos))):
+            if k % 25 == 0:
+                print(msg, f"{time.perf_counter() - t0:.0f} s", flush=True)
+
+
+def load(n_photos: int) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(inputs, labels, the counter's reading) of the train, val and check photos."""
+    parts: dict[str, list[Any]] = {"train": [], "val": [], "check": []}
+    for i in range(n_photos):
+        path = CACHE_DIR / f"{i:05d}.npz"
+        if not path.exists():
+            continue
+        z = np.load(path)
+        split = ("val" if i % VAL_EVERY[0] == VAL_EVERY[1] else
+                 "check" if i % CHECK_EVERY[0] == CHECK_EVERY[1] else "train")
+        parts[split].append((z["x"], z["y"], z["read"]))
+    out = {}
+    for k, items in parts.items():
+        x = np.concatenate([a for a, _, _ in items]) if items else np.zeros((0, 32, 32))
+        y = np.concatenate([b for _, b, _ in items]) if items else np.zeros(0, np.int64)
+        r = np.concatenate([c for _, _, c in items]) if items else np.zeros(0, np.int64)
+        out[k] = (x.astype(np.float32), y.astype(np.int64), r)
+    return out
+
+
+def _turned(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every patch in its eight quarter turns and mirror images: a face's count does not
+    depend on how the die lies, and the shadows and glints of the render do."""
+    xs = [np.rot90(x, k, axes=(1, 2)) for k in range(4)]
+    xs += [np.flip(a, axis=2) for a in xs]
+    return np.ascontiguousarray(np.concatenate(xs)), np.concatenate([y] * 8)
+
+
+def train(args: argparse.Namespace) -> None:
+    import torch
+
+    from tools.train_common import (
+        export_onnx,
+        fit_temperature,
+        logits_of,
+        small_cnn,
+        train_keep_best,
+    )
+
+    torch.manual_seed(SEED)
+    torch.set_num_threads(args.threads)
+    data = load(args.photos)
+    xtr, ytr, _ = data["train"]
+    xv, yv, rv = data["val"]
+    xc, yc, rc = data["check"]
+    print(f"patches: train {len(xtr)}, val {len(xv)}, check {len(xc)}")
+    xtr, ytr = _turned(xtr, ytr)
+    # light pips on a dark face and dark on light: the input's sign is set by the face,
+    # so both polarities reach the network already; the random sign adds the rare mixes
+    model = small_cnn(len(C.PIP_NET_CLASSES), args.width)
+    t0 = time.perf_counter()
+    loss = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
+    acc = train_keep_best(model, xtr, ytr, xv, yv, loss, epochs=args.epochs,
+                          batch=BATCH, lr=LR, seed=SEED, t0=t0)
+    lv = logits_of(model, xv)
+    temperature = max(TEMPERATURE_FLOOR, fit_temperature(lv, yv))
+    lc = logits_of(model, xc)
+    counter = float(np.mean(rc == yc + 2)) if len(yc) else 0.0
+    net_acc = float(np.mean(lc.argmax(1) == yc)) if len(yc) else 0.0
+    print(f"val accuracy {acc:.4f}; check photos: network {net_acc:.4f}, the reader's "
+          f"counter {counter:.4f}; temperature {temperature}")
+    export_onnx(model, args.out, C.PIP_NET_INPUT_PX, OPSET, xc[:64], lc[:64])
+    meta = {"classes": list(C.PIP_NET_CLASSES), "input_px": C.PIP_NET_INPUT_PX,
+            "temperature": temperature, "seed": SEED, "photos": args.photos,
+            "harvest_seed": HARVEST_SEED, "epochs": args.epochs, "width": args.width,
+            "val_accuracy": round(acc, 4), "check_accuracy": round(net_acc, 4),
+            "check_counter_accuracy": round(counter, 4)}
+    args.out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
+    print(f"wrote {args.out} ({time.perf_counter() - t0:.0f} s)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(prog="python -m tools.train_pips",
+                                 description=__doc__.split("\n\n")[0])
+    ap.add_argument("--harvest", action="store_true", help="cut the patches (project venv)")
+    ap.add_argument("--photos", type=int, default=N_PHOTOS)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--epochs", type=int, default=EPOCHS)
+    ap.add_argument("--width", type=float, default=1.0)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=MODEL_OUT)
+    args = ap.parse_args()
+    if args.harvest:
+        harvest(args.photos, args.workers)
+    else:
+        train(args)
+
+
+if __name__ == "__main__":
+    main()
