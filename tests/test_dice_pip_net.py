@@ -40,7 +40,7 @@ def test_a_sure_count_the_network_disbelieves_goes_to_review_naming_both() -> No
 def test_a_network_in_two_minds_changes_nothing(p_other: float) -> None:
     # the network leans to 6 but leaves the counter's 5 more than PIP_NET_DOUBT
     probs = _probs(6, p_other)
-    probs[C.PIP_NET_CLASSES.index("5")] += 0.1
+    probs[C.PIP_NET_CLASSES.index("5")] += 0.3
     probs /= probs.sum()
     flags: list[str] = []
     assert _with_network(probs, 5, 1.0, flags) == (5, 1.0, None)
