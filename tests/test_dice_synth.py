@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tools.synth.dice_photo import random_block, render_dice_photo
+from tools.synth.dice_photo import random_block, render_dice_photo, restocked_block
 from tools.synth.dice_truth import score_reading
 
 
@@ -123,3 +123,17 @@ def test_every_table_kind_renders(kind):
     photo = render_dice_photo({"dice": [{"row": 0, "col": 0, "ingredient": "pepper",
                                          "value": 5}]}, 3, table=kind)
     assert photo.image.std() > 3
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_restocked_block_holds_at_most_the_box_s_seven_of_each(seed):
+    """The rulebook's restock rolls the spent and leftover dice back into the frame: a
+    subset of the box's 35 dice (7 of each), settled into one corner."""
+    block = restocked_block(np.random.default_rng(seed))
+    counts = Counter(d["ingredient"] for d in block["dice"])
+    assert max(counts.values()) <= 7
+    assert 18 <= len(block["dice"]) <= 35
+    cells = {(d["row"], d["col"]) for d in block["dice"]}
+    # settled into the corner: each die has its neighbours towards the corner
+    for r, c in cells:
+        assert (r == 0 or (r - 1, c) in cells) and (c == 0 or (r, c - 1) in cells)

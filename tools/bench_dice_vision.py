@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import pickle
 import statistics
 import sys
@@ -30,7 +31,13 @@ import numpy as np
 from companion.errors import CompanionError, ImageError, InputError
 from companion.vision.dice.colours import DiceColours, learn_colours
 from companion.vision.dice.reader import DiceReading, read_dice_image
-from tools.synth.dice_photo import INGREDIENTS, DicePhoto, random_block, render_dice_photo
+from tools.synth.dice_photo import (
+    INGREDIENTS,
+    DicePhoto,
+    random_block,
+    render_dice_photo,
+    restocked_block,
+)
 from tools.synth.dice_style import HELD_OUT, NARROW, UNSEEN, WIDE, WIDER, Style, draw_look
 from tools.synth.dice_truth import (
     MATCH_RADIUS_PITCH,
@@ -52,6 +59,8 @@ WIDER_SURFACES = ("mat", "wood", "paper", "cloth", "stone")
 ALL_SURFACES = ("mat", "wood", "paper", "cloth", "stone")
 LEARNT = "+colours"  # a setting's name with this: read with its game's learnt colours
 BLOCKS = ("full", "cut", "restocked")
+# the first generator's restocked blocks (any mix of 35 dice), for comparing with its figures
+BAG_MIX = os.environ.get("COMPANION_BENCH_BAG_MIX") == "1"
 
 
 @dataclass
@@ -69,10 +78,19 @@ class Tally:
 def _block(rng: np.random.Generator, kind: str) -> dict[str, object]:
     if kind == "cut":
         return random_block(rng, irregular=True)
+    if kind == "restocked":
+        # the spent and leftover dice rolled back and settled into a corner: at most the
+        # box's 7 of each ingredient (until 2026-12-03 any mix of 35, which the game's 35
+        # dice, 7 of each, cannot make; ``bag_mix_block`` keeps that for comparison)
+        return bag_mix_block(rng) if BAG_MIX else restocked_block(rng)
+    return random_block(rng)
+
+
+def bag_mix_block(rng: np.random.Generator) -> dict[str, object]:
+    """The first generator's "restocked" block: 35 dice of any mix of ingredients."""
     block = random_block(rng)
-    if kind == "restocked":  # refilled from the bag: any mix of ingredients, not 7 of each
-        for d in block["dice"]:
-            d["ingredient"] = INGREDIENTS[int(rng.integers(len(INGREDIENTS)))]
+    for d in block["dice"]:
+        d["ingredient"] = INGREDIENTS[int(rng.integers(len(INGREDIENTS)))]
     return block
 
 

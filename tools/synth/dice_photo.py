@@ -78,6 +78,28 @@ def random_block(
     return _normalised({"dice": dice})
 
 
+def restocked_block(
+    rng: np.random.Generator, *, rows: int = 5, cols: int = 7, fewest: int = 18
+) -> dict[str, Any]:
+    """A block just after a restock (the rulebook's Restocking): the spent dice and the
+    block's leftovers, rolled into the frame and dragged into a corner, the players keeping
+    their unspent dice. So a subset of the box's 35 dice (never more than 7 of an
+    ingredient), ``fewest`` to 35 of them, settled into one corner: every row starts at
+    the frame's side and is no longer than the row before it."""
+    pool = [ing for ing in INGREDIENTS for _ in range(7)]
+    rng.shuffle(pool)
+    n = int(rng.integers(fewest, rows * cols + 1))
+    cells = {(r, c) for r in range(rows) for c in range(cols)}
+    while len(cells) > n:
+        outer = sorted(cell for cell in cells
+                       if (cell[0], cell[1] + 1) not in cells and (cell[0] + 1, cell[1]) not in cells)
+        cells.discard(outer[int(rng.integers(len(outer)))])
+    dice = [{"row": r, "col": c, "ingredient": pool[i],
+             "value": int(FACES[int(rng.integers(len(FACES)))])}
+            for i, (r, c) in enumerate(sorted(cells))]
+    return _normalised({"dice": dice})
+
+
 def _open_neighbours(cell: Cell, cells: set[Cell]) -> int:
     r, c = cell
     return sum((r + dr, c + dc) not in cells for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)))
