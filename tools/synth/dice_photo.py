@@ -91,8 +91,8 @@ def restocked_block(
     n = int(rng.integers(fewest, rows * cols + 1))
     cells = {(r, c) for r in range(rows) for c in range(cols)}
     while len(cells) > n:
-        outer = sorted(cell for cell in cells
-                       if (cell[0], cell[1] + 1) not in cells and (cell[0] + 1, cell[1]) not in cells)
+        outer = sorted((r, c) for r, c in cells
+                       if (r, c + 1) not in cells and (r + 1, c) not in cells)
         cells.discard(outer[int(rng.integers(len(outer)))])
     dice = [{"row": r, "col": c, "ingredient": pool[i],
              "value": int(FACES[int(rng.integers(len(FACES)))])}
