@@ -49,10 +49,12 @@ def test_centres_and_floors_come_from_the_rightly_read_calibration_drawings() ->
     assert set(c) == {"carrot", "onion"}
     assert abs(float(np.linalg.norm(c["carrot"])) - 1.0) < 1e-6
     rule = GroupRule(centres={k: tuple(v) for k, v in c.items()})
-    on_kind, typical = ood_floors([paper], rule)
-    assert on_kind == 0.95 and typical == 0.95  # 1.0 each (nothing recorded: 1.0), less 0.05
+    on_kind, typical, agree = ood_floors([paper], rule)
+    # 1.0 each (nothing recorded: 1.0; every view agreeing by default), less 0.05
+    assert on_kind == 0.95 and typical == 0.95 and agree == 0.95
     back = GroupRule.from_meta({"group_distance": 0.2, "group_trust": 0.99,
                                 "group_on_kind": on_kind, "group_typical": typical,
-                                "centres": c})
+                                "group_agree": agree, "centres": c})
+    assert back.agree == 0.95
     assert back.likeness([paper["evidence"]["a"]], "carrot") > 0.999
     assert back.likeness([paper["evidence"]["a"]], "onion") < 0.01

@@ -787,12 +787,17 @@ def _drawings(ids: Sequence[str], crops: Sequence[np.ndarray], kinds: Sequence[F
                                 and letter_top[i] >= LETTER_SURE_READ):
             continue
         plants = PLANTS_OF_KIND[kind]
-        raw = [float(scores.probs[i, SKETCH_CLASSES.index(v)]) for v in plants]
+        idx = [SKETCH_CLASSES.index(v) for v in plants]
+        network = scores.consensus(i)  # the plants as the views read them together
+        raw = [float(network[k]) for k in idx]
         total = sum(raw) or 1.0
+        # how many of the views read the same best plant of the kind
+        kinds_best = np.asarray(idx)[scores.views[i][:, idx].argmax(axis=1)]
+        agree = float(np.mean(kinds_best == idx[int(np.argmax(raw))]))
         out[fid] = DrawingEvidence(kind.value, tuple(zip(plants, (r / total for r in raw),
                                                          strict=True)),
                                    p_written[fid], p_letter, scores.features[i],
-                                   tuple(float(v) for v in scores.probs[i]))
+                                   tuple(float(v) for v in network), agree)
     return out
 
 

@@ -4,7 +4,9 @@ A plant cell may hold a letter or a sketch. The network sees the same normalised
 the letter classifier (letters.preprocess) and scores the eleven plants and "letter"; its
 logits are divided by a temperature fitted on players it never saw (assets/sketches.json).
 Its last hidden layer describes how a drawing looks, so a player's alike drawings can be
-grouped (drawing_groups.py).
+grouped (drawing_groups.py). Each cell is also read in a few test-time views (mirrored,
+turned, shrunk, bolder: constants_sketches.SKETCH_VIEW_*): a real drawing unlike the ones
+it learnt can be read confidently wrong in one view, rarely alike in all of them.
 """
 
 from __future__ import annotations
@@ -25,18 +27,49 @@ from companion.vision.sheet.constants_sketches import (
     SKETCH_CLASSES,
     SKETCH_META_PATH,
     SKETCH_MODEL_PATH,
+    SKETCH_VIEW_SCALE,
+    SKETCH_VIEW_THICKEN_PX,
+    SKETCH_VIEW_TURNS_DEG,
 )
 
 
 @dataclass(frozen=True)
 class SketchScores:
-    """Per cell: calibrated probabilities over SKETCH_CLASSES and the unit-length features."""
+    """Per cell: calibrated probabilities over SKETCH_CLASSES of the cell as it is
+    (``probs``, the letter gate's) and of each test-time view (``views``, the plain view
+    first), and the plain view's unit-length features."""
 
     probs: NDArray[np.float64]  # (n, classes)
     features: NDArray[np.float32]  # (n, d), each row of length 1 (or 0 for an empty input)
+    views: NDArray[np.float64]  # (n, views, classes)
 
     def p_letter(self, i: int) -> float:
         return float(self.probs[i, SKETCH_CLASSES.index(LETTER_CLASS)])
+
+    def consensus(self, i: int) -> NDArray[np.float64]:
+        """The views' mean log-probabilities as probabilities: a class is as likely as
+        its average view makes it, so one confidently wrong view does not carry a cell."""
+        z = np.log(np.maximum(self.views[i], 1e-12)).mean(axis=0)
+        p = np.exp(z - z.max())
+        return np.asarray(p / p.sum(), np.float64)
+
+
+def sketch_views(inputs: NDArray[np.float32]) -> NDArray[np.float32]:
+    """(n, views, P, P): each preprocessed input as it is, mirrored, turned by each of
+    SKETCH_VIEW_TURNS_DEG, shrunk to SKETCH_VIEW_SCALE and drawn bolder."""
+    px = inputs.shape[-1]
+    centre = (px / 2, px / 2)
+    warps = [cv2.getRotationMatrix2D(centre, t, 1.0) for t in SKETCH_VIEW_TURNS_DEG]
+    warps.append(cv2.getRotationMatrix2D(centre, 0.0, SKETCH_VIEW_SCALE))
+    bold = np.ones((SKETCH_VIEW_THICKEN_PX + 1,) * 2, np.uint8)
+    out = []
+    for x in inputs:
+        views = [x, x[:, ::-1]]
+        views += [cv2.warpAffine(x, m, (px, px), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=0) for m in warps]
+        views.append(cv2.dilate(x, bold))
+        out.append(np.stack(views))
+    return np.ascontiguousarray(np.stack(out), np.float32)
 
 
 @dataclass
@@ -53,20 +86,23 @@ class SketchClassifier:
         return cls(got.net, got.temperature, got.meta)
 
     def scores(self, inputs: NDArray[np.float32]) -> SketchScores:
-        """Scores for preprocessed inputs (n, INPUT_PX, INPUT_PX)."""
-        n = len(inputs)
+        """Scores for preprocessed inputs (n, INPUT_PX, INPUT_PX), in every view."""
+        n, c = len(inputs), len(SKETCH_CLASSES)
         if n == 0:
-            return SketchScores(np.zeros((0, len(SKETCH_CLASSES))), np.zeros((0, 0), np.float32))
-        self.net.setInput(np.ascontiguousarray(inputs[:, None, :, :], np.float32))
+            return SketchScores(np.zeros((0, c)), np.zeros((0, 0), np.float32),
+                                np.zeros((0, 0, c)))
+        views = sketch_views(np.asarray(inputs, np.float32))
+        v = views.shape[1]
+        self.net.setInput(views.reshape(n * v, 1, *views.shape[2:]))
         names = list(self.net.getUnconnectedOutLayersNames())
         out, feats = self.net.forward(names[:2])
-        z = np.asarray(out, np.float64).reshape(n, len(SKETCH_CLASSES)) / self.temperature
-        z -= z.max(axis=1, keepdims=True)
+        z = np.asarray(out, np.float64).reshape(n, v, c) / self.temperature
+        z -= z.max(axis=2, keepdims=True)
         p = np.exp(z)
-        p /= p.sum(axis=1, keepdims=True)
-        f = np.asarray(feats, np.float32).reshape(n, -1)
+        p /= p.sum(axis=2, keepdims=True)
+        f = np.asarray(feats, np.float32).reshape(n, v, -1)[:, 0]
         f /= np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-9)
-        return SketchScores(p, f)
+        return SketchScores(p[:, 0], f, p)
 
 
 @cache
@@ -76,6 +112,8 @@ def sketch_classifier() -> SketchClassifier:
 
 @cache
 def model_fingerprint(path: Path = SKETCH_MODEL_PATH) -> str:
-    """A short digest of the network's file: thresholds fitted on one network's outputs
-    (assets/sketches.json "group_model") are only used with that network."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+    """A short digest of the network's file and of the views it reads a cell in:
+    thresholds fitted on one network's outputs (assets/sketches.json "group_model") are
+    only used with that network read that way."""
+    views = repr((SKETCH_VIEW_TURNS_DEG, SKETCH_VIEW_SCALE, SKETCH_VIEW_THICKEN_PX)).encode()
+    return hashlib.sha256(Path(path).read_bytes() + views).hexdigest()[:16]
