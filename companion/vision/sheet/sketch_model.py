@@ -35,23 +35,22 @@ from companion.vision.sheet.constants_sketches import (
 
 @dataclass(frozen=True)
 class SketchScores:
-    """Per cell: calibrated probabilities over SKETCH_CLASSES of the cell as it is
-    (``probs``, the letter gate's) and of each test-time view (``views``, the plain view
-    first), and the plain view's unit-length features."""
+    """Per cell: calibrated probabilities over SKETCH_CLASSES and the unit-length features."""
 
     probs: NDArray[np.float64]  # (n, classes)
     features: NDArray[np.float32]  # (n, d), each row of length 1 (or 0 for an empty input)
-    views: NDArray[np.float64]  # (n, views, classes)
 
     def p_letter(self, i: int) -> float:
         return float(self.probs[i, SKETCH_CLASSES.index(LETTER_CLASS)])
 
-    def consensus(self, i: int) -> NDArray[np.float64]:
-        """The views' mean log-probabilities as probabilities: a class is as likely as
-        its average view makes it, so one confidently wrong view does not carry a cell."""
-        z = np.log(np.maximum(self.views[i], 1e-12)).mean(axis=0)
-        p = np.exp(z - z.max())
-        return np.asarray(p / p.sum(), np.float64)
+
+def consensus(views: NDArray[np.float64]) -> NDArray[np.float64]:
+    """One cell's views' probabilities (views, classes) as one: their mean log-probability,
+    so a class is as likely as its average view makes it and one confidently wrong view
+    does not carry the cell."""
+    z = np.log(np.maximum(views, 1e-12)).mean(axis=0)
+    p = np.exp(z - z.max())
+    return np.asarray(p / p.sum(), np.float64)
 
 
 def sketch_views(inputs: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -86,23 +85,36 @@ class SketchClassifier:
         return cls(got.net, got.temperature, got.meta)
 
     def scores(self, inputs: NDArray[np.float32]) -> SketchScores:
-        """Scores for preprocessed inputs (n, INPUT_PX, INPUT_PX), in every view."""
+        """Scores for preprocessed inputs (n, INPUT_PX, INPUT_PX)."""
+        n = len(inputs)
+        if n == 0:
+            return SketchScores(np.zeros((0, len(SKETCH_CLASSES))), np.zeros((0, 0), np.float32))
+        p, f = self._forward(np.asarray(inputs, np.float32))
+        return SketchScores(p, f)
+
+    def view_probs(self, inputs: NDArray[np.float32]) -> NDArray[np.float64]:
+        """(n, views, classes): the probabilities of each input in every test-time view
+        (sketch_views, the plain view first). Only the cells that are drawings need them."""
         n, c = len(inputs), len(SKETCH_CLASSES)
         if n == 0:
-            return SketchScores(np.zeros((0, c)), np.zeros((0, 0), np.float32),
-                                np.zeros((0, 0, c)))
+            return np.zeros((0, 0, c))
         views = sketch_views(np.asarray(inputs, np.float32))
-        v = views.shape[1]
-        self.net.setInput(views.reshape(n * v, 1, *views.shape[2:]))
+        p, _ = self._forward(views.reshape(-1, *views.shape[2:]))
+        return p.reshape(n, views.shape[1], c)
+
+    def _forward(self, inputs: NDArray[np.float32]
+                 ) -> tuple[NDArray[np.float64], NDArray[np.float32]]:
+        n = len(inputs)
+        self.net.setInput(np.ascontiguousarray(inputs[:, None, :, :], np.float32))
         names = list(self.net.getUnconnectedOutLayersNames())
         out, feats = self.net.forward(names[:2])
-        z = np.asarray(out, np.float64).reshape(n, v, c) / self.temperature
-        z -= z.max(axis=2, keepdims=True)
+        z = np.asarray(out, np.float64).reshape(n, len(SKETCH_CLASSES)) / self.temperature
+        z -= z.max(axis=1, keepdims=True)
         p = np.exp(z)
-        p /= p.sum(axis=2, keepdims=True)
-        f = np.asarray(feats, np.float32).reshape(n, v, -1)[:, 0]
+        p /= p.sum(axis=1, keepdims=True)
+        f = np.asarray(feats, np.float32).reshape(n, -1)
         f /= np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-9)
-        return SketchScores(p[:, 0], f, p)
+        return p, f
 
 
 @cache
