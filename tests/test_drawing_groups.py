@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -172,36 +171,3 @@ def test_a_gardens_different_and_pairs_containers_keep_cells_apart() -> None:
         else:  # the two cells of one pair hold one vegetable
             assert all(frozenset(p) not in apart for p in c.pairs)
             assert pairs & apart
-
-
-def test_a_group_whose_views_disagree_is_a_question() -> None:
-    # sure on the plain view, but read as another plant once mirrored or turned: a drawing
-    # unlike the ones the network learnt (constants_sketches.SKETCH_VIEW_*)
-    sure = {f"c{i}": _ev("vegetable", "carrot", 0.999, 0) for i in range(3)}
-    rule = GroupRule(0.3, 0.99, agree=0.8)
-    assert [g.trusted for g in group_drawings(sure, CHOICES, rule)] == [True]
-    doubted = dict(sure, c1=replace(sure["c1"], agree=4 / 6))
-    assert [g.trusted for g in group_drawings(doubted, CHOICES, rule)] == [False]
-    assert GroupRule.from_meta({"group_agree": 0.8}).agree == 0.8
-    assert GroupRule.from_meta({}).agree == 0.0  # fitted without views: no floor
-
-
-def test_each_cell_is_read_in_its_views_the_plain_one_first() -> None:
-    from companion.vision.sheet.sketch_model import consensus, sketch_classifier, sketch_views
-
-    rng = np.random.default_rng(3)
-    x = (rng.random((2, 32, 32)) > 0.9).astype(np.float32)
-    views = sketch_views(x)
-    assert views.shape[:2] == (2, 6)
-    assert np.array_equal(views[:, 0], x) and np.array_equal(views[:, 1], x[:, :, ::-1])
-    clf = sketch_classifier()
-    seen = clf.view_probs(x)
-    assert seen.shape == (2, 6, clf.scores(x).probs.shape[1])
-    assert np.allclose(seen[:, 0], clf.scores(x).probs, atol=1e-5)  # the gate's plain view
-    assert all(abs(consensus(v).sum() - 1.0) < 1e-9 for v in seen)
-    # views that read a cell alike leave its probabilities as they are; one view sure of
-    # a plant the others doubt does not carry it
-    p = np.array([0.7, 0.2, 0.1])
-    assert np.allclose(consensus(np.stack([p] * 3)), p)
-    split = np.array([[0.98, 0.01, 0.01], [0.2, 0.7, 0.1], [0.3, 0.6, 0.1]])
-    assert consensus(split)[0] < 0.7

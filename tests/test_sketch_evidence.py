@@ -49,12 +49,26 @@ def test_centres_and_floors_come_from_the_rightly_read_calibration_drawings() ->
     assert set(c) == {"carrot", "onion"}
     assert abs(float(np.linalg.norm(c["carrot"])) - 1.0) < 1e-6
     rule = GroupRule(centres={k: tuple(v) for k, v in c.items()})
-    on_kind, typical, agree = ood_floors([paper], rule)
-    # 1.0 each (nothing recorded: 1.0; every view agreeing by default), less 0.05
-    assert on_kind == 0.95 and typical == 0.95 and agree == 0.95
+    on_kind, typical = ood_floors([paper], rule)
+    assert on_kind == 0.95 and typical == 0.95  # 1.0 each (nothing recorded: 1.0), less 0.05
     back = GroupRule.from_meta({"group_distance": 0.2, "group_trust": 0.99,
                                 "group_on_kind": on_kind, "group_typical": typical,
-                                "group_agree": agree, "centres": c})
-    assert back.agree == 0.95
+                                "centres": c})
     assert back.likeness([paper["evidence"]["a"]], "carrot") > 0.999
     assert back.likeness([paper["evidence"]["a"]], "onion") < 0.01
+
+
+def test_the_trust_floor_is_above_every_wrongly_read_calibration_drawing() -> None:
+    from tools.fit_sketches import GATE_MARGIN, sweep, trust_floor
+
+    paper = _paper({"a": "carrot", "b": "onion"})
+    # b is read as carrot at 0.9: no group may be trusted at its probability or below
+    paper["evidence"]["b"] = DrawingEvidence(
+        "vegetable", tuple((p, 0.9 if p == "carrot" else 0.02) for p in VEGETABLE_PLANTS),
+        0.99, 0.01, paper["evidence"]["b"].features)
+    floor, facts = trust_floor([paper])
+    assert facts["wrong_drawings"] == 1
+    assert abs(floor - (facts["max_wrong_drawing"] + GATE_MARGIN)) < 1e-3
+    assert abs(facts["max_wrong_drawing"] - 0.9) < 1e-3  # its probability of carrot
+    trusts = {r[1] for r in sweep([paper], GroupRule(), floor)}
+    assert min(trusts) == floor and all(t >= floor for t in trusts)

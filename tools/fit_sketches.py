@@ -7,8 +7,7 @@ the benchmark's held-out setting and never the real sketches.
 - ``letter_gate``: the "letter" probability a written cell needs to skip the sketch path:
   above every calibration sketch crop's (so no sketch passes as a letter), with a margin.
 - ``centres``: each plant's mean look (the network's features) over the calibration
-  papers' drawings of it; ``group_on_kind``, ``group_typical`` and ``group_agree`` (the
-  share of a drawing's test-time views reading its plant): floors under which a
+  papers' drawings of it; ``group_on_kind`` and ``group_typical``: floors under which a
   group is not trusted however sure the network is (drawing_groups.GroupRule), a low
   quantile of the rightly read calibration drawings less a margin.
 - ``group_distance`` and ``group_trust``: on photographed calibration papers
@@ -113,22 +112,20 @@ def centres(papers: Sequence[dict[str, Any]]) -> dict[str, list[float]]:
             for k, v in sorted(sums.items())}
 
 
-def ood_floors(papers: Sequence[dict[str, Any]], rule: Any) -> tuple[float, float, float]:
-    """``on_kind``, ``typical`` and ``agree`` floors: the OOD_QUANTILE of the calibration
-    drawings that would be trusted on their probability alone, less OOD_MARGIN. Drawings
-    the network knows pass them; drawings unlike anything it learnt do not."""
+def ood_floors(papers: Sequence[dict[str, Any]], rule: Any) -> tuple[float, float]:
+    """``on_kind`` and ``typical`` floors: the OOD_QUANTILE of the calibration drawings
+    that would be trusted on their probability alone, less OOD_MARGIN. Drawings the
+    network knows pass them; drawings unlike anything it learnt do not."""
     from companion.vision.sheet.drawing_groups import on_kind_mass
 
-    on_kind, typical, agree = [], [], []
+    on_kind, typical = [], []
     for p in papers:
         for fid, ev in p["evidence"].items():
             if ev.best == p["drawings"][fid]["truth"]:
                 on_kind.append(on_kind_mass(ev))
                 typical.append(rule.likeness([ev], ev.best))
-                agree.append(ev.agree)
     return (round(max(0.0, float(np.quantile(on_kind, OOD_QUANTILE)) - OOD_MARGIN), 3),
-            round(float(np.quantile(typical, OOD_QUANTILE)) - OOD_MARGIN, 3),
-            round(max(0.0, float(np.quantile(agree, OOD_QUANTILE)) - OOD_MARGIN), 3))
+            round(float(np.quantile(typical, OOD_QUANTILE)) - OOD_MARGIN, 3))
 
 
 def trust_floor(papers: Sequence[dict[str, Any]]) -> tuple[float, dict[str, float]]:
@@ -197,9 +194,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     papers = load(collect("calib", args.papers, args.jobs))
     drawn = sum(len(p["drawings"]) for p in papers)
     rule = GroupRule(centres=centres(papers))
-    on_kind, typical, agree = ood_floors(papers, rule)
-    print(f"out-of-distribution floors: on_kind {on_kind}, typical {typical}, agree {agree}")
-    rule = replace(rule, on_kind=on_kind, typical=typical, agree=agree)
+    on_kind, typical = ood_floors(papers, rule)
+    print(f"out-of-distribution floors: on_kind {on_kind}, typical {typical}")
+    rule = replace(rule, on_kind=on_kind, typical=typical)
     floor, floor_facts = trust_floor(papers)
     print(f"group trust at least {floor}: {floor_facts}")
     rows = sweep(papers, rule, floor)
@@ -219,7 +216,7 @@ def main(argv: Sequence[str] | None = None) -> None:
           f"{best[0]}, trust {best[1]} ({best[2]} silent, {best[3]} wrong after answers, "
           f"questions median {best[4]:g}, max {best[5]})")
     meta.update({"group_distance": best[0], "group_trust": best[1],
-                 "group_on_kind": on_kind, "group_typical": typical, "group_agree": agree,
+                 "group_on_kind": on_kind, "group_typical": typical,
                  "group_model": model_fingerprint(),
                  "centres": rule.centres, "letter_gate_facts": facts,
                  "group_trust_floor": floor_facts,

@@ -4,7 +4,7 @@ instead of reading the photos again.
 
 One line per paper (a player's combo photo, or garden and play photos read together):
 ``{"paper": name, "column": c, "drawings": {field: {"kind", "plants", "p_written",
-"p_letter", "features", "network", "agree", "truth", "source"}}}``; ``source`` is "real" for a
+"p_letter", "features", "network", "truth", "source"}}}``; ``source`` is "real" for a
 drawing redrawn from a real sketch, else "generator". The papers are the bench's
 (tools/bench_sketch.py plan and photos): the ``calib`` column fits thresholds
 (tools/fit_sketches.py), the ``real`` and ``synthetic`` columns only check them.
@@ -51,8 +51,7 @@ def paper_evidence(paths: Sequence[str]) -> dict[str, Any]:
                 drawings[fid] = {
                     "kind": d.kind, "plants": d.plants, "p_written": d.p_written,
                     "p_letter": d.p_letter, "features": [round(float(v), 5) for v in d.features],
-                    "network": [round(v, 6) for v in d.network], "agree": d.agree,
-                    "truth": want,
+                    "network": [round(v, 6) for v in d.network], "truth": want,
                     "source": "real" if t["sources"].get(want or "") == "real" else "generator"}
     return {"paper": paper.get("name", ""), "column": paper.get("column", ""),
             "variant": paper.get("variant", "A"), "drawings": drawings}
@@ -91,7 +90,7 @@ def load(path: Path) -> list[dict[str, Any]]:
             fid: DrawingEvidence(e["kind"], tuple((c, float(q)) for c, q in e["plants"]),
                                  e["p_written"], e["p_letter"],
                                  np.asarray(e["features"], np.float32),
-                                 tuple(e.get("network", ())), float(e.get("agree", 1.0)))
+                                 tuple(e.get("network", ())))
             for fid, e in p["drawings"].items()}
     return papers
 

@@ -52,15 +52,3 @@ OUTLIER_GUESS = 0.1
 ASSIGN_CLOSE = 0.25
 # Plant evidence is floored here before logs are averaged: one member cannot veto a plant.
 EVIDENCE_FLOOR = 1e-3
-# Test-time views of a drawing (sketch_model.SketchClassifier.scores): besides the cell as
-# it is, the network also sees it mirrored, turned by each of SKETCH_VIEW_TURNS_DEG
-# (degrees), shrunk to SKETCH_VIEW_SCALE of its size (a share) and drawn
-# SKETCH_VIEW_THICKEN_PX (input pixels, of INPUT_PX) bolder. Every one is a drawing the
-# network was trained to read alike (its doodles are mirrored, turned, sized and pencilled
-# in many widths), so a plant read the same way in all of them is read for what it shows; a
-# drawing unlike any it learnt is read differently by its views, and its plant evidence is
-# their mean log-probability. The "letter" probability (the letter gate) stays the plain
-# view's: the gate was fitted on it and a mirrored letter is no letter.
-SKETCH_VIEW_TURNS_DEG: tuple[float, ...] = (-12.0, 12.0)
-SKETCH_VIEW_SCALE = 0.85
-SKETCH_VIEW_THICKEN_PX = 1

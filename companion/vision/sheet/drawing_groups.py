@@ -46,10 +46,6 @@ class DrawingEvidence:
     # the sketch network's own probabilities over SKETCH_CLASSES (before the letter reader
     # is mixed in and before the kind's plants are singled out): how far it strays
     network: tuple[float, ...] = field(default=(), repr=False, compare=False)
-    # the share of the network's test-time views (sketch_model.sketch_views) whose best
-    # plant of the kind is this evidence's best: under 1.0 the drawing reads differently
-    # mirrored, turned or sized, as drawings unlike the ones it learnt do
-    agree: float = field(default=1.0, compare=False)
 
     def prob(self, plant: str) -> float:
         return dict(self.plants).get(plant, 0.0)
@@ -125,8 +121,7 @@ class GroupRule:
     Trust needs, besides the group's probability (``trust``, on one drawing's scale): every
     member's own best plant is the guess; the network put at least ``on_kind`` of every
     member's probability on plants the cell allows (a drawing it takes for a letter or for
-    the other kind's plant is unlike what it learnt); at least ``agree`` of every member's
-    test-time views read its best plant; and the group's mean look is at least
+    the other kind's plant is unlike what it learnt); and the group's mean look is at least
     ``typical`` alike (cosine) to the mean look of the guessed plant's calibration drawings
     (``centres``): a drawing far from every drawing the network knows is read with
     confidence it has not earned.
@@ -137,8 +132,6 @@ class GroupRule:
     on_kind: float = 0.0
     typical: float = -1.0
     centres: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
-    # every member's views agree at least this much (DrawingEvidence.agree)
-    agree: float = 0.0
     # the player's groups matched to different plants (drawing_groups._assign)
     match: bool = True
 
@@ -154,7 +147,7 @@ class GroupRule:
                    num("group_trust", GROUP_TRUST_DEFAULT), num("group_on_kind", 0.0),
                    num("group_typical", -1.0),
                    {str(k): tuple(float(x) for x in v) for k, v in centres.items()}
-                   if isinstance(centres, dict) else {}, num("group_agree", 0.0))
+                   if isinstance(centres, dict) else {})
 
     def likeness(self, members: Sequence[DrawingEvidence], plant: str) -> float:
         """Cosine likeness of the members' mean look to ``plant``'s centre (1.0 without
@@ -172,7 +165,6 @@ class GroupRule:
         return (conf >= self.trust and all(m.best == guess for m in members)
                 and all(m.prob(guess) >= MEMBER_FLOOR for m in members)
                 and min(on_kind_mass(m) for m in members) >= self.on_kind
-                and min(m.agree for m in members) >= self.agree
                 and self.likeness(members, guess) >= self.typical)
 
 

@@ -776,31 +776,23 @@ def _drawings(ids: Sequence[str], crops: Sequence[np.ndarray], kinds: Sequence[F
     if not ids:
         return {}
     from companion.vision.sheet.letters import preprocess
-    from companion.vision.sheet.sketch_model import consensus, sketch_classifier
+    from companion.vision.sheet.sketch_model import sketch_classifier
 
-    clf = sketch_classifier()
-    inputs = np.stack([preprocess(c) for c in crops])
-    scores = clf.scores(inputs)
+    scores = sketch_classifier().scores(np.stack([preprocess(c) for c in crops]))
     gate = _letter_gate()
-    drawn = [i for i in range(len(ids))
-             if not (scores.p_letter(i) >= gate or (scores.p_letter(i) >= LETTER_SURE_GATE
-                                                    and letter_top[i] >= LETTER_SURE_READ))]
-    views = clf.view_probs(inputs[drawn])  # letters need no views: the gate reads one
     out: dict[str, DrawingEvidence] = {}
-    for i, seen in zip(drawn, views, strict=True):
-        fid, kind, p_letter = ids[i], kinds[i], scores.p_letter(i)
+    for i, (fid, kind) in enumerate(zip(ids, kinds, strict=True)):
+        p_letter = scores.p_letter(i)
+        if p_letter >= gate or (p_letter >= LETTER_SURE_GATE
+                                and letter_top[i] >= LETTER_SURE_READ):
+            continue
         plants = PLANTS_OF_KIND[kind]
-        idx = [SKETCH_CLASSES.index(v) for v in plants]
-        network = consensus(seen)  # the plants as the views read them together
-        raw = [float(network[k]) for k in idx]
+        raw = [float(scores.probs[i, SKETCH_CLASSES.index(v)]) for v in plants]
         total = sum(raw) or 1.0
-        # how many of the views read the same best plant of the kind
-        kinds_best = np.asarray(idx)[seen[:, idx].argmax(axis=1)]
-        agree = float(np.mean(kinds_best == idx[int(np.argmax(raw))]))
         out[fid] = DrawingEvidence(kind.value, tuple(zip(plants, (r / total for r in raw),
                                                          strict=True)),
                                    p_written[fid], p_letter, scores.features[i],
-                                   tuple(float(v) for v in network), agree)
+                                   tuple(float(v) for v in scores.probs[i]))
     return out
 
 
