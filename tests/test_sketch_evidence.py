@@ -56,3 +56,19 @@ def test_centres_and_floors_come_from_the_rightly_read_calibration_drawings() ->
                                 "centres": c})
     assert back.likeness([paper["evidence"]["a"]], "carrot") > 0.999
     assert back.likeness([paper["evidence"]["a"]], "onion") < 0.01
+
+
+def test_the_trust_floor_is_above_every_wrongly_read_calibration_drawing() -> None:
+    from tools.fit_sketches import GATE_MARGIN, sweep, trust_floor
+
+    paper = _paper({"a": "carrot", "b": "onion"})
+    # b is read as carrot at 0.9: no group may be trusted at its probability or below
+    paper["evidence"]["b"] = DrawingEvidence(
+        "vegetable", tuple((p, 0.9 if p == "carrot" else 0.02) for p in VEGETABLE_PLANTS),
+        0.99, 0.01, paper["evidence"]["b"].features)
+    floor, facts = trust_floor([paper])
+    assert facts["wrong_drawings"] == 1
+    assert abs(floor - (facts["max_wrong_drawing"] + GATE_MARGIN)) < 1e-3
+    assert abs(facts["max_wrong_drawing"] - 0.9) < 1e-3  # its probability of carrot
+    trusts = {r[1] for r in sweep([paper], GroupRule(), floor)}
+    assert min(trusts) == floor and all(t >= floor for t in trusts)

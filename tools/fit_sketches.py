@@ -12,7 +12,8 @@ the benchmark's held-out setting and never the real sketches.
   quantile of the rightly read calibration drawings less a margin.
 - ``group_distance`` and ``group_trust``: on photographed calibration papers
   (tools/sketch_evidence.py keeps what the reader saw), the pair that leaves no trusted
-  drawing wrong and asks the fewest questions.
+  drawing wrong and asks the fewest questions, the trust no lower than every wrongly read
+  calibration drawing's probability with a margin (``group_trust_floor``).
 - ``group_model``: the network these were fitted on; with another network the reader
   trusts no group until this is run again (``--groups-only`` after a retraining).
 
@@ -127,17 +128,35 @@ def ood_floors(papers: Sequence[dict[str, Any]], rule: Any) -> tuple[float, floa
             round(float(np.quantile(typical, OOD_QUANTILE)) - OOD_MARGIN, 3))
 
 
-def sweep(papers: Sequence[dict[str, Any]], base: Any) -> list[Row]:
+def trust_floor(papers: Sequence[dict[str, Any]]) -> tuple[float, dict[str, float]]:
+    """The least group trust the sweep may choose: above every calibration drawing read
+    wrong (its probability of its best plant, the scale a group's probability is on), with
+    GATE_MARGIN, as the letter gate is above every calibration sketch. A player's drawings
+    of a plant are one drawing made again, so a group is misread as one drawing is; the
+    calibration's few groups show too few errors for the trust to be fitted on them alone
+    (at trust 0.9 none was wrong, while real players' groups were, at 0.90-0.98)."""
+    from companion.vision.sheet.drawing_groups import _read_group
+
+    wrong = [_read_group([ev])[1] for p in papers for fid, ev in p["evidence"].items()
+             if ev.best != p["drawings"][fid]["truth"]]
+    top = max(wrong, default=0.0)
+    return (min(0.999, round(top + GATE_MARGIN, 3)),
+            {"max_wrong_drawing": round(top, 4), "wrong_drawings": len(wrong)})
+
+
+def sweep(papers: Sequence[dict[str, Any]], base: Any, floor: float = 0.0) -> list[Row]:
     """(distance, trust, silent, left wrong after one answer per question, median questions,
-    max questions) for every pair, the OOD floors of ``base`` kept."""
+    max questions) for every pair, the OOD floors of ``base`` kept; the trusts at least
+    ``floor``, and ``floor`` itself."""
     from companion.vision.sheet.constants_sketches import FRUIT_PLANTS, VEGETABLE_PLANTS
     from companion.vision.sheet.drawing_groups import group_drawings
     from tools.sketch_evidence import judge
 
     choices = {"vegetable": VEGETABLE_PLANTS, "fruit": FRUIT_PLANTS}
     rows = []
+    trusts = sorted({floor, *(t for t in TRUSTS if t >= floor)}) if floor else TRUSTS
     for dist in DISTANCES:
-        for trust in TRUSTS:
+        for trust in trusts:
             rule = replace(base, distance=dist, trust=trust)
             # without the garden's rules: they split a mixed group for players unlike the
             # calibration's, a safety net the fitted distance must not lean on
@@ -178,7 +197,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     on_kind, typical = ood_floors(papers, rule)
     print(f"out-of-distribution floors: on_kind {on_kind}, typical {typical}")
     rule = replace(rule, on_kind=on_kind, typical=typical)
-    rows = sweep(papers, rule)
+    floor, floor_facts = trust_floor(papers)
+    print(f"group trust at least {floor}: {floor_facts}")
+    rows = sweep(papers, rule, floor)
     for r in rows:
         print(f"distance {r[0]}, trust {r[1]}: {r[2]} silent, {r[3]} wrong after answers, "
               f"questions median {r[4]:g}, max {r[5]}")
@@ -198,6 +219,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                  "group_on_kind": on_kind, "group_typical": typical,
                  "group_model": model_fingerprint(),
                  "centres": rule.centres, "letter_gate_facts": facts,
+                 "group_trust_floor": floor_facts,
                  "group_fit": {"papers": len(papers), "drawings": drawn, "silent": best[2],
                                "wrong_after_answers": best[3],
                                "questions_median": best[4], "questions_max": best[5]}})
