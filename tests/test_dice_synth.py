@@ -137,3 +137,5 @@ def test_a_restocked_block_holds_at_most_the_box_s_seven_of_each(seed):
     # settled into the corner: each die has its neighbours towards the corner
     for r, c in cells:
         assert (r == 0 or (r - 1, c) in cells) and (c == 0 or (r, c - 1) in cells)
+    # as wide as tall at least, as the reader numbers a block off the mat
+    assert max(c for _, c in cells) >= max(r for r, _ in cells)

@@ -91,13 +91,21 @@ def restocked_block(
     n = int(rng.integers(fewest, rows * cols + 1))
     cells = {(r, c) for r in range(rows) for c in range(cols)}
     while len(cells) > n:
+        # a corner of the staircase, leaving the block at least as wide as it is tall: off
+        # the mat a block is numbered that way round (orient.own_axes_turn), so the truth
+        # keeps one numbering
         outer = sorted((r, c) for r, c in cells
-                       if (r, c + 1) not in cells and (r + 1, c) not in cells)
+                       if (r, c + 1) not in cells and (r + 1, c) not in cells
+                       and _wide_enough(cells - {(r, c)}))
         cells.discard(outer[int(rng.integers(len(outer)))])
     dice = [{"row": r, "col": c, "ingredient": pool[i],
              "value": int(FACES[int(rng.integers(len(FACES)))])}
             for i, (r, c) in enumerate(sorted(cells))]
     return _normalised({"dice": dice})
+
+
+def _wide_enough(cells: set[Cell]) -> bool:
+    return max(c for _, c in cells) >= max(r for r, _ in cells)
 
 
 def _open_neighbours(cell: Cell, cells: set[Cell]) -> int:
