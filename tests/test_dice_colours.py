@@ -126,6 +126,24 @@ def test_learnt_colours_read_a_later_photo_of_the_same_dice():
     assert all(c.confidence >= REVIEW_BELOW for c in fit.calls)
 
 
+def test_a_later_full_block_keeps_its_seven_groups_and_takes_the_games_names():
+    """A box whose carrots look like our tan and mushrooms lie between: alone, the five
+    groups of seven would be named by our nominal colours (carrots as mushrooms); with
+    the game's learnt colours the same groups are named as the game's dice are."""
+    rng = np.random.default_rng(8)
+    layout = CENTROIDS.copy()
+    carrot, mushroom = NAMES.index("carrot"), NAMES.index("mushroom")
+    layout[carrot] = CENTROIDS[mushroom]
+    layout[mushroom] = CENTROIDS[mushroom] + 0.7 * (CENTROIDS[carrot] - CENTROIDS[mushroom])
+    feats, names = _full_block(layout, rng)
+    learnt = colours_from(np.array(feats), names, "pips")
+    later, truth = _full_block(layout + np.array([0.05, -0.04]), rng)
+    fit = fit_families(later, np.zeros(2), True, known=learnt.centres,
+                       known_scatter=learnt.scatter)
+    assert fit.seven_each
+    assert [c.ingredient for c in fit.calls] == truth
+
+
 def test_colours_are_learnt_only_from_a_full_block():
     rng = np.random.default_rng(7)
     feats, names = _full_block(CENTROIDS, rng)

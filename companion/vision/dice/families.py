@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from companion.vision.dice import constants as C
-from companion.vision.dice.assign import balanced_labels
+from companion.vision.dice.assign import balanced_labels, min_cost_assignment
 from companion.vision.dice.colour import CENTROIDS, INGREDIENT_NAMES
 
 
@@ -222,8 +222,17 @@ def fit_families(
         alone = np.argmin(np.linalg.norm(rel[:, None, :] - centres[None], axis=-1), axis=1)
         base = np.asarray(known, np.float64)
         shift, sat, rivals = _fit_light(rel, C.KNOWN_PRIOR, base, C.KNOWN_SATURATIONS)
-        centres = base * sat[None, :] + shift
-        seven = False
+        learnt = base * sat[None, :] + shift
+        if seven:
+            # a full block's dice fell into five groups of seven by themselves: keep the
+            # groups, and let the game's own colours say which group is which family
+            cost = ((centres[:, None, :] - learnt[None]) ** 2).sum(axis=-1)
+            named_as = min_cost_assignment(cost)  # group (nominal family) -> family
+            renamed = np.empty_like(centres)
+            renamed[named_as] = centres
+            centres = renamed
+        else:
+            centres = learnt
         named = np.argmin(np.linalg.norm(rel[:, None, :] - centres[None], axis=-1), axis=1)
         rivals |= {int(i) for i in np.flatnonzero(named != alone)}
     spread = np.full(len(CENTROIDS), C.COLOUR_SPREAD)
