@@ -377,11 +377,12 @@ def test_cli_read_lists_a_gap_to_check(tmp_path):
 def test_a_six_whose_pips_the_blobs_missed_is_read_by_its_paint(index, cell):
     """Faint pips on a purple face under a lamp's glint: where the blobs see one spot, a
     face these dice do not have, the paint looks for the lattice and finds the 6 (kept in
-    review, as every count the paint found alone). Photos of the wide dice bench."""
+    review, as every count the paint found alone). Photos of the wide dice bench, its
+    restocked blocks drawn as they were when these were found."""
     from tools.bench_dice_vision import photo
     from tools.synth.dice_truth import match_dice
 
-    shot, _, _ = photo("wide", index)
+    shot, _, _ = photo("wide", index, bag_mix=True)
     reading = read_dice_image(shot.image)
     die = next(d for d, c in match_dice(shot, reading.dice) if c == cell)
     truth = next(d for d in shot.block["dice"] if (d["row"], d["col"]) == cell)

@@ -75,14 +75,14 @@ class Tally:
     untaught: int = 0  # +colours: games whose full block taught no colours (read alone)
 
 
-def _block(rng: np.random.Generator, kind: str) -> dict[str, object]:
+def _block(rng: np.random.Generator, kind: str, bag_mix: bool = BAG_MIX) -> dict[str, object]:
     if kind == "cut":
         return random_block(rng, irregular=True)
     if kind == "restocked":
         # the spent and leftover dice rolled back and settled into a corner: at most the
         # box's 7 of each ingredient (until 2026-12-03 any mix of 35, which the game's 35
         # dice, 7 of each, cannot make; ``bag_mix_block`` keeps that for comparison)
-        return bag_mix_block(rng) if BAG_MIX else restocked_block(rng)
+        return bag_mix_block(rng) if bag_mix else restocked_block(rng)
     return random_block(rng)
 
 
@@ -98,7 +98,9 @@ def _surfaces(style: Style) -> tuple[str, ...]:
     return WIDER_SURFACES if style in (WIDER, UNSEEN) else SURFACES
 
 
-def photo(setting: str, i: int) -> tuple[DicePhoto, str, str]:
+def photo(setting: str, i: int, bag_mix: bool = BAG_MIX) -> tuple[DicePhoto, str, str]:
+    """Photo ``i`` of a setting (``bag_mix``: a restocked block as the first generator drew
+    it, 35 dice of any mix)."""
     style, first = SETTINGS[setting]
     rng = np.random.default_rng(first + i)
     surfaces = _surfaces(style)
@@ -108,10 +110,11 @@ def photo(setting: str, i: int) -> tuple[DicePhoto, str, str]:
     table = None if on_mat else surface
     if style in (WIDER, UNSEEN):
         look = draw_look(style, rng)
-        shot = render_dice_photo(_block(rng, kind), rng, on_mat=on_mat, table=table, look=look)
+        shot = render_dice_photo(_block(rng, kind, bag_mix), rng, on_mat=on_mat, table=table,
+                                 look=look)
     else:
         shot = render_dice_photo(
-            _block(rng, kind), rng, on_mat=on_mat, table=table,
+            _block(rng, kind, bag_mix), rng, on_mat=on_mat, table=table,
             style=None if style is NARROW else style,
         )
     return shot, surface, kind

@@ -54,10 +54,12 @@ def _render(i: int) -> Any:
     on_mat = surface == "mat"
     table = None if on_mat else surface
     style = i % 3
+    # restocked blocks as the shipped model's harvest drew them (35 dice of any mix)
+    block = _block(rng, kind, bag_mix=True)
     if style == 0 or (surface == "paper" and style != 0):
         look = draw_look(WIDER, rng)
-        return render_dice_photo(_block(rng, kind), rng, on_mat=on_mat, table=table, look=look)
-    return render_dice_photo(_block(rng, kind), rng, on_mat=on_mat, table=table,
+        return render_dice_photo(block, rng, on_mat=on_mat, table=table, look=look)
+    return render_dice_photo(block, rng, on_mat=on_mat, table=table,
                              style=WIDE if style == 1 else None)
 
 
