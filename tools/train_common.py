@@ -15,6 +15,18 @@ from typing import Any
 import numpy as np
 
 
+def harvest_photos(one: Callable[[int], object], n_photos: int, workers: int) -> None:
+    """Run ``one(i)`` for photos 0..n_photos-1 in ``workers`` processes (the patch
+    harvests: each photo is rendered, read and cached on its own), saying how far it got."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(max(1, workers)) as pool:
+        for k, _ in enumerate(pool.map(one, range(n_photos))):
+            if (k + 1) % 20 == 0:
+                print(f"{k + 1}/{n_photos} photos, {time.perf_counter() - t0:.0f} s", flush=True)
+
+
 def logits_of(model: Any, x: np.ndarray) -> np.ndarray:
     """The model's logits for (n, H, W) inputs, in batches, in eval mode."""
     import torch

@@ -22,7 +22,6 @@ import json
 import math
 import pickle
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,7 @@ from companion.vision.sheet.mark_shape import preprocess
 from tools.train_common import (
     export_onnx,
     fit_temperature,
+    harvest_photos,
     logits_of,
     nll,
     one_cycle_adamw,
@@ -116,11 +116,7 @@ def _harvest_one(i: int) -> str:
 
 def harvest(n_photos: int, workers: int) -> None:
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    t0 = time.perf_counter()
-    with ProcessPoolExecutor(workers) as pool:
-        for k, _ in enumerate(pool.map(_harvest_one, range(n_photos))):
-            if (k + 1) % 20 == 0:
-                print(f"{k + 1}/{n_photos} photos, {time.perf_counter() - t0:.0f} s", flush=True)
+    harvest_photos(_harvest_one, n_photos, workers)
 
 
 def load_patches(n_photos: int) -> dict[str, list[Patch]]:

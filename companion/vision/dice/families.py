@@ -442,7 +442,7 @@ def _fewest_cuts(
         gap = float(np.linalg.norm(rel[a][:, None, :] - rel[b][None], axis=-1).min())
         return (len(members_of[k]) > per, gap)
 
-    keep = sorted(cuts, key=rank, reverse=True)[:max(room, 0)]
+    keep = sorted(cuts, key=rank, reverse=True)[:room]
     return {k: cuts[k] for k in keep}
 
 
