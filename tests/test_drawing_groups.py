@@ -52,7 +52,8 @@ def test_fruit_and_vegetable_cells_never_share_a_group() -> None:
     assert sorted(g.fields for g in groups) == [("f",), ("v",)]
     assert {g.guess for g in groups} == {"carrot", "fig"}
     q = groups[0].question_json()
-    assert set(q) == {"id", "fields", "guess", "choices"} and q["id"].startswith("q")
+    assert set(q) == {"id", "fields", "guess", "choices", "what"} and q["id"].startswith("q")
+    assert q["what"] == "drawing"
 
 
 def _mixed(kind: str, probs: dict[str, float], look: int, network: tuple[float, ...] = (),

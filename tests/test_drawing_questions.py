@@ -25,6 +25,7 @@ class _Group:
     guess: str
     trusted: bool
     choices: tuple[str, ...] = ("carrot", "onion")
+    what: str = "drawing"
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def _player() -> PlayerReading[Any]:
 def test_groups_span_both_sheets_and_only_untrusted_ones_ask() -> None:
     p = _player()
     assert p.questions == [{"id": "q1", "fields": sorted(X), "guess": "carrot",
-                            "choices": ["carrot", "onion"]}]
+                            "choices": ["carrot", "onion"], "what": "drawing"}]
     assert set(p.review) == X  # every field of a question is in review
     assert p.fields[Y2] == "onion" and p.group_of(X3) == tuple(sorted(X))
     assert p.group_of(Z) == (Z,)

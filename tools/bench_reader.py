@@ -98,6 +98,8 @@ class ReaderResult:
     letters: dict[str, tuple[float, bool]] = field(default_factory=dict)
     # the same fields' runner-up value and its probability among the field's letters
     runners_up: dict[str, tuple[str, float]] = field(default_factory=dict)
+    # every field's reading (FieldReading), for asking a player's questions across sheets
+    readings: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
 @dataclass
@@ -122,6 +124,8 @@ class Tally:
     papers_scored_right_no_review: int = 0
     pairs: int = 0
     pairs_merged: int = 0
+    questions: list[int] = field(default_factory=list)  # per player paper
+    wrong_after_answers: int = 0  # fields still wrong once every question is answered
     failed_photos: int = 0
     seconds: list[float] = field(default_factory=list)
     silent_examples: list[str] = field(default_factory=list)
@@ -347,7 +351,8 @@ def reader_function(name: str, own_letters: bool = False) -> Callable[[Path], Re
         fields = {k: v for k, v in dict(reading.fields).items() if v}
         return ReaderResult(fields, set(reading.review), seconds, code=reading.code,
                             letters=letter_facts(reading.readings),
-                            runners_up=letter_runners_up(reading.readings))
+                            runners_up=letter_runners_up(reading.readings),
+                            readings=dict(reading.readings))
 
     return read
 
@@ -448,7 +453,35 @@ def tally(
         right = right and not failed
         t.papers_scored_right += right
         t.papers_scored_right_no_review += right and not review
+        asked, left_wrong = answer_questions(members, truths, results)
+        t.questions.append(asked)
+        t.wrong_after_answers += left_wrong
     return t
+
+
+def answer_questions(members: Sequence[PhotoSpec], truths: dict[str, dict[str, Any]],
+                     results: dict[str, ReaderResult]) -> tuple[int, int]:
+    """A player's questions (their sheets' readings merged, as ``delicious read`` asks
+    them), and how many fields stay wrong when each question is answered with one tap (the
+    value most of its fields truly hold) and every other field in review is checked."""
+    from companion.vision.sheet.reader import settle_drawings
+
+    merged: dict[str, Any] = {}
+    truth: dict[str, str] = {}
+    for m in members:
+        merged.update(results[m.name].readings)
+        truth.update(truths[m.name]["fields"])
+    if not merged:
+        return 0, 0
+    settled, every = settle_drawings(merged, members[0].variant)
+    groups = [g for g in every if not g.trusted]
+    wrong_silent = sum(1 for fid, r in settled.items()
+                       if not r.review and (r.value or "") != truth.get(fid, ""))
+    minority = 0
+    for g in groups:
+        wants = Counter(truth.get(f, "") for f in g.fields)
+        minority += len(g.fields) - wants.most_common(1)[0][1]
+    return len(groups), wrong_silent + minority
 
 
 def write_details(path: Path, specs: Sequence[PhotoSpec], truths: dict[str, dict[str, Any]],
@@ -592,6 +625,11 @@ def table(tallies: dict[str, Tally]) -> str:
     row("players scored exactly, nothing to review",
         (count(t.papers_scored_right_no_review, t.papers) for t in ts))
     row("fields sent to review", (f"{_pct(t.reviewed, t.fields)} ({t.reviewed})" for t in ts))
+    row("questions per player, median / max",
+        (f"{statistics.median(t.questions):g} / {max(t.questions)}" if t.questions else "n/a"
+         for t in ts), "median <= 2")
+    row("fields right after every question is answered (one tap each)",
+        (count(t.fields - t.wrong_after_answers, t.fields) for t in ts))
     for k in kinds:
         row(f"- sent to review: {k}", (f"{_pct(t.review_by_kind[k], t.by_kind[k])} "
                                         f"({t.review_by_kind[k]})" for t in ts))

@@ -252,8 +252,9 @@ def _print_text(players: Sequence[Player], names: Sequence[str], table: TableRes
         for m in p.supply_checks or ():
             click.echo(f"! supply: {m.message} ({', '.join(m.fields)})")
         for q in p.questions:
-            what = (f"the drawing in {q['fields'][0]} looks" if len(q["fields"]) == 1 else
-                    f"{len(q['fields'])} alike drawings ({', '.join(q['fields'])}) look")
+            held = q["what"]  # "drawing" or "letter"
+            what = (f"the {held} in {q['fields'][0]} looks" if len(q["fields"]) == 1 else
+                    f"{len(q['fields'])} alike {held}s ({', '.join(q['fields'])}) look")
             click.echo(f"? {q['id']}: {what} like {q['guess'] or 'no plant known'}; name "
                        f"{'it' if len(q['fields']) == 1 else 'them all'} with --name "
                        f"{q['fields'][0]}=PLANT")

@@ -82,6 +82,7 @@ class Question:
     fields: tuple[tuple[int, str], ...]
     guess: str | None
     choices: tuple[str, ...]
+    what: str = "drawing"  # what its cells hold: "drawing" or "letter"
 
 
 @dataclass(frozen=True)
@@ -209,7 +210,8 @@ def score_table(items: Sequence[TableSheet[SheetReading]],
                                     tuple(corrected), every,
                                     tuple(Question(q["id"], tuple((key_of[f], f)
                                                                   for f in q["fields"]),
-                                                   q["guess"], tuple(q["choices"]))
+                                                   q["guess"], tuple(q["choices"]),
+                                                   q["what"])
                                           for q in p.questions),
                                     tuple((key_of[g.fields[0]], g.fields[0]) for g in p.groups
                                           if len(g.fields) > 1 and set(g.fields) <= hand)))

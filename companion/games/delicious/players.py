@@ -77,6 +77,8 @@ class GroupLike(Protocol):
     def trusted(self) -> bool: ...
     @property
     def choices(self) -> tuple[str, ...]: ...
+    @property
+    def what(self) -> str: ...  # what its cells hold: "drawing" or "letter"
 
 
 @runtime_checkable
@@ -212,7 +214,7 @@ class PlayerReading(FieldSummary, Generic[S]):
             left = [f for f in g.fields if f not in hand]
             if not g.trusted and left:
                 out.append({"id": g.id, "fields": left, "guess": g.guess,
-                            "choices": list(g.choices)})
+                            "choices": list(g.choices), "what": g.what})
         return out
 
     def group_of(self, fid: str) -> tuple[str, ...]:

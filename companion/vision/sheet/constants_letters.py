@@ -64,3 +64,8 @@ OWN_SURE_ABOVE = 0.995
 OWN_BLUR_PX = 1.5
 OWN_WEIGHT = 8.0
 OWN_MIN_GAIN = 0.1
+
+# A player's letters in review are asked once per group (letter_groups.py): letters read as
+# the same plant join while the mean cosine distance of the letter network's hidden
+# features stays under LETTER_GROUP_DISTANCE.
+LETTER_GROUP_DISTANCE = 0.3

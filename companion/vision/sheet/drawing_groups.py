@@ -57,7 +57,8 @@ class DrawingEvidence:
 
 @dataclass(frozen=True)
 class DrawingGroup:
-    """Alike drawings read as one: the guess, how sure, and whether it is trusted."""
+    """Alike drawings (or doubtful letters, letter_groups.py) read as one: the guess, how
+    sure, and whether it is trusted."""
 
     id: str
     kind: str
@@ -66,14 +67,16 @@ class DrawingGroup:
     confidence: float
     trusted: bool
     choices: tuple[str, ...]
+    what: str = "drawing"  # what its cells hold: "drawing" or "letter"
 
     def question_json(self) -> dict[str, Any]:
         return {"id": self.id, "fields": list(self.fields), "guess": self.guess,
-                "choices": list(self.choices)}
+                "choices": list(self.choices), "what": self.what}
 
 
-def _clusters(feats: np.ndarray, threshold: float) -> list[list[int]]:
-    """Average-linkage agglomerative clusters under a cosine-distance threshold."""
+def alike_clusters(feats: np.ndarray, threshold: float) -> list[list[int]]:
+    """Average-linkage agglomerative clusters of unit-length rows under a cosine-distance
+    threshold (also letter_groups.py's)."""
     groups = [[i] for i in range(len(feats))]
     if len(feats) < 2:
         return groups
@@ -205,7 +208,7 @@ def _settle_kind(drawings: Mapping[str, DrawingEvidence], ids: Sequence[str],
     """The groups of one player's drawings of one kind, each trusted or a question
     (``apart``: pairs of cells that cannot hold the same plant)."""
     feats = np.stack([drawings[f].features for f in ids]).astype(np.float64)
-    pending = [[ids[i] for i in c] for c in _clusters(feats, rule.distance)]
+    pending = [[ids[i] for i in c] for c in alike_clusters(feats, rule.distance)]
     drafts: list[_Draft] = []
     while pending:
         members = pending.pop(0)

@@ -103,6 +103,7 @@ from companion.vision.sheet.drawing_groups import (
     group_drawings,
 )
 from companion.vision.sheet.glare import glared_fields
+from companion.vision.sheet.letter_groups import LetterLook, group_letters
 from companion.vision.sheet.letter_pairs import LetterCall, doubted_pairs
 
 LETTER_VALUES: dict[FieldKind, dict[str, str]] = {
@@ -154,7 +155,10 @@ class FieldReading:
     # a drawing's evidence, for reading it with the player's alike drawings (None: a letter,
     # a mark or nothing; never in any JSON)
     drawing: DrawingEvidence | None = field(default=None, repr=False, compare=False)
-    group: str = field(default="", compare=False)  # its group of alike drawings, if any
+    group: str = field(default="", compare=False)  # its group of alike cells, if any
+    # a letter's look to the letter network (unit-length hidden features), for asking a
+    # player's alike doubtful letters once (letter_groups.py; never in any JSON)
+    letter_look: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def review(self) -> bool:
@@ -543,8 +547,10 @@ def _first_potter(page: _Page, spec: FieldSpec, shift: Align,
 def _letter_candidates(
     crops: Sequence[np.ndarray], kinds: Sequence[FieldKind], reader: Reader,
     trusted: Sequence[bool] = (), own: bool = False,
-) -> list[list[tuple[str, float]]]:
-    """Ranked (value, probability) per crop among the values its field kind allows.
+) -> tuple[list[list[tuple[str, float]]], np.ndarray | None]:
+    """Ranked (value, probability) per crop among the values its field kind allows, and
+    the letter network's unit-length features per crop (None from tesseract), by which a
+    player's alike letters are grouped (letter_groups.py).
 
     With ``own``, a doubtful letter is also compared with the sheet's sure letters (those
     in surely written cells, ``trusted``): one player wrote them all (own_letters.py).
@@ -560,27 +566,30 @@ def _letter_candidates(
                 out.append([])
             else:
                 out.append([(LETTER_VALUES[kind][letter], float(conf))])
-        return out
-    ranked = _classify(list(crops), alloweds, list(trusted) or [True] * len(crops),
-                       own) if crops else []
+        return out, None
+    if not crops:
+        return [], None
+    ranked, feats = _classify(list(crops), alloweds, list(trusted) or [True] * len(crops), own)
     for lst, kind in zip(ranked, kinds, strict=True):
         out.append([(LETTER_VALUES[kind][letter], float(p)) for letter, p in lst])
-    return out
+    return out, feats
 
 
 def _classify(crops: list[np.ndarray], alloweds: list[list[str]], trusted: list[bool],
-              own: bool) -> list[list[tuple[str, float]]]:
+              own: bool) -> tuple[list[list[tuple[str, float]]], np.ndarray | None]:
+    from companion.vision.sheet.letter_groups import unit_rows
     from companion.vision.sheet.letters import preprocess
     from companion.vision.sheet.own_letters import compare_own, letter_features
 
     clf = _classifier()
     inputs = np.stack([preprocess(c) for c in crops])
-    if not own:
-        return clf.rank(inputs, alloweds)
     logits, hidden = clf.logits_and_features(inputs)
     ranked = clf.rank(inputs, alloweds, logits)
+    feats = unit_rows(hidden) if hidden.size else None
+    if not own:
+        return ranked, feats
     return compare_own(letter_features(inputs, hidden), ranked,
-                       _letter_review_below(Reader.OURS), trusted=trusted)
+                       _letter_review_below(Reader.OURS), trusted=trusted), feats
 
 
 def _letter_review_below(reader: Reader) -> float:
@@ -695,7 +704,10 @@ def read_fields(
             p = _mark(page, spec, shift, below)
             cands[spec.id] = ((None, 1 - p), (MARK_VALUES[spec.kind], p))
     trusted = [p_written[fid] >= REVIEW_BELOW for fid in letter_ids]
-    ranked = _letter_candidates(letter_crops, letter_kinds, reader, trusted, own_letters)
+    ranked, letter_feats = _letter_candidates(letter_crops, letter_kinds, reader, trusted,
+                                              own_letters)
+    looks = ({fid: letter_feats[i] for i, fid in enumerate(letter_ids)}
+             if letter_feats is not None else {})
     drawn = _drawings(letter_ids, letter_crops, letter_kinds, p_written,
                       [lst[0][1] if lst else 0.0 for lst in ranked])
     unread = {fid for fid, lst in zip(letter_ids, ranked, strict=True)
@@ -738,8 +750,9 @@ def read_fields(
         evidence = drawn.get(fid) if value is not None else None
         if evidence is not None:  # never trusted alone: its group names it
             conf, note = min(conf, DRAWING_CONFIDENCE), note or DRAWING_NOTE
+        look = looks.get(fid) if value is not None and evidence is None else None
         out[fid] = FieldReading(fid, spec.kind, value, conf, ordered, shifts[fid][:2], note,
-                                evidence)
+                                evidence, letter_look=look)
     return out
 
 
@@ -889,15 +902,16 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
                     ) -> tuple[dict[str, Any], tuple[DrawingGroup, ...]]:
     """Group the drawings among ``readings`` and name each by its group: a trusted group
     gives its members its guess with its confidence, an untrusted one its guess in review
-    (one question). ``variant``: the garden whose containers' rules keep cells apart."""
+    (one question); then the letters in review, alike ones asked once (letter_groups.py).
+    ``variant``: the garden whose containers' rules keep cells apart."""
     drawn = {fid: r.drawing for fid, r in readings.items()
              if isinstance(r, FieldReading) and r.drawing is not None}
     out = dict(readings)
-    if not drawn:
-        return out, ()
     choices = {FieldKind.VEGETABLE.value: VEGETABLE_PLANTS, FieldKind.FRUIT.value: FRUIT_PLANTS}
-    apart = garden(variant).apart() if variant else frozenset()  # the containers' rules
-    groups = group_drawings(drawn, choices, _group_rule(), apart)
+    groups: list[DrawingGroup] = []
+    if drawn:
+        apart = garden(variant).apart() if variant else frozenset()  # the containers' rules
+        groups = group_drawings(drawn, choices, _group_rule(), apart)
     for g in groups:
         for fid in g.fields:
             r = readings[fid]
@@ -908,4 +922,18 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
                 conf, note = min(g.confidence, ev.p_written, DRAWING_CONFIDENCE), \
                     GROUP_QUESTION_NOTE
             out[fid] = replace(r, value=g.guess, confidence=conf, note=note, group=g.id)
-    return out, tuple(groups)
+    lettered = group_letters(_doubtful_letters(out), choices, len(groups) + 1)
+    for g in lettered:
+        for fid in g.fields:
+            out[fid] = replace(out[fid], group=g.id)
+    return out, (*groups, *lettered)
+
+
+def _doubtful_letters(readings: Mapping[str, Any]) -> dict[str, LetterLook]:
+    """The letter cells in review (not drawings, not set by hand), as letter_groups sees
+    them."""
+    return {fid: LetterLook(r.kind.value, r.value, r.confidence, r.letter_look)
+            for fid, r in readings.items()
+            if isinstance(r, FieldReading) and r.letter_look is not None
+            and r.drawing is None and r.value is not None and r.review
+            and r.kind in LETTER_VALUES}

@@ -1,0 +1,74 @@
+"""A player's doubtful letters: alike ones are one question, unlike ones ask apart."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.paper.model import FieldKind
+from companion.vision.sheet.letter_groups import LetterLook, group_letters, unit_rows
+from companion.vision.sheet.reader import (
+    FRUIT_PLANTS,
+    VEGETABLE_PLANTS,
+    FieldReading,
+    settle_drawings,
+)
+
+CHOICES = {"vegetable": VEGETABLE_PLANTS, "fruit": FRUIT_PLANTS}
+
+
+def _look(seed: int, wobble: float = 0.0, n: int = 64) -> np.ndarray:
+    """A unit feature row: ``seed`` picks the shape, ``wobble`` re-draws it a little."""
+    base = np.random.default_rng(seed).random(n)
+    jitter = np.random.default_rng(seed * 1000 + int(wobble * 100)).normal(0, wobble, n)
+    return unit_rows((base + jitter)[None, :])[0]
+
+
+def _letter(fid: str, value: str, look: np.ndarray, conf: float = 0.6,
+            kind: FieldKind = FieldKind.VEGETABLE) -> FieldReading:
+    return FieldReading(fid, kind, value, conf, ((value, conf), (None, 1 - conf)),
+                        note="letter not clear enough to be sure", letter_look=look)
+
+
+def test_alike_doubtful_letters_read_alike_are_one_question() -> None:
+    looks = {f"garden.boots.r0.c{i}": LetterLook("vegetable", "carrot", 0.6, _look(1, 0.02))
+             for i in range(3)}
+    groups = group_letters(looks, CHOICES)
+    assert len(groups) == 1
+    g = groups[0]
+    assert g.fields == tuple(sorted(looks)) and g.guess == "carrot" and not g.trusted
+    assert g.choices == VEGETABLE_PLANTS and g.id == "q1"
+
+
+def test_letters_read_as_different_plants_or_unlike_ask_apart() -> None:
+    looks = {"a": LetterLook("vegetable", "carrot", 0.6, _look(1)),
+             "b": LetterLook("vegetable", "onion", 0.6, _look(1)),  # alike, another letter
+             "c": LetterLook("vegetable", "carrot", 0.6, unit_rows(  # another shape
+                 (np.eye(64)[0] * 5 + _look(9))[None, :])[0]),
+             "d": LetterLook("fruit", "blueberry", 0.6, _look(1))}
+    groups = group_letters(looks, CHOICES, first_id=4)
+    assert sorted(g.fields for g in groups) == [("a",), ("b",), ("c",), ("d",)]
+    assert [g.id for g in groups] == ["q4", "q5", "q6", "q7"]
+    assert {g.fields[0]: g.choices for g in groups}["d"] == FRUIT_PLANTS
+
+
+def test_settle_asks_only_letters_in_review_and_numbers_after_drawings() -> None:
+    alike = _look(3, 0.01)
+    readings = {
+        "garden.boots.r0.c0": _letter("garden.boots.r0.c0", "pepper", alike),
+        "garden.boots.r0.c1": _letter("garden.boots.r0.c1", "pepper", _look(3, 0.02)),
+        "garden.crate.r0.c0": _letter("garden.crate.r0.c0", "pepper", alike, conf=0.999),
+        "garden.crate.r0.c1": FieldReading("garden.crate.r0.c1", FieldKind.VEGETABLE, None,
+                                           0.99, ((None, 0.99),)),
+    }
+    settled, groups = settle_drawings(readings, "A")
+    assert [(g.id, g.fields) for g in groups] == [
+        ("q1", ("garden.boots.r0.c0", "garden.boots.r0.c1"))]
+    assert settled["garden.boots.r0.c0"].group == "q1"
+    assert settled["garden.crate.r0.c0"].group == ""  # trusted: never asked
+    assert all(settled[f].review for f in groups[0].fields)
+
+
+def test_a_letter_set_by_hand_is_never_asked_again() -> None:
+    r = _letter("garden.boots.r0.c0", "pepper", _look(3))
+    assert r.set_by_hand("onion").letter_look is None
+    assert settle_drawings({r.id: r.set_by_hand("onion")}, "A")[1] == ()
