@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from companion.cli import main
 
 from companion.paper.model import FieldKind
 from companion.vision.sheet.letter_groups import LetterLook, group_letters, unit_rows
@@ -13,6 +20,7 @@ from companion.vision.sheet.reader import (
     settle_drawings,
 )
 
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "delicious" / "photos"
 CHOICES = {"vegetable": VEGETABLE_PLANTS, "fruit": FRUIT_PLANTS}
 
 
@@ -72,3 +80,36 @@ def test_a_letter_set_by_hand_is_never_asked_again() -> None:
     r = _letter("garden.boots.r0.c0", "pepper", _look(3))
     assert r.set_by_hand("onion").letter_look is None
     assert settle_drawings({r.id: r.set_by_hand("onion")}, "A")[1] == ()
+
+
+def test_a_doubtful_hand_is_asked_once_per_letter_and_one_name_answers_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """End to end on an example photo, with the letter threshold raised until most letters
+    are doubtful: alike letters of a plant are one question, every field of a question is
+    in review, and ``--name`` on one of its fields names them all."""
+    from companion.vision.sheet import reader
+
+    monkeypatch.setattr(reader, "_letter_review_below", lambda _reader: 0.999999)
+    photo = str(EXAMPLES / "combo-good-light.jpg")
+    code, out = _read(photo, "--json")
+    doc = json.loads(out)
+    asked = [q for q in doc["questions"] if q["what"] == "letter"]
+    doubted = [f for q in asked for f in q["fields"]]
+    assert asked and len(asked) < len(doubted)  # some letters asked together
+    assert set(doubted) <= set(doc["review"])
+    assert all(doc["fields"][f] == q["guess"] for q in asked for f in q["fields"])
+    biggest = max(asked, key=lambda q: len(q["fields"]))
+    other = next(c for c in biggest["choices"] if c != biggest["guess"])
+    code, out = _read(photo, "--json", "--name", f"{biggest['fields'][0]}={other}")
+    named = json.loads(out)
+    assert all(named["fields"][f] == other for f in biggest["fields"])
+    assert not set(biggest["fields"]) & set(named["review"])
+    assert biggest["id"] not in {q["id"] for q in named["questions"]
+                                 if set(q["fields"]) & set(biggest["fields"])}
+
+
+def _read(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["delicious", "read", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        result.exception
+    return result.exit_code, result.output
