@@ -10,7 +10,6 @@ import pytest
 from click.testing import CliRunner
 
 from companion.cli import main
-
 from companion.paper.model import FieldKind
 from companion.vision.sheet.letter_groups import LetterLook, group_letters, unit_rows
 from companion.vision.sheet.reader import (
