@@ -201,7 +201,9 @@ def test_the_reader_reads_letters_through_the_ensemble() -> None:
     alloweds = [sorted(FIELD_LETTERS["fruit" if a in "SGW" else "vegetable"]) for a in "BSGCOMPW"]
     clf = _classifier()
     want = clf.classify_many(crops, alloweds)
-    got = _classify(crops, alloweds, [True] * len(crops), own=False)
+    got, looks = _classify(crops, alloweds, [True] * len(crops), own=False)
+    assert looks is not None and looks.shape[0] == len(crops)  # letter_groups' features
+    assert np.allclose(np.linalg.norm(looks, axis=1), 1.0)
     assert [[a for a, _ in r] for r in got] == [[a for a, _ in r] for r in want]
     assert np.allclose([p for r in got for _, p in r], [p for r in want for _, p in r])
     single = LetterClassifier.load(members=False).classify_many(crops, alloweds)
