@@ -132,3 +132,31 @@ def test_a_few_dice_apart_from_their_family_go_to_review_towards_the_family_they
         assert call.ingredient == "tomato" or call.apart == "tomato", call
     # the carrots themselves stay sure
     assert all(c.apart is None for c in calls[:len(carrots)])
+
+
+def test_a_surplus_that_came_along_a_chain_of_families_leaves_the_whole_chain_in_doubt():
+    """Under a warm lamp a full block can read its carrots as mushrooms and its tomatoes
+    as carrots: mushroom holds 14, carrot its 7 (all tomatoes), tomato none. The carrots
+    named mushroom are in doubt for the surplus, and so are the tomatoes named carrot, the
+    middle of the chain, though their own family holds no more than the game's 7: named
+    with at most 7 of each family, they are tomatoes."""
+    from companion.vision.dice.families import FamilyCall, _too_many
+
+    order = list(NAMES)  # carrot, mushroom, onion, pepper, tomato
+    truth = ["mushroom"] * 7 + ["carrot"] * 7 + ["tomato"] * 7 + ["onion"] * 7 + ["pepper"] * 7
+    named = ["mushroom"] * 14 + ["carrot"] * 7 + ["onion"] * 7 + ["pepper"] * 7
+    runner = ["carrot"] * 14 + ["tomato"] * 7 + ["tomato"] * 7 + ["mushroom"] * 7
+    far = 100.0
+    cost = np.full((35, 5), far)
+    for i, (t, n) in enumerate(zip(truth, named, strict=True)):
+        cost[i, order.index(n)] = 1.0  # where it was named: nearest
+        cost[i, order.index(t)] = min(cost[i, order.index(t)], 4.0)  # its own family: near
+    cost[7:14, order.index("tomato")] = 30.0  # a carrot could pass for a tomato, at a cost
+    calls = [FamilyCall(n, 1.0, r, 0.5) for n, r in zip(named, runner, strict=True)]
+    out = _too_many(calls, cost)
+    assert all(c.too_many and c.crowded == "carrot" for c in out[7:14])
+    assert all(not c.too_many and c.crowded == "tomato" for c in out[14:21])
+    assert all(c.crowded is None for c in out[:7] + out[21:])
+    # seven of each as named: nothing in doubt
+    even = [FamilyCall(n, 1.0, "carrot", 0.5) for n in order for _ in range(7)]
+    assert _too_many(even, np.ones((35, 5))) == even

@@ -7,13 +7,15 @@ another right die wrong (or a phantom out of review).
 Photos are rendered once and kept in ``bench-out/dice-errors/photos`` (their JPEG and
 truth). Besides the wide and narrow bench photos (any indices, 200 and beyond included)
 there are two extra wide-style sets with their own seeds: wood under a warm lamp and
-stone, and the ``wider`` tuning set (other paints, plastics, pips, lamps and tables);
+stone; the ``wider`` tuning set (other paints, plastics, pips, lamps and tables); and
+``warm-mat``, the wider set's dice on the mat under a warm lamp (its white the paper's);
 ``--colours`` reads each wider photo with the colours learnt from its game's full block.
 The held-out settings are for measuring only and are not offered here.
 
     python -m tools.dice_errors run NAME [--wide 0:200] [--narrow 0:50]
                                            [--warm-wood 0:60] [--stone 0:60]
-                                           [--wider 0:100] [--colours]
+                                           [--wider 0:100] [--warm-mat 0:90]
+                                           [--colours]
     python -m tools.dice_errors diff A B
 """
 
@@ -33,8 +35,11 @@ import numpy as np
 
 OUT_DIR = Path("bench-out/dice-errors")
 # extra tuning sets in the wide style, with their own seeds: wood under a warm lamp (where
-# orange and red dice come closest) and stone (a dark speckled table)
-EXTRA_FIRST = {"warm-wood": 50_000, "stone": 60_000}
+# orange and red dice come closest) and stone (a dark speckled table); and the wider set's
+# dice, paints and cameras on the mat under a warm lamp (the paper's white sure, the lamp
+# still warming the dice)
+EXTRA_FIRST = {"warm-wood": 50_000, "stone": 60_000, "warm-mat": 80_000}
+WARM_LAMP_K = (2200.0, 3300.0)
 
 
 def _span(text: str) -> range:
@@ -69,12 +74,15 @@ def _render(setting: str, i: int) -> tuple[Any, str, str]:
 
     from tools.bench_dice_vision import BLOCKS, _block, photo
     from tools.synth.dice_photo import render_dice_photo
-    from tools.synth.dice_style import WIDE
+    from tools.synth.dice_style import WIDE, WIDER, draw_look
 
     if setting not in EXTRA_FIRST:
         return photo(setting, i)
     rng = np.random.default_rng(EXTRA_FIRST[setting] + i)
     kind = BLOCKS[i % len(BLOCKS)]
+    if setting == "warm-mat":
+        look = draw_look(replace(WIDER, cct_k=WARM_LAMP_K), rng)
+        return render_dice_photo(_block(rng, kind), rng, on_mat=True, look=look), "mat", kind
     if setting == "stone":
         return render_dice_photo(_block(rng, kind), rng, table="stone", style=WIDE), "stone", kind
     style = replace(WIDE, cct_k=(2700.0, 3300.0), wb_correction=(0.35, 0.7))
@@ -205,6 +213,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     r.add_argument("--warm-wood", default="0", help="warm-lamp wood photo indices, as A:B")
     r.add_argument("--stone", default="0", help="stone table photo indices, as A:B")
     r.add_argument("--wider", default="0", help="wider tuning photo indices, as A:B")
+    r.add_argument("--warm-mat", default="0", help="warm-lamp mat photo indices, as A:B")
     r.add_argument("--colours", action="store_true",
                    help="read the wider photos with their game's learnt colours")
     d = sub.add_parser("diff", help="compare two saved runs")
@@ -214,7 +223,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.cmd == "run":
         run(args.name, {"wide": _span(args.wide), "narrow": _span(args.narrow),
                         "warm-wood": _span(args.warm_wood), "stone": _span(args.stone),
-                        "wider": _span(args.wider)}, args.colours)
+                        "wider": _span(args.wider), "warm-mat": _span(args.warm_mat)},
+            args.colours)
     else:
         sys.exit(diff(args.a, args.b))
 

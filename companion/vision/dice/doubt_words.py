@@ -19,6 +19,8 @@ _WORDS: dict[str, str] = {
     "colour-unknown": "its colour is unlike the other dice in this photo",
     "colour-apart": "its colour stands apart from the other dice read as this vegetable",
     "colour-too-many": "more dice than the game's 7 were read as this vegetable",
+    "colour-crowded": "another vegetable was read on more dice than the game has, and with "
+                      "7 of each this die is named otherwise",
     "pips-off-layout": "its pips are not laid out as on a die",
     "pips-unchecked": "its pips could not be checked by their colour",
     "pips-off-spacing": "two pips sit too close: one may be a glint",

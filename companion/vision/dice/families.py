@@ -37,6 +37,9 @@ class FamilyCall:
     rival: bool = False  # another light, fitting nearly as well, names this die otherwise
     twin: str | None = None  # a die of this photo that looks just like it is named this
     too_many: bool = False  # its family holds more dice here than the game has of it
+    # a family holds more dice here than the game has of it, and named with at most 7 in
+    # each this die is another family: that one
+    crowded: str | None = None
     # its family's dice fall in two groups a little apart and it is in the smaller: the
     # family it may be instead (the one its group lies towards)
     apart: str | None = None
@@ -244,6 +247,9 @@ def fit_families(
         scatter = np.maximum(scatter, np.asarray(known_scatter, np.float64))
     own = d / scatter[None]
     out = []
+    # what naming a die one family costs, in its face's own doubt where known
+    cost = d**2 if scales is None else (np.linalg.norm(
+        (rel[:, None, :] - centres[None]) / scales[:, None, :], axis=-1) / spread[None]) ** 2
     for i, row in enumerate(d):
         order = np.argsort(row)
         d1, d2 = float(row[order[0]]), float(row[order[1]])
@@ -264,19 +270,46 @@ def fit_families(
             conf *= C.COLOUR_MAX_DISTANCE / d1
         out.append(FamilyCall(INGREDIENT_NAMES[order[0]], conf, INGREDIENT_NAMES[order[1]], d1,
                               i in rivals))
-    return FamilyFit(_apart(rel, centres, _twins(rel, _too_many(out))), centres, rel, seven)
+    return FamilyFit(_apart(rel, centres, _twins(rel, _too_many(out, cost))), centres, rel, seven)
 
 
-def _too_many(calls: list[FamilyCall]) -> list[FamilyCall]:
+def _too_many(calls: list[FamilyCall], cost: np.ndarray) -> list[FamilyCall]:
     """The game has 7 dice of each family, so a photo naming more than 7 of one has named
     some of another family's dice with it (a light that makes orange look tan names the
-    carrots mushrooms): its dice whose runner-up family holds fewer than 7 are in doubt."""
+    carrots mushrooms): its dice whose runner-up family holds fewer than 7 are in doubt.
+    So are the dice that a naming with at most 7 in each family, the least ``cost`` in
+    all (dice x families, squared spread units), names otherwise: the surplus can have
+    come along a chain (the same lamp makes red look orange: the tomatoes named carrots,
+    the carrots mushrooms), whose middle family holds its 7 and looks sure (``crowded``:
+    the family the capped naming gives)."""
     per = C.FULL_BLOCK_DICE // len(INGREDIENT_NAMES)
     count = {n: 0 for n in INGREDIENT_NAMES}
     for c in calls:
         count[c.ingredient] += 1
-    return [replace(c, too_many=True) if count[c.ingredient] > per and count[c.runner_up] < per
-            else c for c in calls]
+    over = {n for n, k in count.items() if k > per}
+    if not over:
+        return calls
+    capped = _capped_names(cost, per)
+    out = []
+    for c, alt in zip(calls, capped, strict=True):
+        moved = alt if alt is not None and alt != c.ingredient else None
+        if c.ingredient in over and (count[c.runner_up] < per or moved is not None):
+            out.append(replace(c, too_many=True, crowded=moved))
+        elif moved is not None:
+            out.append(replace(c, crowded=moved))
+        else:
+            out.append(c)
+    return out
+
+
+def _capped_names(cost: np.ndarray, per: int) -> list[str | None]:
+    """Each die's family in the naming of least total ``cost`` (dice x families) that
+    gives no family more than ``per`` dice; all None when the dice are too many for it
+    (a phantom or two beside a full block)."""
+    n, k = cost.shape
+    if n > k * per:
+        return [None] * n
+    return [INGREDIENT_NAMES[j] for j in balanced_labels(cost, per)]
 
 
 def _photo_centres(rel: np.ndarray, prior: float) -> tuple[np.ndarray, set[int], bool]:

@@ -517,10 +517,12 @@ def _decide(
         if call.twin is not None:
             flags.append(f"colour-like-a-{call.twin}")
             call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
-        if call.too_many:
-            flags.append("colour-too-many")
-            if call.confidence >= 1.0:  # the family it may be, named as for a near colour
-                flags.append(f"colour-near-{call.runner_up}")
+        if call.too_many or call.crowded is not None:
+            flags.append("colour-too-many" if call.too_many else "colour-crowded")
+            # the family it may be, named as for a near colour
+            instead = call.runner_up if call.crowded is None else call.crowded
+            if f"colour-near-{instead}" not in flags:
+                flags.append(f"colour-near-{instead}")
             call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
         if call.apart is not None:
             flags.append("colour-apart")
