@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from companion.cli import main
 from companion.paper.model import FieldKind
-from companion.vision.sheet.letter_groups import LetterLook, group_letters, unit_rows
+from companion.vision.sheet.letter_groups import LetterLook, group_letters
 from companion.vision.sheet.reader import (
     FRUIT_PLANTS,
     VEGETABLE_PLANTS,
@@ -23,11 +23,15 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "delicious" / "
 CHOICES = {"vegetable": VEGETABLE_PLANTS, "fruit": FRUIT_PLANTS}
 
 
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / np.linalg.norm(v)
+
+
 def _look(seed: int, wobble: float = 0.0, n: int = 64) -> np.ndarray:
     """A unit feature row: ``seed`` picks the shape, ``wobble`` re-draws it a little."""
     base = np.random.default_rng(seed).random(n)
     jitter = np.random.default_rng(seed * 1000 + int(wobble * 100)).normal(0, wobble, n)
-    return unit_rows((base + jitter)[None, :])[0]
+    return _unit(base + jitter)
 
 
 def _letter(fid: str, value: str, look: np.ndarray, conf: float = 0.6,
@@ -49,8 +53,8 @@ def test_alike_doubtful_letters_read_alike_are_one_question() -> None:
 def test_letters_read_as_different_plants_or_unlike_ask_apart() -> None:
     looks = {"a": LetterLook("vegetable", "carrot", 0.6, _look(1)),
              "b": LetterLook("vegetable", "onion", 0.6, _look(1)),  # alike, another letter
-             "c": LetterLook("vegetable", "carrot", 0.6, unit_rows(  # another shape
-                 (np.eye(64)[0] * 5 + _look(9))[None, :])[0]),
+             "c": LetterLook("vegetable", "carrot", 0.6, _unit(  # another shape
+                 np.eye(64)[0] * 5 + _look(9))),
              "d": LetterLook("fruit", "blueberry", 0.6, _look(1))}
     groups = group_letters(looks, CHOICES, first_id=4)
     assert sorted(g.fields for g in groups) == [("a",), ("b",), ("c",), ("d",)]

@@ -246,10 +246,10 @@ def fit_families(
     if known_scatter is not None:
         scatter = np.maximum(scatter, np.asarray(known_scatter, np.float64))
     own = d / scatter[None]
+    # the distances in units of each face's own doubt on each axis, where known
+    faced = None if scales is None else np.linalg.norm(
+        (rel[:, None, :] - centres[None]) / scales[:, None, :], axis=-1) / spread[None]
     out = []
-    # what naming a die one family costs, in its face's own doubt where known
-    cost = d**2 if scales is None else (np.linalg.norm(
-        (rel[:, None, :] - centres[None]) / scales[:, None, :], axis=-1) / spread[None]) ** 2
     for i, row in enumerate(d):
         order = np.argsort(row)
         d1, d2 = float(row[order[0]]), float(row[order[1]])
@@ -260,9 +260,9 @@ def fit_families(
         # nearer to being one of them than the fixed spread says
         rest = float(np.delete(own[i], order[0]).min())
         conf = min(conf, max(0.0, (rest - float(own[i, order[0]])) / C.FAMILY_SURE_MARGIN))
-        if scales is not None:
+        if faced is not None:
             # the same margin in units of this face's own doubt on each axis
-            w = np.linalg.norm((rel[i] - centres) / scales[i], axis=1) / spread
+            w = faced[i]
             others = np.delete(w, order[0])
             conf = min(conf, max(0.0, (float(others.min()) - float(w[order[0]]))
                                  / C.FAMILY_SURE_MARGIN))
@@ -270,6 +270,8 @@ def fit_families(
             conf *= C.COLOUR_MAX_DISTANCE / d1
         out.append(FamilyCall(INGREDIENT_NAMES[order[0]], conf, INGREDIENT_NAMES[order[1]], d1,
                               i in rivals))
+    # what naming a die one family costs, in its face's own doubt where known
+    cost = (d if faced is None else faced) ** 2
     return FamilyFit(_apart(rel, centres, _twins(rel, _too_many(out, cost))), centres, rel, seven)
 
 

@@ -33,12 +33,6 @@ class LetterLook:
     features: NDArray[np.float64] = field(repr=False, compare=False)
 
 
-def unit_rows(hidden: NDArray[np.floating]) -> NDArray[np.float64]:
-    """Each row scaled to unit length (an all-zero row stays zero)."""
-    h = np.asarray(hidden, np.float64).reshape(len(hidden), -1)
-    return h / np.maximum(np.linalg.norm(h, axis=1, keepdims=True), 1e-12)
-
-
 def group_letters(looks: Mapping[str, LetterLook], choices: Mapping[str, tuple[str, ...]],
                   first_id: int = 1, distance: float = LETTER_GROUP_DISTANCE,
                   ) -> list[DrawingGroup]:

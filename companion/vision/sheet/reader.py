@@ -577,7 +577,6 @@ def _letter_candidates(
 
 def _classify(crops: list[np.ndarray], alloweds: list[list[str]], trusted: list[bool],
               own: bool) -> tuple[list[list[tuple[str, float]]], np.ndarray | None]:
-    from companion.vision.sheet.letter_groups import unit_rows
     from companion.vision.sheet.letters import preprocess
     from companion.vision.sheet.own_letters import compare_own, letter_features
 
@@ -585,10 +584,11 @@ def _classify(crops: list[np.ndarray], alloweds: list[list[str]], trusted: list[
     inputs = np.stack([preprocess(c) for c in crops])
     logits, hidden = clf.logits_and_features(inputs)
     ranked = clf.rank(inputs, alloweds, logits)
-    feats = unit_rows(hidden) if hidden.size else None
+    # the network's own unit-length view of each letter (an older model without it: none)
+    feats = letter_features(inputs, hidden) if hidden.size else None
     if not own:
         return ranked, feats
-    return compare_own(letter_features(inputs, hidden), ranked,
+    return compare_own(feats if feats is not None else letter_features(inputs, hidden), ranked,
                        _letter_review_below(Reader.OURS), trusted=trusted), feats
 
 
@@ -930,10 +930,9 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
 
 
 def _doubtful_letters(readings: Mapping[str, Any]) -> dict[str, LetterLook]:
-    """The letter cells in review (not drawings, not set by hand), as letter_groups sees
-    them."""
+    """The letter cells in review, as letter_groups sees them (read_fields gives a look
+    only to a cell read as a letter, and a field set by hand has none)."""
     return {fid: LetterLook(r.kind.value, r.value, r.confidence, r.letter_look)
             for fid, r in readings.items()
             if isinstance(r, FieldReading) and r.letter_look is not None
-            and r.drawing is None and r.value is not None and r.review
-            and r.kind in LETTER_VALUES}
+            and r.value is not None and r.review}
