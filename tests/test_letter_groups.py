@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from companion.cli import main
 from companion.paper.model import FieldKind
-from companion.vision.sheet.letter_groups import LetterLook, group_letters
+from companion.vision.sheet.drawing_groups import DrawingGroup
+from companion.vision.sheet.letter_groups import LetterLook, group_letters, join_alike_questions
 from companion.vision.sheet.reader import (
     FRUIT_PLANTS,
     VEGETABLE_PLANTS,
@@ -116,3 +117,41 @@ def _read(*args: str) -> tuple[int, str]:
     assert result.exception is None or isinstance(result.exception, SystemExit), \
         result.exception
     return result.exit_code, result.output
+
+
+def _question(qid: str, fields: tuple[str, ...], guess: str, kind: str = "vegetable",
+              trusted: bool = False, conf: float = 0.5) -> DrawingGroup:
+    return DrawingGroup(qid, kind, fields, guess, conf, trusted, CHOICES[kind])
+
+
+def test_drawing_questions_of_one_guess_the_letter_network_sees_alike_are_asked_once(
+        ) -> None:
+    """A writer's doubted B's, each its own drawing question, become one question."""
+    b = {f: _look(1, 0.02) for f in ("a", "b", "c")}
+    groups = [_question("q1", ("a",), "broccoli", conf=0.5),
+              _question("q2", ("b", "c"), "broccoli", conf=0.4),
+              _question("q3", ("d",), "carrot")]  # another guess: never joined
+    looks = {**b, "d": _look(1, 0.02)}
+    got = join_alike_questions(groups, looks)
+    assert sorted(g.fields for g in got) == [("a", "b", "c"), ("d",)]
+    joined = next(g for g in got if len(g.fields) == 3)
+    assert joined.guess == "broccoli" and joined.confidence == 0.4 and not joined.trusted
+
+
+def test_unlike_looks_trusted_groups_letters_and_cells_kept_apart_are_never_joined(
+        ) -> None:
+    other = _unit(np.eye(64)[0] * 5 + _look(9))
+    groups = [_question("q1", ("a",), "onion"), _question("q2", ("b",), "onion"),
+              _question("q3", ("c",), "onion", trusted=True),
+              _question("q4", ("d",), "onion"), _question("q5", ("e",), "onion"),
+              _question("q6", ("f",), "onion"),
+              DrawingGroup("q7", "vegetable", ("g",), "onion", 0.5, False,
+                           VEGETABLE_PLANTS, "letter"),
+              _question("q8", ("h",), "blueberry", kind="fruit")]
+    looks = {"a": _look(1), "b": other, "c": _look(1), "d": _look(1),
+             "f": _look(1), "g": _look(1), "h": _look(1)}  # "e" has no look
+    apart = {frozenset(("a", "d"))}
+    got = join_alike_questions(groups, looks, apart)
+    fields = sorted(g.fields for g in got)
+    # a with f (d is kept from a by the rules, so d stays alone), nothing else joins
+    assert fields == [("a", "f"), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",)]

@@ -10,7 +10,12 @@ import numpy as np
 import pytest
 
 from companion.errors import InputError
-from companion.vision.sheet.constants_sketches import SKETCH_META_PATH, SKETCH_MODEL_PATH
+from companion.vision.sheet.constants_sketches import (
+    LETTER_CLASS,
+    SKETCH_CLASSES,
+    SKETCH_META_PATH,
+    SKETCH_MODEL_PATH,
+)
 from companion.vision.sheet.letter_ensemble import log_softmax
 from companion.vision.sheet.sketch_model import SketchClassifier, model_fingerprint
 
@@ -37,8 +42,7 @@ def _inputs(n: int = 6) -> np.ndarray:
     return x
 
 
-def test_a_member_pools_with_the_first_network_by_the_mean_of_their_logs(tmp_path: Path
-                                                                           ) -> None:
+def test_members_pool_the_plants_by_the_mean_of_their_logs(tmp_path: Path) -> None:
     alone = SketchClassifier.load(_copy(tmp_path, "alone", temperature=1.0))
     member = _copy(tmp_path, "b", temperature=2.5)
     both = SketchClassifier.load(_copy(tmp_path, "a", temperature=1.0, members=[member.name]))
@@ -46,12 +50,22 @@ def test_a_member_pools_with_the_first_network_by_the_mean_of_their_logs(tmp_pat
     x = _inputs()
     p1 = alone.scores(x).probs
     z = np.log(p1)  # the network's logits up to a constant per row, at temperature 1
-    mean = (log_softmax(z, 1.0) + log_softmax(z, 2.5)) / 2
-    expected = np.exp(log_softmax(mean, 1.0))
+    pooled = np.exp(log_softmax((log_softmax(z, 1.0) + log_softmax(z, 2.5)) / 2, 1.0))
+    li = SKETCH_CLASSES.index(LETTER_CLASS)
+    plants = np.delete(pooled, li, axis=1)
+    plants /= plants.sum(axis=1, keepdims=True)
     got = both.scores(x)
-    np.testing.assert_allclose(got.probs, expected, rtol=1e-6, atol=1e-9)
-    # a member softer than the first network makes every reading less sure, never surer
-    assert np.all(got.probs.max(axis=1) <= p1.max(axis=1) + 1e-9)
+    np.testing.assert_allclose(got.probs.sum(axis=1), 1.0, rtol=1e-9)
+    # whether a cell is a letter: the first network's alone (the gate is fitted on it)
+    np.testing.assert_allclose(got.probs[:, li], p1[:, li], rtol=1e-9)
+    # which plant: the pooled members, in the share the first network leaves to drawings
+    np.testing.assert_allclose(np.delete(got.probs, li, axis=1),
+                               plants * (1.0 - p1[:, li:li + 1]), rtol=1e-6, atol=1e-12)
+    # a member softer than the first network makes a drawing's best plant less sure
+    best = np.delete(p1, li, axis=1)
+    best /= best.sum(axis=1, keepdims=True)
+    assert np.all(plants.max(axis=1) <= best.max(axis=1) + 1e-9)
+    assert np.any(plants.max(axis=1) < best.max(axis=1) - 1e-3)
     # the features (grouping's look) stay the first network's
     np.testing.assert_allclose(got.features, alone.scores(x).features, rtol=1e-6)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,11 +74,15 @@ class DrawingGroup:
                 "choices": list(self.choices), "what": self.what}
 
 
-def alike_clusters(feats: np.ndarray, threshold: float) -> list[list[int]]:
+def alike_clusters(feats: np.ndarray, threshold: float,
+                   start: Sequence[Sequence[int]] | None = None,
+                   may_join: Callable[[list[int], list[int]], bool] | None = None
+                   ) -> list[list[int]]:
     """Average-linkage agglomerative clusters of unit-length rows under a cosine-distance
-    threshold (also letter_groups.py's)."""
-    groups = [[i] for i in range(len(feats))]
-    if len(feats) < 2:
+    threshold (also letter_groups.py's), from ``start`` (each row alone by default); two
+    clusters ``may_join`` forbids stay apart."""
+    groups = [list(g) for g in start] if start is not None else [[i] for i in range(len(feats))]
+    if len(groups) < 2:
         return groups
     dist = 1.0 - feats @ feats.T
     while True:
@@ -86,7 +90,7 @@ def alike_clusters(feats: np.ndarray, threshold: float) -> list[list[int]]:
         for a in range(len(groups)):
             for b in range(a + 1, len(groups)):
                 d = float(dist[np.ix_(groups[a], groups[b])].mean())
-                if d < best:
+                if d < best and (may_join is None or may_join(groups[a], groups[b])):
                     best, pair = d, (a, b)
         if pair is None:
             return groups

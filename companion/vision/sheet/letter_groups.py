@@ -8,11 +8,16 @@ all. A doubtful letter read as another plant, or unlike the others, is a questio
 own, and vegetable and fruit cells are never grouped together (a B is broccoli in one,
 blueberry in the other). Letters the reader trusts are left alone: a group only ever
 gathers fields that are in review anyway.
+
+A letter the sketch network doubts is read as a drawing (a real writer's letter often is),
+and a writer's copies of one letter rarely look alike enough to that network to be one
+group: the drawing questions whose guess is one plant and whose cells the letter network
+sees alike are asked once too (:func:`join_alike_questions`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -49,3 +54,36 @@ def group_letters(looks: Mapping[str, LetterLook], choices: Mapping[str, tuple[s
                                        "letter"))
     drafts.sort(key=lambda g: g.fields[0])
     return [replace(g, id=f"q{first_id + i}") for i, g in enumerate(drafts)]
+
+
+def join_alike_questions(groups: Sequence[DrawingGroup],
+                         looks: Mapping[str, NDArray[np.float64]],
+                         apart: Collection[frozenset[str]] = frozenset(),
+                         distance: float = LETTER_GROUP_DISTANCE) -> list[DrawingGroup]:
+    """``groups`` with the drawing questions of one kind and one guess joined while the
+    letter network's looks of their cells stay alike (average linkage under ``distance``):
+    a drawing whose guess differs, a trusted group, a cell without a look and two cells
+    the game's rules keep apart (``apart``) are never joined. Ids are left to the caller."""
+    def joinable(g: DrawingGroup) -> bool:
+        return not g.trusted and g.what == "drawing" and all(f in looks for f in g.fields)
+
+    out = [g for g in groups if not joinable(g)]
+    for kind, guess in sorted({(g.kind, g.guess) for g in groups if joinable(g)}):
+        same = [g for g in groups if joinable(g) and (g.kind, g.guess) == (kind, guess)]
+        ids = [f for g in same for f in g.fields]
+        feats = np.stack([looks[f] for f in ids]).astype(np.float64)
+        start, at = [], 0
+        for g in same:
+            start.append(list(range(at, at + len(g.fields))))
+            at += len(g.fields)
+
+        def may_join(a: list[int], b: list[int], ids: list[str] = ids) -> bool:
+            return not any(frozenset((ids[i], ids[j])) in apart for i in a for j in b)
+
+        for members in alike_clusters(feats, distance, start, may_join):
+            fields = tuple(sorted(ids[i] for i in members))
+            joined = [g for g in same if g.fields[0] in fields]
+            out.append(replace(joined[0], fields=fields,
+                               confidence=min(g.confidence for g in joined)))
+    out.sort(key=lambda g: g.fields[0])
+    return out

@@ -103,7 +103,7 @@ from companion.vision.sheet.drawing_groups import (
     group_drawings,
 )
 from companion.vision.sheet.glare import glared_fields
-from companion.vision.sheet.letter_groups import LetterLook, group_letters
+from companion.vision.sheet.letter_groups import LetterLook, group_letters, join_alike_questions
 from companion.vision.sheet.letter_pairs import LetterCall, doubted_pairs
 
 LETTER_VALUES: dict[FieldKind, dict[str, str]] = {
@@ -750,7 +750,7 @@ def read_fields(
         evidence = drawn.get(fid) if value is not None else None
         if evidence is not None:  # never trusted alone: its group names it
             conf, note = min(conf, DRAWING_CONFIDENCE), note or DRAWING_NOTE
-        look = looks.get(fid) if value is not None and evidence is None else None
+        look = looks.get(fid) if value is not None else None
         out[fid] = FieldReading(fid, spec.kind, value, conf, ordered, shifts[fid][:2], note,
                                 evidence, letter_look=look)
     return out
@@ -912,6 +912,10 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
     if drawn:
         apart = garden(variant).apart() if variant else frozenset()  # the containers' rules
         groups = group_drawings(drawn, choices, _group_rule(), apart)
+        looks = {fid: r.letter_look for fid, r in readings.items()
+                 if fid in drawn and r.letter_look is not None}
+        groups = [replace(g, id=f"q{i + 1}") for i, g in
+                  enumerate(join_alike_questions(groups, looks, apart))]
     for g in groups:
         for fid in g.fields:
             r = readings[fid]
@@ -935,4 +939,4 @@ def _doubtful_letters(readings: Mapping[str, Any]) -> dict[str, LetterLook]:
     return {fid: LetterLook(r.kind.value, r.value, r.confidence, r.letter_look)
             for fid, r in readings.items()
             if isinstance(r, FieldReading) and r.letter_look is not None
-            and r.value is not None and r.review}
+            and r.drawing is None and r.value is not None and r.review}

@@ -7,10 +7,13 @@ Its last hidden layer describes how a drawing looks, so a player's alike drawing
 grouped (drawing_groups.py).
 
 Other members (``members`` in the JSON: networks trained on other players with other
-weights) may read every cell too: the probabilities are then the mean of the members' logs
-(letter_ensemble.mean_scores), so a drawing one member reads otherwise is doubted, not
-trusted. A network alone is sure of wrong plants on drawings unlike its players'; two that
-learnt apart are rarely sure of the same wrong one. The features stay the first network's.
+weights) may read every cell too: which plant a drawing is then comes from the mean of the
+members' logs (letter_ensemble.mean_scores), so a drawing one member reads otherwise is
+doubted, not trusted. A network alone is sure of wrong plants on drawings unlike its
+players'; networks that learnt apart are rarely sure of the same wrong one. Whether a cell
+is a letter stays the first network's alone, as do the features: the letter gate is fitted
+on that network (pooled, the most letter-like calibration sketch sets a gate few real
+letters pass).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from companion.vision.sheet.constants_sketches import (
     SKETCH_META_PATH,
     SKETCH_MODEL_PATH,
 )
-from companion.vision.sheet.letter_ensemble import EnsembleMean, mean_scores
+from companion.vision.sheet.letter_ensemble import EnsembleMean, log_softmax, mean_scores
 
 
 @dataclass(frozen=True)
@@ -90,10 +93,19 @@ class SketchClassifier:
         if n == 0:
             return SketchScores(np.zeros((0, len(SKETCH_CLASSES))), np.zeros((0, 0), np.float32))
         logits, f = _forward(self.net, inputs)
+        p = np.exp(log_softmax(logits, self.temperature))
+        f /= np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-9)
+        if not self.members:
+            return SketchScores(p, f)
         runs = [logits, *(_forward(m.net, inputs)[0] for m in self.members)]
         temps = [self.temperature, *(m.temperature for m in self.members)]
-        p = np.exp(mean_scores(runs, temps, 1.0, EnsembleMean.LOG))
-        f /= np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-9)
+        pooled = np.exp(mean_scores(runs, temps, 1.0, EnsembleMean.LOG))
+        # whether a cell is a letter stays the first network's (the letter gate is fitted on
+        # it); which plant a drawing is, all members' (their plants renormalised)
+        li = SKETCH_CLASSES.index(LETTER_CLASS)
+        plants = np.delete(pooled, li, axis=1)
+        plants /= np.maximum(plants.sum(axis=1, keepdims=True), 1e-300)
+        p = np.insert(plants * (1.0 - p[:, li:li + 1]), li, p[:, li], axis=1)
         return SketchScores(p, f)
 
 
