@@ -54,46 +54,29 @@ N_CALIB = 3_000
 N_HELDOUT = 3_000
 EPOCHS = 8
 # written cells beyond a plant's share: a real letter must pass the letter gate
-EXTRA_LETTERS = 6_000
+EXTRA_LETTERS = 4_000
 BATCH = 128
 LR = 3e-3
 OPSET = 13
 WIDTH = 1.0
 LABEL_SMOOTHING = 0.05
-# Share of the training letters drawn from real train writers (the rest from the hands
-# below, fonts and strokes): at a third, one real calibration letter in three fell under
-# the letter gate on crops (the network had learnt fonts' letters better than people's).
-REAL_LETTER_SHARE = 0.6
 LETTER_FONTS = {Setting.TRAIN: ("train", "strokes", real_hands.RealSplit.TRAIN.value),
                 Setting.CALIB: ("train", real_hands.RealSplit.CALIB.value),
                 Setting.HELDOUT: ("heldout", real_hands.RealSplit.TEST.value)}
 
 
-def _letter_hand(rng: np.random.Generator, setting: Setting, real_share: float) -> str:
-    """Which hand writes one letter crop: a real writer of the setting's part with
-    ``real_share`` odds in training (evenly among the hands elsewhere), where the data is
-    here; fonts where the machine has them; strokes always."""
-    fonts = [f for f in LETTER_FONTS[setting]
-             if not f.startswith("real-") or real_hands.available()]
-    if not font_families(FontSplit.TRAIN):
-        fonts = [f for f in fonts if f not in ("train", "heldout")] or ["strokes"]
-    real = [f for f in fonts if f.startswith("real-")]
-    others = [f for f in fonts if not f.startswith("real-")]
-    if setting is Setting.TRAIN and real and others:
-        pool = real if rng.random() < real_share else others
-        return pool[int(rng.integers(len(pool)))]
-    return fonts[int(rng.integers(len(fonts)))]
-
-
-def _sample(job: tuple[int, int, str, float]) -> tuple[np.ndarray, int]:
-    seed, i, setting, real_share = job
+def _sample(job: tuple[int, int, str]) -> tuple[np.ndarray, int]:
+    seed, i, setting = job
     rng = np.random.default_rng([seed, i])
     label = i % len(SKETCH_CLASSES)
     cls = SKETCH_CLASSES[label]
     if cls == LETTER_CLASS:
-        hand = _letter_hand(rng, Setting(setting), real_share)
+        fonts = [f for f in LETTER_FONTS[Setting(setting)]
+                 if not f.startswith("real-") or real_hands.available()]
+        if not font_families(FontSplit.TRAIN):
+            fonts = [f for f in fonts if f not in ("train", "heldout")] or ["strokes"]
         letter = LETTER_CLASSES[int(rng.integers(len(LETTER_CLASSES)))]
-        crop = letter_cell_crop(letter, rng, fonts=hand)
+        crop = letter_cell_crop(letter, rng, fonts=fonts[int(rng.integers(len(fonts)))])
     else:
         player = make_player(rng, setting, plants=(cls,))
         crop = letter_cell_crop("", rng, sketch=functools.partial(player.alpha, cls))
@@ -101,17 +84,15 @@ def _sample(job: tuple[int, int, str, float]) -> tuple[np.ndarray, int]:
 
 
 def make_set(seed: int, n: int, setting: Setting, workers: int, cache: Path | None,
-             letters_only: bool = False, real_share: float = REAL_LETTER_SHARE
-             ) -> tuple[np.ndarray, np.ndarray]:
+             letters_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
     tag = "letters-" if letters_only else ""
-    real = f"-real{real_share:g}" if setting is Setting.TRAIN else ""
-    name = f"sketches-v{GENERATOR_VERSION}-{tag}{setting.value}-{seed}-{n}{real}.npz"
+    name = f"sketches-v{GENERATOR_VERSION}-{tag}{setting.value}-{seed}-{n}.npz"
     path = cache / name if cache else None
     if path is not None and path.is_file():
         with np.load(path) as f:
             return f["x"], f["y"]
     step = len(SKETCH_CLASSES)
-    jobs = [(seed, i * step + step - 1 if letters_only else i, setting.value, real_share)
+    jobs = [(seed, i * step + step - 1 if letters_only else i, setting.value)
             for i in range(n)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
@@ -148,26 +129,20 @@ def main() -> None:
     ap.add_argument("--letter-weight", type=float, default=1.0,
                     help="loss weight of the letter class")
     ap.add_argument("--lr", type=float, default=LR)
-    ap.add_argument("--seed", type=int, default=SEED,
-                    help="weights' and training crops' seed (another member of the ensemble)")
-    ap.add_argument("--real-share", type=float, default=REAL_LETTER_SHARE,
-                    help="share of the training letters written by real train writers")
     args = ap.parse_args()
     n_train, n_calib, n_held, epochs, extra = (
         (1200, 600, 600, 1, 200) if args.quick
         else (args.n_train, N_CALIB, N_HELDOUT, args.epochs, args.extra_letters))
-    torch.manual_seed(args.seed)
+    torch.manual_seed(SEED)
     torch.set_num_threads(args.threads)
     t0 = time.perf_counter()
-    train_seed = SEEDS[Setting.TRAIN] if args.seed == SEED else args.seed
-    xtr, ytr = make_set(train_seed, n_train, Setting.TRAIN, args.workers, args.cache,
-                        real_share=args.real_share)
+    xtr, ytr = make_set(SEEDS[Setting.TRAIN], n_train, Setting.TRAIN, args.workers, args.cache)
     xca, yca = make_set(SEEDS[Setting.CALIB], n_calib, Setting.CALIB, args.workers, args.cache)
     xho, yho = make_set(SEEDS[Setting.HELDOUT], n_held, Setting.HELDOUT, args.workers,
                         args.cache)
     if extra:
-        xl, yl = make_set(train_seed + 10, extra, Setting.TRAIN, args.workers,
-                          args.cache, letters_only=True, real_share=args.real_share)
+        xl, yl = make_set(SEED + 10, extra, Setting.TRAIN, args.workers,
+                          args.cache, letters_only=True)
         xtr, ytr = np.concatenate([xtr, xl]), np.concatenate([ytr, yl])
     print(f"data: {len(xtr)} train, {len(xca)} calib, {len(xho)} held-out in "
           f"{time.perf_counter() - t0:.0f} s")
@@ -180,7 +155,7 @@ def main() -> None:
         return F.cross_entropy(out, yb, weight=weight, label_smoothing=LABEL_SMOOTHING)
 
     train_keep_best(model, xtr, ytr, xca, yca, loss_of, epochs=epochs, batch=BATCH,
-                    lr=args.lr, seed=args.seed, t0=t0)
+                    lr=args.lr, seed=SEED, t0=t0)
     lc, lh = logits_of(model, xca), logits_of(model, xho)
     temp = fit_temperature(lc, yca)
     report = {
@@ -195,10 +170,9 @@ def main() -> None:
     check_with_cv2(args.out, xho[:256], lh[:256])
     meta = {"classes": list(SKETCH_CLASSES), "input_px": INPUT_PX, "temperature": temp,
             "calibrated_on": "calib setting players (tools/synth/sketches.py)",
-            "opset": OPSET, "params": params, "width": WIDTH, "seed": args.seed, "epochs": epochs,
+            "opset": OPSET, "params": params, "width": WIDTH, "seed": SEED, "epochs": epochs,
             "n_train": len(xtr), "label_smoothing": LABEL_SMOOTHING,
             "extra_letters": extra, "letter_weight": args.letter_weight,
-            "real_letter_share": args.real_share,
             "lr": args.lr, **report,
             "train_seconds": round(time.perf_counter() - t0, 1), "torch": torch.__version__}
     meta_path = args.out.with_suffix(".json") if args.out != SKETCH_MODEL_PATH \
