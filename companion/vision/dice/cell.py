@@ -63,6 +63,9 @@ class CellRead:
     paint_pips: int | None = None
     paint_margin: float = 0.0
     paint_blind: float = 0.0  # see paint.PaintRead.blind
+    # the pips were seen only by their colour off the face's shade (``_off_shade``): pale
+    # pips as bright as the face, too faint for a sure count on their own
+    pale: bool = False
 
 
 def _layouts() -> tuple[tuple[int, frozenset[tuple[int, int]]], ...]:
@@ -200,9 +203,20 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     best: _Pips | None = None
     best_peaks: list[tuple[float, int, int]] = []
     sides: dict[bool, _Side] = {}
-    for light in (True, False):
-        one_side = np.maximum(diff if light else -diff, 0)
+
+    def read_side(
+        one_side: np.ndarray, light: bool, least: float = C.PIP_MIN_CONTRAST,
+        faces_only: bool = False,
+    ) -> tuple[_Pips, list[tuple[float, int, int]], _Side]:
+        """The pips of one polarity (``one_side``: how far each pixel lies from the face
+        colour on that side; ``least``: the weakest pip's least contrast there), the blobs
+        as first found, and that side's evidence; ``faces_only``: the caller keeps a face
+        and nothing else of this side."""
         resp = cv2.filter2D(one_side, -1, kernel, borderType=cv2.BORDER_REPLICATE)
+        if faces_only and float(resp.max()) < least:
+            # no blob anywhere reaches a pip's least contrast, so no face on this side:
+            # what _read_pips would conclude from the first blob, without finding them
+            return _Pips(0, False, 0.0, 0.0, None, (), light), [], (one_side, resp, [], [])
         peaks = _peaks(resp, region, 0.6 * spacing)
         raw = peaks
         glint = False
@@ -229,22 +243,38 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         for _, y, x in dropped:
             # a blob left out as a glint says nothing about which lattice points are bare
             cv2.circle(near, (x, y), int(round(C.GLINT_MASK_LATTICE * spacing)), 0.0, -1)
-        sides[light] = (one_side, resp, cores, peaks)
-        read = _read_pips(peaks, resp, near, n, spacing, light, cores, face0)
+        read = _read_pips(peaks, resp, near, n, spacing, light, cores, face0, least)
         if light and len(peaks) >= 3 and not (read.ok and read.count >= 2):
             # no face of ours with the strongest blob: read again without it (a glint)
-            other = _read_pips(peaks[1:], resp, near, n, spacing, light, cores[1:], face0)
+            other = _read_pips(peaks[1:], resp, near, n, spacing, light, cores[1:], face0,
+                               least)
             if other.ok and other.count >= 2:
                 read, glint = other, True
         if glint or (read.ok and _on_bare_point(read, dropped, spacing)):
             read = replace(read, glint=True)
         elif light and read.ok and read.count in (3, 5) and _centre_odd(read, one_side, pip_r):
             read = replace(read, glint=True)  # the centre "pip" may be a glint: say so
+        return read, raw, (one_side, resp, cores, peaks)
+
+    for light in (True, False):
+        read, raw, sides[light] = read_side(np.maximum(diff if light else -diff, 0), light)
         # the true pips are the strongest blobs; the gaps between bright pips can look
         # like a weaker set of dark ones
         if best is None or (read.ok, read.contrast) > (best.ok, best.contrast):
             best, best_peaks = read, raw
     assert best is not None
+    seen_pale = False
+    if not best.ok and sat_face >= C.PIP_SATURATION_MIN_FACE:
+        # pale pips as bright as the face (greyish white on tan under a dim warm lamp):
+        # the sign by brightness cuts each pip into a lighter and a darker half, each too
+        # weak; the colour off the face's own shade sees them whole, while a shadow or a
+        # seam (the face's colour darkened) shows no such difference. Only on a coloured
+        # face, and only pips paler than it: a grey scrap's coloured surround is no pips
+        pale, raw, side = read_side(_off_shade(bgr, face0, diff), True, C.PIP_MIN_OFF_SHADE,
+                                    faces_only=True)
+        if pale.ok and pale.count >= 2 and _paler(_cores(bgr, list(pale.points)), sat_face):
+            best, best_peaks, sides[True] = pale, raw, side
+            seen_pale = True
     if not best.ok and occupied < C.PLAIN_EMPTY_BELOW:
         # no die, no gap, no white reference can come of this cell (reader.py): its face
         # colour and the checks on its pips are not worth their time
@@ -303,7 +333,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         occupied, best.count, best.ok, best.margin, best.contrast, best.center,
         (float(fb[0]), float(fb[1]), float(fb[2])), pip_bgr, best.light, best.even,
         best.glint, tuple((float(x), float(y)) for _, y, x in best.points), extra,
-        misfit, hidden, spread, joined,
+        misfit, hidden, spread, joined, pale=seen_pale,
     )
 
 
@@ -436,6 +466,7 @@ class _Pips:
 def _read_pips(
     peaks: list[tuple[float, int, int]], core: np.ndarray, near: np.ndarray, n: int,
     spacing: float, light: bool, cores: list[np.ndarray], face: np.ndarray,
+    min_contrast: float = C.PIP_MIN_CONTRAST,
 ) -> _Pips:
     """Choose how many of the strongest blobs are pips: the count whose pips sit on a
     standard layout and stand out most from everything else on the die's pip lattice."""
@@ -449,7 +480,7 @@ def _read_pips(
         chosen = peaks[:k]
         weakest = chosen[-1][0]
         contrast = min(contrasts[:k])
-        if weakest < C.PIP_REL_THRESHOLD * top or contrast < C.PIP_MIN_CONTRAST:
+        if weakest < C.PIP_REL_THRESHOLD * top or contrast < min_contrast:
             break
         cy = sum(y for _, y, _ in chosen) / k
         cx = sum(x for _, _, x in chosen) / k
@@ -594,6 +625,24 @@ def _centre_odd(read: _Pips, one_side: np.ndarray, pip_r: float) -> bool:
     flat = [_flatness(one_side, y, x, pip_r) for _, y, x in others]
     mine = _flatness(one_side, centre[1], centre[2], pip_r)
     return mine < C.GLINT_FLAT_SHARE * float(np.median(flat))
+
+
+def _off_shade(bgr: np.ndarray, face: np.ndarray, diff: np.ndarray) -> np.ndarray:
+    """Each pixel's colour distance from the face (``diff``, signed by brightness) less
+    its part along the face's own colour: what no lighter or darker shade of the face
+    explains (grey levels)."""
+    u = face / max(float(np.linalg.norm(face)), 1.0)
+    along = bgr @ u.astype(np.float32)
+    along -= float(face @ u)
+    out = diff * diff
+    out -= along * along
+    np.maximum(out, 0.0, out=out)
+    return np.sqrt(out, out=out)
+
+
+def _paler(cores: list[np.ndarray], sat_face: float) -> bool:
+    """True when the pips' cores (their median colour) are less saturated than the face."""
+    return bool(cores) and _saturation(small_stats.median_rows(np.array(cores))) < sat_face
 
 
 def _saturation(bgr: np.ndarray) -> float:

@@ -77,6 +77,10 @@ MAT_CHROMA_MIN = 9.0  # Lab chroma after balancing on the paper: the grey print 
 # --- reading a cell -------------------------------------------------------------------------------
 FACE_HALF_FRACTION = 0.42  # pips are searched within this half-width of the cell (pitch units)
 PIP_MIN_CONTRAST = 22.0  # grey levels (0-255): weaker blobs are not pips
+# the same for pale pips as bright as their face, in colour off the face's own shade, which
+# no shading or shadow makes: on the empty table cells of 60 wider tuning photos no pip-like
+# pattern there reached 2.3; the pale pips of tan dice on wood give 5 to 20
+PIP_MIN_OFF_SHADE = 4.5
 PIP_REL_THRESHOLD = 0.42  # a pip blob must reach this fraction of the die's strongest blob
 PIP_SURE_RATIO = 1.8  # weakest pip / strongest non-pip response for a sure count
 PIP_LAYOUT_TOLERANCE = 0.3  # lattice units: blob-to-lattice distance allowed

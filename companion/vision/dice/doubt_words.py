@@ -23,6 +23,7 @@ _WORDS: dict[str, str] = {
                       "7 of each this die is named otherwise",
     "pips-off-layout": "its pips are not laid out as on a die",
     "pips-unchecked": "its pips could not be checked by their colour",
+    "pips-faint": "its pips hardly stand out from its face",
     "pips-off-spacing": "two pips sit too close: one may be a glint",
     "face-not-in-set": "no die of the game has this face",
     "glint": "a glint may have been counted as a pip",

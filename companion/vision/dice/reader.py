@@ -547,6 +547,11 @@ def _decide(
         if _unchecked(rd):
             flags.append("pips-unchecked")
             pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
+        if rd.pale:
+            # pips seen by their colour alone, as bright as the face: a faint count, the
+            # player's to check (and the pip network's to overrule when it is sure)
+            flags.append("pips-faint")
+            pip_conf = min(pip_conf, C.GLINT_CONFIDENCE)
         if not settled:
             for flag, cap in doubts:
                 flags.append(flag)
