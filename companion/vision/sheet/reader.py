@@ -706,10 +706,13 @@ def read_fields(
     trusted = [p_written[fid] >= REVIEW_BELOW for fid in letter_ids]
     ranked, letter_feats = _letter_candidates(letter_crops, letter_kinds, reader, trusted,
                                               own_letters)
-    looks = ({fid: letter_feats[i] for i, fid in enumerate(letter_ids)}
+    letter_top = [lst[0][1] if lst else 0.0 for lst in ranked]
+    drawn = _drawings(letter_ids, letter_crops, letter_kinds, p_written, letter_top)
+    # a letter's look, for asking alike ones once; a drawing's only where the letter reader
+    # is sure of its letter (a writer's letter the sketch network doubts), never a sketch's
+    looks = ({fid: letter_feats[i] for i, fid in enumerate(letter_ids)
+              if fid not in drawn or letter_top[i] >= LETTER_SURE_READ}
              if letter_feats is not None else {})
-    drawn = _drawings(letter_ids, letter_crops, letter_kinds, p_written,
-                      [lst[0][1] if lst else 0.0 for lst in ranked])
     unread = {fid for fid, lst in zip(letter_ids, ranked, strict=True)
               if not lst and fid not in drawn}
     for fid, lst in zip(letter_ids, ranked, strict=True):
