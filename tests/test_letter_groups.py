@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from companion.cli import main
 from companion.paper.model import FieldKind
-from companion.vision.sheet.drawing_groups import DrawingGroup
+from companion.vision.sheet.drawing_groups import DrawingEvidence, DrawingGroup
 from companion.vision.sheet.letter_groups import LetterLook, group_letters, join_alike_questions
 from companion.vision.sheet.reader import (
     FRUIT_PLANTS,
@@ -155,3 +155,28 @@ def test_unlike_looks_trusted_groups_letters_and_cells_kept_apart_are_never_join
     fields = sorted(g.fields for g in got)
     # a with f (d is kept from a by the rules, so d stays alone), nothing else joins
     assert fields == [("a", "f"), ("b",), ("c",), ("d",), ("e",), ("g",), ("h",)]
+
+
+def _drawn(fid: str, shape: int, look: np.ndarray | None) -> FieldReading:
+    """A vegetable cell read as a drawing (the sketch network doubted its letter): its own
+    sketch features (``shape``), a broccoli guess, and its letter look if the letter reader
+    was sure of its letter."""
+    f = np.full(8, 0.05, np.float32)
+    f[shape] = 1.0
+    plants = tuple((v, 0.6 if v == "broccoli" else 0.08) for v in VEGETABLE_PLANTS)
+    ev = DrawingEvidence("vegetable", plants, 0.99, 0.4, f / np.linalg.norm(f))
+    return FieldReading(fid, FieldKind.VEGETABLE, "broccoli", 0.6, (("broccoli", 0.6),),
+                        note="a drawing", drawing=ev, letter_look=look)
+
+
+def test_a_writers_doubted_letters_unlike_to_the_sketch_network_are_asked_once() -> None:
+    b = _look(5, 0.01)
+    readings = {f.id: f for f in (_drawn("garden.boots.r0.c0", 0, b),
+                                  _drawn("garden.crate.r0.c0", 4, _look(5, 0.02)),
+                                  _drawn("garden.crate.r0.c1", 6, None))}  # no sure letter
+    settled, groups = settle_drawings(readings, "A")
+    assert [(g.id, g.fields, g.guess, g.what) for g in groups] == [
+        ("q1", ("garden.boots.r0.c0", "garden.crate.r0.c0"), "broccoli", "drawing"),
+        ("q2", ("garden.crate.r0.c1",), "broccoli", "drawing")]
+    assert {settled[f].group for f in groups[0].fields} == {"q1"}
+    assert all(settled[f].review and settled[f].value == "broccoli" for f in readings)
