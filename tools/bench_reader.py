@@ -625,8 +625,9 @@ def table(tallies: dict[str, Tally]) -> str:
     row("players scored exactly, nothing to review",
         (count(t.papers_scored_right_no_review, t.papers) for t in ts))
     row("fields sent to review", (f"{_pct(t.reviewed, t.fields)} ({t.reviewed})" for t in ts))
-    row("questions per player, median / max",
-        (f"{statistics.median(t.questions):g} / {max(t.questions)}" if t.questions else "n/a"
+    row("questions per player, median / max (mean)",
+        (f"{statistics.median(t.questions):g} / {max(t.questions)} "
+         f"({statistics.mean(t.questions):.2f})" if t.questions else "n/a"
          for t in ts), "median <= 2")
     row("fields right after every question is answered (one tap each)",
         (count(t.fields - t.wrong_after_answers, t.fields) for t in ts))
