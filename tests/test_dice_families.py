@@ -160,3 +160,70 @@ def test_a_surplus_that_came_along_a_chain_of_families_leaves_the_whole_chain_in
     # seven of each as named: nothing in doubt
     even = [FamilyCall(n, 1.0, "carrot", 0.5) for n in order for _ in range(7)]
     assert _too_many(even, np.ones((35, 5))) == even
+
+
+# a warm-mat tuning photo's dice (2,900-3,100 K lamp, relative to the paper's white): the
+# lamp squeezes the carrots' dim blue towards grey, so one shift and saturation per axis
+# puts them on the mushrooms' place and the mushroom family holds 9 dice
+_WARM_CARROTS = [(0.627, -0.606), (0.564, -0.729), (0.563, -0.64), (0.552, -0.644),
+                 (0.56, -0.589)]
+_WARM_REST = {
+    "pepper": [(-0.83, -0.816), (-0.827, -0.807), (-0.994, -0.968), (-0.786, -0.943),
+               (-0.77, -0.734), (-0.869, -0.929), (-0.924, -0.845)],
+    "tomato": [(1.46, -0.693), (1.428, -1.091), (1.222, -0.882), (1.537, -0.711)],
+    "onion": [(0.524, 0.556), (0.542, 0.56)],
+    "mushroom": [(0.116, -0.288), (0.167, -0.311), (0.055, -0.348), (0.079, -0.461)],
+}
+
+
+def test_a_cut_block_whose_dice_fall_into_groups_of_at_most_seven_is_named_by_them():
+    faces = [np.array(f) for f in _WARM_CARROTS]
+    truth = ["carrot"] * len(_WARM_CARROTS)
+    for name, dice in _WARM_REST.items():
+        faces += [np.array(f) for f in dice]
+        truth += [name] * len(dice)
+    calls = name_families(faces, np.zeros(2), True)
+    assert [c.ingredient for c in calls] == truth
+    # the dice the plain fit named otherwise keep that family as their doubt
+    assert all(c.regrouped == "mushroom" for c in calls[:len(_WARM_CARROTS)])
+    assert all(c.regrouped in (None, "carrot") for c in calls[len(_WARM_CARROTS):])
+    # and no family holds more than the game's 7
+    assert max(truth.count(n) for n in NAMES) <= 7
+
+
+def test_dice_that_do_not_fall_into_groups_of_their_own_are_not_regrouped():
+    # the same photo with dice bridging the carrots and the mushrooms: no groups of at most
+    # 7 lie apart, so the plain fit's names stand (and its surplus goes to review)
+    from companion.vision.dice.colour import CENTROIDS
+    from companion.vision.dice.families import _capped_groups
+
+    faces = [np.array(f) for f in _WARM_CARROTS]
+    for dice in _WARM_REST.values():
+        faces += [np.array(f) for f in dice]
+    faces += [np.array((0.12 + 0.06 * k, -0.4 - 0.03 * k)) for k in range(1, 7)]
+    calls = name_families(faces, np.zeros(2), True)
+    assert all(c.regrouped is None for c in calls)
+    assert any(c.too_many for c in calls)
+    # seven or fewer of each named plainly: nothing to regroup
+    seven = np.array([c for c in CENTROIDS for _ in range(7)])
+    assert _capped_groups(seven, CENTROIDS.copy(), 0.12) is None
+
+
+def test_a_warm_mat_photo_names_its_carrots_and_leaves_the_regrouped_ones_in_review():
+    """A warm-mat tuning photo (2,900-3,100 K lamp on the mat, a cut block): the plain fit
+    named five carrots mushroom and two tomatoes carrot. Read now, every die's ingredient
+    is right, and each die the plain fit named otherwise stays in review, both named."""
+    from companion.vision.dice.reader import read_dice_image
+    from tools.dice_errors import _render
+    from tools.synth.dice_truth import match_dice
+
+    shot, _, _ = _render("warm-mat", 49)
+    reading = read_dice_image(shot.image)
+    truth = {(d["row"], d["col"]): d["ingredient"] for d in shot.block["dice"]}
+    pairs = match_dice(shot, reading.dice)
+    assert len(pairs) == len(truth)
+    assert all(d.ingredient.value == truth[t] for d, t in pairs)
+    regrouped = [d for d in reading.dice if "colour-regrouped" in d.flags]
+    assert len(regrouped) >= 5
+    assert all(d.review for d in regrouped)
+    assert all(any(f.startswith("colour-near-") for f in d.flags) for d in regrouped)

@@ -179,6 +179,7 @@ FULL_BLOCK_DICE = 35
 SEVEN_EACH_ROUNDS = 5
 SEVEN_EACH_MARGIN = 0.5
 SEVEN_EACH_RIVAL_COST = 10.0
+CAPPED_ROUNDS = 8  # a cut block's groups of at most 7 are re-found at most this often
 # Dice named one family that fall into two groups this far apart (spread units, the
 # nearest dice of the two) are two families
 SPLIT_GAP = 3.0

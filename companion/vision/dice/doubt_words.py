@@ -21,6 +21,8 @@ _WORDS: dict[str, str] = {
     "colour-too-many": "more dice than the game's 7 were read as this vegetable",
     "colour-crowded": "another vegetable was read on more dice than the game has, and with "
                       "7 of each this die is named otherwise",
+    "colour-regrouped": "more dice than the game's 7 looked like one vegetable, and with "
+                        "at most 7 of each this die is named otherwise",
     "pips-off-layout": "its pips are not laid out as on a die",
     "pips-unchecked": "its pips could not be checked by their colour",
     "pips-faint": "its pips hardly stand out from its face",

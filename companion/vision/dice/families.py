@@ -12,8 +12,12 @@ tomato or pink onion) gets a low confidence and goes to review rather than a gue
 A full starting block holds 7 dice of each family: when a photo's 35 dice fall naturally
 into five groups of seven, each group is one family, and the five groups are named
 together (one light fitted to all five, every family once), so a whole family cannot pass
-for its neighbour. Colours learnt from a game's full block (``known``) replace the fit:
-later photos are read against the table's own dice.
+for its neighbour. A photo of fewer dice that names more than 7 of one family, its dice
+falling by themselves into groups of at most 7 (a warm lamp squeezes the carrots' dim blue
+so that one light per axis lays them on the mushrooms' place, yet they lie together, apart
+from the mushrooms), is named by those groups; the dice it names otherwise go to review
+with both families named. Colours learnt from a game's full block (``known``) replace the
+fit: later photos are read against the table's own dice.
 """
 
 from __future__ import annotations
@@ -43,6 +47,10 @@ class FamilyCall:
     # its family's dice fall in two groups a little apart and it is in the smaller: the
     # family it may be instead (the one its group lies towards)
     apart: str | None = None
+    # named with at most 7 dice in each family, the photo's dice fell into groups of their
+    # own (``_capped_groups``) that name this die otherwise than the plain fit did: that
+    # family, the one it may be instead
+    regrouped: str | None = None
 
 
 def _fit_light(
@@ -218,6 +226,12 @@ def fit_families(
     rel = np.array(features, np.float64) - white
     prior = C.FAMILY_PRIOR_SURE if white_is_sure else C.FAMILY_PRIOR_LOOSE
     centres, rivals, seven = _photo_centres(rel, prior)
+    plain: np.ndarray | None = None  # the plain fit's families, when regrouped
+    if known is None and not seven:
+        capped = _capped_groups(rel, centres, prior)
+        if capped is not None:
+            plain = np.argmin(np.linalg.norm(rel[:, None, :] - centres[None], axis=-1), axis=1)
+            centres = capped
     if known is not None:
         # the game's own layout of its five colours, moved by this photo's light (its white
         # is found a little differently from one photo to the next); a die the photo's
@@ -268,8 +282,9 @@ def fit_families(
                                  / C.FAMILY_SURE_MARGIN))
         if d1 > C.COLOUR_MAX_DISTANCE:
             conf *= C.COLOUR_MAX_DISTANCE / d1
+        was = None if plain is None or plain[i] == order[0] else INGREDIENT_NAMES[plain[i]]
         out.append(FamilyCall(INGREDIENT_NAMES[order[0]], conf, INGREDIENT_NAMES[order[1]], d1,
-                              i in rivals))
+                              i in rivals, regrouped=was))
     # what naming a die one family costs, in its face's own doubt where known
     cost = (d if faced is None else faced) ** 2
     return FamilyFit(_apart(rel, centres, _twins(rel, _too_many(out, cost))), centres, rel, seven)
@@ -302,6 +317,50 @@ def _too_many(calls: list[FamilyCall], cost: np.ndarray) -> list[FamilyCall]:
         else:
             out.append(c)
     return out
+
+
+def _capped_groups(
+    rel: np.ndarray, centres: np.ndarray, prior_sigma: float
+) -> np.ndarray | None:
+    """The families' centres when the plain fit names more than 7 dice of one family and
+    the photo's dice fall by themselves into groups of at most 7: each family's group is
+    found again with that cap (a balanced assignment to the families' centres, each
+    centre then moved to its group's median, until the groups hold), and kept when every
+    die is nearer its own group than any other by SEVEN_EACH_MARGIN and naming the groups
+    together (``_name_groups``: one light for all, each family once, no naming nearly as
+    good) gives each group the family it grew from. A warm lamp that squeezes orange
+    towards tan cannot be one shift and saturation per axis, but the carrots still lie
+    together, apart from the mushrooms. None otherwise (the centres stand)."""
+    per = C.FULL_BLOCK_DICE // len(centres)
+    if len(rel) > C.FULL_BLOCK_DICE:
+        return None
+    label = np.argmin(np.linalg.norm(rel[:, None, :] - centres[None], axis=-1), axis=1)
+    if np.bincount(label, minlength=len(centres)).max() <= per:
+        return None
+    groups = centres.copy()
+    label = np.full(len(rel), -1)
+    for _ in range(C.CAPPED_ROUNDS):
+        d2 = ((rel[:, None, :] - groups[None]) ** 2).sum(axis=-1)
+        new = balanced_labels(d2, per)
+        for k in range(len(groups)):
+            if np.any(new == k):
+                groups[k] = np.median(rel[new == k], axis=0)
+        if np.array_equal(new, label):
+            break
+        label = new
+    else:
+        return None  # the groups never settled
+    d = np.linalg.norm(rel[:, None, :] - groups[None], axis=-1) / C.COLOUR_SPREAD
+    own = d[np.arange(len(rel)), label]
+    d[np.arange(len(rel)), label] = np.inf
+    if np.any(d.min(axis=1) - own < C.SEVEN_EACH_MARGIN):
+        return None  # a die nearer another group than its own: no groups of their own
+    sizes = np.bincount(label, minlength=len(groups))
+    used = np.flatnonzero(sizes)
+    names, rival = _name_groups(groups[used], prior_sigma, sizes[used])
+    if rival is not None or not np.array_equal(names, used):
+        return None  # the one light names the groups otherwise, or nearly as well
+    return groups
 
 
 def _capped_names(cost: np.ndarray, per: int) -> list[str | None]:

@@ -524,6 +524,12 @@ def _decide(
             if f"colour-near-{instead}" not in flags:
                 flags.append(f"colour-near-{instead}")
             call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
+        if call.regrouped is not None:
+            # named with at most 7 of each family; the plain fit named it otherwise
+            flags.append("colour-regrouped")
+            if f"colour-near-{call.regrouped}" not in flags:
+                flags.append(f"colour-near-{call.regrouped}")
+            call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
         if call.apart is not None:
             flags.append("colour-apart")
             if f"colour-near-{call.apart}" not in flags:
