@@ -195,7 +195,7 @@ def test_dice_that_do_not_fall_into_groups_of_their_own_are_not_regrouped():
     # the same photo with dice bridging the carrots and the mushrooms: no groups of at most
     # 7 lie apart, so the plain fit's names stand (and its surplus goes to review)
     from companion.vision.dice.colour import CENTROIDS
-    from companion.vision.dice.families import _capped_groups
+    from companion.vision.dice.families import _capped_groups, _nearest
 
     faces = [np.array(f) for f in _WARM_CARROTS]
     for dice in _WARM_REST.values():
@@ -206,7 +206,7 @@ def test_dice_that_do_not_fall_into_groups_of_their_own_are_not_regrouped():
     assert any(c.too_many for c in calls)
     # seven or fewer of each named plainly: nothing to regroup
     seven = np.array([c for c in CENTROIDS for _ in range(7)])
-    assert _capped_groups(seven, CENTROIDS.copy(), 0.12) is None
+    assert _capped_groups(seven, CENTROIDS.copy(), _nearest(seven, CENTROIDS), 0.12) is None
 
 
 def test_a_warm_mat_photo_names_its_carrots_and_leaves_the_regrouped_ones_in_review():

@@ -9,6 +9,7 @@ import pytest
 
 from companion.vision.dice import constants as C
 from companion.vision.dice.cell import _off_shade, read_cell
+from tests.dice_faces import face
 
 N = C.CELL_PATCH_PX
 TAN_FACE = (61.0, 95.0, 141.0)  # BGR, a tan die under a warm lamp (tuning photo wider-021)
@@ -18,16 +19,7 @@ EMPTY_MASK = np.zeros((16, 16), bool)  # the table model took the tan die for wo
 
 def _face(value: int, pip: tuple[float, float, float], seed: int = 0) -> np.ndarray:
     """A tan face filling the cell, ``value`` soft pips painted ``pip``, a little noise."""
-    yy, xx = np.mgrid[0:N, 0:N].astype(np.float32)
-    mid = (N - 1) / 2
-    img = np.empty((N, N, 3), np.float32)
-    img[:] = TAN_FACE
-    s = C.PIP_LATTICE_FRACTION * N
-    pip_r = C.PIP_DIAMETER_FRACTION * N / 2
-    for r, c in C.PIP_LAYOUTS[value]:
-        d = np.hypot(xx - (mid + c * s), yy - (mid + r * s))
-        inside = np.clip((pip_r - d) / 1.5 + 0.5, 0, 1)[..., None]
-        img = img * (1 - inside) + np.array(pip, np.float32) * inside
+    img = face(TAN_FACE, value, np.array(pip, np.float32), edge=1.5)
     rng = np.random.default_rng(seed)
     img += rng.normal(0.0, 1.5, img.shape).astype(np.float32)
     return np.clip(np.round(img), 0, 255).astype(np.uint8)

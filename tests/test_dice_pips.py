@@ -8,6 +8,7 @@ import pytest
 
 from companion.vision.dice import constants as C
 from companion.vision.dice.cell import read_cell
+from tests.dice_faces import LATTICE_PX, MID, face, paint_pip
 
 N = C.CELL_PATCH_PX
 FACE_BGR = (60, 120, 230)  # an orange face
@@ -21,19 +22,11 @@ def _patch(value: int, glint_at: tuple[float, float] | None = None, dark: bool =
            exposure: float = 1.0) -> np.ndarray:
     """A die face filling one cell, pips on the standard lattice, and optionally a clipped
     Gaussian glint at ``glint_at`` (lattice units from the middle)."""
-    yy, xx = np.mgrid[0:N, 0:N].astype(np.float32)
-    mid = (N - 1) / 2
-    img = np.empty((N, N, 3), np.float32)
-    img[:] = FACE_BGR
-    s = C.PIP_LATTICE_FRACTION * N
-    pip_r = C.PIP_DIAMETER_FRACTION * N / 2
-    for r, c in LAYOUTS[value]:
-        d = np.hypot(xx - (mid + c * s), yy - (mid + r * s))
-        inside = np.clip(pip_r - d + 0.5, 0, 1)[..., None]
-        img = img * (1 - inside) + np.array(DARK_PIP_BGR if dark else PIP_BGR) * inside
+    img = face(FACE_BGR, value, np.array(DARK_PIP_BGR if dark else PIP_BGR))
     img *= exposure
     if glint_at is not None:
-        gx, gy = mid + glint_at[1] * s, mid + glint_at[0] * s
+        yy, xx = np.mgrid[0:N, 0:N].astype(np.float32)
+        gx, gy = MID + glint_at[1] * LATTICE_PX, MID + glint_at[0] * LATTICE_PX
         spread = 2 * (glint_sigma * N) ** 2
         glow = glint_peak * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / spread)
         img = img + glow[..., None]
@@ -69,14 +62,7 @@ def test_a_glint_hiding_a_dark_middle_pip_is_flagged(value, at):
 @pytest.mark.parametrize("shift, flagged", [(0.0, False), (0.06, False), (0.22, True)])
 def test_a_pip_off_the_lattice_the_others_share_is_doubtful(shift, flagged):
     """A 3 whose middle "pip" is moved along one axis: the sub-pixel lattice fit sees it."""
-    patch = _patch(2)
-    s = C.PIP_LATTICE_FRACTION * N
-    pip_r = C.PIP_DIAMETER_FRACTION * N / 2
-    yy, xx = np.mgrid[0:N, 0:N].astype(np.float32)
-    mid = (N - 1) / 2
-    d = np.hypot(xx - (mid + shift * s), yy - mid)
-    inside = np.clip(pip_r - d + 0.5, 0, 1)[..., None]
-    patch = (patch * (1 - inside) + np.array(PIP_BGR) * inside).astype(np.uint8)
+    patch = paint_pip(_patch(2), 0.0, shift, np.array(PIP_BGR)).astype(np.uint8)
     read = read_cell(patch, np.ones((16, 16), bool))
     assert read.pips in (2, 3)
     assert (read.pips == 3 and read.lattice_misfit > C.PIP_LATTICE_MISFIT

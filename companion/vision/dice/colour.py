@@ -23,6 +23,8 @@ def log_chroma(bgr: Sequence[float]) -> np.ndarray:
 
 
 INGREDIENT_NAMES: tuple[str, ...] = tuple(C.DIE_COLOURS_RGB)
+# the game's box holds as many dice of each family (7 of the 35)
+DICE_PER_FAMILY = C.FULL_BLOCK_DICE // len(INGREDIENT_NAMES)
 CENTROIDS = np.array([log_chroma(rgb[::-1]) for rgb in C.DIE_COLOURS_RGB.values()])
 
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from companion.errors import InputError
 from companion.vision.dice import constants as C
-from companion.vision.dice.colour import INGREDIENT_NAMES
+from companion.vision.dice.colour import DICE_PER_FAMILY, INGREDIENT_NAMES
 
 FORMAT = "companion-dice-colours"
 VERSION = 1
@@ -77,7 +77,7 @@ def colours_from(rel: np.ndarray, names: list[str], white: str) -> DiceColours:
     white), ``names`` their families, 7 of each; a few dice may have been missed (at
     least LEARN_MIN_DICE read, LEARN_MIN_EACH to 7 of each family)."""
     counts = {n: names.count(n) for n in INGREDIENT_NAMES}
-    per = C.FULL_BLOCK_DICE // len(INGREDIENT_NAMES)
+    per = DICE_PER_FAMILY
     if (len(names) < C.LEARN_MIN_DICE
             or any(not C.LEARN_MIN_EACH <= v <= per for v in counts.values())):
         got = ", ".join(f"{v} {n}" for n, v in counts.items())

@@ -29,7 +29,7 @@ import numpy as np
 
 from companion.vision.dice import constants as C
 from companion.vision.dice.assign import balanced_labels, min_cost_assignment
-from companion.vision.dice.colour import CENTROIDS, INGREDIENT_NAMES
+from companion.vision.dice.colour import CENTROIDS, DICE_PER_FAMILY, INGREDIENT_NAMES
 
 
 @dataclass(frozen=True)
@@ -228,15 +228,15 @@ def fit_families(
     centres, rivals, seven = _photo_centres(rel, prior)
     plain: np.ndarray | None = None  # the plain fit's families, when regrouped
     if known is None and not seven:
-        capped = _capped_groups(rel, centres, prior)
+        nearest = _nearest(rel, centres)
+        capped = _capped_groups(rel, centres, nearest, prior)
         if capped is not None:
-            plain = np.argmin(np.linalg.norm(rel[:, None, :] - centres[None], axis=-1), axis=1)
-            centres = capped
+            plain, centres = nearest, capped
     if known is not None:
         # the game's own layout of its five colours, moved by this photo's light (its white
         # is found a little differently from one photo to the next); a die the photo's
         # own dice name otherwise is in doubt
-        alone = np.argmin(np.linalg.norm(rel[:, None, :] - centres[None], axis=-1), axis=1)
+        alone = _nearest(rel, centres)
         base = np.asarray(known, np.float64)
         shift, sat, rivals = _fit_light(rel, C.KNOWN_PRIOR, base, C.KNOWN_SATURATIONS)
         learnt = base * sat[None, :] + shift
@@ -250,7 +250,7 @@ def fit_families(
             centres = renamed
         else:
             centres = learnt
-        named = np.argmin(np.linalg.norm(rel[:, None, :] - centres[None], axis=-1), axis=1)
+        named = _nearest(rel, centres)
         rivals |= {int(i) for i in np.flatnonzero(named != alone)}
     spread = np.full(len(CENTROIDS), C.COLOUR_SPREAD)
     d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1) / spread[None]
@@ -299,18 +299,17 @@ def _too_many(calls: list[FamilyCall], cost: np.ndarray) -> list[FamilyCall]:
     come along a chain (the same lamp makes red look orange: the tomatoes named carrots,
     the carrots mushrooms), whose middle family holds its 7 and looks sure (``crowded``:
     the family the capped naming gives)."""
-    per = C.FULL_BLOCK_DICE // len(INGREDIENT_NAMES)
     count = {n: 0 for n in INGREDIENT_NAMES}
     for c in calls:
         count[c.ingredient] += 1
-    over = {n for n, k in count.items() if k > per}
+    over = {n for n, k in count.items() if k > DICE_PER_FAMILY}
     if not over:
         return calls
-    capped = _capped_names(cost, per)
+    capped = _capped_names(cost, DICE_PER_FAMILY)
     out = []
     for c, alt in zip(calls, capped, strict=True):
         moved = alt if alt is not None and alt != c.ingredient else None
-        if c.ingredient in over and (count[c.runner_up] < per or moved is not None):
+        if c.ingredient in over and (count[c.runner_up] < DICE_PER_FAMILY or moved is not None):
             out.append(replace(c, too_many=True, crowded=moved))
         elif moved is not None:
             out.append(replace(c, crowded=moved))
@@ -320,7 +319,7 @@ def _too_many(calls: list[FamilyCall], cost: np.ndarray) -> list[FamilyCall]:
 
 
 def _capped_groups(
-    rel: np.ndarray, centres: np.ndarray, prior_sigma: float
+    rel: np.ndarray, centres: np.ndarray, nearest: np.ndarray, prior_sigma: float
 ) -> np.ndarray | None:
     """The families' centres when the plain fit names more than 7 dice of one family and
     the photo's dice fall by themselves into groups of at most 7: each family's group is
@@ -330,30 +329,16 @@ def _capped_groups(
     together (``_name_groups``: one light for all, each family once, no naming nearly as
     good) gives each group the family it grew from. A warm lamp that squeezes orange
     towards tan cannot be one shift and saturation per axis, but the carrots still lie
-    together, apart from the mushrooms. None otherwise (the centres stand)."""
-    per = C.FULL_BLOCK_DICE // len(centres)
+    together, apart from the mushrooms. ``nearest``: each die's family in the plain fit.
+    None otherwise (the centres stand)."""
     if len(rel) > C.FULL_BLOCK_DICE:
         return None
-    label = np.argmin(np.linalg.norm(rel[:, None, :] - centres[None], axis=-1), axis=1)
-    if np.bincount(label, minlength=len(centres)).max() <= per:
+    if np.bincount(nearest, minlength=len(centres)).max() <= DICE_PER_FAMILY:
         return None
-    groups = centres.copy()
-    label = np.full(len(rel), -1)
-    for _ in range(C.CAPPED_ROUNDS):
-        d2 = ((rel[:, None, :] - groups[None]) ** 2).sum(axis=-1)
-        new = balanced_labels(d2, per)
-        for k in range(len(groups)):
-            if np.any(new == k):
-                groups[k] = np.median(rel[new == k], axis=0)
-        if np.array_equal(new, label):
-            break
-        label = new
-    else:
-        return None  # the groups never settled
-    d = np.linalg.norm(rel[:, None, :] - groups[None], axis=-1) / C.COLOUR_SPREAD
-    own = d[np.arange(len(rel)), label]
-    d[np.arange(len(rel)), label] = np.inf
-    if np.any(d.min(axis=1) - own < C.SEVEN_EACH_MARGIN):
+    groups, label, settled = _balanced_groups(rel, centres, C.CAPPED_ROUNDS)
+    if not settled:
+        return None
+    if not _groups_apart(rel, groups, label):
         return None  # a die nearer another group than its own: no groups of their own
     sizes = np.bincount(label, minlength=len(groups))
     used = np.flatnonzero(sizes)
@@ -399,6 +384,41 @@ def _photo_centres(rel: np.ndarray, prior: float) -> tuple[np.ndarray, set[int],
     return centres, rivals, False
 
 
+def _nearest(rel: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """Each die's nearest centre (its index)."""
+    return np.argmin(np.linalg.norm(rel[:, None, :] - centres[None], axis=-1), axis=1)
+
+
+def _balanced_groups(
+    rel: np.ndarray, start: np.ndarray, rounds: int
+) -> tuple[np.ndarray, np.ndarray, bool]:
+    """Groups of at most DICE_PER_FAMILY dice grown from the centres ``start``: a balanced
+    assignment, each group's centre then moved to its dice's median (a group left empty
+    keeps its centre), at most ``rounds`` times. The groups' centres, each die's group,
+    and whether the groups settled (the last round changed no die's group)."""
+    groups = start.copy()
+    label = np.full(len(rel), -1)
+    for _ in range(rounds):
+        d2 = ((rel[:, None, :] - groups[None]) ** 2).sum(axis=-1)
+        new = balanced_labels(d2, DICE_PER_FAMILY)
+        for k in range(len(groups)):
+            if np.any(new == k):
+                groups[k] = np.median(rel[new == k], axis=0)
+        if np.array_equal(new, label):
+            return groups, label, True
+        label = new
+    return groups, label, False
+
+
+def _groups_apart(rel: np.ndarray, groups: np.ndarray, label: np.ndarray) -> bool:
+    """Every die at least SEVEN_EACH_MARGIN (spread units) nearer its own group (``label``)
+    than any other: the dice fall into these groups by themselves."""
+    d = np.linalg.norm(rel[:, None, :] - groups[None], axis=-1) / C.COLOUR_SPREAD
+    own = d[np.arange(len(rel)), label]
+    d[np.arange(len(rel)), label] = np.inf
+    return not np.any(d.min(axis=1) - own < C.SEVEN_EACH_MARGIN)
+
+
 def _seven_each(
     rel: np.ndarray, centres: np.ndarray, prior_sigma: float
 ) -> tuple[np.ndarray, set[int]] | None:
@@ -410,20 +430,8 @@ def _seven_each(
     five families, each family once. Returns the families' centres in this photo and the
     dice whose group a nearly as good naming calls otherwise; None when the dice do not
     fall into five groups of seven."""
-    per = C.FULL_BLOCK_DICE // len(CENTROIDS)
-    groups = centres.copy()
-    label = np.zeros(len(rel), np.intp)
-    for _ in range(C.SEVEN_EACH_ROUNDS):
-        d2 = ((rel[:, None, :] - groups[None]) ** 2).sum(axis=-1)
-        new = balanced_labels(d2, per)
-        groups = np.array([np.median(rel[new == k], axis=0) for k in range(len(groups))])
-        if np.array_equal(new, label):
-            break
-        label = new
-    d = np.linalg.norm(rel[:, None, :] - groups[None], axis=-1) / C.COLOUR_SPREAD
-    own = d[np.arange(len(rel)), label]
-    d[np.arange(len(rel)), label] = np.inf
-    if np.any(d.min(axis=1) - own < C.SEVEN_EACH_MARGIN):
+    groups, label, _ = _balanced_groups(rel, centres, C.SEVEN_EACH_ROUNDS)
+    if not _groups_apart(rel, groups, label):
         return None  # a die nearer another group than its own: not seven of each here
     names, rival = _name_groups(groups, prior_sigma)
     out = np.empty_like(groups)
@@ -482,7 +490,7 @@ def _split_families(
     together, each family at most once (``_name_groups``). Returns the families' centres
     and the dice left in doubt (a group of one die renamed, or a runner-up naming nearly
     as good); None when no family splits."""
-    label = np.argmin(np.linalg.norm(rel[:, None, :] - centres[None], axis=-1), axis=1)
+    label = _nearest(rel, centres)
     members_of = {k: np.flatnonzero(label == k) for k in range(len(centres))}
     members_of = {k: m for k, m in members_of.items() if len(m)}
     found = {k: _two_parts(rel, m) for k, m in members_of.items()}
@@ -526,7 +534,6 @@ def _fewest_cuts(
     holding more dice than the game has of it (7) must hold two families, so its cut is
     kept first; then the cuts with the widest gaps. A family whose one stray die (a glint,
     a shadowed face) stands off alone would otherwise stop the real two-family cut."""
-    per = C.FULL_BLOCK_DICE // families
     room = families - len(members_of)
     if len(cuts) <= room:
         return cuts
@@ -534,7 +541,7 @@ def _fewest_cuts(
     def rank(k: int) -> tuple[bool, float]:
         a, b = cuts[k]
         gap = float(np.linalg.norm(rel[a][:, None, :] - rel[b][None], axis=-1).min())
-        return (len(members_of[k]) > per, gap)
+        return (len(members_of[k]) > DICE_PER_FAMILY, gap)
 
     keep = sorted(cuts, key=rank, reverse=True)[:room]
     return {k: cuts[k] for k in keep}

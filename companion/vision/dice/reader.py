@@ -27,7 +27,7 @@ from companion.vision.dice import gate, small_stats
 from companion.vision.dice.cell import LAYOUTS, CellRead, read_cell, with_paint
 from companion.vision.dice.colour import log_chroma
 from companion.vision.dice.colours import DiceColours
-from companion.vision.dice.families import FamilyFit, fit_families
+from companion.vision.dice.families import FamilyCall, FamilyFit, fit_families
 from companion.vision.dice.glints import glint_spot, middle_pip_on_spot
 from companion.vision.dice.grid import (
     DiceGrid,
@@ -457,6 +457,15 @@ class _Die:
     center_px: tuple[float, float]
 
 
+def _may_be(call: FamilyCall, flags: list[str], flag: str, instead: str) -> FamilyCall:
+    """``call`` in doubt for ``flag`` (appended to ``flags``), the family it may be instead
+    named as for a near colour."""
+    flags.append(flag)
+    if f"colour-near-{instead}" not in flags:
+        flags.append(f"colour-near-{instead}")
+    return replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
+
+
 def _decide(
     cells: list[_Cell], grid: DiceGrid, offset: np.ndarray, pitch: float, on_mat: bool,
     white_sure: bool = True, colours: DiceColours | None = None,
@@ -518,23 +527,13 @@ def _decide(
             flags.append(f"colour-like-a-{call.twin}")
             call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
         if call.too_many or call.crowded is not None:
-            flags.append("colour-too-many" if call.too_many else "colour-crowded")
-            # the family it may be, named as for a near colour
-            instead = call.runner_up if call.crowded is None else call.crowded
-            if f"colour-near-{instead}" not in flags:
-                flags.append(f"colour-near-{instead}")
-            call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
+            call = _may_be(call, flags, "colour-too-many" if call.too_many else "colour-crowded",
+                           call.runner_up if call.crowded is None else call.crowded)
         if call.regrouped is not None:
             # named with at most 7 of each family; the plain fit named it otherwise
-            flags.append("colour-regrouped")
-            if f"colour-near-{call.regrouped}" not in flags:
-                flags.append(f"colour-near-{call.regrouped}")
-            call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
+            call = _may_be(call, flags, "colour-regrouped", call.regrouped)
         if call.apart is not None:
-            flags.append("colour-apart")
-            if f"colour-near-{call.apart}" not in flags:
-                flags.append(f"colour-near-{call.apart}")
-            call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
+            call = _may_be(call, flags, "colour-apart", call.apart)
         if call.rival:
             flags.append("colour-light-doubtful")
             call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
