@@ -52,7 +52,7 @@ def test_every_delicious_photo_through_the_file_input(page: Any, server: Server)
         ("photo", (p.name, p.read_bytes(), "image/jpeg")) for p in DELICIOUS]).json()
     assert sorted(_totals(page)) == sorted(d["score"]["total"] for d in api["players"])
     for img in page.locator("img.overlay").all():
-        assert img.evaluate("i => i.complete && i.naturalWidth > 0")
+        assert img.evaluate("i => i.decode().then(() => i.naturalWidth > 0)")
 
 
 def test_correct_a_review_field_rescores_and_undo_restores(page: Any, server: Server,
@@ -66,7 +66,7 @@ def test_correct_a_review_field_rescores_and_undo_restores(page: Any, server: Se
     before = _totals(page)[0]
     field = page.locator(".field").first
     fid = field.get_attribute("data-field")
-    assert field.locator("img.crop").evaluate("i => i.complete && i.naturalWidth > 0")
+    assert field.locator("img.crop").evaluate("i => i.decode().then(() => i.naturalWidth > 0)")
     field.locator("button.choice:not(.chosen)").first.click()  # another value than read
     page.wait_for_selector(f".field.corrected[data-field='{fid}']")
     after = _totals(page)[0]
@@ -228,7 +228,8 @@ def test_a_question_is_answered_with_one_tap_for_its_whole_group(page: Any, serv
     card = max(cards, key=lambda c: c.locator("img.crop").count())
     crops = card.locator("img.crop")
     n = crops.count()
-    assert n >= 1 and all(c.evaluate("i => i.complete && i.naturalWidth > 0")
+    # decode(): once each crop has loaded (the server draws them on request)
+    assert n >= 1 and all(c.evaluate("i => i.decode().then(() => i.naturalWidth > 0)")
                           for c in crops.all())
     fields = [a.split(" as photographed")[0] for a in
               (c.get_attribute("alt") or "" for c in crops.all())]
