@@ -233,6 +233,10 @@ def test_a_question_is_answered_with_one_tap_for_its_whole_group(page: Any, serv
                           for c in crops.all())
     fields = [a.split(" as photographed")[0] for a in
               (c.get_attribute("alt") or "" for c in crops.all())]
+    # the card says how many it names; "drawing" is not said (a doubted letter may be one)
+    heading = card.locator("h3").inner_text()
+    assert heading == (f"Which plant are these {n} alike ones?" if n > 1
+                       else "Which plant is this?")
     questions = page.locator("[data-testid=question]").count()
     button = card.locator("button.choice:not(.chosen)").first
     plant = button.get_attribute("value")
