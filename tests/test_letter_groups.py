@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +13,12 @@ from click.testing import CliRunner
 from companion.cli import main
 from companion.paper.model import FieldKind
 from companion.vision.sheet.drawing_groups import DrawingEvidence, DrawingGroup
-from companion.vision.sheet.letter_groups import LetterLook, group_letters, join_alike_questions
+from companion.vision.sheet.letter_groups import (
+    LetterLook,
+    group_letters,
+    guess_written_letters,
+    join_alike_questions,
+)
 from companion.vision.sheet.reader import (
     FRUIT_PLANTS,
     VEGETABLE_PLANTS,
@@ -180,3 +186,48 @@ def test_a_writers_doubted_letters_unlike_to_the_sketch_network_are_asked_once()
         ("q2", ("garden.crate.r0.c1",), "broccoli", "drawing")]
     assert {settled[f].group for f in groups[0].fields} == {"q1"}
     assert all(settled[f].review and settled[f].value == "broccoli" for f in readings)
+
+
+def _evidence(letter: tuple[str, float] | None) -> DrawingEvidence:
+    plants = tuple((v, 0.6 if v == "broccoli" else 0.08) for v in VEGETABLE_PLANTS)
+    return DrawingEvidence("vegetable", plants, 0.99, 0.3, np.ones(4) / 2, letter=letter)
+
+
+def test_a_drawing_question_whose_cells_read_as_one_letter_guesses_that_plant() -> None:
+    """Only the guess changes (it stays a question); every cell must read the same plant
+    surely enough, and a trusted group or a letter question is left alone."""
+    ev = {"a": _evidence(("carrot", 0.97)), "b": _evidence(("carrot", 0.93)),
+          "c": _evidence(("carrot", 0.97)), "d": _evidence(("onion", 0.99)),
+          "e": _evidence(("carrot", 0.6)), "f": _evidence(None), "g": _evidence(("carrot", 1))}
+    groups = [_question("q1", ("a", "b"), "broccoli"),
+              _question("q2", ("c", "d"), "broccoli"),  # two letters
+              _question("q3", ("e",), "broccoli"),  # unsure
+              _question("q4", ("f",), "broccoli"),  # no letter read
+              _question("q5", ("g",), "broccoli", trusted=True),
+              DrawingGroup("q6", "vegetable", ("g",), "broccoli", 0.5, False,
+                           VEGETABLE_PLANTS, "letter")]
+    got = guess_written_letters(groups, ev, 0.9)
+    assert [g.guess for g in got] == ["carrot"] + ["broccoli"] * 5
+    assert got[0].confidence == groups[0].confidence and not got[0].trusted
+
+
+def _written(fid: str, value: str, conf: float = 0.99) -> FieldReading:
+    return FieldReading(fid, FieldKind.VEGETABLE, value, conf, ((value, conf),))
+
+
+def test_a_player_who_writes_letters_has_their_drawn_cells_guessed_as_letters() -> None:
+    """Of five plant cells, four sure letters (a letter writer, 0.8 >= 0.6): the cell the
+    sketch network took for a drawing, its letter read as a carrot, guesses carrot. With
+    two sure letters of five, the drawing's own guess stays."""
+    drawn = replace(_drawn("garden.crate.r0.c0", 0, None),
+                    drawing=replace(_drawn("x", 0, None).drawing, letter=("carrot", 0.95)))
+    letters = [_written(f"garden.boots.r0.c{i}", "onion") for i in range(2)]
+    more = [_written(f"garden.bathtub.r0.c{i}", "lettuce") for i in range(2)]
+    readings = {r.id: r for r in (drawn, *letters, *more)}
+    settled, groups = settle_drawings(readings, "A")
+    assert settled["garden.crate.r0.c0"].value == "carrot"
+    assert settled["garden.crate.r0.c0"].review and groups[0].guess == "carrot"
+    fewer = {r.id: r for r in (drawn, *letters,
+                               *(replace(m, confidence=0.5) for m in more))}
+    settled, groups = settle_drawings(fewer, "A")
+    assert settled["garden.crate.r0.c0"].value == "broccoli" and groups[0].guess == "broccoli"

@@ -373,12 +373,39 @@ def _kinds(sheet: str, variant: str) -> dict[str, str]:
     return {f.id: f.kind.value for f in layouts.geometry(sheet, variant=variant).fields}
 
 
+def settled(specs: Sequence[PhotoSpec], results: dict[str, ReaderResult]
+            ) -> dict[str, ReaderResult]:
+    """Each photo's fields and review as ``delicious read`` gives them: its player's sheets'
+    readings merged and their drawings named by group (a trusted group's members leave
+    review, a question's take its guess), not the photo's cells read alone."""
+    from companion.games.delicious.players import field_values
+    from companion.vision.sheet.reader import settle_drawings
+
+    papers: dict[str, list[PhotoSpec]] = defaultdict(list)
+    for spec in specs:
+        papers[spec.paper_id].append(spec)
+    out = dict(results)
+    for members in papers.values():
+        merged: dict[str, Any] = {}
+        for m in members:
+            merged.update(results[m.name].readings)
+        if not merged:
+            continue
+        named, _ = settle_drawings(merged, members[0].variant)
+        for m in members:
+            mine = {fid: named[fid] for fid in results[m.name].readings}
+            out[m.name] = replace(results[m.name], fields=field_values(mine),
+                                  review={fid for fid, r in mine.items() if r.review})
+    return out
+
+
 def tally(
     specs: Sequence[PhotoSpec],
     truths: dict[str, dict[str, Any]],
     results: dict[str, ReaderResult],
 ) -> Tally:
     t = Tally()
+    results = settled(specs, results)
     kinds_cache: dict[tuple[str, str], dict[str, str]] = {}
     papers: dict[str, list[PhotoSpec]] = defaultdict(list)
     for spec in specs:

@@ -46,6 +46,8 @@ class DrawingEvidence:
     # the sketch network's own probabilities over SKETCH_CLASSES (before the letter reader
     # is mixed in and before the kind's plants are singled out): how far it strays
     network: tuple[float, ...] = field(default=(), repr=False, compare=False)
+    # the letter reader's best reading of the cell: (the plant it reads as, probability)
+    letter: tuple[str, float] | None = field(default=None, compare=False)
 
     def prob(self, plant: str) -> float:
         return dict(self.plants).get(plant, 0.0)

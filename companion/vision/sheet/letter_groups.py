@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.vision.sheet.constants_letters import LETTER_GROUP_DISTANCE
-from companion.vision.sheet.drawing_groups import DrawingGroup, alike_clusters
+from companion.vision.sheet.drawing_groups import DrawingEvidence, DrawingGroup, alike_clusters
 
 
 @dataclass(frozen=True)
@@ -86,4 +86,25 @@ def join_alike_questions(groups: Sequence[DrawingGroup],
             out.append(replace(joined[0], fields=fields,
                                confidence=min(g.confidence for g in joined)))
     out.sort(key=lambda g: g.fields[0])
+    return out
+
+
+def guess_written_letters(groups: Sequence[DrawingGroup],
+                          evidence: Mapping[str, DrawingEvidence], sure: float
+                          ) -> list[DrawingGroup]:
+    """``groups`` with each drawing question guessing the plant the letter reader reads in
+    every one of its cells, at least ``sure`` each, where it does: for a player who writes
+    their plants as letters (the caller decides), a drawn cell is most likely a letter the
+    sketch network doubted. Trusted groups and questions whose cells read otherwise keep
+    their guess; a question stays a question."""
+    out = []
+    for g in groups:
+        reads = [evidence[f].letter for f in g.fields]
+        plants = {r[0] for r in reads if r is not None and r[1] >= sure}
+        if (not g.trusted and g.what == "drawing" and len(plants) == 1
+                and all(r is not None and r[1] >= sure for r in reads)):
+            plant = plants.pop()
+            if plant in g.choices:
+                g = replace(g, guess=plant)
+        out.append(g)
     return out

@@ -94,6 +94,8 @@ from companion.vision.sheet.constants_sketches import (
     LETTER_SURE_READ,
     SKETCH_CLASSES,
     VEGETABLE_PLANTS,
+    WRITER_LETTER_READ,
+    WRITER_LETTER_SHARE,
 )
 from companion.vision.sheet.decide import Candidates, Decision, decide
 from companion.vision.sheet.drawing_groups import (
@@ -103,7 +105,12 @@ from companion.vision.sheet.drawing_groups import (
     group_drawings,
 )
 from companion.vision.sheet.glare import glared_fields
-from companion.vision.sheet.letter_groups import LetterLook, group_letters, join_alike_questions
+from companion.vision.sheet.letter_groups import (
+    LetterLook,
+    group_letters,
+    guess_written_letters,
+    join_alike_questions,
+)
 from companion.vision.sheet.letter_pairs import LetterCall, doubted_pairs
 
 LETTER_VALUES: dict[FieldKind, dict[str, str]] = {
@@ -718,8 +725,9 @@ def read_fields(
     for fid, lst in zip(letter_ids, ranked, strict=True):
         p = p_written[fid]
         if fid in drawn:  # the group reads it from the same mixed evidence
+            letter = lst[0] if lst else None
             lst = _with_drawing(lst, drawn[fid])
-            drawn[fid] = replace(drawn[fid], plants=_as_plants(lst, drawn[fid]))
+            drawn[fid] = replace(drawn[fid], plants=_as_plants(lst, drawn[fid]), letter=letter)
         cands[fid] = ((None, 1 - p), *((v, p * q) for v, q in lst))
     decided = decide(cands, reg.label.variant)
     glared = glared_fields(grey, page.blank, geometry.fields, reg.px_per_mm)
@@ -917,6 +925,8 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
         groups = group_drawings(drawn, choices, _group_rule(), apart)
         looks = {fid: r.letter_look for fid, r in readings.items()
                  if fid in drawn and r.letter_look is not None}
+        if _writes_letters(readings):
+            groups = guess_written_letters(groups, drawn, WRITER_LETTER_READ)
         groups = [replace(g, id=f"q{i + 1}") for i, g in
                   enumerate(join_alike_questions(groups, looks, apart))]
     for g in groups:
@@ -934,6 +944,15 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
         for fid in g.fields:
             out[fid] = replace(out[fid], group=g.id)
     return out, (*groups, *lettered)
+
+
+def _writes_letters(readings: Mapping[str, Any]) -> bool:
+    """Does this player write their plants as letters (WRITER_LETTER_SHARE of the plant
+    cells holding a value are letters read with confidence)?"""
+    plants = [r for r in readings.values() if isinstance(r, FieldReading)
+              and r.kind in LETTER_VALUES and r.value is not None]
+    sure = sum(r.drawing is None and not r.review for r in plants)
+    return bool(plants) and sure >= WRITER_LETTER_SHARE * len(plants)
 
 
 def _doubtful_letters(readings: Mapping[str, Any]) -> dict[str, LetterLook]:
