@@ -170,7 +170,8 @@ def _drawn(fid: str, shape: int, look: np.ndarray | None) -> FieldReading:
     f = np.full(8, 0.05, np.float32)
     f[shape] = 1.0
     plants = tuple((v, 0.6 if v == "broccoli" else 0.08) for v in VEGETABLE_PLANTS)
-    ev = DrawingEvidence("vegetable", plants, 0.99, 0.4, f / np.linalg.norm(f))
+    ev = DrawingEvidence("vegetable", plants, 0.99, 0.4, f / np.linalg.norm(f),
+                         letter=("broccoli", 0.995) if look is not None else None)
     return FieldReading(fid, FieldKind.VEGETABLE, "broccoli", 0.6, (("broccoli", 0.6),),
                         note="a drawing", drawing=ev, letter_look=look)
 

@@ -41,6 +41,17 @@ LETTER_SURE_READ = 0.99
 # calib sketch paper's cell either way (at 0.5: 67 and 4, and 8 calib sketches wrong).
 WRITER_LETTER_SHARE = 0.6
 WRITER_LETTER_READ = 0.9
+# For such a player, a drawn cell is read as the letter it is when the letter reader is
+# LETTER_SURE_READ sure of it, the sketch network still gives "letter" at least
+# DRAWN_LETTER_FLOOR, and the letter network sees it within the letter groups' distance of
+# one of the player's letters read the same surely, nearer to it than to any of their
+# drawings (letter_groups.own_letters_among_drawings). Chosen on the calibration papers:
+# the real calibration writers' letter writers get 197 of their drawn cells taken back,
+# all right; on 200 calib sketch papers 3 players write letters and none of their cells
+# is taken. The floor: calib doodles read as a sure letter give "letter" a median 0.004
+# (90% under 0.34), the writers' drawn letters a median 0.77. Without the letter-writer
+# condition this took doodles for letters on the sketch bench (CHANGELOG).
+DRAWN_LETTER_FLOOR = 0.3
 # A drawing's own confidence before its group is read: under REVIEW_BELOW, so a drawing is
 # never trusted alone by the sheet reader.
 DRAWING_CONFIDENCE = 0.6

@@ -12,7 +12,11 @@ gathers fields that are in review anyway.
 A letter the sketch network doubts is read as a drawing (a real writer's letter often is),
 and a writer's copies of one letter rarely look alike enough to that network to be one
 group: the drawing questions whose guess is one plant and whose cells the letter network
-sees alike are asked once too (:func:`join_alike_questions`).
+sees alike are asked once too (:func:`join_alike_questions`). And for a player who writes
+their plants as letters, such a cell that looks like one of their own letters read the
+same surely, nearer to it than to any of their drawings, is read as that letter
+(:func:`own_letters_among_drawings`): a writer's letter looks like their other copies of
+it, while a player's copies of one doodle lie closer to each other.
 """
 
 from __future__ import annotations
@@ -108,3 +112,36 @@ def guess_written_letters(groups: Sequence[DrawingGroup],
                 g = replace(g, guess=plant)
         out.append(g)
     return out
+
+
+def own_letters_among_drawings(reads: Mapping[str, tuple[str, float]],
+                               looks: Mapping[str, NDArray[np.float64]],
+                               drawn: Mapping[str, float], sure: float, floor: float,
+                               distance: float = LETTER_GROUP_DISTANCE) -> set[str]:
+    """The cells of ``drawn`` (cell -> the sketch network's "letter" probability) to read
+    as letters after all: the network gives "letter" at least ``floor``, the letter reader
+    is at least ``sure`` of its letter (``reads``: cell -> (plant its best letter reads as,
+    probability); a cell left out is neither taken nor vouches), and its look (``looks``,
+    unit length) is within ``distance`` of a cell outside ``drawn`` read as the same plant
+    at least as surely, and nearer to that letter than to any other drawn cell. Repeated
+    while it takes any: a letter taken back vouches for the writer's next copy."""
+    def dist(a: str, b: str) -> float:
+        return 1.0 - float(looks[a] @ looks[b])
+
+    drawings = {f for f in drawn if f in looks}
+    out: set[str] = set()
+    while True:
+        letters = [f for f in looks if f not in drawings and f in reads and reads[f][1] >= sure]
+        took: set[str] = set()
+        for fid in drawings:
+            if fid not in reads or reads[fid][1] < sure or drawn[fid] < floor:
+                continue
+            near = min((dist(fid, f) for f in letters if reads[f][0] == reads[fid][0]),
+                       default=float("inf"))
+            rival = min((dist(fid, f) for f in drawings if f != fid), default=float("inf"))
+            if near <= distance and near < rival:
+                took.add(fid)
+        if not took:
+            return out
+        out |= took
+        drawings -= took

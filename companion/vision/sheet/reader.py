@@ -88,6 +88,7 @@ from companion.vision.sheet.constants import (
 )
 from companion.vision.sheet.constants_sketches import (
     DRAWING_CONFIDENCE,
+    DRAWN_LETTER_FLOOR,
     FRUIT_PLANTS,
     LETTER_GATE_DEFAULT,
     LETTER_SURE_GATE,
@@ -110,6 +111,7 @@ from companion.vision.sheet.letter_groups import (
     group_letters,
     guess_written_letters,
     join_alike_questions,
+    own_letters_among_drawings,
 )
 from companion.vision.sheet.letter_pairs import LetterCall, doubted_pairs
 
@@ -715,10 +717,9 @@ def read_fields(
                                               own_letters)
     letter_top = [lst[0][1] if lst else 0.0 for lst in ranked]
     drawn = _drawings(letter_ids, letter_crops, letter_kinds, p_written, letter_top)
-    # a letter's look, for asking alike ones once; a drawing's only where the letter reader
-    # is sure of its letter (a writer's letter the sketch network doubts), never a sketch's
-    looks = ({fid: letter_feats[i] for i, fid in enumerate(letter_ids)
-              if fid not in drawn or letter_top[i] >= LETTER_SURE_READ}
+    # a letter's look, for asking alike ones once and for telling a writer's letter the
+    # sketch network doubted from a doodle (settle_drawings)
+    looks = ({fid: letter_feats[i] for i, fid in enumerate(letter_ids)}
              if letter_feats is not None else {})
     unread = {fid for fid, lst in zip(letter_ids, ranked, strict=True)
               if not lst and fid not in drawn}
@@ -893,6 +894,7 @@ def read_photo(
 UNFITTED_TRUST = 2.0
 GROUP_TRUSTED_NOTE = "a drawing, named with its group of alike drawings"
 GROUP_QUESTION_NOTE = "a drawing: one question for its group of alike drawings"
+OWN_LETTER_NOTE = "a letter like the player's own, though first taken for a drawing"
 
 
 def _group_rule() -> GroupRule:
@@ -918,14 +920,24 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
     drawn = {fid: r.drawing for fid, r in readings.items()
              if isinstance(r, FieldReading) and r.drawing is not None}
     out = dict(readings)
+    writer = _writes_letters(readings)
+    if drawn and writer:  # a writer's letter like their own others is a letter
+        for fid in _own_letters(readings, drawn):
+            plant, q = drawn.pop(fid).letter or ("", 0.0)
+            r = readings[fid]
+            out[fid] = replace(r, value=plant, confidence=min(q, r.drawing.p_written),
+                               note=OWN_LETTER_NOTE, drawing=None)
     choices = {FieldKind.VEGETABLE.value: VEGETABLE_PLANTS, FieldKind.FRUIT.value: FRUIT_PLANTS}
     groups: list[DrawingGroup] = []
     if drawn:
         apart = garden(variant).apart() if variant else frozenset()  # the containers' rules
         groups = group_drawings(drawn, choices, _group_rule(), apart)
+        # a drawing's look where the letter reader is sure of its letter (a writer's
+        # letter the sketch network doubts), never a sketch's
         looks = {fid: r.letter_look for fid, r in readings.items()
-                 if fid in drawn and r.letter_look is not None}
-        if _writes_letters(readings):
+                 if fid in drawn and r.letter_look is not None
+                 and (drawn[fid].letter or ("", 0.0))[1] >= LETTER_SURE_READ}
+        if writer:
             groups = guess_written_letters(groups, drawn, WRITER_LETTER_READ)
         groups = [replace(g, id=f"q{i + 1}") for i, g in
                   enumerate(join_alike_questions(groups, looks, apart))]
@@ -944,6 +956,29 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
         for fid in g.fields:
             out[fid] = replace(out[fid], group=g.id)
     return out, (*groups, *lettered)
+
+
+def _own_letters(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidence]
+                 ) -> set[str]:
+    """The drawn cells that are the player's own letters (letter_groups.py
+    own_letters_among_drawings): the player's letters read with confidence vouch; a drawn
+    cell with another doubt (glare, a bend, too little detail) is never taken."""
+    reads: dict[str, tuple[str, float]] = {}
+    looks: dict[str, Any] = {}
+    for fid, r in readings.items():
+        if not isinstance(r, FieldReading) or r.letter_look is None or r.value is None:
+            continue
+        looks[fid] = r.letter_look
+        if fid in drawn:
+            letter = drawn[fid].letter
+            if letter is not None and r.note not in (GLARE_NOTE, BENT_NOTE, LOW_DETAIL_NOTE):
+                reads[fid] = letter
+        elif r.kind in LETTER_VALUES and not r.review:
+            written = sum(p for v, p in r.candidates if v is not None)
+            reads[fid] = (r.value, dict(r.candidates).get(r.value, 0.0) / max(written, 1e-9))
+    letterish = {fid: ev.p_letter for fid, ev in drawn.items()}
+    return own_letters_among_drawings(reads, looks, letterish, LETTER_SURE_READ,
+                                      DRAWN_LETTER_FLOOR)
 
 
 def _writes_letters(readings: Mapping[str, Any]) -> bool:
