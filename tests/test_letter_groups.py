@@ -18,6 +18,7 @@ from companion.vision.sheet.letter_groups import (
     group_letters,
     guess_written_letters,
     join_alike_questions,
+    own_letters_among_drawings,
 )
 from companion.vision.sheet.reader import (
     FRUIT_PLANTS,
@@ -232,3 +233,62 @@ def test_a_player_who_writes_letters_has_their_drawn_cells_guessed_as_letters() 
                                *(replace(m, confidence=0.5) for m in more))}
     settled, groups = settle_drawings(fewer, "A")
     assert settled["garden.crate.r0.c0"].value == "broccoli" and groups[0].guess == "broccoli"
+
+
+def _mix(*weights: float) -> np.ndarray:
+    """A unit look made of the first basis directions in these proportions."""
+    return _unit(np.array([*weights, *[0.0] * (8 - len(weights))]))
+
+
+def test_a_drawn_cell_like_the_writers_own_sure_letter_is_read_as_a_letter() -> None:
+    """A writer's C the sketch network doubted, alike to their C it let through, is a
+    letter; then it vouches for the next copy (nearer to it than to the sure C)."""
+    looks = {"sure-c": _mix(1), "c1": _mix(1, 0.2), "c2": _mix(1, 0.5),
+             "unsure-c": _mix(1, -1.5), "other": _mix(0, 0, 0, 1)}
+    reads = {"sure-c": ("carrot", 0.999), "c1": ("carrot", 0.995), "c2": ("carrot", 0.992),
+             "unsure-c": ("carrot", 0.9), "other": ("onion", 0.999)}
+    drawn = {"c1": 0.8, "c2": 0.8, "unsure-c": 0.8, "other": 0.8}
+    assert own_letters_among_drawings(reads, looks, drawn, 0.99, 0.3) == {"c1", "c2"}
+    # c2 is 0.11 from the sure C, 0.035 from c1: at 0.05 only c1, once a letter, vouches
+    assert own_letters_among_drawings(reads, looks, drawn, 0.99, 0.3, distance=0.05) \
+        == {"c1", "c2"}
+    far = {**looks, "c1": _mix(0, 0, 1)}
+    assert own_letters_among_drawings(reads, far, drawn, 0.99, 0.3, distance=0.05) == set()
+    # a cell the sketch network is sure is no letter stays a drawing, and as a drawing
+    # nearer c2 than the sure C it keeps c2 one too
+    assert own_letters_among_drawings(reads, looks, {**drawn, "c1": 0.01}, 0.99, 0.3) \
+        == set()
+
+
+def test_a_players_copies_of_one_doodle_stay_drawings_though_they_read_as_a_letter(
+        ) -> None:
+    """Three pepper doodles read as a sure O, close to the writer's O but closer to each
+    other, stay drawings (a player draws a plant the same way all game)."""
+    looks = {"o": _mix(1), "p1": _mix(1, 0.5), "p2": _mix(1, 0.55), "p3": _mix(1, 0.5, 0.05),
+             "lone": _mix(0, 0, 0, 1)}
+    reads = {f: ("onion", 0.995) for f in looks}
+    assert 1.0 - float(looks["p1"] @ looks["o"]) < 0.3  # near enough to be taken alone
+    doodles = {"p1": 0.5, "p2": 0.5, "p3": 0.5, "lone": 0.5}
+    assert own_letters_among_drawings(reads, looks, doodles, 0.99, 0.3) == set()
+    assert own_letters_among_drawings(reads, looks, {"p1": 0.5, "lone": 0.5}, 0.99, 0.3) \
+        == {"p1"}
+
+
+def test_a_letter_writers_drawn_cell_like_their_own_letter_is_a_trusted_letter() -> None:
+    """settle_drawings takes the cell back for a player who writes letters (four sure
+    letters of five plant cells), trusted; not for a player who mostly draws."""
+    c = _mix(1)
+    sure = [replace(_written(f"garden.boots.r0.c{i}", "carrot", 0.999),
+                    letter_look=_mix(1, 0.02 * i)) for i in range(2)]
+    others = [replace(_written(f"garden.bathtub.r0.c{i}", "onion", 0.999),
+                      letter_look=_mix(0, 0, 1)) for i in range(2)]
+    ev = replace(_drawn("x", 0, None).drawing, letter=("carrot", 0.995), p_letter=0.7)
+    drawn = replace(_drawn("garden.crate.r0.c0", 0, None), drawing=ev,
+                    letter_look=_unit(c + 0.1 * _mix(0, 1)))
+    readings = {r.id: r for r in (drawn, *sure, *others)}
+    settled, groups = settle_drawings(readings, "A")
+    got = settled["garden.crate.r0.c0"]
+    assert (got.value, got.review, got.drawing) == ("carrot", False, None) and not groups
+    drawer = {**readings, **{r.id: replace(r, confidence=0.5) for r in others}}
+    settled, groups = settle_drawings(drawer, "A")
+    assert settled["garden.crate.r0.c0"].review and len(groups) >= 1
