@@ -9,13 +9,14 @@ truth). Besides the wide and narrow bench photos (any indices, 200 and beyond in
 there are two extra wide-style sets with their own seeds: wood under a warm lamp and
 stone; the ``wider`` tuning set (other paints, plastics, pips, lamps and tables); and
 ``warm-mat``, the wider set's dice on the mat under a warm lamp (its white the paper's);
-``--colours`` reads each wider photo with the colours learnt from its game's full block.
+``pips``, the wider looks with square and drilled pips beside round ones; ``--colours``
+reads each wider and pips photo with the colours learnt from its game's full block.
 The held-out settings are for measuring only and are not offered here.
 
     python -m tools.dice_errors run NAME [--wide 0:200] [--narrow 0:50]
                                            [--warm-wood 0:60] [--stone 0:60]
                                            [--wider 0:100] [--warm-mat 0:90]
-                                           [--colours]
+                                           [--pips 0:90] [--colours]
     python -m tools.dice_errors diff A B
 """
 
@@ -40,6 +41,9 @@ OUT_DIR = Path("bench-out/dice-errors")
 # still warming the dice)
 EXTRA_FIRST = {"warm-wood": 50_000, "stone": 60_000, "warm-mat": 80_000}
 WARM_LAMP_K = (2200.0, 3300.0)
+# the sets whose games teach their colours (``--colours``): their photos and full blocks
+# are drawn as the bench draws them (tools/bench_dice_vision.py SETTINGS)
+TAUGHT = ("wider", "pips")
 
 
 def _span(text: str) -> range:
@@ -103,8 +107,9 @@ def run(name: str, spans: dict[str, range], colours: bool = False) -> None:
         for i, shot, surface, kind in shots(setting, indices):
             key = f"{setting}-{i:03d}"
             info = f"{surface} {kind} {shot.lamp_k:.0f}K"
-            learnt = _learnt(setting, i) if colours and setting == "wider" else None
-            if colours and setting == "wider" and learnt is None:
+            taught = colours and setting in TAUGHT
+            learnt = _learnt(setting, i) if taught else None
+            if taught and learnt is None:
                 print(f"{key} {info}: its game's full block taught no colours")
             t0 = time.process_time()
             try:
@@ -214,8 +219,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     r.add_argument("--stone", default="0", help="stone table photo indices, as A:B")
     r.add_argument("--wider", default="0", help="wider tuning photo indices, as A:B")
     r.add_argument("--warm-mat", default="0", help="warm-lamp mat photo indices, as A:B")
+    r.add_argument("--pips", default="0", help="square and drilled pips photo indices, as A:B")
     r.add_argument("--colours", action="store_true",
-                   help="read the wider photos with their game's learnt colours")
+                   help="read the wider and pips photos with their game's learnt colours")
     d = sub.add_parser("diff", help="compare two saved runs")
     d.add_argument("a")
     d.add_argument("b")
@@ -223,7 +229,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.cmd == "run":
         run(args.name, {"wide": _span(args.wide), "narrow": _span(args.narrow),
                         "warm-wood": _span(args.warm_wood), "stone": _span(args.stone),
-                        "wider": _span(args.wider), "warm-mat": _span(args.warm_mat)},
+                        "wider": _span(args.wider), "warm-mat": _span(args.warm_mat),
+                        "pips": _span(args.pips)},
             args.colours)
     else:
         sys.exit(diff(args.a, args.b))
