@@ -19,10 +19,10 @@ LAYOUTS = C.PIP_LAYOUTS
 
 def _patch(value: int, glint_at: tuple[float, float] | None = None, dark: bool = False,
            glint_sigma: float = 0.045, glint_peak: float = 230.0,
-           exposure: float = 1.0) -> np.ndarray:
-    """A die face filling one cell, pips on the standard lattice, and optionally a clipped
-    Gaussian glint at ``glint_at`` (lattice units from the middle)."""
-    img = face(FACE_BGR, value, np.array(DARK_PIP_BGR if dark else PIP_BGR))
+           exposure: float = 1.0, shape: str = "round") -> np.ndarray:
+    """A die face filling one cell, pips (of ``shape``) on the standard lattice, and
+    optionally a clipped Gaussian glint at ``glint_at`` (lattice units from the middle)."""
+    img = face(FACE_BGR, value, np.array(DARK_PIP_BGR if dark else PIP_BGR), shape=shape)
     img *= exposure
     if glint_at is not None:
         yy, xx = np.mgrid[0:N, 0:N].astype(np.float32)

@@ -139,3 +139,18 @@ def test_a_restocked_block_holds_at_most_the_box_s_seven_of_each(seed):
         assert (r == 0 or (r - 1, c) in cells) and (c == 0 or (r, c - 1) in cells)
     # as wide as tall at least, as the reader numbers a block off the mat
     assert max(c for _, c in cells) >= max(r for r, _ in cells)
+
+
+def test_the_pips_tuning_set_draws_square_and_drilled_pips_on_seeds_of_its_own():
+    """The pips set tunes on the pip shapes the unseen set first showed; its photos (and
+    the warm variant's) share no seed with any other set, the unseen one included."""
+    from tools.bench_dice_vision import SETTINGS
+    from tools.dice_errors import EXTRA_FIRST
+    from tools.synth.dice_style import PIPS, PipShape, draw_look
+
+    first = SETTINGS["pips"][1]
+    shapes = {draw_look(PIPS, np.random.default_rng(first + i)).pip_shape for i in range(30)}
+    assert shapes == {PipShape.SQUARE, PipShape.RING, PipShape.ROUND}
+    starts = sorted([f for _, f in SETTINGS.values()] + list(EXTRA_FIRST.values()))
+    # every set's first 1000 photos (the tuning runs use at most 200) on seeds of its own
+    assert all(b - a >= 1000 for a, b in zip(starts, starts[1:], strict=False))

@@ -38,7 +38,16 @@ from tools.synth.dice_photo import (
     render_dice_photo,
     restocked_block,
 )
-from tools.synth.dice_style import HELD_OUT, NARROW, UNSEEN, WIDE, WIDER, Style, draw_look
+from tools.synth.dice_style import (
+    HELD_OUT,
+    NARROW,
+    PIPS,
+    UNSEEN,
+    WIDE,
+    WIDER,
+    Style,
+    draw_look,
+)
 from tools.synth.dice_truth import (
     MATCH_RADIUS_PITCH,
     ZERO,
@@ -52,6 +61,7 @@ SETTINGS: dict[str, tuple[Style, int]] = {
     "wide": (WIDE, 20_000),
     "held-out": (HELD_OUT, 90_000),
     "wider": (WIDER, 40_000),
+    "pips": (PIPS, 85_000),  # tuning only (tools/dice_errors.py): square and drilled pips
     "unseen": (UNSEEN, 700_000),
 }
 SURFACES = ("mat", "wood", "cloth", "stone")
@@ -59,6 +69,7 @@ WIDER_SURFACES = ("mat", "wood", "paper", "cloth", "stone")
 ALL_SURFACES = ("mat", "wood", "paper", "cloth", "stone")
 LEARNT = "+colours"  # a setting's name with this: read with its game's learnt colours
 BLOCKS = ("full", "cut", "restocked")
+LOOK_STYLES = (WIDER, PIPS, UNSEEN)  # drawn as one Look per game, on every surface
 # the first generator's restocked blocks (any mix of 35 dice), for comparing with its figures
 BAG_MIX = os.environ.get("COMPANION_BENCH_BAG_MIX") == "1"
 
@@ -95,7 +106,7 @@ def bag_mix_block(rng: np.random.Generator) -> dict[str, object]:
 
 
 def _surfaces(style: Style) -> tuple[str, ...]:
-    return WIDER_SURFACES if style in (WIDER, UNSEEN) else SURFACES
+    return WIDER_SURFACES if style in LOOK_STYLES else SURFACES
 
 
 def photo(setting: str, i: int, bag_mix: bool = BAG_MIX) -> tuple[DicePhoto, str, str]:
@@ -108,7 +119,7 @@ def photo(setting: str, i: int, bag_mix: bool = BAG_MIX) -> tuple[DicePhoto, str
     kind = BLOCKS[(i // len(surfaces)) % len(BLOCKS)]
     on_mat = surface == "mat"
     table = None if on_mat else surface
-    if style in (WIDER, UNSEEN):
+    if style in LOOK_STYLES:
         look = draw_look(style, rng)
         shot = render_dice_photo(_block(rng, kind, bag_mix), rng, on_mat=on_mat, table=table,
                                  look=look)

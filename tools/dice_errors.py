@@ -9,12 +9,15 @@ truth). Besides the wide and narrow bench photos (any indices, 200 and beyond in
 there are two extra wide-style sets with their own seeds: wood under a warm lamp and
 stone; the ``wider`` tuning set (other paints, plastics, pips, lamps and tables); and
 ``warm-mat``, the wider set's dice on the mat under a warm lamp (its white the paper's);
-``--colours`` reads each wider photo with the colours learnt from its game's full block.
+``pips``, the wider looks with square and drilled pips beside round ones, and
+``pips-warm``, those on the mat under a warm lamp; ``--colours``
+reads each wider and pips photo with the colours learnt from its game's full block.
 The held-out settings are for measuring only and are not offered here.
 
     python -m tools.dice_errors run NAME [--wide 0:200] [--narrow 0:50]
                                            [--warm-wood 0:60] [--stone 0:60]
                                            [--wider 0:100] [--warm-mat 0:90]
+                                           [--pips 0:90] [--pips-warm 0:60]
                                            [--colours]
     python -m tools.dice_errors diff A B
 """
@@ -38,8 +41,12 @@ OUT_DIR = Path("bench-out/dice-errors")
 # orange and red dice come closest) and stone (a dark speckled table); and the wider set's
 # dice, paints and cameras on the mat under a warm lamp (the paper's white sure, the lamp
 # still warming the dice)
-EXTRA_FIRST = {"warm-wood": 50_000, "stone": 60_000, "warm-mat": 80_000}
+EXTRA_FIRST = {"warm-wood": 50_000, "stone": 60_000, "warm-mat": 80_000,
+               "pips-warm": 87_000}
 WARM_LAMP_K = (2200.0, 3300.0)
+# the sets whose games teach their colours (``--colours``): their photos and full blocks
+# are drawn as the bench draws them (tools/bench_dice_vision.py SETTINGS)
+TAUGHT = ("wider", "pips")
 
 
 def _span(text: str) -> range:
@@ -74,14 +81,15 @@ def _render(setting: str, i: int) -> tuple[Any, str, str]:
 
     from tools.bench_dice_vision import BLOCKS, _block, photo
     from tools.synth.dice_photo import render_dice_photo
-    from tools.synth.dice_style import WIDE, WIDER, draw_look
+    from tools.synth.dice_style import PIPS, WIDE, WIDER, draw_look
 
     if setting not in EXTRA_FIRST:
         return photo(setting, i)
     rng = np.random.default_rng(EXTRA_FIRST[setting] + i)
     kind = BLOCKS[i % len(BLOCKS)]
-    if setting == "warm-mat":
-        look = draw_look(replace(WIDER, cct_k=WARM_LAMP_K), rng)
+    if setting in ("warm-mat", "pips-warm"):
+        look = draw_look(replace(WIDER if setting == "warm-mat" else PIPS, cct_k=WARM_LAMP_K),
+                         rng)
         return render_dice_photo(_block(rng, kind), rng, on_mat=True, look=look), "mat", kind
     if setting == "stone":
         return render_dice_photo(_block(rng, kind), rng, table="stone", style=WIDE), "stone", kind
@@ -97,14 +105,17 @@ def run(name: str, spans: dict[str, range], colours: bool = False) -> None:
 
     cv2.setNumThreads(1)
     out: dict[str, Any] = {}
-    total = {"dice": 0, "ok": 0, "silent": 0, "missed": 0, "phantom": 0, "review": 0}
+    total = _zero()
+    per_set: dict[str, dict[str, int]] = {}
     cpu: list[float] = []
     for setting, indices in spans.items():
         for i, shot, surface, kind in shots(setting, indices):
+            mine = per_set.setdefault(setting, _zero())
             key = f"{setting}-{i:03d}"
             info = f"{surface} {kind} {shot.lamp_k:.0f}K"
-            learnt = _learnt(setting, i) if colours and setting == "wider" else None
-            if colours and setting == "wider" and learnt is None:
+            taught = colours and setting in TAUGHT
+            learnt = _learnt(setting, i) if taught else None
+            if taught and learnt is None:
                 print(f"{key} {info}: its game's full block taught no colours")
             t0 = time.process_time()
             try:
@@ -112,8 +123,9 @@ def run(name: str, spans: dict[str, range], colours: bool = False) -> None:
             except ImageError as exc:
                 n = len(shot.block["dice"])
                 out[key] = {"info": info, "error": str(exc), "wrong": [], "missed": n}
-                total["dice"] += n
-                total["missed"] += n
+                for t in (total, mine):
+                    t["dice"] += n
+                    t["missed"] += n
                 print(f"{key} {info}: UNREAD {exc}")
                 continue
             cpu.append(time.process_time() - t0)
@@ -121,6 +133,7 @@ def run(name: str, spans: dict[str, range], colours: bool = False) -> None:
             for k, v in (("dice", s.dice), ("ok", s.all_ok), ("silent", s.silent),
                          ("missed", s.missed), ("phantom", s.phantom), ("review", s.review)):
                 total[k] += v
+                mine[k] += v
             truth = {(d["row"], d["col"]): d for d in shot.block["dice"]}
             pairs = match_dice(shot, reading.dice)
             offset = block_offset(pairs)
@@ -154,13 +167,22 @@ def run(name: str, spans: dict[str, range], colours: bool = False) -> None:
                       f"conf {p['conf']:.2f} {tag} {','.join(p['flags'])}")
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     (OUT_DIR / f"{name}.json").write_text(json.dumps(out, indent=0))
-    d = max(total["dice"], 1)
     cpu.sort()
     med = cpu[len(cpu) // 2] if cpu else 0.0
-    print(f"{name}: {len(out)} photos, {total['dice']} dice, fully right "
-          f"{100 * total['ok'] / d:.2f}%, silent {total['silent']}, missed {total['missed']}, "
-          f"phantom {total['phantom']}, review {100 * total['review'] / d:.2f}%, "
-          f"median CPU {med:.3f} s")
+    if len(per_set) > 1:
+        for setting, t in per_set.items():
+            print(f"  {setting}: {_summary(t)}")
+    print(f"{name}: {len(out)} photos, {_summary(total)}, median CPU {med:.3f} s")
+
+
+def _zero() -> dict[str, int]:
+    return {"dice": 0, "ok": 0, "silent": 0, "missed": 0, "phantom": 0, "review": 0}
+
+
+def _summary(t: dict[str, int]) -> str:
+    d = max(t["dice"], 1)
+    return (f"{t['dice']} dice, fully right {100 * t['ok'] / d:.2f}%, silent {t['silent']}, "
+            f"missed {t['missed']}, phantom {t['phantom']}, review {100 * t['review'] / d:.2f}%")
 
 
 def diff(a: str, b: str) -> int:
@@ -214,8 +236,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     r.add_argument("--stone", default="0", help="stone table photo indices, as A:B")
     r.add_argument("--wider", default="0", help="wider tuning photo indices, as A:B")
     r.add_argument("--warm-mat", default="0", help="warm-lamp mat photo indices, as A:B")
+    r.add_argument("--pips", default="0", help="square and drilled pips photo indices, as A:B")
+    r.add_argument("--pips-warm", default="0",
+                   help="warm-lamp mat photo indices with square and drilled pips, as A:B")
     r.add_argument("--colours", action="store_true",
-                   help="read the wider photos with their game's learnt colours")
+                   help="read the wider and pips photos with their game's learnt colours")
     d = sub.add_parser("diff", help="compare two saved runs")
     d.add_argument("a")
     d.add_argument("b")
@@ -223,7 +248,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.cmd == "run":
         run(args.name, {"wide": _span(args.wide), "narrow": _span(args.narrow),
                         "warm-wood": _span(args.warm_wood), "stone": _span(args.stone),
-                        "wider": _span(args.wider), "warm-mat": _span(args.warm_mat)},
+                        "wider": _span(args.wider), "warm-mat": _span(args.warm_mat),
+                        "pips": _span(args.pips), "pips-warm": _span(args.pips_warm)},
             args.colours)
     else:
         sys.exit(diff(args.a, args.b))
