@@ -24,6 +24,7 @@ from companion.vision.dice.colour import DICE_PER_FAMILY, INGREDIENT_NAMES
 FORMAT = "companion-dice-colours"
 VERSION = 1
 _GAUSS_MEDIAN_RADIUS = math.sqrt(2.0 * math.log(2.0))
+DOUBTFUL_LIGHT = "colour-light-doubtful"  # the reader's flag (doubt_words.py)
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,13 @@ def colours_from(rel: np.ndarray, names: list[str], white: str) -> DiceColours:
 
 def learn_colours(reading: Any) -> DiceColours:
     """The colours of the full starting block a ``DiceReading`` read (InputError when it
-    is not one: 35 dice, 7 of each)."""
+    is not one: 35 dice, 7 of each; or when the light left its families' naming in doubt)."""
+    if any(DOUBTFUL_LIGHT in d.flags for d in reading.dice):
+        # another naming of the five groups fits this light nearly as well: teaching it
+        # would make every later photo of the game as wrong as this one may be
+        raise InputError("the dice colours were not learnt: under this light some "
+                         "families could be named either way (a photo of the full block "
+                         "in whiter light, or on the mat, can teach them)")
     rel = np.array([d.colour for d in reading.dice], np.float64).reshape(-1, 2)
     return colours_from(rel, [d.ingredient.value for d in reading.dice], reading.white)
 

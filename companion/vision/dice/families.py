@@ -450,8 +450,9 @@ def _name_groups(
     naming: per axis, groups ~ saturation * family centre + shift by least squares (the
     shift alone, saturation 1, for fewer than three groups), its cost the residual
     (spread units squared, times each group's dice, ``sizes``) plus the priors of the
-    light fit. Also the runner-up naming when its cost is within SEVEN_EACH_RIVAL_COST of
-    the best's."""
+    light fit. Also the rival naming when others are nearly as good (within
+    SEVEN_EACH_RIVAL_COST of the best's cost, or RIVAL_COST_SHARE of it where no naming
+    fits well): each group named as the first of those that names it otherwise."""
     import itertools
 
     k = len(groups)
@@ -475,9 +476,13 @@ def _name_groups(
         results.append((cost, perm))
     results.sort()
     best = np.array(results[0][1])
-    rival = None
-    if len(results) > 1 and results[1][0] - results[0][0] < C.SEVEN_EACH_RIVAL_COST:
-        rival = np.array(results[1][1])
+    near = max(C.SEVEN_EACH_RIVAL_COST, C.RIVAL_COST_SHARE * results[0][0])
+    rival: np.ndarray | None = None
+    for cost, perm in results[1:]:
+        if cost - results[0][0] >= near:
+            break
+        other = np.array(perm)
+        rival = other if rival is None else np.where(rival != best, rival, other)
     return best, rival
 
 

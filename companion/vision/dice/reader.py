@@ -26,7 +26,7 @@ from companion.vision.dice import constants as C
 from companion.vision.dice import gate, small_stats
 from companion.vision.dice.cell import LAYOUTS, CellRead, read_cell, with_paint
 from companion.vision.dice.colour import log_chroma
-from companion.vision.dice.colours import DiceColours
+from companion.vision.dice.colours import DOUBTFUL_LIGHT, DiceColours
 from companion.vision.dice.families import FamilyCall, FamilyFit, fit_families
 from companion.vision.dice.glints import glint_spot, middle_pip_on_spot
 from companion.vision.dice.grid import (
@@ -201,7 +201,11 @@ def read_dice_image(bgr: np.ndarray, colours: DiceColours | None = None) -> Dice
     dice, grid_out, gaps, fit = _decide(
         cells, grid, offset, pitch_full * s_read, mat is not None, white_sure, colours
     )
-    gate.confirm(dice, by_shape=colours is not None)
+    # a light that leaves the families' naming in doubt is a colour doubt, not a sign that
+    # no dice are there: count the dice surely there by their shape and pips, as with
+    # learnt colours
+    doubtful_light = any(DOUBTFUL_LIGHT in d.flags for d in dice)
+    gate.confirm(dice, by_shape=colours is not None or doubtful_light)
     dice, grid_out, gaps = turn_cells(
         dice, grid_out, _quarter_turns(mat, grid_out, dice, s_read / s_det), gaps
     )
@@ -535,7 +539,7 @@ def _decide(
         if call.apart is not None:
             call = _may_be(call, flags, "colour-apart", call.apart)
         if call.rival:
-            flags.append("colour-light-doubtful")
+            flags.append(DOUBTFUL_LIGHT)
             call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
         if call.distance > C.COLOUR_MAX_DISTANCE:
             # far from every family this photo shows: a batch or a light we do not know
