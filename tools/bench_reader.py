@@ -373,11 +373,16 @@ def _kinds(sheet: str, variant: str) -> dict[str, str]:
     return {f.id: f.kind.value for f in layouts.geometry(sheet, variant=variant).fields}
 
 
-def settled(specs: Sequence[PhotoSpec], results: dict[str, ReaderResult]
-            ) -> dict[str, ReaderResult]:
+Settled = tuple[dict[str, Any], tuple[Any, ...]]  # a player's readings named, their groups
+
+
+def settle_papers(specs: Sequence[PhotoSpec], results: dict[str, ReaderResult]
+                  ) -> tuple[dict[str, ReaderResult], dict[str, Settled]]:
     """Each photo's fields and review as ``delicious read`` gives them: its player's sheets'
     readings merged and their drawings named by group (a trusted group's members leave
-    review, a question's take its guess), not the photo's cells read alone."""
+    review, a question's take its guess), not the photo's cells read alone; and per player
+    paper the merged readings so named with their groups (``settle_drawings``), settled
+    once for both."""
     from companion.games.delicious.players import field_values
     from companion.vision.sheet.reader import settle_drawings
 
@@ -385,18 +390,19 @@ def settled(specs: Sequence[PhotoSpec], results: dict[str, ReaderResult]
     for spec in specs:
         papers[spec.paper_id].append(spec)
     out = dict(results)
-    for members in papers.values():
+    by_paper: dict[str, Settled] = {}
+    for paper, members in papers.items():
         merged: dict[str, Any] = {}
         for m in members:
             merged.update(results[m.name].readings)
         if not merged:
             continue
-        named, _ = settle_drawings(merged, members[0].variant)
+        named, groups = by_paper[paper] = settle_drawings(merged, members[0].variant)
         for m in members:
             mine = {fid: named[fid] for fid in results[m.name].readings}
             out[m.name] = replace(results[m.name], fields=field_values(mine),
                                   review={fid for fid, r in mine.items() if r.review})
-    return out
+    return out, by_paper
 
 
 def tally(
@@ -405,7 +411,7 @@ def tally(
     results: dict[str, ReaderResult],
 ) -> Tally:
     t = Tally()
-    results = settled(specs, results)
+    results, by_paper = settle_papers(specs, results)
     kinds_cache: dict[tuple[str, str], dict[str, str]] = {}
     papers: dict[str, list[PhotoSpec]] = defaultdict(list)
     for spec in specs:
@@ -480,29 +486,27 @@ def tally(
         right = right and not failed
         t.papers_scored_right += right
         t.papers_scored_right_no_review += right and not review
-        asked, left_wrong = answer_questions(members, truths, results)
+        asked, left_wrong = answer_questions(members, truths,
+                                             by_paper.get(members[0].paper_id))
         t.questions.append(asked)
         t.wrong_after_answers += left_wrong
     return t
 
 
 def answer_questions(members: Sequence[PhotoSpec], truths: dict[str, dict[str, Any]],
-                     results: dict[str, ReaderResult]) -> tuple[int, int]:
-    """A player's questions (their sheets' readings merged, as ``delicious read`` asks
-    them), and how many fields stay wrong when each question is answered with one tap (the
-    value most of its fields truly hold) and every other field in review is checked."""
-    from companion.vision.sheet.reader import settle_drawings
-
-    merged: dict[str, Any] = {}
+                     settled: Settled | None) -> tuple[int, int]:
+    """A player's questions (``settled``: their sheets' readings merged and named, as
+    ``delicious read`` asks them; None when nothing was read), and how many fields stay
+    wrong when each question is answered with one tap (the value most of its fields truly
+    hold) and every other field in review is checked."""
+    if settled is None:
+        return 0, 0
+    named, every = settled
     truth: dict[str, str] = {}
     for m in members:
-        merged.update(results[m.name].readings)
         truth.update(truths[m.name]["fields"])
-    if not merged:
-        return 0, 0
-    settled, every = settle_drawings(merged, members[0].variant)
     groups = [g for g in every if not g.trusted]
-    wrong_silent = sum(1 for fid, r in settled.items()
+    wrong_silent = sum(1 for fid, r in named.items()
                        if not r.review and (r.value or "") != truth.get(fid, ""))
     minority = 0
     for g in groups:

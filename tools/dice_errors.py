@@ -105,7 +105,6 @@ def run(name: str, spans: dict[str, range], colours: bool = False) -> None:
 
     cv2.setNumThreads(1)
     out: dict[str, Any] = {}
-    total = _zero()
     per_set: dict[str, dict[str, int]] = {}
     cpu: list[float] = []
     for setting, indices in spans.items():
@@ -123,16 +122,14 @@ def run(name: str, spans: dict[str, range], colours: bool = False) -> None:
             except ImageError as exc:
                 n = len(shot.block["dice"])
                 out[key] = {"info": info, "error": str(exc), "wrong": [], "missed": n}
-                for t in (total, mine):
-                    t["dice"] += n
-                    t["missed"] += n
+                mine["dice"] += n
+                mine["missed"] += n
                 print(f"{key} {info}: UNREAD {exc}")
                 continue
             cpu.append(time.process_time() - t0)
             s = score_reading(shot, reading.dice)
             for k, v in (("dice", s.dice), ("ok", s.all_ok), ("silent", s.silent),
                          ("missed", s.missed), ("phantom", s.phantom), ("review", s.review)):
-                total[k] += v
                 mine[k] += v
             truth = {(d["row"], d["col"]): d for d in shot.block["dice"]}
             pairs = match_dice(shot, reading.dice)
@@ -169,6 +166,7 @@ def run(name: str, spans: dict[str, range], colours: bool = False) -> None:
     (OUT_DIR / f"{name}.json").write_text(json.dumps(out, indent=0))
     cpu.sort()
     med = cpu[len(cpu) // 2] if cpu else 0.0
+    total = {k: sum(t[k] for t in per_set.values()) for k in _zero()}
     if len(per_set) > 1:
         for setting, t in per_set.items():
             print(f"  {setting}: {_summary(t)}")

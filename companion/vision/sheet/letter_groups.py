@@ -104,12 +104,11 @@ def guess_written_letters(groups: Sequence[DrawingGroup],
     out = []
     for g in groups:
         reads = [evidence[f].letter for f in g.fields]
-        plants = {r[0] for r in reads if r is not None and r[1] >= sure}
-        if (not g.trusted and g.what == "drawing" and len(plants) == 1
-                and all(r is not None and r[1] >= sure for r in reads)):
-            plant = plants.pop()
-            if plant in g.choices:
-                g = replace(g, guess=plant)
+        sure_reads = [r for r in reads if r is not None and r[1] >= sure]
+        plants = {plant for plant, _ in sure_reads}
+        if (not g.trusted and g.what == "drawing" and len(sure_reads) == len(reads)
+                and len(plants) == 1 and plants <= set(g.choices)):
+            g = replace(g, guess=plants.pop())
         out.append(g)
     return out
 

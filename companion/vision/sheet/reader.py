@@ -923,9 +923,9 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
     writer = _writes_letters(readings)
     if drawn and writer:  # a writer's letter like their own others is a letter
         for fid in _own_letters(readings, drawn):
-            plant, q = drawn.pop(fid).letter or ("", 0.0)
-            r = readings[fid]
-            out[fid] = replace(r, value=plant, confidence=min(q, r.drawing.p_written),
+            ev = drawn.pop(fid)
+            plant, q = ev.letter or ("", 0.0)  # _own_letters takes only cells with a letter
+            out[fid] = replace(readings[fid], value=plant, confidence=min(q, ev.p_written),
                                note=OWN_LETTER_NOTE, drawing=None)
     choices = {FieldKind.VEGETABLE.value: VEGETABLE_PLANTS, FieldKind.FRUIT.value: FRUIT_PLANTS}
     groups: list[DrawingGroup] = []
