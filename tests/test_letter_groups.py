@@ -274,6 +274,44 @@ def test_a_players_copies_of_one_doodle_stay_drawings_though_they_read_as_a_lett
         == {"p1"}
 
 
+def test_a_writers_letter_as_near_its_copies_as_their_sure_letter_is_taken_with_a_margin(
+        ) -> None:
+    """Two drawn copies of a C, a little nearer each other than to the writer's sure C:
+    left as drawings with no margin, letters within it; a copy alike to none of the
+    player's drawings is taken when a lone letter is allowed; a cell the sketch network
+    leans towards "letter" is taken with no likeness asked."""
+    looks = {"sure-c": _mix(1), "c1": _mix(1, 0.3), "c2": _mix(1, 0.3, 0.2),
+             "odd": _mix(0, 0, 0, 1), "other": _mix(0, 0, 0, 0, 1)}
+    reads = {"sure-c": ("carrot", 0.999), "c1": ("carrot", 0.995), "c2": ("carrot", 0.995),
+             "odd": ("onion", 0.995), "other": ("carrot", 0.999)}
+    drawn = {"c1": 0.5, "c2": 0.5, "odd": 0.5}
+    near_sure = 1.0 - float(looks["c1"] @ looks["sure-c"])
+    near_copy = 1.0 - float(looks["c1"] @ looks["c2"])
+    assert near_copy < near_sure < near_copy + 0.1
+    assert own_letters_among_drawings(reads, looks, drawn, 0.99, 0.3) == set()
+    assert own_letters_among_drawings(reads, looks, drawn, 0.99, 0.3, margin=0.1) \
+        == {"c1", "c2"}
+    # "odd" reads an O with no sure O to vouch: a lone cell is taken only when allowed
+    assert own_letters_among_drawings(reads, looks, drawn, 0.99, 0.3, margin=0.1,
+                                      lone=True) == {"c1", "c2", "odd"}
+    # a lone cell the letter reader is not sure of, or the sketch network calls no letter
+    unsure = {**reads, "odd": ("onion", 0.98)}
+    assert own_letters_among_drawings(unsure, looks, drawn, 0.99, 0.3, lone=True) == set()
+    assert own_letters_among_drawings(reads, looks, {**drawn, "odd": 0.1}, 0.99, 0.3,
+                                      lone=True) == set()
+    # copies of one doodle are alike: none is lone
+    doodles = {"d1": _mix(0, 0, 1), "d2": _mix(0, 0, 1, 0.1)}
+    assert own_letters_among_drawings({f: ("onion", 0.995) for f in doodles}, doodles,
+                                      dict.fromkeys(doodles, 0.5), 0.99, 0.3,
+                                      lone=True) == set()
+    assert own_letters_among_drawings({f: ("onion", 0.995) for f in doodles}, doodles,
+                                      {"d1": 0.85, "d2": 0.5}, 0.99, 0.3,
+                                      letterish=0.8) == {"d1", "d2"}  # then d1 vouches
+    assert own_letters_among_drawings({f: ("onion", 0.995) for f in doodles}, doodles,
+                                      {"d1": 0.85, "d2": 0.1}, 0.99, 0.3,
+                                      letterish=0.8) == {"d1"}
+
+
 def test_a_letter_writers_drawn_cell_like_their_own_letter_is_a_trusted_letter() -> None:
     """settle_drawings takes the cell back for a player who writes letters (four sure
     letters of five plant cells), trusted; not for a player who mostly draws."""

@@ -116,14 +116,19 @@ def guess_written_letters(groups: Sequence[DrawingGroup],
 def own_letters_among_drawings(reads: Mapping[str, tuple[str, float]],
                                looks: Mapping[str, NDArray[np.float64]],
                                drawn: Mapping[str, float], sure: float, floor: float,
-                               distance: float = LETTER_GROUP_DISTANCE) -> set[str]:
+                               distance: float = LETTER_GROUP_DISTANCE, margin: float = 0.0,
+                               letterish: float = float("inf"), lone: bool = False
+                               ) -> set[str]:
     """The cells of ``drawn`` (cell -> the sketch network's "letter" probability) to read
-    as letters after all: the network gives "letter" at least ``floor``, the letter reader
-    is at least ``sure`` of its letter (``reads``: cell -> (plant its best letter reads as,
-    probability); a cell left out is neither taken nor vouches), and its look (``looks``,
-    unit length) is within ``distance`` of a cell outside ``drawn`` read as the same plant
-    at least as surely, and nearer to that letter than to any other drawn cell. Repeated
-    while it takes any: a letter taken back vouches for the writer's next copy."""
+    as letters after all: the letter reader is at least ``sure`` of its letter (``reads``:
+    cell -> (plant its best letter reads as, probability); a cell left out is neither taken
+    nor vouches), and either the network gives "letter" at least ``letterish``, or it gives
+    at least ``floor`` and the cell's look (``looks``, unit length) is within ``distance``
+    of a cell outside ``drawn`` read as the same plant at least as surely, and nearer to
+    that letter than to any other drawn cell, give or take ``margin``; with ``lone``, also
+    when no other drawn cell is within ``distance`` (a player draws a plant alike in each
+    of its cells). Repeated while it takes any: a letter taken back vouches for the
+    writer's next copy."""
     def dist(a: str, b: str) -> float:
         return 1.0 - float(looks[a] @ looks[b])
 
@@ -135,10 +140,13 @@ def own_letters_among_drawings(reads: Mapping[str, tuple[str, float]],
         for fid in drawings:
             if fid not in reads or reads[fid][1] < sure or drawn[fid] < floor:
                 continue
+            if drawn[fid] >= letterish:
+                took.add(fid)
+                continue
             near = min((dist(fid, f) for f in letters if reads[f][0] == reads[fid][0]),
                        default=float("inf"))
             rival = min((dist(fid, f) for f in drawings if f != fid), default=float("inf"))
-            if near <= distance and near < rival:
+            if (near <= distance and near < rival + margin) or (lone and rival > distance):
                 took.add(fid)
         if not took:
             return out

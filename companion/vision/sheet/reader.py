@@ -93,8 +93,10 @@ from companion.vision.sheet.constants_sketches import (
     LETTER_GATE_DEFAULT,
     LETTER_SURE_GATE,
     LETTER_SURE_READ,
+    OWN_LETTER_MARGIN,
     SKETCH_CLASSES,
     VEGETABLE_PLANTS,
+    WRITER_LETTER_GATE,
     WRITER_LETTER_READ,
     WRITER_LETTER_SHARE,
 )
@@ -978,7 +980,8 @@ def _own_letters(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidenc
             reads[fid] = (r.value, dict(r.candidates).get(r.value, 0.0) / max(written, 1e-9))
     letterish = {fid: ev.p_letter for fid, ev in drawn.items()}
     return own_letters_among_drawings(reads, looks, letterish, LETTER_SURE_READ,
-                                      DRAWN_LETTER_FLOOR)
+                                      DRAWN_LETTER_FLOOR, margin=OWN_LETTER_MARGIN,
+                                      letterish=WRITER_LETTER_GATE, lone=True)
 
 
 def _writes_letters(readings: Mapping[str, Any]) -> bool:
