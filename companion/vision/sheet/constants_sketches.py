@@ -52,15 +52,18 @@ WRITER_LETTER_READ = 0.9
 # (90% under 0.34), the writers' drawn letters a median 0.77. Without the letter-writer
 # condition this took doodles for letters on the sketch bench (CHANGELOG).
 DRAWN_LETTER_FLOOR = 0.3
-# Two widenings of that for such a player, chosen on the same papers (letter sure 0.99):
+# Three widenings of that for such a player, chosen on the same papers (letter sure 0.99):
 # a cell nearer one of their sure letters than to any of their drawings give or take
 # OWN_LETTER_MARGIN is taken (a writer's copies of one letter lie about as close to each
-# other as to their letters the network let through); and a cell the sketch network gives
-# "letter" at least WRITER_LETTER_GATE is taken with no likeness asked (the gate for every
-# sheet is LETTER_SURE_GATE). The real calibration writers' letter writers: 197 -> 372 drawn
-# cells taken, all right. On 200 calib sketch papers no player's cell is taken; with the
-# letter-writer condition lifted (a player who writes most plants and doodles a few), 1
-# doodle of about 4,600 is taken wrongly (27 -> 58 taken, 0 -> 1 wrong).
+# other as to their letters the network let through); so is a cell alike to none of their
+# other drawings (a player draws a plant alike in each of its cells); and a cell the
+# sketch network gives "letter" at least WRITER_LETTER_GATE is taken with no likeness
+# asked (the gate for every sheet is LETTER_SURE_GATE). The real calibration writers'
+# letter writers: 197 -> 403 drawn cells taken, all right. On 200 calib sketch papers no
+# player's cell is taken; with the letter-writer condition lifted (a player who writes
+# most plants and doodles a few), 1 doodle of about 4,600 is taken wrongly (27 -> 62
+# taken, 0 -> 1 wrong). Counting a writer from half their cells (not 0.6) took a real
+# doodle for a sure letter on the sketch bench (CHANGELOG).
 OWN_LETTER_MARGIN = 0.1
 WRITER_LETTER_GATE = 0.8
 # A drawing's own confidence before its group is read: under REVIEW_BELOW, so a drawing is
