@@ -390,3 +390,32 @@ def test_a_six_whose_pips_the_blobs_missed_is_read_by_its_paint(index, cell):
     # at the smaller pip size the blobs may read the 6 themselves; a 6 the paint found
     # alone stays in review
     assert die.value == 6 and (die.review or "pips-by-paint" not in die.flags)
+
+
+def test_the_block_outline_gives_a_tilted_blocks_axes():
+    """A 5 x 4 block outline turned 20 degrees: its axes are 20 and 110 degrees, in the
+    seams' convention (the first within 45 degrees of x)."""
+    from companion.vision.dice.grid import outline_axes
+
+    mask = np.zeros((400, 400), np.uint8)
+    box = cv2.boxPoints(((200.0, 200.0), (250.0, 200.0), 20.0)).astype(np.int32)
+    cv2.fillConvexPoly(mask, box, 1)
+    a, b = outline_axes(mask > 0) or (0.0, 0.0)
+    assert abs(np.degrees(a) - 20) < 1.5 and abs(np.degrees(b) - 110) < 1.5
+    assert outline_axes(np.zeros((10, 10), bool)) is None
+
+
+def test_a_close_slanted_block_whose_side_faces_pull_the_seams_is_read():
+    """A tuning photo (the pips set's photo 42: a restocked block on paper under a warm
+    lamp, seen close and slanted, side faces showing): the seams' edge directions were
+    pulled 9 degrees off by the side faces, no cell read as a die and the photo was refused
+    as holding no dice. The lattice along the block's outline reads all 22, right."""
+    from tools.dice_errors import _render
+    from tools.synth.dice_truth import match_dice
+
+    shot, _, _ = _render("pips", 42)
+    reading = read_dice_image(shot.image)
+    truth = {(d["row"], d["col"]): (d["ingredient"], d["value"]) for d in shot.block["dice"]}
+    pairs = match_dice(shot, reading.dice)
+    assert len(reading.dice) == len(truth) == len(pairs) == 22
+    assert all((d.ingredient.value, d.value) == truth[t] for d, t in pairs)

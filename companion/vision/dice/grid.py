@@ -325,14 +325,27 @@ def _comb_fit(p: np.ndarray, pitch0: float, span: float = 0.1) -> tuple[float, f
     return best[1], best[2]
 
 
+def outline_axes(mask: np.ndarray) -> tuple[float, float] | None:
+    """The block outline's axes (its least enclosing rectangle's sides), in grid_axes's
+    convention; None for an empty mask."""
+    pts = cv2.findNonZero(mask.astype(np.uint8))
+    if pts is None:
+        return None
+    t = math.radians(cv2.minAreaRect(pts)[2])
+    a, b = sorted((t % math.pi, (t + math.pi / 2) % math.pi), key=lambda x: abs(math.sin(x)))
+    return (a - math.pi if a > math.pi / 2 else a), b
+
+
 def fit_lattice(
-    grey: np.ndarray, mask: np.ndarray, prior_pitch: float | None = None
+    grey: np.ndarray, mask: np.ndarray, prior_pitch: float | None = None,
+    axes: tuple[float, float] | None = None,
 ) -> DiceGrid | None:
-    """The (affine) lattice that best explains the seams inside ``mask``."""
+    """The (affine) lattice that best explains the seams inside ``mask``, along ``axes``
+    (the seams' gradient directions, radians) or the strongest edge directions there."""
     dil = cv2.dilate(mask.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
-    ta, tb = grid_axes(gx, gy, dil)
+    ta, tb = grid_axes(gx, gy, dil) if axes is None else axes
     pu, pv, u0, v0 = _profiles(gx, gy, dil, ta, tb)
     pitch = grid_pitch(pu, pv, prior_pitch)
     if pitch is None:  # a lone die: no repeat to measure, its size is the pitch

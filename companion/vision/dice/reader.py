@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ from companion.vision.dice.grid import (
     background_model,
     block_mask,
     fit_lattice,
+    outline_axes,
     paper_model,
     refine,
     to_lab,
@@ -168,16 +169,18 @@ def read_dice_image(bgr: np.ndarray, colours: DiceColours | None = None) -> Dice
     h, w = bgr.shape[:2]
     s_det = min(1.0, C.DETECT_LONG_SIDE_PX / max(h, w))
     det = cv2.resize(bgr, None, fx=s_det, fy=s_det, interpolation=cv2.INTER_AREA)
-    mat, fg, mask, grid = _locate(det, seen)
+    mat, fg, mask, grid, refit = _locate(det, seen)
 
     fg8 = fg.astype(np.uint8) * 255
-    probe = _probe(bgr, fg8, grid, s_det, mat is not None)
-    if probe.score < C.PROBE_HALF_PITCH_BELOW:
-        # spaced dice can make the seams repeat at two dice: let the cells say which
-        # lattice holds dice
-        half = _probe(bgr, fg8, _halved(grid), s_det, mat is not None)
-        if half.faces >= C.PROBE_HALF_PITCH_FACES and half.faces > probe.faces:
-            probe = half
+    probe = _probe_lattice(bgr, fg8, grid, s_det, mat is not None)
+    if probe.faces < C.PROBE_HALF_PITCH_FACES:
+        # seen close and slanted, the dice's side faces can pull the seams' directions
+        # off: try the lattice along the block's own outline, keep whichever reads faces
+        other = refit(outline_axes(mask))
+        if other is not None:
+            alt = _probe_lattice(bgr, fg8, other, s_det, mat is not None)
+            if alt.faces > probe.faces:
+                probe = alt
     src, source, s_read, pitch_full = probe.src, probe.source, probe.s_read, probe.pitch_full
     grid = trim(probe.grid, mask, s_det / s_read)  # the lattice, rows and columns trimmed
     probed = probe.cells
@@ -221,6 +224,9 @@ def read_dice_image(bgr: np.ndarray, colours: DiceColours | None = None) -> Dice
                        with_colours=colours is not None)
 
 
+Refit = Callable[[tuple[float, float] | None], DiceGrid | None]  # a lattice along given axes
+
+
 @dataclass(frozen=True)
 class _Probe:
     """A lattice tried on the photo: the copy read at its pitch, its best phase and the
@@ -255,6 +261,19 @@ def _probe(
     return _Probe(src, source, s_read, pitch_full, best, cells, len(dice), faces)
 
 
+def _probe_lattice(
+    bgr: np.ndarray, fg8: np.ndarray, grid: DiceGrid, s_det: float, on_mat: bool
+) -> _Probe:
+    """The probe of ``grid``, or of its half pitch when that reads more faces: spaced
+    dice can make the seams repeat at two dice, so the cells say which lattice holds dice."""
+    probe = _probe(bgr, fg8, grid, s_det, on_mat)
+    if probe.score < C.PROBE_HALF_PITCH_BELOW:
+        half = _probe(bgr, fg8, _halved(grid), s_det, on_mat)
+        if half.faces >= C.PROBE_HALF_PITCH_FACES and half.faces > probe.faces:
+            return half
+    return probe
+
+
 def _halved(grid: DiceGrid) -> DiceGrid:
     """The lattice at half the pitch over the same area."""
     h = grid.h @ np.diag([0.5, 0.5, 1.0])
@@ -276,9 +295,10 @@ def _quarter_turns(
 
 def _locate(
     det: np.ndarray, seen: gate.Glance
-) -> tuple[MatView | None, np.ndarray, np.ndarray, DiceGrid]:
+) -> tuple[MatView | None, np.ndarray, np.ndarray, DiceGrid, Refit]:
     """On the detection copy: the mat if present, the foreground (unlike the table, or
-    coloured on the mat), the block's mask and the lattice fitted to its seams."""
+    coloured on the mat), the block's mask, the lattice fitted to its seams, and a way to
+    fit it again along other axes."""
     mat = find_mat(det)
     if mat is not None:
         # our other sheets carry the same corner markers: refuse them rather than read
@@ -312,7 +332,11 @@ def _locate(
     grid = fit_lattice(grey, mask, prior)
     if grid is None:
         raise gate.NoDiceError(f"{gate.NO_DICE} (no grid of dice)")
-    return mat, fg, mask, grid
+
+    def refit(axes: tuple[float, float] | None) -> DiceGrid | None:
+        return None if axes is None else fit_lattice(grey, mask, prior, axes)
+
+    return mat, fg, mask, grid, refit
 
 
 def _close_up(mask: np.ndarray) -> bool:
