@@ -62,3 +62,19 @@ def test_real_answer_sheet_photos_hold_no_dice(path):
     assert result.exit_code == 2, result.stdout
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "no Diced Veggies dice found" in lines[0]
+
+
+def test_dice_on_the_mat_that_cannot_be_read_ask_for_a_closer_photo(tmp_path):
+    """A wide tuning photo (76: the mat small in the frame, its dice 60 px across and
+    blurred): no die reads surely. The mat is there, so the player is told to come closer,
+    not that the photo holds no dice; one line, exit 2."""
+    from tools.dice_errors import _render
+
+    shot, _, _ = _render("wide", 76)
+    path = tmp_path / "far.jpg"
+    path.write_bytes(shot.jpeg)
+    result = CliRunner().invoke(main, ["dice", "read", str(path)])
+    assert result.exit_code == 2, result.stdout
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "the dice mat is in the photo" in lines[0]
+    assert "closer" in lines[0] and "no Diced Veggies dice found" not in lines[0]

@@ -20,6 +20,9 @@ from companion.errors import ImageError
 from companion.vision.dice import constants as C
 
 NO_DICE = "no Diced Veggies dice found"
+MAT_DICE_UNREAD = ("the dice mat is in the photo, but no die on it could be read surely "
+                   "(too small, blurred or dim?): take the photo again closer, with the "
+                   "phone held still")
 
 
 class NoDiceError(ImageError):

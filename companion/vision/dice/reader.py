@@ -208,7 +208,13 @@ def read_dice_image(bgr: np.ndarray, colours: DiceColours | None = None) -> Dice
     # no dice are there: count the dice surely there by their shape and pips, as with
     # learnt colours
     doubtful_light = any(DOUBTFUL_LIGHT in d.flags for d in dice)
-    gate.confirm(dice, by_shape=colours is not None or doubtful_light)
+    try:
+        gate.confirm(dice, by_shape=colours is not None or doubtful_light)
+    except gate.NoDiceError:
+        if mat is None or not dice:
+            raise
+        # our mat is there and things stand on it: "no dice" would mislead the player
+        raise gate.NoDiceError(gate.MAT_DICE_UNREAD) from None
     dice, grid_out, gaps = turn_cells(
         dice, grid_out, _quarter_turns(mat, grid_out, dice, s_read / s_det), gaps
     )
