@@ -307,9 +307,7 @@ def letter_facts(readings: dict[str, Any]) -> dict[str, tuple[float, bool]]:
     for fid, r in readings.items():
         if r.kind not in LETTER_VALUES or r.value is None:
             continue
-        written = sum(p for v, p in r.candidates if v is not None)
-        own = sum(p for v, p in r.candidates if v == r.value)
-        q = own / written if written > 0 else 0.0
+        q = r.written_share
         if r.note in (LETTER_DOUBT_NOTE, LETTER_PAIR_NOTE):  # capped by a letter threshold:
             # judge the plain reading
             other = max(p for _, p in r.candidates) < REVIEW_BELOW

@@ -175,6 +175,14 @@ class FieldReading:
     def review(self) -> bool:
         return self.confidence < REVIEW_BELOW
 
+    @property
+    def written_share(self) -> float:
+        """The value's probability among the written candidates (the blank's left out): for
+        a letter, how sure the letter reader is of it among the field's letters."""
+        written = sum(p for v, p in self.candidates if v is not None)
+        own = sum(p for v, p in self.candidates if v == self.value)
+        return own / written if written > 0 else 0.0
+
     def set_by_hand(self, value: str | None) -> FieldReading:
         """The same field holding ``value`` for certain (a correction by hand)."""
         return FieldReading(self.id, self.kind, value, 1.0, ((value, 1.0),), self.shift_px,
@@ -976,8 +984,7 @@ def _own_letters(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidenc
             if letter is not None and r.note not in (GLARE_NOTE, BENT_NOTE, LOW_DETAIL_NOTE):
                 reads[fid] = letter
         elif r.kind in LETTER_VALUES and not r.review:
-            written = sum(p for v, p in r.candidates if v is not None)
-            reads[fid] = (r.value, dict(r.candidates).get(r.value, 0.0) / max(written, 1e-9))
+            reads[fid] = (r.value, r.written_share)
     letterish = {fid: ev.p_letter for fid, ev in drawn.items()}
     return own_letters_among_drawings(reads, looks, letterish, LETTER_SURE_READ,
                                       DRAWN_LETTER_FLOOR, margin=OWN_LETTER_MARGIN,
