@@ -330,3 +330,36 @@ def test_a_letter_writers_drawn_cell_like_their_own_letter_is_a_trusted_letter()
     drawer = {**readings, **{r.id: replace(r, confidence=0.5) for r in others}}
     settled, groups = settle_drawings(drawer, "A")
     assert settled["garden.crate.r0.c0"].review and len(groups) >= 1
+
+
+def test_a_drawers_sure_letter_drawn_like_their_drawings_is_read_with_them() -> None:
+    """A player who draws (three drawn carrots, one letter): a cell let through as a sure
+    P on the letter reader's word alone, as alike to the carrot drawings as a group's
+    drawings are, is read with them: in review with the carrots' question, never a sure
+    pepper. Unlike the drawings, or let through by the sketch network itself, it stays a
+    sure letter; a player who writes letters keeps it too."""
+    carrots = [replace(_drawn(f"garden.crate.r0.c{i}", 0, None),
+                       drawing=replace(_drawn("x", 0, None).drawing,
+                                       features=_unit(_mix(1, 0.05 * i))))
+               for i in range(3)]
+    pepper = tuple((v, 0.9 if v == "pepper" else 0.02) for v in VEGETABLE_PLANTS)
+    ev = DrawingEvidence("vegetable", pepper, 0.99, 0.95, _unit(_mix(1, 0.1)),
+                         letter=("pepper", 0.998))
+    p = FieldReading("garden.boots.r0.c0", FieldKind.VEGETABLE, "pepper", 0.99,
+                     (("pepper", 0.99),), as_drawing=ev)
+    onion = _written("garden.bathtub.r0.c0", "onion", 0.999)
+    readings = {r.id: r for r in (*carrots, p, onion)}
+    settled, groups = settle_drawings(readings, "A")
+    got = settled[p.id]
+    assert got.review and got.drawing is ev and got.group
+    assert any(p.id in g.fields and not g.trusted for g in groups)
+    assert not settled[onion.id].review  # the player's real letter is left alone
+    far = replace(p, as_drawing=replace(ev, features=_mix(0, 0, 0, 1)))
+    settled, _ = settle_drawings({**readings, p.id: far}, "A")
+    assert (settled[p.id].value, settled[p.id].review, settled[p.id].group) == \
+        ("pepper", False, "")
+    passed = replace(p, as_drawing=None)  # the sketch network let it through itself
+    assert not settle_drawings({**readings, p.id: passed}, "A")[0][p.id].review
+    writer = {**readings, **{r.id: replace(r, drawing=None, value="carrot", confidence=0.999)
+                             for r in carrots[1:]}}  # four sure letters of five cells
+    assert not settle_drawings(writer, "A")[0][p.id].review

@@ -170,6 +170,9 @@ class FieldReading:
     # a letter's look to the letter network (unit-length hidden features), for asking a
     # player's alike doubtful letters once (letter_groups.py; never in any JSON)
     letter_look: np.ndarray | None = field(default=None, repr=False, compare=False)
+    # a letter let through on the letter reader's word alone: its evidence as a drawing,
+    # for a player who draws (settle_drawings; never in any JSON)
+    as_drawing: DrawingEvidence | None = field(default=None, repr=False, compare=False)
 
     @property
     def review(self) -> bool:
@@ -726,7 +729,7 @@ def read_fields(
     ranked, letter_feats = _letter_candidates(letter_crops, letter_kinds, reader, trusted,
                                               own_letters)
     letter_top = [lst[0][1] if lst else 0.0 for lst in ranked]
-    drawn = _drawings(letter_ids, letter_crops, letter_kinds, p_written, letter_top)
+    drawn, on_word = _drawings(letter_ids, letter_crops, letter_kinds, p_written, letter_top)
     # a letter's look, for asking alike ones once and for telling a writer's letter the
     # sketch network doubted from a doodle (settle_drawings)
     looks = ({fid: letter_feats[i] for i, fid in enumerate(letter_ids)}
@@ -739,6 +742,10 @@ def read_fields(
             letter = lst[0] if lst else None
             lst = _with_drawing(lst, drawn[fid])
             drawn[fid] = replace(drawn[fid], plants=_as_plants(lst, drawn[fid]), letter=letter)
+        elif fid in on_word and lst:  # the same mixed evidence, kept for settle_drawings
+            ev = on_word[fid]
+            on_word[fid] = replace(ev, plants=_as_plants(_with_drawing(lst, ev), ev),
+                                   letter=lst[0])
         cands[fid] = ((None, 1 - p), *((v, p * q) for v, q in lst))
     decided = decide(cands, reg.label.variant)
     glared = glared_fields(grey, page.blank, geometry.fields, reg.px_per_mm)
@@ -773,8 +780,9 @@ def read_fields(
         if evidence is not None:  # never trusted alone: its group names it
             conf, note = min(conf, DRAWING_CONFIDENCE), note or DRAWING_NOTE
         look = looks.get(fid) if value is not None else None
+        as_drawing = on_word.get(fid) if value is not None else None
         out[fid] = FieldReading(fid, spec.kind, value, conf, ordered, shifts[fid][:2], note,
-                                evidence, letter_look=look)
+                                evidence, letter_look=look, as_drawing=as_drawing)
     return out
 
 
@@ -805,30 +813,37 @@ def _letter_gate() -> float:
 
 def _drawings(ids: Sequence[str], crops: Sequence[np.ndarray], kinds: Sequence[FieldKind],
               p_written: dict[str, float], letter_top: Sequence[float]
-              ) -> dict[str, DrawingEvidence]:
+              ) -> tuple[dict[str, DrawingEvidence], dict[str, DrawingEvidence]]:
     """The written cells that may hold a drawing rather than a letter, with their evidence
-    (``letter_top``: the letter reader's probability of its best letter, per cell)."""
+    (``letter_top``: the letter reader's probability of its best letter, per cell); and
+    the cells let through as letters on the letter reader's word alone (the sketch network
+    gave "letter" under the gate), with their evidence as drawings, should the player turn
+    out to draw them (settle_drawings)."""
     if not ids:
-        return {}
+        return {}, {}
     from companion.vision.sheet.letters import preprocess
     from companion.vision.sheet.sketch_model import sketch_classifier
 
     scores = sketch_classifier().scores(np.stack([preprocess(c) for c in crops]))
     gate = _letter_gate()
     out: dict[str, DrawingEvidence] = {}
+    on_word: dict[str, DrawingEvidence] = {}
     for i, (fid, kind) in enumerate(zip(ids, kinds, strict=True)):
         p_letter = scores.p_letter(i)
-        if p_letter >= gate or (p_letter >= LETTER_SURE_GATE
-                                and letter_top[i] >= LETTER_SURE_READ):
+        if p_letter >= gate:
             continue
         plants = PLANTS_OF_KIND[kind]
         raw = [float(scores.probs[i, SKETCH_CLASSES.index(v)]) for v in plants]
         total = sum(raw) or 1.0
-        out[fid] = DrawingEvidence(kind.value, tuple(zip(plants, (r / total for r in raw),
-                                                         strict=True)),
-                                   p_written[fid], p_letter, scores.features[i],
-                                   tuple(float(v) for v in scores.probs[i]))
-    return out
+        ev = DrawingEvidence(kind.value, tuple(zip(plants, (r / total for r in raw),
+                                                   strict=True)),
+                             p_written[fid], p_letter, scores.features[i],
+                             tuple(float(v) for v in scores.probs[i]))
+        if p_letter >= LETTER_SURE_GATE and letter_top[i] >= LETTER_SURE_READ:
+            on_word[fid] = ev
+        else:
+            out[fid] = ev
+    return out, on_word
 
 
 def _as_plants(mixed: list[tuple[str, float]], ev: DrawingEvidence
@@ -937,6 +952,16 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
             plant, q = ev.letter or ("", 0.0)  # _own_letters takes only cells with a letter
             out[fid] = replace(readings[fid], value=plant, confidence=min(q, ev.p_written),
                                note=OWN_LETTER_NOTE, drawing=None)
+    if drawn and not writer:  # a drawer's letter as alike to their drawings is one of them
+        rule = _group_rule()
+        for fid in _drawn_like(readings, drawn, rule.distance):
+            r = readings[fid]
+            ev = r.as_drawing
+            assert ev is not None  # _drawn_like takes only such cells
+            drawn[fid] = ev
+            cands = ((None, 1.0 - ev.p_written), *((v, ev.p_written * q) for v, q in ev.plants))
+            out[fid] = replace(r, drawing=ev, as_drawing=None,
+                               candidates=tuple(sorted(cands, key=lambda c: -c[1])))
     choices = {FieldKind.VEGETABLE.value: VEGETABLE_PLANTS, FieldKind.FRUIT.value: FRUIT_PLANTS}
     groups: list[DrawingGroup] = []
     if drawn:
@@ -953,7 +978,7 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
                   enumerate(join_alike_questions(groups, looks, apart))]
     for g in groups:
         for fid in g.fields:
-            r = readings[fid]
+            r = out[fid]
             ev = drawn[fid]
             if g.trusted:
                 conf, note = min(g.confidence, ev.p_written), GROUP_TRUSTED_NOTE
@@ -989,6 +1014,29 @@ def _own_letters(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidenc
     return own_letters_among_drawings(reads, looks, letterish, LETTER_SURE_READ,
                                       DRAWN_LETTER_FLOOR, margin=OWN_LETTER_MARGIN,
                                       letterish=WRITER_LETTER_GATE, lone=True)
+
+
+def _drawn_like(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidence],
+                distance: float) -> list[str]:
+    """The cells let through as letters on the letter reader's word alone that the sketch
+    network sees within ``distance`` (the fitted grouping distance: as alike as the drawings
+    of one group) of one of the player's drawings. A player draws a plant alike in each of
+    its cells, so such a cell is most likely one more of their drawings that the letter
+    reader took for a letter: on the sketch bench, a round lettuce read as a sure O (onion),
+    a strawberry as a sure B. It is read with its group, which trusts it only where its
+    letter and the drawings agree (every member's best plant is the group's)."""
+    if not drawn:
+        return []
+    feats = np.stack([d.features for d in drawn.values()]).astype(np.float64)
+    out = []
+    for fid, r in readings.items():
+        if (not isinstance(r, FieldReading) or r.as_drawing is None or r.drawing is not None
+                or r.value is None):
+            continue
+        look = np.asarray(r.as_drawing.features, np.float64)
+        if look.shape[0] == feats.shape[1] and 1.0 - float((feats @ look).max()) <= distance:
+            out.append(fid)
+    return out
 
 
 def _writes_letters(readings: Mapping[str, Any]) -> bool:
