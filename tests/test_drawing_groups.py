@@ -172,3 +172,34 @@ def test_a_gardens_different_and_pairs_containers_keep_cells_apart() -> None:
         else:  # the two cells of one pair hold one vegetable
             assert all(frozenset(p) not in apart for p in c.pairs)
             assert pairs & apart
+
+
+def _sketch_says(plant: str) -> tuple[float, ...]:
+    from companion.vision.sheet.constants_sketches import SKETCH_CLASSES
+
+    return tuple(0.9 if c == plant else 0.01 for c in SKETCH_CLASSES)
+
+
+def test_a_cell_let_through_on_a_letter_trusts_its_group_only_where_the_sketch_agrees(
+        ) -> None:
+    """A drawer's cell the letter reader was sure of (read as a drawing, its plants leaning
+    on that letter) counts towards a trusted group only where the sketch network's own
+    reading agrees: otherwise it is asked apart and the drawings stay trusted."""
+    from dataclasses import replace
+
+    drawn = {f"o{i}": _ev("vegetable", "onion", 0.999, 0) for i in range(3)}
+    lettuce_as_o = replace(_mixed("vegetable", {"onion": 0.95}, 0, _sketch_says("lettuce")),
+                           on_word=True)
+    groups = {g.fields: g for g in group_drawings({**drawn, "x": lettuce_as_o}, CHOICES,
+                                                  GroupRule(0.3, 0.99))}
+    assert groups[("o0", "o1", "o2")].trusted
+    assert not groups[("x",)].trusted
+    onion_as_o = replace(lettuce_as_o, network=_sketch_says("onion"))
+    (group,) = group_drawings({**drawn, "x": onion_as_o}, CHOICES, GroupRule(0.3, 0.99))
+    assert group.trusted and group.fields == ("o0", "o1", "o2", "x")
+    alone = group_drawings({"x": lettuce_as_o}, CHOICES, GroupRule(0.3, 0.9))
+    assert [(g.guess, g.trusted) for g in alone] == [("onion", False)]
+    # the same cell not let through on a letter backs the group as before
+    (group,) = group_drawings({**drawn, "x": replace(lettuce_as_o, on_word=False)}, CHOICES,
+                              GroupRule(0.3, 0.99))
+    assert group.trusted

@@ -48,6 +48,10 @@ class DrawingEvidence:
     network: tuple[float, ...] = field(default=(), repr=False, compare=False)
     # the letter reader's best reading of the cell: (the plant it reads as, probability)
     letter: tuple[str, float] | None = field(default=None, compare=False)
+    # let through as a letter on the letter reader's word alone, then read as a drawing
+    # because the player draws (reader._drawn_like): its plants lean on that letter, so it
+    # counts towards a trusted group only where the sketch network's own reading agrees
+    on_word: bool = field(default=False, compare=False)
 
     def prob(self, plant: str) -> float:
         return dict(self.plants).get(plant, 0.0)
@@ -55,6 +59,19 @@ class DrawingEvidence:
     @property
     def best(self) -> str:
         return max(self.plants, key=lambda c: c[1])[0]
+
+    @property
+    def sketch_best(self) -> str:
+        """The plant the sketch network alone reads best among the cell's (``best``
+        where its own probabilities were not kept)."""
+        if not self.network:
+            return self.best
+        return max((p for p, _ in self.plants),
+                   key=lambda p: self.network[SKETCH_CLASSES.index(p)])
+
+    def backs(self, guess: str) -> bool:
+        """May this drawing count towards trusting ``guess``?"""
+        return self.best == guess and (not self.on_word or self.sketch_best == guess)
 
 
 @dataclass(frozen=True)
@@ -171,7 +188,7 @@ class GroupRule:
         return float(mean @ c / max(float(np.linalg.norm(mean) * np.linalg.norm(c)), 1e-9))
 
     def trusts(self, members: Sequence[DrawingEvidence], guess: str, conf: float) -> bool:
-        return (conf >= self.trust and all(m.best == guess for m in members)
+        return (conf >= self.trust and all(m.backs(guess) for m in members)
                 and all(m.prob(guess) >= MEMBER_FLOOR for m in members)
                 and min(on_kind_mass(m) for m in members) >= self.on_kind
                 and self.likeness(members, guess) >= self.typical)
@@ -222,6 +239,10 @@ def _settle_kind(drawings: Mapping[str, DrawingEvidence], ids: Sequence[str],
         odd = [f for f in members if len(members) > 1
                and drawings[f].best != guess and drawings[f].prob(drawings[f].best)
                >= OUTLIER_OWN and drawings[f].prob(guess) < OUTLIER_GUESS]
+        loose = [f for f in members if drawings[f].on_word and not drawings[f].backs(guess)]
+        rest = [drawings[f] for f in members if f not in loose]
+        if not odd and loose and rest and rule.trusts(rest, *_read_group(rest)):
+            odd = loose  # trusted without them: asked apart, not the whole group
         if odd:  # a drawing that disagrees with its group is its own question
             rest = [f for f in members if f not in odd]
             pending.extend([rest] if rest else [])

@@ -956,8 +956,8 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
         rule = _group_rule()
         for fid in _drawn_like(readings, drawn, rule.distance):
             r = readings[fid]
-            ev = r.as_drawing
-            assert ev is not None  # _drawn_like takes only such cells
+            assert r.as_drawing is not None  # _drawn_like takes only such cells
+            ev = replace(r.as_drawing, on_word=True)
             drawn[fid] = ev
             cands = ((None, 1.0 - ev.p_written), *((v, ev.p_written * q) for v, q in ev.plants))
             out[fid] = replace(r, drawing=ev, as_drawing=None,
