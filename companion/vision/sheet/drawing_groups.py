@@ -240,8 +240,8 @@ def _settle_kind(drawings: Mapping[str, DrawingEvidence], ids: Sequence[str],
                and drawings[f].best != guess and drawings[f].prob(drawings[f].best)
                >= OUTLIER_OWN and drawings[f].prob(guess) < OUTLIER_GUESS]
         loose = [f for f in members if drawings[f].on_word and not drawings[f].backs(guess)]
-        rest = [drawings[f] for f in members if f not in loose]
-        if not odd and loose and rest and rule.trusts(rest, *_read_group(rest)):
+        kept = [drawings[f] for f in members if f not in loose]
+        if not odd and loose and kept and rule.trusts(kept, *_read_group(kept)):
             odd = loose  # trusted without them: asked apart, not the whole group
         if odd:  # a drawing that disagrees with its group is its own question
             rest = [f for f in members if f not in odd]

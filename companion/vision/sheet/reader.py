@@ -954,13 +954,10 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
                                note=OWN_LETTER_NOTE, drawing=None)
     if drawn and not writer:  # a drawer's letter as alike to their drawings is one of them
         rule = _group_rule()
-        for fid in _drawn_like(readings, drawn, rule.distance):
-            r = readings[fid]
-            assert r.as_drawing is not None  # _drawn_like takes only such cells
-            ev = replace(r.as_drawing, on_word=True)
+        for fid, ev in _drawn_like(readings, drawn, rule.distance).items():
             drawn[fid] = ev
             cands = ((None, 1.0 - ev.p_written), *((v, ev.p_written * q) for v, q in ev.plants))
-            out[fid] = replace(r, drawing=ev, as_drawing=None,
+            out[fid] = replace(readings[fid], drawing=ev, as_drawing=None,
                                candidates=tuple(sorted(cands, key=lambda c: -c[1])))
     choices = {FieldKind.VEGETABLE.value: VEGETABLE_PLANTS, FieldKind.FRUIT.value: FRUIT_PLANTS}
     groups: list[DrawingGroup] = []
@@ -1017,25 +1014,26 @@ def _own_letters(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidenc
 
 
 def _drawn_like(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidence],
-                distance: float) -> list[str]:
+                distance: float) -> dict[str, DrawingEvidence]:
     """The cells let through as letters on the letter reader's word alone that the sketch
     network sees within ``distance`` (the fitted grouping distance: as alike as the drawings
-    of one group) of one of the player's drawings. A player draws a plant alike in each of
-    its cells, so such a cell is most likely one more of their drawings that the letter
-    reader took for a letter: on the sketch bench, a round lettuce read as a sure O (onion),
-    a strawberry as a sure B. It is read with its group, which trusts it only where its
-    letter and the drawings agree (every member's best plant is the group's)."""
+    of one group) of one of the player's drawings, with their evidence as drawings. A player
+    draws a plant alike in each of its cells, so such a cell is most likely one more of
+    their drawings that the letter reader took for a letter: on the sketch bench, a round
+    lettuce read as a sure O (onion), a strawberry as a sure B. Its group trusts it only
+    where its letter, the drawings and the sketch network's own reading of it agree
+    (DrawingEvidence.backs)."""
     if not drawn:
-        return []
+        return {}
     feats = np.stack([d.features for d in drawn.values()]).astype(np.float64)
-    out = []
+    out = {}
     for fid, r in readings.items():
         if (not isinstance(r, FieldReading) or r.as_drawing is None or r.drawing is not None
                 or r.value is None):
             continue
         look = np.asarray(r.as_drawing.features, np.float64)
         if look.shape[0] == feats.shape[1] and 1.0 - float((feats @ look).max()) <= distance:
-            out.append(fid)
+            out[fid] = replace(r.as_drawing, on_word=True)
     return out
 
 
