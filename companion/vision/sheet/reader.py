@@ -9,7 +9,7 @@ except ``decide``, which may only settle close calls.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cache, cached_property, lru_cache
@@ -739,14 +739,10 @@ def read_fields(
     for fid, lst in zip(letter_ids, ranked, strict=True):
         p = p_written[fid]
         if fid in drawn:  # the group reads it from the same mixed evidence
-            letter = lst[0] if lst else None
-            lst = _with_drawing(lst, drawn[fid])
-            drawn[fid] = replace(drawn[fid], plants=_as_plants(lst, drawn[fid]), letter=letter)
-        elif fid in on_word and lst:  # the same mixed evidence, kept for settle_drawings
-            ev = on_word[fid]
-            on_word[fid] = replace(ev, plants=_as_plants(_with_drawing(lst, ev), ev),
-                                   letter=lst[0])
-        cands[fid] = ((None, 1 - p), *((v, p * q) for v, q in lst))
+            lst, drawn[fid] = _mixed(lst, drawn[fid])
+        elif fid in on_word:  # the same mixed evidence, kept for settle_drawings
+            on_word[fid] = _mixed(lst, on_word[fid])[1]
+        cands[fid] = _written(p, lst)
     decided = decide(cands, reg.label.variant)
     glared = glared_fields(grey, page.blank, geometry.fields, reg.px_per_mm)
     letter_review_below = _letter_review_below(reader)
@@ -854,6 +850,21 @@ def _as_plants(mixed: list[tuple[str, float]], ev: DrawingEvidence
     return tuple((v, got.get(v, 0.0) / total) for v, _ in ev.plants)
 
 
+def _written(p: float, values: Iterable[tuple[str, float]]) -> Candidates:
+    """A written cell's candidates: blank with 1 - ``p`` (``p``: written), else its values
+    in their shares of ``p``."""
+    return ((None, 1 - p), *((v, p * q) for v, q in values))
+
+
+def _mixed(letters: list[tuple[str, float]], ev: DrawingEvidence
+           ) -> tuple[list[tuple[str, float]], DrawingEvidence]:
+    """A possible drawing's values as letter and sketch mixed (_with_drawing), and its
+    evidence holding them among its kind's plants, with the letter reader's best reading."""
+    mixed = _with_drawing(letters, ev)
+    return mixed, replace(ev, plants=_as_plants(mixed, ev),
+                          letter=letters[0] if letters else None)
+
+
 def _with_drawing(letters: list[tuple[str, float]], ev: DrawingEvidence
                   ) -> list[tuple[str, float]]:
     """A cell's values as a letter (its share p_letter) or as a sketch (the rest)."""
@@ -956,7 +967,7 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
         rule = _group_rule()
         for fid, ev in _drawn_like(readings, drawn, rule.distance).items():
             drawn[fid] = ev
-            cands = ((None, 1.0 - ev.p_written), *((v, ev.p_written * q) for v, q in ev.plants))
+            cands = _written(ev.p_written, ev.plants)
             out[fid] = replace(readings[fid], drawing=ev, as_drawing=None,
                                candidates=tuple(sorted(cands, key=lambda c: -c[1])))
     choices = {FieldKind.VEGETABLE.value: VEGETABLE_PLANTS, FieldKind.FRUIT.value: FRUIT_PLANTS}
