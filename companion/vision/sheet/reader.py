@@ -1005,7 +1005,9 @@ def _own_letters(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidenc
                  ) -> set[str]:
     """The drawn cells that are the player's own letters (letter_groups.py
     own_letters_among_drawings): the player's letters read with confidence vouch; a drawn
-    cell with another doubt (glare, a bend, too little detail) is never taken."""
+    cell with another doubt (glare, a bend, too little detail) is never taken. The letter
+    reader must be as sure of it as of any letter trusted on a sheet (the letter model's
+    own review threshold): the player writes, so their cell is judged as their letters."""
     reads: dict[str, tuple[str, float]] = {}
     looks: dict[str, Any] = {}
     for fid, r in readings.items():
@@ -1019,9 +1021,10 @@ def _own_letters(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidenc
         elif r.kind in LETTER_VALUES and not r.review:
             reads[fid] = (r.value, r.written_share)
     letterish = {fid: ev.p_letter for fid, ev in drawn.items()}
-    return own_letters_among_drawings(reads, looks, letterish, LETTER_SURE_READ,
-                                      DRAWN_LETTER_FLOOR, margin=OWN_LETTER_MARGIN,
-                                      letterish=WRITER_LETTER_GATE, lone=True)
+    return own_letters_among_drawings(reads, looks, letterish,
+                                      _letter_review_below(Reader.OURS), DRAWN_LETTER_FLOOR,
+                                      margin=OWN_LETTER_MARGIN, letterish=WRITER_LETTER_GATE,
+                                      lone=True)
 
 
 def _drawn_like(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidence],
@@ -1050,10 +1053,14 @@ def _drawn_like(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidence
 
 def _writes_letters(readings: Mapping[str, Any]) -> bool:
     """Does this player write their plants as letters (WRITER_LETTER_SHARE of the plant
-    cells holding a value are letters read with confidence)?"""
+    cells holding a value are letters read with confidence, or cells the sketch network
+    doubted that the letter reader is LETTER_SURE_READ sure of while the network still gives
+    "letter" at least DRAWN_LETTER_FLOOR: a writer whose hand the network often doubts)?"""
     plants = [r for r in readings.values() if isinstance(r, FieldReading)
               and r.kind in LETTER_VALUES and r.value is not None]
     sure = sum(r.drawing is None and not r.review for r in plants)
+    sure += sum(r.drawing is not None and r.drawing.p_letter >= DRAWN_LETTER_FLOOR
+                and (r.drawing.letter or ("", 0.0))[1] >= LETTER_SURE_READ for r in plants)
     return bool(plants) and sure >= WRITER_LETTER_SHARE * len(plants)
 
 
