@@ -44,14 +44,12 @@ LETTER_SURE_READ = 0.99
 # A drawn cell the letter reader is LETTER_SURE_READ sure of while the sketch network still
 # gives "letter" at least DRAWN_LETTER_FLOOR counts as a letter towards that share (a
 # writer whose hand the network often doubts): 23 of the 160 calibration writers' players
-# counted as drawers before, 7 now, and the 200 calib sketch papers' writers stay the same 3.
+# counted as drawers before, 7 now; the 200 calib sketch papers' writers stay the same 3,
+# and on 600 more calib sketch papers no drawing is read worse (4 questions fewer).
 WRITER_LETTER_SHARE = 0.6
 WRITER_LETTER_READ = 0.5
-# For such a player, a drawn cell is read as the letter it is when the letter reader is as
-# sure of it as a sheet's letters need (the letter model's own review threshold, 0.95; it
-# was LETTER_SURE_READ until 2026-12-05: calibration writers' fields in review 5.03% ->
-# 4.24%, no wrong letter taken; with the letter-writer condition lifted, 8 of 5,477 calib
-# doodles would be taken wrongly, 1 at 0.99), the sketch network still gives "letter" at least
+# For such a player, a drawn cell is read as the letter it is when the letter reader is
+# LETTER_SURE_READ sure of it, the sketch network still gives "letter" at least
 # DRAWN_LETTER_FLOOR, and the letter network sees it within the letter groups' distance of
 # one of the player's letters read the same surely, nearer to it than to any of their
 # drawings (letter_groups.own_letters_among_drawings). Chosen on the calibration papers:

@@ -1005,9 +1005,7 @@ def _own_letters(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidenc
                  ) -> set[str]:
     """The drawn cells that are the player's own letters (letter_groups.py
     own_letters_among_drawings): the player's letters read with confidence vouch; a drawn
-    cell with another doubt (glare, a bend, too little detail) is never taken. The letter
-    reader must be as sure of it as of any letter trusted on a sheet (the letter model's
-    own review threshold): the player writes, so their cell is judged as their letters."""
+    cell with another doubt (glare, a bend, too little detail) is never taken."""
     reads: dict[str, tuple[str, float]] = {}
     looks: dict[str, Any] = {}
     for fid, r in readings.items():
@@ -1021,10 +1019,9 @@ def _own_letters(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidenc
         elif r.kind in LETTER_VALUES and not r.review:
             reads[fid] = (r.value, r.written_share)
     letterish = {fid: ev.p_letter for fid, ev in drawn.items()}
-    return own_letters_among_drawings(reads, looks, letterish,
-                                      _letter_review_below(Reader.OURS), DRAWN_LETTER_FLOOR,
-                                      margin=OWN_LETTER_MARGIN, letterish=WRITER_LETTER_GATE,
-                                      lone=True)
+    return own_letters_among_drawings(reads, looks, letterish, LETTER_SURE_READ,
+                                      DRAWN_LETTER_FLOOR, margin=OWN_LETTER_MARGIN,
+                                      letterish=WRITER_LETTER_GATE, lone=True)
 
 
 def _drawn_like(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidence],
