@@ -327,37 +327,9 @@ def test_a_letter_writers_drawn_cell_like_their_own_letter_is_a_trusted_letter()
     settled, groups = settle_drawings(readings, "A")
     got = settled["garden.crate.r0.c0"]
     assert (got.value, got.review, got.drawing) == ("carrot", False, None) and not groups
-    # one sure letter and the drawn cell itself of five: a player who mostly draws
-    drawer = {**readings, **{r.id: replace(r, confidence=0.5) for r in (*others, sure[1])}}
+    drawer = {**readings, **{r.id: replace(r, confidence=0.5) for r in others}}
     settled, groups = settle_drawings(drawer, "A")
     assert settled["garden.crate.r0.c0"].review and len(groups) >= 1
-
-
-def test_a_writer_is_told_by_the_letters_the_sketch_network_doubted_too() -> None:
-    """Two sure letters of five plant cells, and two drawn cells the letter reader is sure
-    of that the sketch network still half takes for letters (a writer it often doubts):
-    4 of 5 count, a letter writer, and those two are their letters. Were the network sure
-    they are no letters, the player would draw (2 of 5) and they would stay questions."""
-    sure = [replace(_written(f"garden.boots.r0.c{i}", "onion", 0.999),
-                    letter_look=_mix(0, 0, 1, 0.02 * i)) for i in range(2)]
-    doodle = _drawn("garden.bathtub.r0.c0", 5, None)
-
-    def drawn(i: int, read: float, p_letter: float) -> FieldReading:
-        ev = replace(_drawn("x", i, None).drawing, letter=("carrot", read), p_letter=p_letter)
-        return replace(_drawn(f"garden.crate.r0.c{i}", i, None), drawing=ev,
-                       letter_look=_mix(1, 0.1 * i))
-
-    writer = {r.id: r for r in (*sure, doodle, drawn(0, 0.995, 0.5), drawn(1, 0.996, 0.85))}
-    settled, groups = settle_drawings(writer, "A")
-    assert [settled[f"garden.crate.r0.c{i}"].value for i in range(2)] == ["carrot"] * 2
-    assert not any(settled[f"garden.crate.r0.c{i}"].review for i in range(2))
-    assert settled[doodle.id].review  # the doodle is still a question
-    unsure = {**writer, **{r.id: r for r in (drawn(0, 0.995, 0.5), drawn(1, 0.98, 0.85))}}
-    settled, _ = settle_drawings(unsure, "A")
-    assert settled["garden.crate.r0.c1"].review  # the letter reader is not sure enough
-    drawer = {**writer, **{r.id: r for r in (drawn(0, 0.995, 0.1), drawn(1, 0.995, 0.1))}}
-    settled, _ = settle_drawings(drawer, "A")
-    assert all(settled[f"garden.crate.r0.c{i}"].review for i in range(2))
 
 
 def test_a_drawers_sure_letter_drawn_like_their_drawings_is_read_with_them() -> None:

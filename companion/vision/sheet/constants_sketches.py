@@ -41,11 +41,6 @@ LETTER_SURE_READ = 0.99
 # take-back below, 0.5 puts the calibration writers' letters 96.97% -> 97.43% right and
 # their players scored exactly 134 -> 138 of 160, and turns 4 drawn cells' first answer
 # wrong on one of the 200 calib sketch papers (a player who writes most plants).
-# A drawn cell the letter reader is LETTER_SURE_READ sure of while the sketch network still
-# gives "letter" at least DRAWN_LETTER_FLOOR counts as a letter towards that share (a
-# writer whose hand the network often doubts): 23 of the 160 calibration writers' players
-# counted as drawers before, 7 now; the 200 calib sketch papers' writers stay the same 3,
-# and on 600 more calib sketch papers no drawing is read worse (4 questions fewer).
 WRITER_LETTER_SHARE = 0.6
 WRITER_LETTER_READ = 0.5
 # For such a player, a drawn cell is read as the letter it is when the letter reader is

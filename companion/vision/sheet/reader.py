@@ -1050,14 +1050,10 @@ def _drawn_like(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidence
 
 def _writes_letters(readings: Mapping[str, Any]) -> bool:
     """Does this player write their plants as letters (WRITER_LETTER_SHARE of the plant
-    cells holding a value are letters read with confidence, or cells the sketch network
-    doubted that the letter reader is LETTER_SURE_READ sure of while the network still gives
-    "letter" at least DRAWN_LETTER_FLOOR: a writer whose hand the network often doubts)?"""
+    cells holding a value are letters read with confidence)?"""
     plants = [r for r in readings.values() if isinstance(r, FieldReading)
               and r.kind in LETTER_VALUES and r.value is not None]
     sure = sum(r.drawing is None and not r.review for r in plants)
-    sure += sum(r.drawing is not None and r.drawing.p_letter >= DRAWN_LETTER_FLOOR
-                and (r.drawing.letter or ("", 0.0))[1] >= LETTER_SURE_READ for r in plants)
     return bool(plants) and sure >= WRITER_LETTER_SHARE * len(plants)
 
 
