@@ -16,8 +16,13 @@ the benchmark's held-out setting and never the real sketches.
   calibration drawing's probability with a margin (``group_trust_floor``).
 - ``group_model``: the network these were fitted on; with another network the reader
   trusts no group until this is run again (``--groups-only`` after a retraining).
+- ``--no-trust-floor``: the pair is chosen on the groups alone. The floor stands in for
+  groups the calibration is too small to show (it was 40 papers); on 800 papers the groups
+  show their own errors, while the floor, the single most extreme of 1,379 wrongly read
+  drawings plus a margin, would demand 0.999 and ask about five more questions a paper.
 
     python -m tools.fit_sketches [--papers 40] [--jobs 2] [--cache DIR] [--groups-only]
+                                 [--no-trust-floor]
 
 It writes assets/sketches.json (the gate first: the papers are read with it).
 """
@@ -176,6 +181,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                     help="the training's crop cache (tools/train_sketches.py --cache)")
     ap.add_argument("--groups-only", action="store_true",
                     help="keep the letter gate; fit only the grouping decision")
+    ap.add_argument("--no-trust-floor", action="store_true",
+                    help="choose the group trust on the groups alone (a large calibration)")
     args = ap.parse_args(argv)
     from companion.vision.sheet.constants_sketches import SKETCH_META_PATH
     from companion.vision.sheet.drawing_groups import GroupRule
@@ -199,7 +206,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     rule = replace(rule, on_kind=on_kind, typical=typical)
     floor, floor_facts = trust_floor(papers)
     print(f"group trust at least {floor}: {floor_facts}")
-    rows = sweep(papers, rule, floor)
+    if args.no_trust_floor:
+        floor_facts = {**floor_facts, "applied": False}
+        print("  (not applied: --no-trust-floor)")
+    rows = sweep(papers, rule, 0.0 if args.no_trust_floor else floor)
     for r in rows:
         print(f"distance {r[0]}, trust {r[1]}: {r[2]} silent, {r[3]} wrong after answers, "
               f"questions median {r[4]:g}, max {r[5]}")
