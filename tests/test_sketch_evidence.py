@@ -72,3 +72,39 @@ def test_the_trust_floor_is_above_every_wrongly_read_calibration_drawing() -> No
     assert abs(facts["max_wrong_drawing"] - 0.9) < 1e-3  # its probability of carrot
     trusts = {r[1] for r in sweep([paper], GroupRule(), floor)}
     assert min(trusts) == floor and all(t >= floor for t in trusts)
+
+
+def test_fitting_without_the_trust_floor_chooses_on_the_groups_alone(
+        tmp_path: Any, monkeypatch: Any) -> None:
+    """``--no-trust-floor``: the trust may go below the surest wrongly read drawing where
+    no group is wrong there (an onion read as mushroom at 0.9 that looks like no mushroom,
+    so its group is never trusted; a carrot and a mushroom read right, at 0.905 once
+    normalised), and the floor is recorded as not applied; by default no trust under the
+    floor (0.92), so nothing is trusted."""
+    import json
+
+    import companion.vision.sheet.constants_sketches as constants
+    import tools.sketch_evidence as evidence
+    from tools.fit_sketches import main
+
+    paper = _paper({"a": "carrot", "b": "onion", "c": "mushroom"})
+    for fid, plant, p_best in (("a", "carrot", 0.95), ("b", "mushroom", 0.9),
+                               ("c", "mushroom", 0.95)):
+        paper["evidence"][fid] = DrawingEvidence(
+            "vegetable", tuple((p, p_best if p == plant else 0.02) for p in VEGETABLE_PLANTS),
+            0.99, 0.01, paper["evidence"][fid].features)
+    meta = tmp_path / "sketches.json"
+    meta.write_text(json.dumps({"letter_gate": 0.987}))
+    monkeypatch.setattr(constants, "SKETCH_META_PATH", meta)
+    monkeypatch.setattr(evidence, "collect", lambda *_a, **_k: tmp_path / "papers.jsonl")
+    monkeypatch.setattr(evidence, "load", lambda _p: [paper])
+    main(["--groups-only", "--papers", "1"])
+    floored = json.loads(meta.read_text())
+    assert floored["group_trust"] >= floored["group_trust_floor"]["max_wrong_drawing"]
+    assert "applied" not in floored["group_trust_floor"]
+    main(["--groups-only", "--papers", "1", "--no-trust-floor"])
+    alone = json.loads(meta.read_text())
+    assert alone["group_trust_floor"]["applied"] is False
+    assert alone["group_trust"] == 0.9 < floored["group_trust"]
+    assert alone["group_fit"]["silent"] == 0 and alone["group_fit"]["questions_median"] == 1
+    assert alone["letter_gate"] == 0.987 and alone["group_fit"]["papers"] == 1
