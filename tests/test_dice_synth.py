@@ -154,3 +154,43 @@ def test_the_pips_tuning_set_draws_square_and_drilled_pips_on_seeds_of_its_own()
     starts = sorted([f for _, f in SETTINGS.values()] + list(EXTRA_FIRST.values()))
     # every set's first 1000 photos (the tuning runs use at most 200) on seeds of its own
     assert all(b - a >= 1000 for a, b in zip(starts, starts[1:], strict=False))
+
+
+def test_the_satin_tuning_set_draws_the_satin_shading_and_translucent_plastic():
+    """The satin set tunes on the shading and plastic the unseen set first showed."""
+    from tools.bench_dice_vision import SETTINGS
+    from tools.synth.dice_style import SATIN, Plastic, Shading, draw_look
+
+    first = SETTINGS["satin"][1]
+    looks = [draw_look(SATIN, np.random.default_rng(first + i)) for i in range(30)]
+    assert {lk.shading for lk in looks} == {Shading.SATIN}
+    assert Plastic.TRANSLUCENT in {lk.plastic for lk in looks}
+    assert all(lk.second_gains is None and lk.marble == 0 for lk in looks)
+
+
+def test_the_mixed_column_lights_the_frame_with_two_lamps():
+    """The mixed column (measured only) draws a second, colder lamp, marbled paint and
+    colour noise; a grey card photographed under it is warmer on one side than the other,
+    while the styles before it draw none of these (their photos unchanged)."""
+    from tools.synth.dice_photo import _camera_effects
+    from tools.synth.dice_style import MIXED, UNSEEN, draw_look
+
+    look = draw_look(MIXED, np.random.default_rng(5))
+    assert look.second_gains is not None and look.marble > 0 and look.chroma_noise > 0
+    assert draw_look(UNSEEN, np.random.default_rng(5)).second_gains is None
+    grey = np.full((200, 300, 3), 160, np.float32)
+    jpeg = _camera_effects(np.random.default_rng(1), grey, look)
+    img = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).astype(float)
+    # blue over red, in 5x5 tiles: the second (colder) lamp shifts it across the frame
+    tiles = [img[y:y + 40, x:x + 60].reshape(-1, 3).mean(0)
+             for y in range(0, 200, 40) for x in range(0, 300, 60)]
+    ratios = [b / r for b, _, r in tiles]
+    assert max(ratios) - min(ratios) > 0.05
+
+
+def test_marbled_paint_varies_across_a_die_s_face():
+    from tools.synth.dice_photo import _swirl
+
+    field = _swirl(np.random.default_rng(3), 0.1)
+    assert field.min() >= 0.9 - 1e-9 and field.max() <= 1.1 + 1e-9
+    assert field.std() > 0.01

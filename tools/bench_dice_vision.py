@@ -40,8 +40,10 @@ from tools.synth.dice_photo import (
 )
 from tools.synth.dice_style import (
     HELD_OUT,
+    MIXED,
     NARROW,
     PIPS,
+    SATIN,
     UNSEEN,
     WIDE,
     WIDER,
@@ -62,14 +64,16 @@ SETTINGS: dict[str, tuple[Style, int]] = {
     "held-out": (HELD_OUT, 90_000),
     "wider": (WIDER, 40_000),
     "pips": (PIPS, 85_000),  # tuning only (tools/dice_errors.py): square and drilled pips
+    "satin": (SATIN, 89_000),  # tuning only: satin shading and translucent plastic too
     "unseen": (UNSEEN, 700_000),
+    "mixed": (MIXED, 800_000),  # measured only: the second unseen column
 }
 SURFACES = ("mat", "wood", "cloth", "stone")
 WIDER_SURFACES = ("mat", "wood", "paper", "cloth", "stone")
 ALL_SURFACES = ("mat", "wood", "paper", "cloth", "stone")
 LEARNT = "+colours"  # a setting's name with this: read with its game's learnt colours
 BLOCKS = ("full", "cut", "restocked")
-LOOK_STYLES = (WIDER, PIPS, UNSEEN)  # drawn as one Look per game, on every surface
+LOOK_STYLES = (WIDER, PIPS, SATIN, UNSEEN, MIXED)  # drawn as one Look per game, on every surface
 # the first generator's restocked blocks (any mix of 35 dice), for comparing with its figures
 BAG_MIX = os.environ.get("COMPANION_BENCH_BAG_MIX") == "1"
 
@@ -409,10 +413,13 @@ def main(argv: list[str] | None = None) -> None:
                     help="photos of the wider tuning set (single photo and learnt colours)")
     ap.add_argument("--unseen", type=int, default=200,
                     help="photos of the unseen held-out set (single photo and learnt colours)")
+    ap.add_argument("--mixed", type=int, default=200,
+                    help="photos of the mixed-light held-out set (the second unseen column; "
+                         "single photo and learnt colours)")
     ap.add_argument("--single-only", action="store_true",
                     help="leave out the +colours columns")
     ap.add_argument("--learnt-only", action="store_true",
-                    help="leave out the single-photo wider and unseen columns (the +colours "
+                    help="leave out the single-photo wider, unseen and mixed columns (the +colours "
                          "ones alone, say to run them beside the others on a second core)")
     ap.add_argument("--no-bad", action="store_true", help="skip the no-block corpus")
     ap.add_argument("--first", type=int, default=0,
@@ -422,11 +429,12 @@ def main(argv: list[str] | None = None) -> None:
                     help="print the tables of parts saved with --save, added up; runs nothing")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     counts = {"narrow": args.narrow, "wide": args.wide, "held-out": args.held_out,
-              "wider": args.wider, "unseen": args.unseen}
+              "wider": args.wider, "unseen": args.unseen, "mixed": args.mixed}
     if args.learnt_only:
-        counts = {k: v for k, v in counts.items() if k not in ("wider", "unseen")}
+        counts = {k: v for k, v in counts.items() if k not in ("wider", "unseen", "mixed")}
     if not args.single_only:
-        counts |= {f"wider{LEARNT}": args.wider, f"unseen{LEARNT}": args.unseen}
+        counts |= {f"wider{LEARNT}": args.wider, f"unseen{LEARNT}": args.unseen,
+                   f"mixed{LEARNT}": args.mixed}
     if args.merge:
         accuracy_tables(merged([pickle.loads(p.read_bytes()) for p in args.merge]))
         return

@@ -10,14 +10,16 @@ there are two extra wide-style sets with their own seeds: wood under a warm lamp
 stone; the ``wider`` tuning set (other paints, plastics, pips, lamps and tables); and
 ``warm-mat``, the wider set's dice on the mat under a warm lamp (its white the paper's);
 ``pips``, the wider looks with square and drilled pips beside round ones, and
-``pips-warm``, those on the mat under a warm lamp; ``--colours``
-reads each wider and pips photo with the colours learnt from its game's full block.
+``pips-warm``, those on the mat under a warm lamp; ``satin``, the pips looks with the
+satin shading and translucent plastic too; ``--colours`` reads each wider, pips and satin
+photo with the colours learnt from its game's full block.
 The held-out settings are for measuring only and are not offered here.
 
     python -m tools.dice_errors run NAME [--wide 0:200] [--narrow 0:50]
                                            [--warm-wood 0:60] [--stone 0:60]
                                            [--wider 0:100] [--warm-mat 0:90]
                                            [--pips 0:90] [--pips-warm 0:60]
+                                           [--satin 0:90]
                                            [--colours]
     python -m tools.dice_errors diff A B
 """
@@ -46,7 +48,7 @@ EXTRA_FIRST = {"warm-wood": 50_000, "stone": 60_000, "warm-mat": 80_000,
 WARM_LAMP_K = (2200.0, 3300.0)
 # the sets whose games teach their colours (``--colours``): their photos and full blocks
 # are drawn as the bench draws them (tools/bench_dice_vision.py SETTINGS)
-TAUGHT = ("wider", "pips")
+TAUGHT = ("wider", "pips", "satin")
 
 
 def _span(text: str) -> range:
@@ -237,8 +239,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     r.add_argument("--pips", default="0", help="square and drilled pips photo indices, as A:B")
     r.add_argument("--pips-warm", default="0",
                    help="warm-lamp mat photo indices with square and drilled pips, as A:B")
+    r.add_argument("--satin", default="0",
+                   help="satin shading and translucent plastic photo indices, as A:B")
     r.add_argument("--colours", action="store_true",
-                   help="read the wider and pips photos with their game's learnt colours")
+                   help="read the wider, pips and satin photos with their game's learnt colours")
     d = sub.add_parser("diff", help="compare two saved runs")
     d.add_argument("a")
     d.add_argument("b")
@@ -247,7 +251,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         run(args.name, {"wide": _span(args.wide), "narrow": _span(args.narrow),
                         "warm-wood": _span(args.warm_wood), "stone": _span(args.stone),
                         "wider": _span(args.wider), "warm-mat": _span(args.warm_mat),
-                        "pips": _span(args.pips), "pips-warm": _span(args.pips_warm)},
+                        "pips": _span(args.pips), "pips-warm": _span(args.pips_warm),
+                        "satin": _span(args.satin)},
             args.colours)
     else:
         sys.exit(diff(args.a, args.b))

@@ -8,13 +8,14 @@ virtualenv:
     PYTHONPATH=. .trainenv/bin/python -m tools.train_pips
 
 Data are cell patches exactly as the dice reader cuts them: synthetic photos of the
-*tuning* camera settings only (narrow, wide and the wider looks, and from photo PIPS_FROM
-on the pips set's looks: square and drilled pips beside round ones; on seeds of their own
-far from every benchmark's; never the held-out or unseen settings) are read by the reader, and
-every die it finds is kept with its true count (cached under bench-out/pips/, gitignored).
-Photos, not patches, are split into train, validation and check sets, so the dice of one
-photo never straddle a split. The softmax temperature is fitted on the validation photos.
-Everything is seeded.
+*tuning* camera settings only (narrow, wide and the wider looks, from photo PIPS_FROM on
+the pips set's looks: square and drilled pips beside round ones, and from SATIN_FROM on the
+satin set's: those with the satin shading and translucent plastic too; on seeds of their
+own far from every benchmark's; never the held-out, unseen or mixed settings) are read by
+the reader, and every die it finds is kept with its true count (cached under
+bench-out/pips/, gitignored). Photos, not patches, are split into train, validation and
+check sets, so the dice of one photo never straddle a split. The softmax temperature is
+fitted on the validation photos. Everything is seeded.
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ from companion.vision.dice import constants as C
 SEED = 20261203
 HARVEST_SEED = 3_000_000  # photo seeds; the benchmarks use 10k-100k, 700k and (seed, 1)
 CACHE_DIR = Path("bench-out/pips/patches")
-N_PHOTOS = 900
+N_PHOTOS = 1200
 PIPS_FROM = 600  # photos from here on: the pips looks (the first 600 as harvested before)
+SATIN_FROM = 900  # and from here on the satin looks (900 photos until they joined)
 VAL_EVERY, CHECK_EVERY = (10, 0), (10, 1)  # photo i is validation when i % 10 == 0, ...
 EPOCHS = 12  # the shipped model's (assets/pips.json); 8 until the pips looks joined
 BATCH = 128
@@ -45,10 +47,11 @@ TEMPERATURE_FLOOR = 1.0  # never sharpen past what training gave (see train_mark
 
 def _render(i: int) -> Any:
     """Photo ``i`` of the harvest: below PIPS_FROM every third one in each of the tuning
-    styles, from there on the pips looks (square, drilled and round pips)."""
+    styles, from there on the pips looks (square, drilled and round pips), from SATIN_FROM
+    on the satin looks."""
     from tools.bench_dice_vision import BLOCKS, WIDER_SURFACES, _block
     from tools.synth.dice_photo import render_dice_photo
-    from tools.synth.dice_style import PIPS, WIDE, WIDER, draw_look
+    from tools.synth.dice_style import PIPS, SATIN, WIDE, WIDER, draw_look
 
     rng = np.random.default_rng(HARVEST_SEED + i)
     surface = WIDER_SURFACES[i % len(WIDER_SURFACES)]
@@ -60,7 +63,7 @@ def _render(i: int) -> Any:
     block = _block(rng, kind, bag_mix=True)
     if i >= PIPS_FROM:
         return render_dice_photo(block, rng, on_mat=on_mat, table=table,
-                                 look=draw_look(PIPS, rng))
+                                 look=draw_look(SATIN if i >= SATIN_FROM else PIPS, rng))
     if style == 0 or surface == "paper":  # narrow has no paper table: the wider looks
         look = draw_look(WIDER, rng)
         return render_dice_photo(block, rng, on_mat=on_mat, table=table, look=look)

@@ -200,8 +200,10 @@ def _light(rng: np.random.Generator) -> np.ndarray:
 def _face_texture(
     die: _Die, colour: np.ndarray, pip_rgb: tuple[int, int, int], pip_r: float,
     light: np.ndarray, quarter: bool, look: Look | None = None, glare: bool = False,
+    swirl: np.ndarray | None = None,
 ) -> np.ndarray:
-    """The top of one die seen straight down, as a BGRA float image (0-255, alpha 0-1)."""
+    """The top of one die seen straight down, as a BGRA float image (0-255, alpha 0-1);
+    ``swirl``: marbled paint, a factor field on the face's colour."""
     n = K.FACE_TEXTURE_PX
     ax = (np.arange(n) + 0.5) / n * 2 - 1
     x, y = np.meshgrid(ax, ax)
@@ -239,16 +241,19 @@ def _face_texture(
 
     plastic = look.plastic if look is not None else Plastic.OPAQUE
     shape = look.pip_shape if look is not None else PipShape.ROUND
+    col = colour[None, None, :]
+    if swirl is not None:
+        col = np.clip(col * swirl[..., None], 0, 255)
     if plastic is Plastic.TRANSLUCENT:
         # light scattered inside the die: evenly lit, paler, a glow towards the rim
         shade = 0.55 + 0.45 * shade
         glow = 0.12 + 0.1 * t
-        rgb = colour[None, None, :] * shade[..., None] * (1 - glow[..., None])
-        rgb = rgb + 255 * glow[..., None] * (0.35 + 0.65 * colour / 255.0)[None, None, :]
+        rgb = col * shade[..., None] * (1 - glow[..., None])
+        rgb = rgb + 255 * glow[..., None] * (0.35 + 0.65 * col / 255.0)
     elif plastic is Plastic.MATTE:
-        rgb = colour[None, None, :] * (0.2 + 0.8 * shade)[..., None]
+        rgb = col * (0.2 + 0.8 * shade)[..., None]
     else:
-        rgb = colour[None, None, :] * shade[..., None]
+        rgb = col * shade[..., None]
     pip_col = np.array(pip_rgb, dtype=np.float64)
     edge_soft = 0.06 if plastic is Plastic.TRANSLUCENT else 0.03
     for pr, pc in _pip_cells(die.value, quarter):
@@ -272,6 +277,18 @@ def _face_texture(
     alpha = np.clip(0.5 - sd / 0.03, 0, 1)
     bgr = np.clip(rgb[..., ::-1], 0, 255)
     return np.dstack([bgr, alpha]).astype(np.float32)
+
+
+def _swirl(rng: np.random.Generator, amount: float) -> np.ndarray:
+    """Marbled paint: a smooth random field of colour factors round 1, at most ``amount``
+    away, in streaks (a coarse noise stretched along a random direction)."""
+    n = K.FACE_TEXTURE_PX
+    coarse = rng.normal(0.0, 1.0, (5, 5)).astype(np.float32)
+    field = cv2.resize(coarse, (n, n), interpolation=cv2.INTER_CUBIC)
+    turn = cv2.getRotationMatrix2D((n / 2, n / 2), float(rng.uniform(0, 180)), 1.0)
+    field = cv2.warpAffine(field, turn, (n, n), borderMode=cv2.BORDER_REFLECT)
+    field = np.tanh(field) * amount
+    return (1.0 + field).astype(np.float64)
 
 
 def _pip_cells(value: int, quarter: bool) -> list[tuple[int, int]]:
@@ -394,8 +411,9 @@ def render_dice_photo(
         base = _die_colour(d.ingredient, look)
         base = np.clip(base + rng.normal(0, K.DIE_COLOUR_JITTER / 2, 3), 0, 255)
         glare = look is not None and bool(rng.random() < look.glare_chance)
-        tex = _face_texture(d, base, pip_rgb, pip_r, light, bool(rng.random() < 0.5), look,
-                            glare)
+        quarter = bool(rng.random() < 0.5)
+        swirl = _swirl(rng, look.marble) if look is not None and look.marble > 0 else None
+        tex = _face_texture(d, base, pip_rgb, pip_r, light, quarter, look, glare, swirl)
         s = edge / n
         ca, sa = math.cos(ang), math.sin(ang)
         tex_to_world = np.array(
@@ -537,9 +555,24 @@ def _camera_effects(rng: np.random.Generator, photo: np.ndarray, look: Look | No
     ramp = (ramp - ramp.min()) / max(float(np.ptp(ramp)), 1e-6)
     light = 1 - rng.uniform(*K.LIGHT_GRADIENT) * ramp
     out = photo * gains[None, None, :].astype(np.float32) * light[..., None]
+    if look is not None and look.second_gains is not None:
+        # mixed light: a second lamp's colour grows across the frame, in its own direction
+        ang2 = rng.uniform(0, 2 * math.pi)
+        ramp2 = (xx / w - 0.5) * math.cos(ang2) + (yy / h - 0.5) * math.sin(ang2)
+        ramp2 = (ramp2 - ramp2.min()) / max(float(np.ptp(ramp2)), 1e-6)
+        share = (look.second_share * ramp2)[..., None]
+        ratio = (look.second_gains / float(look.second_gains.max())) / (
+            look.lamp_gains / float(look.lamp_gains.max()))
+        out = out * ((1 - share) + share * ratio[None, None, :].astype(np.float32))
     sigma = look.blur_px if look is not None else rng.uniform(*K.BLUR_SIGMA_PX)
     out = cv2.GaussianBlur(out, (0, 0), sigma)
     out += rng.normal(0, rng.uniform(*K.NOISE_SIGMA), out.shape).astype(np.float32)
+    if look is not None and look.chroma_noise > 0:
+        # a phone in dim light: colour blotches a few pixels wide, per channel
+        blotch = rng.normal(0, 1.0, out.shape).astype(np.float32)
+        blotch = cv2.GaussianBlur(blotch, (0, 0), 1.5)
+        blotch *= look.chroma_noise / max(float(blotch.std()), 1e-6)
+        out += blotch
     img = np.clip(out, 0, 255).astype(np.uint8)
     quality = int(rng.integers(K.JPEG_QUALITY[0], K.JPEG_QUALITY[1] + 1))
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])

@@ -69,6 +69,16 @@ class Style:
     # table kinds a photo's surface may be, beside those the bench asks for by name
     tables: Mapping[str, tuple[tuple[int, int, int], ...]] = field(
         default_factory=dict)  # extra BGR base colours per kind (K.TABLES's own kept)
+    # mixed light: a second lamp (kelvin) lighting the far side of the frame, up to this
+    # share of the light there (the first lamp the rest); None: one lamp
+    second_lamp_k: tuple[float, float] | None = None
+    second_share: tuple[float, float] = (0.0, 0.0)
+    # marbled paint: a smooth swirl of lighter and darker paint across each die's face,
+    # this fraction of its colour at most
+    marble: tuple[float, float] = (0.0, 0.0)
+    # a phone in dim light: colour noise of this sigma (grey levels) per channel, in
+    # blotches, besides the grey sensor noise every photo has
+    chroma_noise: tuple[float, float] = (0.0, 0.0)
 
 
 NARROW = Style("narrow")
@@ -106,6 +116,10 @@ WIDER = Style(
 # (its own seeds; its shading and plastics stay the wider ones)
 PIPS = replace(WIDER, name="pips",
                pip_shapes=(PipShape.SQUARE, PipShape.RING, PipShape.ROUND))
+# tuned on: the pips looks with the satin shading and translucent plastic the unseen set
+# first showed (its own seeds), beside the tuned ones
+SATIN = replace(PIPS, name="satin", shading=Shading.SATIN,
+                plastics=(Plastic.OPAQUE, Plastic.MATTE, Plastic.TRANSLUCENT))
 # measured only: the wider ranges with the satin shading, translucent plastic, square and
 # drilled pips, and its own seeds (tools/bench_dice_vision.py)
 UNSEEN = Style(
@@ -117,8 +131,15 @@ UNSEEN = Style(
     pip_shapes=(PipShape.SQUARE, PipShape.RING, PipShape.ROUND), pip_colours=_PIP_COLOURS,
     tint=(0.92, 1.08), tables=_MORE_TABLES,
 )
+# measured only, never tuned on (the second unseen column, after the satin shading and
+# translucent plastic joined the tuning sets): the unseen looks under mixed light (a warm
+# lamp and a window's daylight across the frame), with marbled paint and a phone's colour
+# noise in dim light, on its own seeds
+MIXED = replace(UNSEEN, name="mixed", cct_k=(2200.0, 4000.0), second_lamp_k=(5000.0, 8000.0),
+                second_share=(0.2, 0.6), marble=(0.04, 0.12), chroma_noise=(1.0, 4.0),
+                plastics=(Plastic.OPAQUE, Plastic.MATTE, Plastic.TRANSLUCENT))
 STYLES: Mapping[str, Style] = {s.name: s for s in (NARROW, WIDE, HELD_OUT, WIDER, PIPS,
-                                                    UNSEEN)}
+                                                    SATIN, UNSEEN, MIXED)}
 
 
 @dataclass(frozen=True)
@@ -140,6 +161,10 @@ class Look:
     pip_shape: PipShape = PipShape.ROUND
     pip_rgb: tuple[int, int, int] | None = None  # None: the renderer draws white or dark
     tables: Mapping[str, tuple[tuple[int, int, int], ...]] = field(default_factory=dict)
+    second_gains: np.ndarray | None = None  # BGR gains of a second lamp (mixed light)
+    second_share: float = 0.0
+    marble: float = 0.0
+    chroma_noise: float = 0.0
 
 
 # sRGB of a black body (R, G, B) at a few temperatures, interpolated in mireds
@@ -192,5 +217,16 @@ def draw_look(style: Style, rng: np.random.Generator) -> Look:
     shape = style.pip_shapes[int(rng.integers(len(style.pip_shapes)))]
     pip = style.pip_colours[int(rng.integers(len(style.pip_colours)))]
     gloss = look.gloss * (0.3 if plastic is Plastic.MATTE else 1.0)
-    return replace(look, plastic=plastic, pip_shape=shape, pip_rgb=pip, gloss=gloss,
+    look = replace(look, plastic=plastic, pip_shape=shape, pip_rgb=pip, gloss=gloss,
                    tables=style.tables)
+    if style.second_lamp_k is None:
+        return look  # the styles before the mixed one: their draws unchanged
+    lo, hi = style.second_lamp_k
+    cct2 = float(np.exp(rng.uniform(np.log(lo), np.log(hi))))
+    # the camera balances white for the whole frame once: the second lamp keeps its colour
+    # relative to the first
+    second = gains * lamp_rgb(cct2) / lamp_rgb(cct)
+    return replace(look, second_gains=second[::-1].copy(),
+                   second_share=float(rng.uniform(*style.second_share)),
+                   marble=float(rng.uniform(*style.marble)),
+                   chroma_noise=float(rng.uniform(*style.chroma_noise)))
