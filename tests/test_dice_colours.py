@@ -126,6 +126,25 @@ def test_learnt_colours_read_a_later_photo_of_the_same_dice():
     assert all(c.confidence >= REVIEW_BELOW for c in fit.calls)
 
 
+def test_learnt_colours_follow_a_white_found_far_from_the_game_start_s():
+    """A later photo whose white came from its own brightest pixels, far from the game
+    start's (the learnt layout lies shifted by 0.45 and 1.05 log units): within the usual
+    search round no shift the layout names the dice in a ring; laid on the photo's own
+    families it names every die."""
+    rng = np.random.default_rng(9)
+    feats, names = _full_block(CENTROIDS, rng)
+    learnt = colours_from(np.array(feats), names, "photo")
+    far = np.array([-0.45, -1.05])
+    later, truth = [], []
+    for k, n in enumerate([4, 3, 5, 4, 3]):
+        for _ in range(n):
+            later.append(CENTROIDS[k] + far + rng.normal(0, 0.03, 2))
+            truth.append(NAMES[k])
+    fit = fit_families(later, np.zeros(2), False, known=learnt.centres,
+                       known_scatter=learnt.scatter)
+    assert [c.ingredient for c in fit.calls] == truth
+
+
 def test_a_later_full_block_keeps_its_seven_groups_and_takes_the_games_names():
     """A box whose carrots look like our tan and mushrooms lie between: alone, the five
     groups of seven would be named by our nominal colours (carrots as mushrooms); with

@@ -6,7 +6,13 @@ Three settings of the synthetic camera (tools/synth/dice_style.py): ``narrow`` (
 first tuning set), ``wide`` (lamp 2700-6500 K, other dice batches, glare, tilt to 25
 degrees, touching or spaced dice, focus blur: tuned on) and ``held-out`` (the wide ranges
 with a second shading model and its own seeds: measured only). Photos are spread over the
-mat, wood, cloth and stone, and full, cut and restocked blocks. Photos are rendered one at
+mat, wood, cloth and stone, and full, cut and restocked blocks. Beyond those, ``unseen``
+(issue #29: wider paints, plastics, pips, lamps and tables with the satin shading and
+translucent plastic; measured only, though the pips and satin tuning sets of
+tools/dice_errors.py have since taught the reader its pip shapes, shading and plastic) and
+``mixed`` (the second unseen column, never tuned on: those looks under two lamps of
+different colours across the frame, with marbled paint and a phone's colour noise), each
+read alone and with the colours learnt from its game's full block. Photos are rendered one at
 a time and only the reading is timed; CPU seconds are shown beside wall seconds (on a shared
 machine the wall clock mostly measures the neighbours).
 """

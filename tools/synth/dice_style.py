@@ -3,7 +3,10 @@ on, and a held-out one (its own seeds and a second shading model) used only to m
 then ``wider`` (other dice paints and plastics, pip shapes and colours, lamps from 2200 K
 candle-warm to 8000 K shade-cold, cameras that balance white wrongly or not at all, paper
 and more kinds of wood under the block) to tune on, and ``unseen``: those ranges with a
-shading model, a plastic, pip shapes and paint draws no tuning run uses, measured only.
+shading model, a plastic, pip shapes and paint draws no tuning run used, measured only
+(the ``pips`` and ``satin`` tuning sets have since shown the reader its pip shapes, shading
+and plastic); and ``mixed``, measured only and never tuned on: the unseen looks under two
+lamps across the frame, with marbled paint and a phone's colour noise.
 
 A style is drawn once per photo into a ``Look``: the lamp's colour temperature and how far
 the camera corrected it, the dice batch's shades, gloss and glare, shadow hardness, the

@@ -55,7 +55,7 @@ class FamilyCall:
 
 def _fit_light(
     rel: np.ndarray, prior_sigma: float, base: np.ndarray = CENTROIDS,
-    saturations: Sequence[float] = C.FAMILY_SATURATIONS,
+    saturations: Sequence[float] = C.FAMILY_SATURATIONS, centre: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, set[int]]:
     """Shift t and saturation s (one per axis) with rel ~ s * centroid + t, chosen by every
     die at once: a robust sum of distances to the nearest family, plus priors keeping t
@@ -65,14 +65,37 @@ def _fit_light(
     Also the dice a rival fit, nearly as good, names otherwise: there the light itself is
     in doubt (several dice of one family could pass for the next family under another
     light). ``base``: the families' layout fitted (the nominal one, or a game's learnt
-    colours), with these saturations tried on each axis."""
+    colours), with these saturations tried on each axis; ``centre``: the shift the search
+    is centred on and its prior drawn to (none: no shift)."""
     span, step = C.FAMILY_SHIFT_SPAN, C.FAMILY_SHIFT_STEP
+    mid = np.zeros(2) if centre is None else np.asarray(centre, np.float64)
     sats = [np.array([a, b]) for a in saturations for b in saturations]
     fits: list[tuple[np.ndarray, np.ndarray]] = []
-    coarse = _search(rel, _lattice(np.zeros(2), span, 3 * step), sats, prior_sigma, fits, base)
+    coarse = _search(rel, _lattice(mid, span, 3 * step), sats, prior_sigma, fits, base, mid)
     fine = _search(rel, _lattice(coarse[0], 1.5 * step, step / 2), [coarse[1]], prior_sigma,
-                   base=base)
+                   base=base, centre=mid)
     return fine[0], fine[1], _rivals(fits)
+
+
+def _misfit(rel: np.ndarray, base: np.ndarray, shift: np.ndarray, sat: np.ndarray) -> float:
+    """How badly the families' layout ``base`` under one light fits the dice: the robust
+    sum _search minimises, without its priors."""
+    model = base * sat[None, :] + shift
+    nearest = np.linalg.norm(rel[:, None, :] - model[None], axis=-1).min(axis=1)
+    return float((np.minimum(nearest / C.COLOUR_SPREAD, C.FAMILY_ROBUST_CAP) ** 2).sum())
+
+
+def _layout_light(base: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The light (shift, saturation per axis) that lays ``base`` best on ``centres``, family
+    for family: a least-squares line per axis."""
+    shift, sat = np.zeros(2), np.ones(2)
+    for a in range(2):
+        x, y = base[:, a], centres[:, a]
+        dx = x - x.mean()
+        slope = float((dx * (y - y.mean())).sum() / max(float((dx * dx).sum()), 1e-9))
+        sat[a] = min(max(slope, min(C.KNOWN_SATURATIONS)), max(C.KNOWN_SATURATIONS))
+        shift[a] = float(y.mean() - sat[a] * x.mean())
+    return shift, sat
 
 
 def _rivals(fits: list[tuple[np.ndarray, np.ndarray]]) -> set[int]:
@@ -100,6 +123,7 @@ def _lattice(centre: np.ndarray, span: float, step: float) -> np.ndarray:
 def _search(
     rel: np.ndarray, shifts: np.ndarray, saturations: Sequence[np.ndarray], prior_sigma: float,
     fits: list[tuple[np.ndarray, np.ndarray]] | None = None, base: np.ndarray = CENTROIDS,
+    centre: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The best (shift, saturation); with ``fits``, every candidate's total cost and the
     family each die is nearest are appended to it, one (T,), (T, N) pair per saturation."""
@@ -111,7 +135,8 @@ def _search(
     ox = rel[None, :, 0] - shifts[:, None, 0]
     oy = rel[None, :, 1] - shifts[:, None, 1]
     dx, dy = np.empty_like(ox), np.empty_like(oy)
-    prior = (np.linalg.norm(shifts, axis=1) / prior_sigma) ** 2
+    mid = np.zeros(2) if centre is None else centre
+    prior = (np.linalg.norm(shifts - mid, axis=1) / prior_sigma) ** 2
     for s in saturations:
         model = base * s[None, :]  # (K, 2)
         # distance to the nearest family, (T, N): the root of the least squared distance
@@ -239,6 +264,17 @@ def fit_families(
         alone = _nearest(rel, centres)
         base = np.asarray(known, np.float64)
         shift, sat, rivals = _fit_light(rel, C.KNOWN_PRIOR, base, C.KNOWN_SATURATIONS)
+        if not white_is_sure:
+            # a white taken from the photo's brightest pixels can sit far from the game
+            # start's, beyond the shifts searched round none; the light that lays the
+            # game's layout on this photo's own families is a second start, kept when
+            # the dice fit it better
+            mid, _ = _layout_light(base, centres)
+            shift2, sat2, rivals2 = _fit_light(rel, C.KNOWN_PRIOR, base, C.KNOWN_SATURATIONS,
+                                               mid)
+            if (_misfit(rel, base, shift2, sat2)
+                    < _misfit(rel, base, shift, sat) - C.KNOWN_SECOND_START_GAIN):
+                shift, sat, rivals = shift2, sat2, rivals2
         learnt = base * sat[None, :] + shift
         if seven:
             # a full block's dice fell into five groups of seven by themselves: keep the
