@@ -510,6 +510,8 @@ def _decide(
         flags: list[str] = []
         if _die_like(rd, on_mat) or _paint_sure(rd, on_mat):
             presence = 1.0
+        elif on_mat and _pale_on_mat(rd, offset):
+            presence, flags = C.TABLE_LIKE_PRESENCE, ["like-the-table"]
         elif rd.occupied >= C.PRESENT_SURE_ABOVE and rd.pips > 0:
             presence, flags = 0.5, ["pips-unclear"]
             if rd.face_spread > C.FACE_MIXED_LOG_CHROMA:
@@ -773,6 +775,16 @@ def _glint_where_counts_differ(rd: CellRead, paint: int) -> bool:
     ex, ey = rd.extra[0], rd.extra[1]
     return any(math.hypot(ex - (cx + c * step), ey - (cy + r * step)) <= C.GLINT_MASK_LATTICE * step
                for r, c in other ^ blobs)
+
+
+def _pale_on_mat(read: CellRead, white: np.ndarray) -> bool:
+    """A die on the mat whose colour hardly differs from the paper's (a tan die under a warm
+    lamp, the paper balanced to white): its pips clear on a standard layout and the paint
+    reading the same face, the face not grey like the print. In doubt: on the mat colour
+    is what tells a die from print, and here it is faint."""
+    return (_one_face(read) and read.pips >= 2 and read.pip_margin >= C.PIP_ALONE_MARGIN
+            and read.paint_pips == read.pips and read.paint_margin >= C.PAINT_SURE_MARGIN
+            and not gate.colourless(log_chroma(read.face_bgr), white))
 
 
 def _paint_sure(read: CellRead, on_mat: bool) -> bool:

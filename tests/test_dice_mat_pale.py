@@ -1,0 +1,47 @@
+"""A tan die on the mat under a warm lamp: the mat's paper is balanced to white, so the
+die's faint colour hardly passes for foreground and the cell reads as paper. Its pips and
+its paint still read one face: it is a die, in review, where grey print never is."""
+
+from dataclasses import replace
+
+import numpy as np
+
+from companion.vision.dice import constants as C
+from companion.vision.dice.cell import read_cell, with_paint
+from companion.vision.dice.colour import log_chroma
+from companion.vision.dice.reader import _pale_on_mat
+from tests.dice_faces import face
+
+PAPER = (135.0, 167.0, 203.0)  # BGR, the mat's paper under a 2,850 K lamp (pips-warm-020)
+TAN = (62.0, 83.0, 112.0)  # a mushroom die there, read as paper by the mat's colour test
+DARK_PIP = (20.0, 22.0, 28.0)
+NO_COLOUR = np.zeros((16, 16), bool)  # the mat's foreground mask found nothing here
+
+
+def _read(face_bgr, value, pip=DARK_PIP, seed=0):
+    img = face(face_bgr, value, np.array(pip, np.float32), edge=1.5)
+    rng = np.random.default_rng(seed)
+    img = np.clip(np.round(img + rng.normal(0.0, 1.5, img.shape)), 0, 255).astype(np.uint8)
+    return with_paint(img, read_cell(img, NO_COLOUR))
+
+
+def test_a_tan_die_the_mat_s_colour_test_missed_is_a_die():
+    white = log_chroma(PAPER)
+    for value in (2, 3, 4, 5, 6):
+        read = _read(TAN, value, seed=value)
+        assert read.occupied < C.OCCUPIED_MIN
+        assert read.pips == value
+        assert _pale_on_mat(read, white)
+
+
+def test_grey_print_on_the_mat_is_no_die():
+    """A grey patch with dark dots on a layout (print, a shadow): no colour off the paper's,
+    so no die however clear its dots."""
+    grey_paper = (200.0, 200.0, 200.0)
+    read = _read((110.0, 110.0, 110.0), 4)
+    assert read.pips == 4 and read.paint_pips is None  # the paint reads no face on grey
+    # and were the paint to read one, the face's lack of colour still says print
+    painted = replace(read, paint_pips=4, paint_margin=0.3)
+    assert not _pale_on_mat(painted, log_chroma(grey_paper))
+    tan = _read(TAN, 4)
+    assert not _pale_on_mat(replace(tan, paint_pips=5), log_chroma(PAPER))  # paint differs
