@@ -510,7 +510,9 @@ def _decide(
         flags: list[str] = []
         if _die_like(rd, on_mat) or _paint_sure(rd, on_mat):
             presence = 1.0
-        elif on_mat and _pale_on_mat(rd, offset):
+        elif on_mat and (_pale_on_mat(rd, offset) or _paint_sure(rd, False)):
+            # faint colour on the mat (a tan die under a warm lamp): a die only when its
+            # pips or its paint read one face clearly, and in review
             presence, flags = C.TABLE_LIKE_PRESENCE, ["like-the-table"]
         elif rd.occupied >= C.PRESENT_SURE_ABOVE and rd.pips > 0:
             presence, flags = 0.5, ["pips-unclear"]
