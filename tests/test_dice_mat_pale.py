@@ -48,13 +48,14 @@ def test_grey_print_on_the_mat_is_no_die():
     assert not _pale_on_mat(replace(tan, paint_pips=5), log_chroma(PAPER))  # paint differs
 
 
-@pytest.mark.parametrize(("setting", "index", "cells"), [
-    ("pips-warm", 44, {(2, 3), (3, 4)}),  # tan dice the mat's colour test read as paper
-    ("warm-mat", 42, {(2, 1), (4, 1)}),  # pale sixes: the paint reads them, the blobs not
+@pytest.mark.parametrize(("setting", "index", "cells", "least"), [
+    ("pips-warm", 44, {(2, 3), (3, 4)}, 2),  # tan dice the mat's colour test read as paper
+    ("warm-mat", 42, {(2, 1), (4, 1)}, 2),  # pale sixes: the paint reads them, the blobs not
+    ("wider", 72, {(3, 2), (3, 3)}, 1),  # tan dice on paper: one's blobs and paint agree
 ])
-def test_tan_dice_on_the_mat_under_a_warm_lamp_are_read_in_review(setting, index, cells):
-    """Tuning photos (tools/dice_errors.py) whose tan dice were missed: every die is found,
-    those right and in review."""
+def test_faint_dice_on_warm_ground_are_read_in_review(setting, index, cells, least):
+    """Tuning photos (tools/dice_errors.py) whose tan dice were missed: ``least`` of them
+    found, right and in review, and no other die lost."""
     from companion.vision.dice.reader import read_dice_image
     from tools.dice_errors import _render
     from tools.synth.dice_truth import match_dice
@@ -63,7 +64,9 @@ def test_tan_dice_on_the_mat_under_a_warm_lamp_are_read_in_review(setting, index
     reading = read_dice_image(shot.image)
     truth = {(d["row"], d["col"]): d for d in shot.block["dice"]}
     pairs = match_dice(shot, reading.dice)
-    assert {t for _, t in pairs} == set(truth)
+    found = {t for _, t in pairs}
+    assert set(truth) - found <= cells  # no die the reader found before is lost
+    assert len(found & cells) >= least
     for d, t in pairs:
         if t in cells:
             assert d.review and "like-the-table" in d.flags

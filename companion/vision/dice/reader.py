@@ -510,9 +510,7 @@ def _decide(
         flags: list[str] = []
         if _die_like(rd, on_mat) or _paint_sure(rd, on_mat):
             presence = 1.0
-        elif on_mat and (_pale_on_mat(rd, offset) or _paint_sure(rd, False)):
-            # faint colour on the mat (a tan die under a warm lamp): a die only when its
-            # pips or its paint read one face clearly, and in review
+        elif _faint_but_read(rd, on_mat, offset):
             presence, flags = C.TABLE_LIKE_PRESENCE, ["like-the-table"]
         elif rd.occupied >= C.PRESENT_SURE_ABOVE and rd.pips > 0:
             presence, flags = 0.5, ["pips-unclear"]
@@ -777,6 +775,20 @@ def _glint_where_counts_differ(rd: CellRead, paint: int) -> bool:
     ex, ey = rd.extra[0], rd.extra[1]
     return any(math.hypot(ex - (cx + c * step), ey - (cy + r * step)) <= C.GLINT_MASK_LATTICE * step
                for r, c in other ^ blobs)
+
+
+def _faint_but_read(read: CellRead, on_mat: bool, white: np.ndarray) -> bool:
+    """A die hardly unlike what it stands on (a tan die on warm paper, wood or the mat under
+    a warm lamp), short of the colour or the pip margin a sure die needs, that its pips and
+    its paint still read as one face: a die, in review. On a table the two counts agree,
+    the blobs clear of the next by a die's least margin; on the mat either the pips stand
+    clear over a face that is not grey (``_pale_on_mat``) or the paint is sure over some
+    colour."""
+    if on_mat:
+        return _pale_on_mat(read, white) or _paint_sure(read, False)
+    return (_one_face(read) and read.pips >= 2 and read.paint_pips == read.pips
+            and read.pip_margin >= C.PIP_MIN_MARGIN
+            and read.paint_margin >= C.PAINT_SURE_MARGIN)
 
 
 def _pale_on_mat(read: CellRead, white: np.ndarray) -> bool:
