@@ -434,13 +434,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--merge", type=Path, nargs="+",
                     help="print the tables of parts saved with --save, added up; runs nothing")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
-    counts = {"narrow": args.narrow, "wide": args.wide, "held-out": args.held_out,
-              "wider": args.wider, "unseen": args.unseen, "mixed": args.mixed}
-    if args.learnt_only:
-        counts = {k: v for k, v in counts.items() if k not in ("wider", "unseen", "mixed")}
+    taught = {"wider": args.wider, "unseen": args.unseen, "mixed": args.mixed}
+    counts = {"narrow": args.narrow, "wide": args.wide, "held-out": args.held_out}
+    if not args.learnt_only:
+        counts |= taught
     if not args.single_only:
-        counts |= {f"wider{LEARNT}": args.wider, f"unseen{LEARNT}": args.unseen,
-                   f"mixed{LEARNT}": args.mixed}
+        counts |= {f"{k}{LEARNT}": v for k, v in taught.items()}
     if args.merge:
         accuracy_tables(merged([pickle.loads(p.read_bytes()) for p in args.merge]))
         return

@@ -202,10 +202,6 @@ KNOWN_PRIOR = 0.3
 LEARN_MIN_DICE = 30
 LEARN_MIN_EACH = 4
 KNOWN_SATURATIONS = (0.85, 1.0, 1.15)
-# ... and when the photo's white is not sure, the light laying the learnt layout on the
-# photo's own families is tried too, kept when the dice's misfit (squared spread units,
-# summed) is less by this much
-KNOWN_SECOND_START_GAIN = 0.0
 GLINT_RATIO = 1.5  # a light blob this much stronger than the next is a glint, not a pip
 GLINT_SUSPECT_RATIO = 1.7  # a middle pip this much stronger than the corners may be a glint
 GLINT_CONFIDENCE = 0.6  # pips read around a glint go to review

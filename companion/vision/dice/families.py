@@ -85,17 +85,18 @@ def _misfit(rel: np.ndarray, base: np.ndarray, shift: np.ndarray, sat: np.ndarra
     return float((np.minimum(nearest / C.COLOUR_SPREAD, C.FAMILY_ROBUST_CAP) ** 2).sum())
 
 
-def _layout_light(base: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The light (shift, saturation per axis) that lays ``base`` best on ``centres``, family
-    for family: a least-squares line per axis."""
-    shift, sat = np.zeros(2), np.ones(2)
+def _layout_shift(base: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """The shift of the light that lays ``base`` best on ``centres``, family for family: a
+    least-squares line per axis, its slope (the saturation) kept within
+    KNOWN_SATURATIONS."""
+    shift = np.zeros(2)
     for a in range(2):
         x, y = base[:, a], centres[:, a]
         dx = x - x.mean()
         slope = float((dx * (y - y.mean())).sum() / max(float((dx * dx).sum()), 1e-9))
-        sat[a] = min(max(slope, min(C.KNOWN_SATURATIONS)), max(C.KNOWN_SATURATIONS))
-        shift[a] = float(y.mean() - sat[a] * x.mean())
-    return shift, sat
+        sat = min(max(slope, min(C.KNOWN_SATURATIONS)), max(C.KNOWN_SATURATIONS))
+        shift[a] = float(y.mean() - sat * x.mean())
+    return shift
 
 
 def _rivals(fits: list[tuple[np.ndarray, np.ndarray]]) -> set[int]:
@@ -269,11 +270,9 @@ def fit_families(
             # start's, beyond the shifts searched round none; the light that lays the
             # game's layout on this photo's own families is a second start, kept when
             # the dice fit it better
-            mid, _ = _layout_light(base, centres)
             shift2, sat2, rivals2 = _fit_light(rel, C.KNOWN_PRIOR, base, C.KNOWN_SATURATIONS,
-                                               mid)
-            if (_misfit(rel, base, shift2, sat2)
-                    < _misfit(rel, base, shift, sat) - C.KNOWN_SECOND_START_GAIN):
+                                               _layout_shift(base, centres))
+            if _misfit(rel, base, shift2, sat2) < _misfit(rel, base, shift, sat):
                 shift, sat, rivals = shift2, sat2, rivals2
         learnt = base * sat[None, :] + shift
         if seven:

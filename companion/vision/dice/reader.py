@@ -520,8 +520,7 @@ def _decide(
             presence, flags = 0.4, ["no-pips-found"]
         else:
             continue
-        if rd.occupied < C.OCCUPIED_MIN and not (
-                rd.paint_pips == rd.pips and rd.paint_margin >= C.PAINT_SURE_MARGIN):
+        if rd.occupied < C.OCCUPIED_MIN and not _paint_agrees(rd):
             # pips on table-coloured ground and nothing else: a tan die on wood, or the
             # wood's own knots and grain; only the paint reading the same face says a die
             flags.append("like-the-table")
@@ -786,9 +785,7 @@ def _faint_but_read(read: CellRead, on_mat: bool, white: np.ndarray) -> bool:
     colour."""
     if on_mat:
         return _pale_on_mat(read, white) or _paint_sure(read, False)
-    return (_one_face(read) and read.pips >= 2 and read.paint_pips == read.pips
-            and read.pip_margin >= C.PIP_MIN_MARGIN
-            and read.paint_margin >= C.PAINT_SURE_MARGIN)
+    return _counts_agree(read, C.PIP_MIN_MARGIN)
 
 
 def _pale_on_mat(read: CellRead, white: np.ndarray) -> bool:
@@ -796,9 +793,20 @@ def _pale_on_mat(read: CellRead, white: np.ndarray) -> bool:
     lamp, the paper balanced to white): its pips clear on a standard layout and the paint
     reading the same face, the face not grey like the print. In doubt: on the mat colour
     is what tells a die from print, and here it is faint."""
-    return (_one_face(read) and read.pips >= 2 and read.pip_margin >= C.PIP_ALONE_MARGIN
-            and read.paint_pips == read.pips and read.paint_margin >= C.PAINT_SURE_MARGIN
+    return (_counts_agree(read, C.PIP_ALONE_MARGIN)
             and not gate.colourless(log_chroma(read.face_bgr), white))
+
+
+def _counts_agree(read: CellRead, pip_margin: float) -> bool:
+    """Two or more pips on one face, clear of the next blob by ``pip_margin``, and the
+    paint reading the same count surely."""
+    return (_one_face(read) and read.pips >= 2 and read.pip_margin >= pip_margin
+            and _paint_agrees(read))
+
+
+def _paint_agrees(read: CellRead) -> bool:
+    """The paint reads the blobs' count, every lattice point clearly."""
+    return read.paint_pips == read.pips and read.paint_margin >= C.PAINT_SURE_MARGIN
 
 
 def _paint_sure(read: CellRead, on_mat: bool) -> bool:
