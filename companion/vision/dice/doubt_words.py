@@ -10,7 +10,7 @@ _WORDS: dict[str, str] = {
     "pips-unclear": "the pips are hard to count",
     "colours-mixed": "its top shows more than one colour",
     "no-pips-found": "no pips were found on it",
-    "like-the-table": "it looks much like the table around it",
+    "like-the-table": "it looks much like the table or mat it stands on",
     "off-cell": "it sits off the block's grid",
     "off-centre": "it sits off the middle of its place",
     "detached": "it stands apart from the block",
