@@ -188,6 +188,24 @@ def test_the_mixed_column_lights_the_frame_with_two_lamps():
     assert max(ratios) - min(ratios) > 0.05
 
 
+def test_the_two_lamp_tuning_set_turns_the_mixed_column_s_lamps_round():
+    """The two-lamp set tunes on mixed light, marbled paint and colour noise, but with the
+    lamps the other way round from the measured-only mixed column (daylight first, a warm
+    lamp across), on seeds of its own, so the mixed column's own setting stays unseen."""
+    from tools.bench_dice_vision import SETTINGS
+    from tools.dice_errors import TAUGHT
+    from tools.synth.dice_style import MIXED, TWO_LAMP, draw_look
+
+    first = SETTINGS["two-lamp"][1]
+    looks = [draw_look(TWO_LAMP, np.random.default_rng(first + i)) for i in range(30)]
+    assert all(lk.second_gains is not None and lk.marble > 0 and lk.chroma_noise > 0
+               for lk in looks)
+    assert min(lk.cct_k for lk in looks) >= TWO_LAMP.cct_k[0] > MIXED.cct_k[1]
+    assert TWO_LAMP.second_lamp_k is not None and MIXED.second_lamp_k is not None
+    assert TWO_LAMP.second_lamp_k[1] < MIXED.second_lamp_k[0]
+    assert "two-lamp" in TAUGHT and "mixed" not in TAUGHT
+
+
 def test_marbled_paint_varies_across_a_die_s_face():
     from tools.synth.dice_photo import _swirl
 

@@ -50,6 +50,7 @@ from tools.synth.dice_style import (
     NARROW,
     PIPS,
     SATIN,
+    TWO_LAMP,
     UNSEEN,
     WIDE,
     WIDER,
@@ -71,6 +72,7 @@ SETTINGS: dict[str, tuple[Style, int]] = {
     "wider": (WIDER, 40_000),
     "pips": (PIPS, 85_000),  # tuning only (tools/dice_errors.py): square and drilled pips
     "satin": (SATIN, 89_000),  # tuning only: satin shading and translucent plastic too
+    "two-lamp": (TWO_LAMP, 95_000),  # tuning only: two lamps, marbled paint, colour noise
     "unseen": (UNSEEN, 700_000),
     "mixed": (MIXED, 800_000),  # measured only: the second unseen column
 }
@@ -79,7 +81,8 @@ WIDER_SURFACES = ("mat", "wood", "paper", "cloth", "stone")
 ALL_SURFACES = ("mat", "wood", "paper", "cloth", "stone")
 LEARNT = "+colours"  # a setting's name with this: read with its game's learnt colours
 BLOCKS = ("full", "cut", "restocked")
-LOOK_STYLES = (WIDER, PIPS, SATIN, UNSEEN, MIXED)  # drawn as one Look per game, on every surface
+# drawn as one Look per game, on every surface
+LOOK_STYLES = (WIDER, PIPS, SATIN, TWO_LAMP, UNSEEN, MIXED)
 # the first generator's restocked blocks (any mix of 35 dice), for comparing with its figures
 BAG_MIX = os.environ.get("COMPANION_BENCH_BAG_MIX") == "1"
 

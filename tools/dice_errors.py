@@ -11,15 +11,17 @@ stone; the ``wider`` tuning set (other paints, plastics, pips, lamps and tables)
 ``warm-mat``, the wider set's dice on the mat under a warm lamp (its white the paper's);
 ``pips``, the wider looks with square and drilled pips beside round ones, and
 ``pips-warm``, those on the mat under a warm lamp; ``satin``, the pips looks with the
-satin shading and translucent plastic too; ``--colours`` reads each wider, pips and satin
-photo with the colours learnt from its game's full block.
+satin shading and translucent plastic too; ``two-lamp``, the satin looks under daylight
+with a warm lamp across the far side, marbled paint and colour noise; ``--colours`` reads
+each wider, pips, satin and two-lamp photo with the colours learnt from its game's full
+block.
 The held-out settings are for measuring only and are not offered here.
 
     python -m tools.dice_errors run NAME [--wide 0:200] [--narrow 0:50]
                                            [--warm-wood 0:60] [--stone 0:60]
                                            [--wider 0:100] [--warm-mat 0:90]
                                            [--pips 0:90] [--pips-warm 0:60]
-                                           [--satin 0:90]
+                                           [--satin 0:90] [--two-lamp 0:120]
                                            [--colours]
     python -m tools.dice_errors diff A B
 """
@@ -48,7 +50,7 @@ EXTRA_FIRST = {"warm-wood": 50_000, "stone": 60_000, "warm-mat": 80_000,
 WARM_LAMP_K = (2200.0, 3300.0)
 # the sets whose games teach their colours (``--colours``): their photos and full blocks
 # are drawn as the bench draws them (tools/bench_dice_vision.py SETTINGS)
-TAUGHT = ("wider", "pips", "satin")
+TAUGHT = ("wider", "pips", "satin", "two-lamp")
 
 
 def _span(text: str) -> range:
@@ -241,6 +243,8 @@ def main(argv: Sequence[str] | None = None) -> None:
                    help="warm-lamp mat photo indices with square and drilled pips, as A:B")
     r.add_argument("--satin", default="0",
                    help="satin shading and translucent plastic photo indices, as A:B")
+    r.add_argument("--two-lamp", default="0",
+                   help="photos under two lamps with marbled paint and colour noise, as A:B")
     r.add_argument("--colours", action="store_true",
                    help="read the wider, pips and satin photos with their game's learnt colours")
     d = sub.add_parser("diff", help="compare two saved runs")
@@ -252,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                         "warm-wood": _span(args.warm_wood), "stone": _span(args.stone),
                         "wider": _span(args.wider), "warm-mat": _span(args.warm_mat),
                         "pips": _span(args.pips), "pips-warm": _span(args.pips_warm),
-                        "satin": _span(args.satin)},
+                        "satin": _span(args.satin), "two-lamp": _span(args.two_lamp)},
             args.colours)
     else:
         sys.exit(diff(args.a, args.b))
