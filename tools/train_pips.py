@@ -33,10 +33,9 @@ from companion.vision.dice import constants as C
 SEED = 20261203
 HARVEST_SEED = 3_000_000  # photo seeds; the benchmarks use 10k-100k, 700k and (seed, 1)
 CACHE_DIR = Path("bench-out/pips/patches")
-N_PHOTOS = 1500
+N_PHOTOS = 1200
 PIPS_FROM = 600  # photos from here on: the pips looks (the first 600 as harvested before)
 SATIN_FROM = 900  # and from here on the satin looks (900 photos until they joined)
-TWO_LAMP_FROM = 1200  # and from here on the two-lamp looks (1,200 photos until they joined)
 VAL_EVERY, CHECK_EVERY = (10, 0), (10, 1)  # photo i is validation when i % 10 == 0, ...
 EPOCHS = 12  # the shipped model's (assets/pips.json); 8 until the pips looks joined
 BATCH = 128
@@ -49,10 +48,10 @@ TEMPERATURE_FLOOR = 1.0  # never sharpen past what training gave (see train_mark
 def _render(i: int) -> Any:
     """Photo ``i`` of the harvest: below PIPS_FROM every third one in each of the tuning
     styles, from there on the pips looks (square, drilled and round pips), from SATIN_FROM
-    on the satin looks, from TWO_LAMP_FROM on the two-lamp looks."""
+    on the satin looks."""
     from tools.bench_dice_vision import BLOCKS, WIDER_SURFACES, _block
     from tools.synth.dice_photo import render_dice_photo
-    from tools.synth.dice_style import PIPS, SATIN, TWO_LAMP, WIDE, WIDER, draw_look
+    from tools.synth.dice_style import PIPS, SATIN, WIDE, WIDER, draw_look
 
     rng = np.random.default_rng(HARVEST_SEED + i)
     surface = WIDER_SURFACES[i % len(WIDER_SURFACES)]
@@ -63,9 +62,8 @@ def _render(i: int) -> Any:
     # restocked blocks as the shipped model's harvest drew them (35 dice of any mix)
     block = _block(rng, kind, bag_mix=True)
     if i >= PIPS_FROM:
-        later = TWO_LAMP if i >= TWO_LAMP_FROM else SATIN if i >= SATIN_FROM else PIPS
         return render_dice_photo(block, rng, on_mat=on_mat, table=table,
-                                 look=draw_look(later, rng))
+                                 look=draw_look(SATIN if i >= SATIN_FROM else PIPS, rng))
     if style == 0 or surface == "paper":  # narrow has no paper table: the wider looks
         look = draw_look(WIDER, rng)
         return render_dice_photo(block, rng, on_mat=on_mat, table=table, look=look)
