@@ -246,7 +246,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     r.add_argument("--two-lamp", default="0",
                    help="photos under two lamps with marbled paint and colour noise, as A:B")
     r.add_argument("--colours", action="store_true",
-                   help="read the wider, pips and satin photos with their game's learnt colours")
+                   help=f"read the {', '.join(TAUGHT)} photos with their game's learnt "
+                        "colours")
     d = sub.add_parser("diff", help="compare two saved runs")
     d.add_argument("a")
     d.add_argument("b")

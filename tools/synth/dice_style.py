@@ -144,9 +144,11 @@ MIXED = replace(UNSEEN, name="mixed", cct_k=(2200.0, 4000.0), second_lamp_k=(500
 # tuned on (tools/dice_errors.py): the satin looks under two lamps the other way round
 # from the mixed column's (daylight over the frame and a warm lamp across its far side),
 # with marbled paint and colour noise, on its own seeds; the mixed column's own setting (a
-# warm lamp first, daylight across) stays unseen
-TWO_LAMP = replace(SATIN, name="two-lamp", cct_k=(4500.0, 8000.0), second_lamp_k=(2200.0, 3300.0),
-                   second_share=(0.2, 0.6), marble=(0.04, 0.12), chroma_noise=(1.0, 4.0))
+# warm lamp first, daylight across) stays unseen; its share of the far side, marbling and
+# noise are the mixed column's own ranges
+TWO_LAMP = replace(SATIN, name="two-lamp", cct_k=(4500.0, 8000.0),
+                   second_lamp_k=(2200.0, 3300.0), second_share=MIXED.second_share,
+                   marble=MIXED.marble, chroma_noise=MIXED.chroma_noise)
 STYLES: Mapping[str, Style] = {s.name: s for s in (NARROW, WIDE, HELD_OUT, WIDER, PIPS,
                                                     SATIN, TWO_LAMP, UNSEEN, MIXED)}
 
