@@ -235,6 +235,25 @@ def test_a_player_who_writes_letters_has_their_drawn_cells_guessed_as_letters() 
     assert settled["garden.crate.r0.c0"].value == "broccoli" and groups[0].guess == "broccoli"
 
 
+def test_a_writer_whose_letters_the_sketch_network_doubts_is_still_a_writer() -> None:
+    """Two sure letters of five plant cells (under the 0.6 share) and three drawn cells the
+    sketch network half believes are letters (0.4): four in five are letterish, so the
+    player writes, and their drawn cell guesses its letter's plant. The same cells given
+    "letter" 0.05, as a drawer's doodles are, leave the drawing's own guess."""
+    drawn = [replace(_drawn(f"garden.crate.r0.c{i}", i, None),
+                     drawing=replace(_drawn("x", 0, None).drawing, letter=("carrot", 0.95)))
+             for i in range(3)]
+    letters = [_written(f"garden.boots.r0.c{i}", "onion") for i in range(2)]
+    readings = {r.id: r for r in (*drawn, *letters)}
+    assert readings["garden.crate.r0.c0"].drawing.p_letter == 0.4
+    settled, groups = settle_drawings(readings, "A")
+    assert [settled[d.id].value for d in drawn] == ["carrot"] * 3
+    assert all(g.guess == "carrot" for g in groups)
+    doodles = {r.id: replace(r, drawing=replace(r.drawing, p_letter=0.05)) for r in drawn}
+    settled, groups = settle_drawings({**readings, **doodles}, "A")
+    assert [settled[d.id].value for d in drawn] == ["broccoli"] * 3
+
+
 def _mix(*weights: float) -> np.ndarray:
     """A unit look made of the first basis directions in these proportions."""
     return _unit(np.array([*weights, *[0.0] * (8 - len(weights))]))
@@ -333,13 +352,14 @@ def test_a_letter_writers_drawn_cell_like_their_own_letter_is_a_trusted_letter()
 
 
 def test_a_drawers_sure_letter_drawn_like_their_drawings_is_read_with_them() -> None:
-    """A player who draws (three drawn carrots, one letter): a cell let through as a sure
-    P on the letter reader's word alone, as alike to the carrot drawings as a group's
-    drawings are, is read with them: in review with the carrots' question, never a sure
-    pepper. Unlike the drawings, or let through by the sketch network itself, it stays a
-    sure letter; a player who writes letters keeps it too."""
+    """A player who draws (three drawn carrots the sketch network calls no letter, one
+    letter): a cell let through as a sure P on the letter reader's word alone, as alike to
+    the carrot drawings as a group's drawings are, is read with them: in review with the
+    carrots' question, never a sure pepper. Unlike the drawings, or let through by the
+    sketch network itself, it stays a sure letter; a player who writes letters keeps it
+    too."""
     carrots = [replace(_drawn(f"garden.crate.r0.c{i}", 0, None),
-                       drawing=replace(_drawn("x", 0, None).drawing,
+                       drawing=replace(_drawn("x", 0, None).drawing, p_letter=0.05,
                                        features=_unit(_mix(1, 0.05 * i))))
                for i in range(3)]
     pepper = tuple((v, 0.9 if v == "pepper" else 0.02) for v in VEGETABLE_PLANTS)

@@ -43,6 +43,17 @@ LETTER_SURE_READ = 0.99
 # wrong on one of the 200 calib sketch papers (a player who writes most plants).
 WRITER_LETTER_SHARE = 0.6
 WRITER_LETTER_READ = 0.5
+# Or a player whose sure letters and drawn cells the sketch network gives "letter" at least
+# WRITER_LETTERISH_FLOOR make WRITER_LETTERISH_SHARE of their plant cells: a writer whose
+# letters the sketch network doubts (their drawn cells are letters it half believes; a
+# drawer's are doodles, a median 0.004). Chosen on the calibration papers: the 23 of 160
+# real calibration writers' players under the share above all reach 0.78 (base shares
+# 0.38-0.59), the 390 of 400 calib sketch papers' players under it at most 0.71 (the
+# gap's middle is taken). Their letters 97.54% -> 98.51% right, fields in review
+# 5.55% -> 4.87%, players scored exactly 141 -> 145 of 160, no silent error; the 400 calib
+# sketch papers read the same, field for field.
+WRITER_LETTERISH_FLOOR = 0.2
+WRITER_LETTERISH_SHARE = 0.75
 # For such a player, a drawn cell is read as the letter it is when the letter reader is
 # LETTER_SURE_READ sure of it, the sketch network still gives "letter" at least
 # DRAWN_LETTER_FLOOR, and the letter network sees it within the letter groups' distance of

@@ -99,6 +99,8 @@ from companion.vision.sheet.constants_sketches import (
     WRITER_LETTER_GATE,
     WRITER_LETTER_READ,
     WRITER_LETTER_SHARE,
+    WRITER_LETTERISH_FLOOR,
+    WRITER_LETTERISH_SHARE,
 )
 from companion.vision.sheet.decide import Candidates, Decision, decide
 from companion.vision.sheet.drawing_groups import (
@@ -1049,12 +1051,19 @@ def _drawn_like(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidence
 
 
 def _writes_letters(readings: Mapping[str, Any]) -> bool:
-    """Does this player write their plants as letters (WRITER_LETTER_SHARE of the plant
-    cells holding a value are letters read with confidence)?"""
+    """Does this player write their plants as letters? WRITER_LETTER_SHARE of the plant
+    cells holding a value are letters read with confidence, or WRITER_LETTERISH_SHARE are
+    those or drawn cells the sketch network half believes are letters (at least
+    WRITER_LETTERISH_FLOOR): a writer whose letters it doubts."""
     plants = [r for r in readings.values() if isinstance(r, FieldReading)
               and r.kind in LETTER_VALUES and r.value is not None]
+    if not plants:
+        return False
     sure = sum(r.drawing is None and not r.review for r in plants)
-    return bool(plants) and sure >= WRITER_LETTER_SHARE * len(plants)
+    letterish = sure + sum(r.drawing is not None
+                           and r.drawing.p_letter >= WRITER_LETTERISH_FLOOR for r in plants)
+    return (sure >= WRITER_LETTER_SHARE * len(plants)
+            or letterish >= WRITER_LETTERISH_SHARE * len(plants))
 
 
 def _doubtful_letters(readings: Mapping[str, Any]) -> dict[str, LetterLook]:
