@@ -351,31 +351,6 @@ def test_a_letter_writers_drawn_cell_like_their_own_letter_is_a_trusted_letter()
     assert settled["garden.crate.r0.c0"].review and len(groups) >= 1
 
 
-def test_a_writers_drawn_cell_like_their_letter_needs_it_read_only_as_surely_as_a_sheet_letter(
-        ) -> None:
-    """Read 0.97 (under LETTER_SURE_READ, over the sheet's letter review threshold 0.95),
-    a writer's drawn cell like their own sure C is a letter; one like none of their letters
-    (taken only at LETTER_SURE_READ when lone) stays a drawing, as does a C read 0.9."""
-    sure = [replace(_written(f"garden.boots.r0.c{i}", "carrot", 0.999),
-                    letter_look=_mix(1, 0.02 * i)) for i in range(2)]
-    others = [replace(_written(f"garden.bathtub.r0.c{i}", "onion", 0.999),
-                      letter_look=_mix(0, 0, 1)) for i in range(2)]
-
-    def drawn_cell(fid: str, read: float, look: np.ndarray) -> FieldReading:
-        ev = replace(_drawn("x", 0, None).drawing, letter=("carrot", read), p_letter=0.5)
-        return replace(_drawn(fid, 0, None), drawing=ev, letter_look=look)
-
-    like = drawn_cell("garden.crate.r0.c0", 0.97, _unit(_mix(1) + 0.1 * _mix(0, 1)))
-    lone = drawn_cell("garden.crate.r0.c1", 0.97, _mix(0, 0, 0, 0, 1))
-    readings = {r.id: r for r in (like, lone, *sure, *others)}
-    settled, _ = settle_drawings(readings, "A")
-    assert (settled[like.id].value, settled[like.id].review) == ("carrot", False)
-    assert settled[lone.id].review and settled[lone.id].group
-    unsure = drawn_cell(like.id, 0.9, like.letter_look)
-    settled, _ = settle_drawings({**readings, like.id: unsure}, "A")
-    assert settled[like.id].review
-
-
 def test_a_drawers_sure_letter_drawn_like_their_drawings_is_read_with_them() -> None:
     """A player who draws (three drawn carrots the sketch network calls no letter, one
     letter): a cell let through as a sure P on the letter reader's word alone, as alike to

@@ -77,14 +77,6 @@ DRAWN_LETTER_FLOOR = 0.3
 # most plants and doodles a few), 1 doodle of about 4,600 is taken wrongly (27 -> 62
 # taken, 0 -> 1 wrong). Counting a writer from half their cells (not 0.6) took a real
 # doodle for a sure letter on the sketch bench (CHANGELOG).
-# Then a cell within that likeness of one of their sure letters is taken when the letter
-# reader is as sure of it as of any letter on the sheet (its review threshold, 0.95), not
-# LETTER_SURE_READ; the lone and letter-leaning cells still need LETTER_SURE_READ. Chosen
-# on the same papers: the calibration writers' fields in review 4.87% -> 4.39%, letters
-# 98.51% both, 0 silent errors; the 400 calib sketch papers read the same (fields right,
-# silent errors, questions); with every calib sketch player counted as a writer (the
-# stress above) one more doodle is read wrong and unasked (12 -> 13 over the 400 papers):
-# a carrot like the player's P, itself a carrot doodle read as a sure P.
 OWN_LETTER_MARGIN = 0.1
 WRITER_LETTER_GATE = 0.8
 # A drawing's own confidence before its group is read: under REVIEW_BELOW, so a drawing is

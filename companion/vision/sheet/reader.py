@@ -1021,14 +1021,9 @@ def _own_letters(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidenc
         elif r.kind in LETTER_VALUES and not r.review:
             reads[fid] = (r.value, r.written_share)
     letterish = {fid: ev.p_letter for fid, ev in drawn.items()}
-    taken = own_letters_among_drawings(reads, looks, letterish, LETTER_SURE_READ,
-                                       DRAWN_LETTER_FLOOR, margin=OWN_LETTER_MARGIN,
-                                       letterish=WRITER_LETTER_GATE, lone=True)
-    # a cell like one of the player's own letters needs its letter read only as surely as
-    # any letter of the sheet (OWN_LETTER_MARGIN's comment says what this was chosen on)
-    return taken | own_letters_among_drawings(reads, looks, letterish,
-                                              _letter_review_below(Reader.OURS),
-                                              DRAWN_LETTER_FLOOR, margin=OWN_LETTER_MARGIN)
+    return own_letters_among_drawings(reads, looks, letterish, LETTER_SURE_READ,
+                                      DRAWN_LETTER_FLOOR, margin=OWN_LETTER_MARGIN,
+                                      letterish=WRITER_LETTER_GATE, lone=True)
 
 
 def _drawn_like(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidence],
