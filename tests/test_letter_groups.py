@@ -355,9 +355,9 @@ def test_a_drawers_sure_letter_drawn_like_their_drawings_is_read_with_them() -> 
     """A player who draws (three drawn carrots the sketch network calls no letter, one
     letter): a cell let through as a sure P on the letter reader's word alone, as alike to
     the carrot drawings as a group's drawings are, is read with them: in review with the
-    carrots' question, never a sure pepper. Unlike the drawings, or let through by the
-    sketch network itself, it stays a sure letter; a player who writes letters keeps it
-    too."""
+    carrots' question, never a sure pepper; so is one the sketch network's own gate let
+    through. Unlike the drawings it stays a sure letter; a player who writes letters keeps
+    it too."""
     carrots = [replace(_drawn(f"garden.crate.r0.c{i}", 0, None),
                        drawing=replace(_drawn("x", 0, None).drawing, p_letter=0.05,
                                        features=_unit(_mix(1, 0.05 * i))))
@@ -378,8 +378,11 @@ def test_a_drawers_sure_letter_drawn_like_their_drawings_is_read_with_them() -> 
     settled, _ = settle_drawings({**readings, p.id: far}, "A")
     assert (settled[p.id].value, settled[p.id].review, settled[p.id].group) == \
         ("pepper", False, "")
-    passed = replace(p, as_drawing=None)  # the sketch network let it through itself
-    assert not settle_drawings({**readings, p.id: passed}, "A")[0][p.id].review
+    # let through by the sketch network's own gate (0.995 "letter"), alike all the same
+    gated = replace(p, as_drawing=replace(ev, p_letter=0.995))
+    assert settle_drawings({**readings, p.id: gated}, "A")[0][p.id].review
+    bare = replace(p, as_drawing=None)  # no evidence as a drawing: a letter as read
+    assert not settle_drawings({**readings, p.id: bare}, "A")[0][p.id].review
     writer = {**readings, **{r.id: replace(r, drawing=None, value="carrot", confidence=0.999)
                              for r in carrots[1:]}}  # four sure letters of five cells
     assert not settle_drawings(writer, "A")[0][p.id].review

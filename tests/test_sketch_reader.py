@@ -49,3 +49,16 @@ def test_no_silent_error_and_one_question_per_group(sketched: tuple[Any, Any]) -
     asked = [f for q in player.questions for f in q["fields"]]
     assert len(asked) == len(set(asked)) and set(asked) <= review
     assert {g.id for g in player.groups} >= {q["id"] for q in player.questions}
+
+
+def test_every_letter_keeps_its_evidence_as_a_drawing(sketched: tuple[Any, Any]) -> None:
+    """A cell read as a letter, whether the sketch network's gate let it through or the
+    letter reader's word did, carries how it looks as a drawing, so a player who draws has
+    a letter-like doodle read with their alike drawings (settle_drawings)."""
+    made, reading = sketched
+    letters = [r for f, r in reading.readings.items()
+               if r.kind.value in ("vegetable", "fruit") and r.value is not None
+               and r.drawing is None and f not in made.sketched]
+    assert letters
+    assert all(r.as_drawing is not None and r.as_drawing.kind == r.kind.value
+               for r in letters)

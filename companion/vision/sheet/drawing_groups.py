@@ -48,8 +48,8 @@ class DrawingEvidence:
     network: tuple[float, ...] = field(default=(), repr=False, compare=False)
     # the letter reader's best reading of the cell: (the plant it reads as, probability)
     letter: tuple[str, float] | None = field(default=None, compare=False)
-    # let through as a letter on the letter reader's word alone, then read as a drawing
-    # because the player draws (reader._drawn_like): its plants lean on that letter, so it
+    # read as a letter, then as a drawing because the player draws and it is like their
+    # drawings (reader._drawn_like): its plants lean on that letter, so it
     # counts towards a trusted group only where the sketch network's own reading agrees
     on_word: bool = field(default=False, compare=False)
 

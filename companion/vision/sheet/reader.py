@@ -172,8 +172,8 @@ class FieldReading:
     # a letter's look to the letter network (unit-length hidden features), for asking a
     # player's alike doubtful letters once (letter_groups.py; never in any JSON)
     letter_look: np.ndarray | None = field(default=None, repr=False, compare=False)
-    # a letter let through on the letter reader's word alone: its evidence as a drawing,
-    # for a player who draws (settle_drawings; never in any JSON)
+    # a cell read as a letter: its evidence as a drawing, for a player who draws
+    # (settle_drawings; never in any JSON)
     as_drawing: DrawingEvidence | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -731,7 +731,7 @@ def read_fields(
     ranked, letter_feats = _letter_candidates(letter_crops, letter_kinds, reader, trusted,
                                               own_letters)
     letter_top = [lst[0][1] if lst else 0.0 for lst in ranked]
-    drawn, on_word = _drawings(letter_ids, letter_crops, letter_kinds, p_written, letter_top)
+    drawn, as_letters = _drawings(letter_ids, letter_crops, letter_kinds, p_written, letter_top)
     # a letter's look, for asking alike ones once and for telling a writer's letter the
     # sketch network doubted from a doodle (settle_drawings)
     looks = ({fid: letter_feats[i] for i, fid in enumerate(letter_ids)}
@@ -742,8 +742,8 @@ def read_fields(
         p = p_written[fid]
         if fid in drawn:  # the group reads it from the same mixed evidence
             lst, drawn[fid] = _mixed(lst, drawn[fid])
-        elif fid in on_word:  # the same mixed evidence, kept for settle_drawings
-            on_word[fid] = _mixed(lst, on_word[fid])[1]
+        elif fid in as_letters:  # the same mixed evidence, kept for settle_drawings
+            as_letters[fid] = _mixed(lst, as_letters[fid])[1]
         cands[fid] = _written(p, lst)
     decided = decide(cands, reg.label.variant)
     glared = glared_fields(grey, page.blank, geometry.fields, reg.px_per_mm)
@@ -778,7 +778,7 @@ def read_fields(
         if evidence is not None:  # never trusted alone: its group names it
             conf, note = min(conf, DRAWING_CONFIDENCE), note or DRAWING_NOTE
         look = looks.get(fid) if value is not None else None
-        as_drawing = on_word.get(fid) if value is not None else None
+        as_drawing = as_letters.get(fid) if value is not None else None
         out[fid] = FieldReading(fid, spec.kind, value, conf, ordered, shifts[fid][:2], note,
                                 evidence, letter_look=look, as_drawing=as_drawing)
     return out
@@ -814,8 +814,8 @@ def _drawings(ids: Sequence[str], crops: Sequence[np.ndarray], kinds: Sequence[F
               ) -> tuple[dict[str, DrawingEvidence], dict[str, DrawingEvidence]]:
     """The written cells that may hold a drawing rather than a letter, with their evidence
     (``letter_top``: the letter reader's probability of its best letter, per cell); and
-    the cells let through as letters on the letter reader's word alone (the sketch network
-    gave "letter" under the gate), with their evidence as drawings, should the player turn
+    the cells let through as letters (by the sketch network's gate, or under it on the
+    letter reader's word alone), with their evidence as drawings, should the player turn
     out to draw them (settle_drawings)."""
     if not ids:
         return {}, {}
@@ -825,11 +825,9 @@ def _drawings(ids: Sequence[str], crops: Sequence[np.ndarray], kinds: Sequence[F
     scores = sketch_classifier().scores(np.stack([preprocess(c) for c in crops]))
     gate = _letter_gate()
     out: dict[str, DrawingEvidence] = {}
-    on_word: dict[str, DrawingEvidence] = {}
+    as_letters: dict[str, DrawingEvidence] = {}
     for i, (fid, kind) in enumerate(zip(ids, kinds, strict=True)):
         p_letter = scores.p_letter(i)
-        if p_letter >= gate:
-            continue
         plants = PLANTS_OF_KIND[kind]
         raw = [float(scores.probs[i, SKETCH_CLASSES.index(v)]) for v in plants]
         total = sum(raw) or 1.0
@@ -837,11 +835,12 @@ def _drawings(ids: Sequence[str], crops: Sequence[np.ndarray], kinds: Sequence[F
                                                    strict=True)),
                              p_written[fid], p_letter, scores.features[i],
                              tuple(float(v) for v in scores.probs[i]))
-        if p_letter >= LETTER_SURE_GATE and letter_top[i] >= LETTER_SURE_READ:
-            on_word[fid] = ev
+        if p_letter >= gate or (p_letter >= LETTER_SURE_GATE
+                                and letter_top[i] >= LETTER_SURE_READ):
+            as_letters[fid] = ev
         else:
             out[fid] = ev
-    return out, on_word
+    return out, as_letters
 
 
 def _as_plants(mixed: list[tuple[str, float]], ev: DrawingEvidence
@@ -1028,14 +1027,14 @@ def _own_letters(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidenc
 
 def _drawn_like(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidence],
                 distance: float) -> dict[str, DrawingEvidence]:
-    """The cells let through as letters on the letter reader's word alone that the sketch
-    network sees within ``distance`` (the fitted grouping distance: as alike as the drawings
-    of one group) of one of the player's drawings, with their evidence as drawings. A player
-    draws a plant alike in each of its cells, so such a cell is most likely one more of
-    their drawings that the letter reader took for a letter: on the sketch bench, a round
-    lettuce read as a sure O (onion), a strawberry as a sure B. Its group trusts it only
-    where its letter, the drawings and the sketch network's own reading of it agree
-    (DrawingEvidence.backs)."""
+    """The cells read as letters (let through by the sketch network, or under its gate on
+    the letter reader's word alone) that the sketch network sees within ``distance`` (the
+    fitted grouping distance: as alike as the drawings of one group) of one of the
+    player's drawings, with their evidence as drawings. A player draws a plant alike in
+    each of its cells, so such a cell is most likely one more of their drawings taken for
+    a letter: on the sketch bench, a round lettuce read as a sure O (onion), a strawberry
+    as a sure B. Its group trusts it only where its letter, the drawings and the sketch
+    network's own reading of it agree (DrawingEvidence.backs)."""
     if not drawn:
         return {}
     feats = np.stack([d.features for d in drawn.values()]).astype(np.float64)
