@@ -178,6 +178,9 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     yy, xx, region = _patch_grid(n)
     q = fg.shape[0]  # the mask may be coarser than the patch
     occupied = float(fg[q // 4 : q - q // 4, q // 4 : q - q // 4].mean())
+    # faint pips may make a face only where the cell is unlike the table: a tan table's
+    # knots or a shadow are the face's own shade darkened too
+    faint = occupied >= C.OCCUPIED_MIN
 
     face0 = _median_colour(patch, bgr, region)
     face_grey = float(face0.mean())
@@ -243,11 +246,11 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         for _, y, x in dropped:
             # a blob left out as a glint says nothing about which lattice points are bare
             cv2.circle(near, (x, y), int(round(C.GLINT_MASK_LATTICE * spacing)), 0.0, -1)
-        read = _read_pips(peaks, resp, near, n, spacing, light, cores, face0, least)
+        read = _read_pips(peaks, resp, near, n, spacing, light, cores, face0, least, faint)
         if light and len(peaks) >= 3 and not (read.ok and read.count >= 2):
             # no face of ours with the strongest blob: read again without it (a glint)
             other = _read_pips(peaks[1:], resp, near, n, spacing, light, cores[1:], face0,
-                               least)
+                               least, faint)
             if other.ok and other.count >= 2:
                 read, glint = other, True
         if glint or (read.ok and _on_bare_point(read, dropped, spacing)):
@@ -466,10 +469,11 @@ class _Pips:
 def _read_pips(
     peaks: list[tuple[float, int, int]], core: np.ndarray, near: np.ndarray, n: int,
     spacing: float, light: bool, cores: list[np.ndarray], face: np.ndarray,
-    min_contrast: float = C.PIP_MIN_CONTRAST,
+    min_contrast: float = C.PIP_MIN_CONTRAST, faint: bool = False,
 ) -> _Pips:
     """Choose how many of the strongest blobs are pips: the count whose pips sit on a
-    standard layout and stand out most from everything else on the die's pip lattice."""
+    standard layout and stand out most from everything else on the die's pip lattice
+    (``faint``: fainter blobs may make such a face, where the cell is surely no table)."""
     best = _Pips(0, False, 0.0, 0.0, None, (), light)
     if not peaks:
         return best
@@ -480,7 +484,9 @@ def _read_pips(
         chosen = peaks[:k]
         weakest = chosen[-1][0]
         contrast = min(contrasts[:k])
-        if weakest < C.PIP_REL_THRESHOLD * top or contrast < min_contrast:
+        weak = contrast < min_contrast
+        least = C.PIP_FAINT_SHARE * min_contrast if faint else min_contrast
+        if weakest < C.PIP_REL_THRESHOLD * top or contrast < least:
             break
         cy = sum(y for _, y, _ in chosen) / k
         cx = sum(x for _, _, x in chosen) / k
@@ -507,6 +513,8 @@ def _read_pips(
         # the count is where the responses drop most in absolute terms: a glossy highlight
         # sits well below the pips and well above the bare face
         gap = (weakest - rest) / top
+        if weak and (k < 2 or not ok or margin < C.PIP_FAINT_MARGIN):
+            continue  # faint blobs make a face only on a layout, standing far above the rest
         cand = _Pips(k, ok, margin, contrast, (cx, cy), tuple(chosen), light, gap, even)
         if cand.beats(best):
             best = cand

@@ -81,6 +81,15 @@ PIP_MIN_CONTRAST = 22.0  # grey levels (0-255): weaker blobs are not pips
 # no shading or shadow makes: on the empty table cells of 60 wider tuning photos no pip-like
 # pattern there reached 2.3; the pale pips of tan dice on wood give 5 to 20
 PIP_MIN_OFF_SHADE = 4.5
+# Fainter blobs, down to PIP_FAINT_SHARE of that, make a face of two or more pips only on a
+# standard layout whose weakest pip stands at least PIP_FAINT_MARGIN times above anything
+# else on the die's lattice: drilled pips on a pale die under a dim lamp (a tan 2 of the
+# pips tuning set, contrast 18, margin 20, was missed). On the 950 tuning photos (wide,
+# narrow, warm-wood, stone, wider, warm-mat, pips, pips-warm, satin, two-lamp) 0.6 and 10
+# put 3 dice right and none wrong read alone, 1 right and none wrong with learnt colours
+# (wider, pips, satin, two-lamp); 0.5 and 5 made 2 phantom dice and 6 wrong ones.
+PIP_FAINT_SHARE = 0.6
+PIP_FAINT_MARGIN = 10.0
 PIP_REL_THRESHOLD = 0.42  # a pip blob must reach this fraction of the die's strongest blob
 PIP_SURE_RATIO = 1.8  # weakest pip / strongest non-pip response for a sure count
 PIP_LAYOUT_TOLERANCE = 0.3  # lattice units: blob-to-lattice distance allowed
