@@ -87,7 +87,8 @@ PIP_MIN_OFF_SHADE = 4.5
 # pips tuning set, contrast 18, margin 20, was missed). On the 950 tuning photos (wide,
 # narrow, warm-wood, stone, wider, warm-mat, pips, pips-warm, satin, two-lamp) 0.6 and 10
 # put 3 dice right and none wrong read alone, 1 right and none wrong with learnt colours
-# (wider, pips, satin, two-lamp); 0.5 and 5 made 2 phantom dice and 6 wrong ones.
+# (wider, pips, satin, two-lamp); 0.5 and 5 (before the cell had to be unlike the table,
+# cell.read_cell) made 2 phantom dice and 6 wrong ones.
 PIP_FAINT_SHARE = 0.6
 PIP_FAINT_MARGIN = 10.0
 PIP_REL_THRESHOLD = 0.42  # a pip blob must reach this fraction of the die's strongest blob
