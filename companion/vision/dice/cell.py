@@ -479,13 +479,13 @@ def _read_pips(
         return best
     top = peaks[0][0]
     contrasts = [float(core[y, x]) for _, y, x in peaks]
+    least = C.PIP_FAINT_SHARE * min_contrast if faint else min_contrast
     mid = (n - 1) / 2
     for k in range(1, min(6, len(peaks)) + 1):
         chosen = peaks[:k]
         weakest = chosen[-1][0]
         contrast = min(contrasts[:k])
         weak = contrast < min_contrast
-        least = C.PIP_FAINT_SHARE * min_contrast if faint else min_contrast
         if weakest < C.PIP_REL_THRESHOLD * top or contrast < least:
             break
         cy = sum(y for _, y, _ in chosen) / k
