@@ -23,6 +23,8 @@ _WORDS: dict[str, str] = {
                       "7 of each this die is named otherwise",
     "colour-regrouped": "more dice than the game's 7 looked like one vegetable, and with "
                         "at most 7 of each this die is named otherwise",
+    "colour-beside-absent": "all 7 of this vegetable's dice were read here and none of "
+                            "another's, whose dice may be among them",
     "pips-off-layout": "its pips are not laid out as on a die",
     "pips-unchecked": "its pips could not be checked by their colour",
     "pips-faint": "its pips hardly stand out from its face",

@@ -51,6 +51,9 @@ class FamilyCall:
     # own (``_capped_groups``) that name this die otherwise than the plain fit did: that
     # family, the one it may be instead
     regrouped: str | None = None
+    # its family holds the game's full 7 in a photo naming no die of another family (read
+    # alone, not as a full block): the absent family, which its 7 may hide
+    beside_absent: str | None = None
 
 
 def _fit_light(
@@ -322,7 +325,10 @@ def fit_families(
                               i in rivals, regrouped=was))
     # what naming a die one family costs, in its face's own doubt where known
     cost = (d if faced is None else faced) ** 2
-    return FamilyFit(_apart(rel, centres, _twins(rel, _too_many(out, cost))), centres, rel, seven)
+    calls = _apart(rel, centres, _twins(rel, _too_many(out, cost)))
+    if known is None and not seven:
+        calls = _beside_absent(rel, centres, calls)
+    return FamilyFit(calls, centres, rel, seven)
 
 
 def _too_many(calls: list[FamilyCall], cost: np.ndarray) -> list[FamilyCall]:
@@ -630,6 +636,31 @@ def _apart(rel: np.ndarray, centres: np.ndarray, calls: list[FamilyCall]) -> lis
         alt = [n for n in INGREDIENT_NAMES if n != name][int(np.argmax(towards))]
         for i in small:
             out[i] = replace(out[i], apart=alt)
+    return out
+
+
+def _beside_absent(rel: np.ndarray, centres: np.ndarray, calls: list[FamilyCall]
+                   ) -> list[FamilyCall]:
+    """Mark the dice of a family named on the game's full 7 when the photo names no die of
+    some other family: two paints a light draws almost alike (a dark orange and a red
+    under a warm lamp) pass for one family of 7 there, the cap on 7 holds, and no die is
+    left near the absent family's centre to show it (no gap inside the 7 either, so
+    ``_apart`` cannot see it). Which family the 7 may hide: the absent one whose centre
+    in this photo lies nearest their middle. Colours learnt from the game's full block
+    tell the two paints apart, so the caller asks this only of a photo read alone."""
+    names = [c.ingredient for c in calls]
+    absent = [k for k, n in enumerate(INGREDIENT_NAMES) if n not in names]
+    if not absent:
+        return calls
+    out = list(calls)
+    for name in INGREDIENT_NAMES:
+        members = [i for i, n in enumerate(names) if n == name]
+        if len(members) != DICE_PER_FAMILY:
+            continue
+        mid = np.median(rel[members], axis=0)
+        hidden = min(absent, key=lambda k: float(np.linalg.norm(centres[k] - mid)))
+        for i in members:
+            out[i] = replace(out[i], beside_absent=INGREDIENT_NAMES[hidden])
     return out
 
 

@@ -569,6 +569,8 @@ def _decide(
             call = _may_be(call, flags, "colour-regrouped", call.regrouped)
         if call.apart is not None:
             call = _may_be(call, flags, "colour-apart", call.apart)
+        if call.beside_absent is not None:
+            call = _may_be(call, flags, "colour-beside-absent", call.beside_absent)
         if call.rival:
             flags.append(DOUBTFUL_LIGHT)
             call = replace(call, confidence=min(call.confidence, C.COLOUR_UNKNOWN_CONFIDENCE))
