@@ -386,3 +386,28 @@ def test_a_drawers_sure_letter_drawn_like_their_drawings_is_read_with_them() -> 
     writer = {**readings, **{r.id: replace(r, drawing=None, value="carrot", confidence=0.999)
                              for r in carrots[1:]}}  # four sure letters of five cells
     assert not settle_drawings(writer, "A")[0][p.id].review
+
+
+def test_a_sure_writers_drawn_cells_the_sketch_network_half_believes_are_their_letters(
+) -> None:
+    """Three drawn cells the letter reader reads as a sure C, the sketch network giving
+    "letter" 0.35 (under the plain gate, 0.8), alike to each other and to no letter of the
+    player: a player whose plant cells are mostly sure letters (5 of 8) has them read as
+    letters; a player counted a writer only by such letterish cells (2 sure of 5) is
+    asked, as is a sure writer whose cells the network gives "letter" only 0.05."""
+    ev = replace(_drawn("x", 0, None).drawing, letter=("carrot", 0.995), p_letter=0.35)
+    drawn = [replace(_drawn(f"garden.crate.r0.c{i}", 0, None), drawing=ev,
+                     letter_look=_unit(_mix(0, 0, 0, 1) + 0.01 * i * _mix(0, 0, 0, 0, 1)))
+             for i in range(3)]
+    sure = [_written(f"garden.bathtub.r0.c{i}", "onion", 0.999) for i in range(5)]
+    readings = {r.id: r for r in (*drawn, *sure)}
+    settled, groups = settle_drawings(readings, "A")
+    assert all((settled[d.id].value, settled[d.id].review) == ("carrot", False)
+               for d in drawn) and not groups
+    letterish = {r.id: r for r in (*drawn, *sure[:2])}
+    settled, groups = settle_drawings(letterish, "A")
+    assert all(settled[d.id].review for d in drawn) and groups
+    doodled = {**readings, **{d.id: replace(d, drawing=replace(ev, p_letter=0.05))
+                              for d in drawn}}
+    settled, groups = settle_drawings(doodled, "A")
+    assert all(settled[d.id].review for d in drawn) and groups

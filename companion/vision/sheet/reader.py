@@ -95,6 +95,8 @@ from companion.vision.sheet.constants_sketches import (
     LETTER_SURE_READ,
     OWN_LETTER_MARGIN,
     SKETCH_CLASSES,
+    SURE_WRITER_LETTER_FLOOR,
+    SURE_WRITER_LETTER_GATE,
     VEGETABLE_PLANTS,
     WRITER_LETTER_GATE,
     WRITER_LETTER_READ,
@@ -959,7 +961,7 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
     out = dict(readings)
     writer = _writes_letters(readings)
     if drawn and writer:  # a writer's letter like their own others is a letter
-        for fid in _own_letters(readings, drawn):
+        for fid in _own_letters(readings, drawn, _writes_surely(readings)):
             ev = drawn.pop(fid)
             plant, q = ev.letter or ("", 0.0)  # _own_letters takes only cells with a letter
             out[fid] = replace(readings[fid], value=plant, confidence=min(q, ev.p_written),
@@ -1002,11 +1004,13 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
     return out, (*groups, *lettered)
 
 
-def _own_letters(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidence]
-                 ) -> set[str]:
+def _own_letters(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidence],
+                 surely: bool = False) -> set[str]:
     """The drawn cells that are the player's own letters (letter_groups.py
     own_letters_among_drawings): the player's letters read with confidence vouch; a drawn
-    cell with another doubt (glare, a bend, too little detail) is never taken."""
+    cell with another doubt (glare, a bend, too little detail) is never taken. ``surely``:
+    the player writes surely (``_writes_surely``), so the sketch network's doubt counts
+    for less."""
     reads: dict[str, tuple[str, float]] = {}
     looks: dict[str, Any] = {}
     for fid, r in readings.items():
@@ -1020,9 +1024,10 @@ def _own_letters(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidenc
         elif r.kind in LETTER_VALUES and not r.review:
             reads[fid] = (r.value, r.written_share)
     letterish = {fid: ev.p_letter for fid, ev in drawn.items()}
-    return own_letters_among_drawings(reads, looks, letterish, LETTER_SURE_READ,
-                                      DRAWN_LETTER_FLOOR, margin=OWN_LETTER_MARGIN,
-                                      letterish=WRITER_LETTER_GATE, lone=True)
+    floor, gate = ((SURE_WRITER_LETTER_FLOOR, SURE_WRITER_LETTER_GATE) if surely
+                   else (DRAWN_LETTER_FLOOR, WRITER_LETTER_GATE))
+    return own_letters_among_drawings(reads, looks, letterish, LETTER_SURE_READ, floor,
+                                      margin=OWN_LETTER_MARGIN, letterish=gate, lone=True)
 
 
 def _drawn_like(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidence],
@@ -1049,20 +1054,31 @@ def _drawn_like(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidence
     return out
 
 
-def _writes_letters(readings: Mapping[str, Any]) -> bool:
-    """Does this player write their plants as letters? WRITER_LETTER_SHARE of the plant
-    cells holding a value are letters read with confidence, or WRITER_LETTERISH_SHARE are
-    those or drawn cells the sketch network half believes are letters (at least
-    WRITER_LETTERISH_FLOOR): a writer whose letters it doubts."""
-    plants = [r for r in readings.values() if isinstance(r, FieldReading)
-              and r.kind in LETTER_VALUES and r.value is not None]
-    if not plants:
-        return False
+def _plant_cells(readings: Mapping[str, Any]) -> list[FieldReading]:
+    return [r for r in readings.values() if isinstance(r, FieldReading)
+            and r.kind in LETTER_VALUES and r.value is not None]
+
+
+def _writes_surely(readings: Mapping[str, Any]) -> bool:
+    """WRITER_LETTER_SHARE of this player's plant cells holding a value are letters read
+    with confidence."""
+    plants = _plant_cells(readings)
     sure = sum(r.drawing is None and not r.review for r in plants)
-    letterish = sure + sum(r.drawing is not None
-                           and r.drawing.p_letter >= WRITER_LETTERISH_FLOOR for r in plants)
-    return (sure >= WRITER_LETTER_SHARE * len(plants)
-            or letterish >= WRITER_LETTERISH_SHARE * len(plants))
+    return bool(plants) and sure >= WRITER_LETTER_SHARE * len(plants)
+
+
+def _writes_letters(readings: Mapping[str, Any]) -> bool:
+    """Does this player write their plants as letters? They write surely
+    (``_writes_surely``), or WRITER_LETTERISH_SHARE of their plant cells are letters read
+    with confidence or drawn cells the sketch network half believes are letters (at least
+    WRITER_LETTERISH_FLOOR): a writer whose letters it doubts."""
+    if _writes_surely(readings):
+        return True
+    plants = _plant_cells(readings)
+    letterish = sum((r.drawing is None and not r.review)
+                    or (r.drawing is not None and r.drawing.p_letter >= WRITER_LETTERISH_FLOOR)
+                    for r in plants)
+    return bool(plants) and letterish >= WRITER_LETTERISH_SHARE * len(plants)
 
 
 def _doubtful_letters(readings: Mapping[str, Any]) -> dict[str, LetterLook]:
