@@ -84,11 +84,12 @@ WRITER_LETTER_GATE = 0.8
 # SURE_WRITER_LETTER_FLOOR and WRITER_LETTER_GATE SURE_WRITER_LETTER_GATE. Such a writer's
 # drawn cells the letter reader is sure of are letters the sketch network doubted: on the
 # real calibration writers 122 of them were still asked, and the 115 with "letter" at
-# least 0.1 (44 of them under 0.3) were all right. Chosen there: fields in review 4.87% -> 4.43%, no silent error, the 400
-# calib sketch papers read the same (0.1 for both gave 4.41%). Not for a writer counted
-# by letterish cells: with any player taken for a writer, the 400 calib sketch papers'
-# doodles read as sure letters would give 64 silent errors at these values against 12 at
-# the plain ones, and some real sketchers are counted so.
+# least 0.1 (44 of them under 0.3) were all right. Chosen there: fields in review 4.87%
+# -> 4.43%, no silent error, the 400 calib sketch papers read the same (0.1 for both
+# gave 4.41%). Not for a writer counted by letterish cells: with any player taken for a
+# writer, the 400 calib sketch papers' doodles read as sure letters would give 64 silent
+# errors at these values against 12 at the plain ones, and some real sketchers are
+# counted so.
 SURE_WRITER_LETTER_FLOOR = 0.1
 SURE_WRITER_LETTER_GATE = 0.3
 # A drawing's own confidence before its group is read: under REVIEW_BELOW, so a drawing is
