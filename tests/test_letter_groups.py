@@ -411,3 +411,34 @@ def test_a_sure_writers_drawn_cells_the_sketch_network_half_believes_are_their_l
                               for d in drawn}}
     settled, groups = settle_drawings(doodled, "A")
     assert all(settled[d.id].review for d in drawn) and groups
+
+
+def test_a_drawers_sure_letter_for_a_plant_they_draw_in_a_trusted_group_is_asked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player who draws (three onion drawings, one trusted group) and has a cell read as
+    a sure O: a player draws a plant alike all game, so an O where they draw their onions
+    may be another plant drawn round (a lettuce); it is asked. A sure C beside it (no
+    carrot drawn) stays trusted, and so does the O when the onion group is only a
+    question."""
+    from companion.vision.sheet import reader
+    from companion.vision.sheet.drawing_groups import GroupRule
+
+    monkeypatch.setattr(reader, "_group_rule", lambda: GroupRule(0.3, 0.99))
+    f = np.full(8, 0.05, np.float32)
+    f[2] = 1.0
+    onion = tuple((v, 0.999 if v == "onion" else 0.0002) for v in VEGETABLE_PLANTS)
+    ev = DrawingEvidence("vegetable", onion, 0.99, 0.01, f / np.linalg.norm(f))
+    drawn = [FieldReading(f"garden.crate.r{i}.c0", FieldKind.VEGETABLE, "onion", 0.6,
+                          (("onion", 0.6),), note="a drawing", drawing=ev) for i in range(3)]
+    o = replace(_written("garden.boots.r0.c0", "onion", 0.998), letter_look=_mix(1))
+    c = replace(_written("garden.boots.r1.c0", "carrot", 0.998), letter_look=_mix(0, 1))
+    readings = {r.id: r for r in (*drawn, o, c)}
+    settled, groups = settle_drawings(readings, "A")
+    assert [g.trusted for g in groups if g.what == "drawing"] == [True]
+    assert settled[o.id].review and settled[o.id].value == "onion"
+    assert any(g.fields == (o.id,) and g.what == "letter" for g in groups)
+    assert not settled[c.id].review
+    unsure = {r.id: replace(r, drawing=replace(ev, plants=tuple(
+        (v, 0.6 if v == "onion" else 0.08) for v in VEGETABLE_PLANTS))) for r in drawn}
+    settled, groups = settle_drawings({**readings, **unsure}, "A")
+    assert not any(g.trusted for g in groups) and not settled[o.id].review

@@ -934,6 +934,7 @@ UNFITTED_TRUST = 2.0
 GROUP_TRUSTED_NOTE = "a drawing, named with its group of alike drawings"
 GROUP_QUESTION_NOTE = "a drawing: one question for its group of alike drawings"
 OWN_LETTER_NOTE = "a letter like the player's own, though first taken for a drawing"
+DRAWN_TOO_NOTE = "a letter for a plant this player draws elsewhere"
 
 
 def _group_rule() -> GroupRule:
@@ -997,11 +998,28 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
                 conf, note = min(g.confidence, ev.p_written, DRAWING_CONFIDENCE), \
                     GROUP_QUESTION_NOTE
             out[fid] = replace(r, value=g.guess, confidence=conf, note=note, group=g.id)
+    if not writer:
+        for fid in _letters_of_drawn_plants(out, groups):
+            out[fid] = replace(out[fid], note=DRAWN_TOO_NOTE,
+                               confidence=min(out[fid].confidence, LETTER_DOUBT_CONFIDENCE))
     lettered = group_letters(_doubtful_letters(out), choices, len(groups) + 1)
     for g in lettered:
         for fid in g.fields:
             out[fid] = replace(out[fid], group=g.id)
     return out, (*groups, *lettered)
+
+
+def _letters_of_drawn_plants(readings: Mapping[str, Any], groups: Sequence[DrawingGroup]
+                             ) -> list[str]:
+    """A drawer's trusted letters whose plant is a trusted group of their drawings of the
+    same kind. A player draws a plant alike all game, so a letter for a plant they draw
+    is more likely another plant drawn so that it reads as a letter (a round lettuce
+    read as a sure O) than the one plant they both draw and write."""
+    drawn_as = {(g.kind, g.guess) for g in groups if g.what == "drawing" and g.trusted}
+    return [fid for fid, r in readings.items()
+            if isinstance(r, FieldReading) and r.drawing is None and r.value is not None
+            and r.kind in LETTER_VALUES and r.letter_look is not None and not r.review
+            and (r.kind.value, r.value) in drawn_as]
 
 
 def _own_letters(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidence],
