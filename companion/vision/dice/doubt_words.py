@@ -11,6 +11,7 @@ _WORDS: dict[str, str] = {
     "colours-mixed": "its top shows more than one colour",
     "no-pips-found": "no pips were found on it",
     "like-the-table": "it looks much like the table or mat it stands on",
+    "walled-in": "it was found only because dice stand on all four sides of it",
     "off-cell": "it sits off the block's grid",
     "off-centre": "it sits off the middle of its place",
     "detached": "it stands apart from the block",

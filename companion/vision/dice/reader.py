@@ -435,6 +435,26 @@ def _read_cells(
     return out
 
 
+def _with_enclosed(cells: list[_Cell], present: list[tuple[_Cell, float, list[str]]]
+                   ) -> list[tuple[_Cell, float, list[str]]]:
+    """``present`` with the cells its dice hem in on all four sides that still read as a
+    face, in review: two or more pips on a standard layout and the paint reading the same
+    count, the blobs' margin left unasked (a glint beside the pips of a red die on a red
+    cloth leaves it at 1.1). A hole walled in by dice on every side is rare in a block,
+    and the table seen through it does not make a face that both readings agree on."""
+    taken = {(c.row, c.col) for c, _, _ in present}
+    walled = [cell for cell in cells if (cell.row, cell.col) not in taken
+              and all((cell.row + dr, cell.col + dc) in taken
+                      for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+              and _one_face(cell.read) and cell.read.pips >= 2 and _paint_agrees(cell.read)]
+    if not walled:
+        return present
+    extra = {id(cell) for cell in walled}
+    flags = {id(c): (p, f) for c, p, f in present}
+    flags |= {i: (C.TABLE_LIKE_PRESENCE, ["walled-in"]) for i in extra}
+    return [(cell, *flags[id(cell)]) for cell in cells if id(cell) in flags]
+
+
 def _one_face(read: CellRead) -> bool:
     """Pips on a standard layout, not along a line, over one colour: a die's face, not the
     corners of several."""
@@ -533,6 +553,7 @@ def _decide(
             flags.append("off-centre")
             presence = min(presence, 0.6)
         present.append((cell, presence, flags))
+    present = _with_enclosed(cells, present)
     present = _connected_to_block(present)
     if not present:
         return [], grid, [], None
