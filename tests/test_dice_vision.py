@@ -422,12 +422,14 @@ def test_a_close_slanted_block_whose_side_faces_pull_the_seams_is_read():
 
 
 @pytest.mark.parametrize(("setting", "index", "cell"), [("pips", 78, (2, 3)),
-                                                        ("wider", 72, (3, 2))])
+                                                        ("wider", 72, (3, 2)),
+                                                        ("wider", 87, (1, 2))])
 def test_a_die_walled_in_by_dice_that_reads_as_a_face_is_found(setting, index, cell):
     """Tuning photos whose die in the middle of the block was missed: a red 2 on a red
-    cloth with a glint beside its pips (pips 78), a die under a glint on paper (wider 72).
-    Dice stand on all four sides of it and its pips and paint read one face: it is a die,
-    in review, read right."""
+    cloth with a glint beside its pips (pips 78), a die under a glint on paper (wider 72),
+    a tan 6 on tan paper whose glint on a pip left its blobs off any layout while the
+    paint read 6 (wider 87). Dice stand on all four sides of it and it reads as one face:
+    it is a die, in review, read right."""
     from tools.dice_errors import _render
     from tools.synth.dice_truth import match_dice
 

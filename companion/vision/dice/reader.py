@@ -438,21 +438,32 @@ def _read_cells(
 def _with_enclosed(cells: list[_Cell], present: list[tuple[_Cell, float, list[str]]]
                    ) -> list[tuple[_Cell, float, list[str]]]:
     """``present`` with the cells its dice hem in on all four sides that still read as a
-    face, in review: two or more pips on a standard layout and the paint reading the same
-    count, the blobs' margin left unasked (a glint beside the pips of a red die on a red
-    cloth leaves it at 1.1). A hole walled in by dice on every side is rare in a block,
-    and the table seen through it does not make a face that both readings agree on."""
+    face (``_walled_face``), in review, the blobs' margin left unasked (a glint beside the
+    pips of a red die on a red cloth leaves it at 1.1). A hole walled in by dice on every
+    side is rare in a block, and the table seen through it makes no such face."""
     taken = {(c.row, c.col) for c, _, _ in present}
     walled = [cell for cell in cells if (cell.row, cell.col) not in taken
               and all((cell.row + dr, cell.col + dc) in taken
                       for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)))
-              and _one_face(cell.read) and cell.read.pips >= 2 and _paint_agrees(cell.read)]
+              and _walled_face(cell.read)]
     if not walled:
         return present
     extra = {id(cell) for cell in walled}
     flags = {id(c): (p, f) for c, p, f in present}
     flags |= {i: (C.TABLE_LIKE_PRESENCE, ["walled-in"]) for i in extra}
     return [(cell, *flags[id(cell)]) for cell in cells if id(cell) in flags]
+
+
+def _walled_face(read: CellRead) -> bool:
+    """A face a walled-in cell shows: two or more pips on a standard layout that the paint
+    reads alike, or the paint reading two or more pips clearly over one colour where the
+    blobs made no face (a glint on a pip of a tan 6 on tan paper)."""
+    if read.joined or read.face_spread > C.FACE_MIXED_LOG_CHROMA:
+        return False
+    if read.layout_ok:
+        return read.pips >= 2 and _paint_agrees(read)
+    return (read.paint_pips is not None and read.paint_pips >= 2
+            and read.paint_margin >= C.PAINT_SURE_MARGIN)
 
 
 def _one_face(read: CellRead) -> bool:
