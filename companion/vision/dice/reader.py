@@ -435,7 +435,7 @@ def _read_cells(
     return out
 
 
-def _with_enclosed(cells: list[_Cell], present: list[tuple[_Cell, float, list[str]]]
+def _with_walled_in(cells: list[_Cell], present: list[tuple[_Cell, float, list[str]]]
                    ) -> list[tuple[_Cell, float, list[str]]]:
     """``present`` with the cells its dice hem in on all four sides that still read as a
     face (``_walled_face``), in review, the blobs' margin left unasked (a glint beside the
@@ -448,10 +448,9 @@ def _with_enclosed(cells: list[_Cell], present: list[tuple[_Cell, float, list[st
               and _walled_face(cell.read)]
     if not walled:
         return present
-    extra = {id(cell) for cell in walled}
-    flags = {id(c): (p, f) for c, p, f in present}
-    flags |= {i: (C.TABLE_LIKE_PRESENCE, ["walled-in"]) for i in extra}
-    return [(cell, *flags[id(cell)]) for cell in cells if id(cell) in flags]
+    kept = {id(c): (p, f) for c, p, f in present}
+    kept |= {id(cell): (C.TABLE_LIKE_PRESENCE, ["walled-in"]) for cell in walled}
+    return [(cell, *kept[id(cell)]) for cell in cells if id(cell) in kept]
 
 
 def _walled_face(read: CellRead) -> bool:
@@ -564,7 +563,7 @@ def _decide(
             flags.append("off-centre")
             presence = min(presence, 0.6)
         present.append((cell, presence, flags))
-    present = _with_enclosed(cells, present)
+    present = _with_walled_in(cells, present)
     present = _connected_to_block(present)
     if not present:
         return [], grid, [], None
