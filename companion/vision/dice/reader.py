@@ -435,16 +435,20 @@ def _read_cells(
     return out
 
 
+def _neighbours(row: int, col: int) -> tuple[tuple[int, int], ...]:
+    """The four places that share a side with (row, col) in the block's grid."""
+    return ((row + 1, col), (row - 1, col), (row, col + 1), (row, col - 1))
+
+
 def _with_walled_in(cells: list[_Cell], present: list[tuple[_Cell, float, list[str]]]
-                   ) -> list[tuple[_Cell, float, list[str]]]:
+                    ) -> list[tuple[_Cell, float, list[str]]]:
     """``present`` with the cells its dice hem in on all four sides that still read as a
     face (``_walled_face``), in review, the blobs' margin left unasked (a glint beside the
     pips of a red die on a red cloth leaves it at 1.1). A hole walled in by dice on every
     side is rare in a block, and the table seen through it makes no such face."""
     taken = {(c.row, c.col) for c, _, _ in present}
     walled = [cell for cell in cells if (cell.row, cell.col) not in taken
-              and all((cell.row + dr, cell.col + dc) in taken
-                      for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+              and all(nb in taken for nb in _neighbours(cell.row, cell.col))
               and _walled_face(cell.read)]
     if not walled:
         return present
@@ -457,7 +461,7 @@ def _walled_face(read: CellRead) -> bool:
     """A face a walled-in cell shows: two or more pips on a standard layout that the paint
     reads alike, or the paint reading two or more pips clearly over one colour where the
     blobs made no face (a glint on a pip of a tan 6 on tan paper)."""
-    if read.joined or read.face_spread > C.FACE_MIXED_LOG_CHROMA:
+    if not _one_colour(read):
         return False
     if read.layout_ok:
         return read.pips >= 2 and _paint_agrees(read)
@@ -465,10 +469,15 @@ def _walled_face(read: CellRead) -> bool:
             and read.paint_margin >= C.PAINT_SURE_MARGIN)
 
 
+def _one_colour(read: CellRead) -> bool:
+    """Blobs not along a line, over one colour: not the corners of several dice."""
+    return not read.joined and read.face_spread <= C.FACE_MIXED_LOG_CHROMA
+
+
 def _one_face(read: CellRead) -> bool:
     """Pips on a standard layout, not along a line, over one colour: a die's face, not the
     corners of several."""
-    return read.layout_ok and not read.joined and read.face_spread <= C.FACE_MIXED_LOG_CHROMA
+    return read.layout_ok and _one_colour(read)
 
 
 def _die_like(read: CellRead, on_mat: bool = False) -> bool:
@@ -694,7 +703,7 @@ def _gaps(cells: list[_Cell], present: list[tuple[_Cell, float, list[str]]]) -> 
         if (cell.row, cell.col) in taken or cell.read.occupied < C.GAP_MIN_OCCUPIED:
             continue
         r, c = cell.row, cell.col
-        if any(nb in taken for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1))):
+        if any(nb in taken for nb in _neighbours(r, c)):
             out.append(cell)
     return out
 
@@ -862,7 +871,7 @@ def _connected_to_block(
         group, stack = {start}, [start]
         while stack:
             r, c = stack.pop()
-            for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            for nb in _neighbours(r, c):
                 if nb in todo:
                     todo.discard(nb)
                     group.add(nb)

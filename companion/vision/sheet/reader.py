@@ -960,9 +960,9 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
     drawn = {fid: r.drawing for fid, r in readings.items()
              if isinstance(r, FieldReading) and r.drawing is not None}
     out = dict(readings)
-    writer = _writes_letters(readings)
+    writer, surely = _letter_writer(readings)
     if drawn and writer:  # a writer's letter like their own others is a letter
-        for fid in _own_letters(readings, drawn, _writes_surely(readings)):
+        for fid in _own_letters(readings, drawn, surely):
             ev = drawn.pop(fid)
             plant, q = ev.letter or ("", 0.0)  # _own_letters takes only cells with a letter
             out[fid] = replace(readings[fid], value=plant, confidence=min(q, ev.p_written),
@@ -1011,10 +1011,11 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
 
 def _letters_of_drawn_plants(readings: Mapping[str, Any], groups: Sequence[DrawingGroup]
                              ) -> list[str]:
-    """A drawer's trusted letters whose plant is a trusted group of their drawings of the
-    same kind. A player draws a plant alike all game, so a letter for a plant they draw
-    is more likely another plant drawn so that it reads as a letter (a round lettuce
-    read as a sure O) than the one plant they both draw and write."""
+    """The trusted letters whose plant is a trusted group of the player's drawings of the
+    same kind (the caller asks it of a drawer only). A player draws a plant alike all
+    game, so a letter for a plant they draw is more likely another plant drawn so that it
+    reads as a letter (a round lettuce read as a sure O) than the one plant they both draw
+    and write."""
     drawn_as = {(g.kind, g.guess) for g in groups if g.what == "drawing" and g.trusted}
     return [fid for fid, r in readings.items()
             if isinstance(r, FieldReading) and r.drawing is None and r.value is not None
@@ -1027,7 +1028,7 @@ def _own_letters(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidenc
     """The drawn cells that are the player's own letters (letter_groups.py
     own_letters_among_drawings): the player's letters read with confidence vouch; a drawn
     cell with another doubt (glare, a bend, too little detail) is never taken. ``surely``:
-    the player writes surely (``_writes_surely``), so the sketch network's doubt counts
+    the player writes surely (``_letter_writer``), so the sketch network's doubt counts
     for less."""
     reads: dict[str, tuple[str, float]] = {}
     looks: dict[str, Any] = {}
@@ -1072,31 +1073,21 @@ def _drawn_like(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidence
     return out
 
 
-def _plant_cells(readings: Mapping[str, Any]) -> list[FieldReading]:
-    return [r for r in readings.values() if isinstance(r, FieldReading)
-            and r.kind in LETTER_VALUES and r.value is not None]
-
-
-def _writes_surely(readings: Mapping[str, Any]) -> bool:
-    """WRITER_LETTER_SHARE of this player's plant cells holding a value are letters read
-    with confidence."""
-    plants = _plant_cells(readings)
+def _letter_writer(readings: Mapping[str, Any]) -> tuple[bool, bool]:
+    """Does this player write their plants as letters, and do they write surely? Surely:
+    WRITER_LETTER_SHARE of the plant cells holding a value are letters read with
+    confidence. A writer also: WRITER_LETTERISH_SHARE are those or drawn cells the sketch
+    network half believes are letters (at least WRITER_LETTERISH_FLOOR), a writer whose
+    letters it doubts."""
+    plants = [r for r in readings.values() if isinstance(r, FieldReading)
+              and r.kind in LETTER_VALUES and r.value is not None]
+    if not plants:
+        return False, False
     sure = sum(r.drawing is None and not r.review for r in plants)
-    return bool(plants) and sure >= WRITER_LETTER_SHARE * len(plants)
-
-
-def _writes_letters(readings: Mapping[str, Any]) -> bool:
-    """Does this player write their plants as letters? They write surely
-    (``_writes_surely``), or WRITER_LETTERISH_SHARE of their plant cells are letters read
-    with confidence or drawn cells the sketch network half believes are letters (at least
-    WRITER_LETTERISH_FLOOR): a writer whose letters it doubts."""
-    if _writes_surely(readings):
-        return True
-    plants = _plant_cells(readings)
-    letterish = sum((r.drawing is None and not r.review)
-                    or (r.drawing is not None and r.drawing.p_letter >= WRITER_LETTERISH_FLOOR)
-                    for r in plants)
-    return bool(plants) and letterish >= WRITER_LETTERISH_SHARE * len(plants)
+    letterish = sure + sum(r.drawing is not None
+                           and r.drawing.p_letter >= WRITER_LETTERISH_FLOOR for r in plants)
+    surely = sure >= WRITER_LETTER_SHARE * len(plants)
+    return surely or letterish >= WRITER_LETTERISH_SHARE * len(plants), surely
 
 
 def _doubtful_letters(readings: Mapping[str, Any]) -> dict[str, LetterLook]:
