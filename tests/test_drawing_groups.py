@@ -203,3 +203,47 @@ def test_a_cell_let_through_on_a_letter_trusts_its_group_only_where_the_sketch_a
     (group,) = group_drawings({**drawn, "x": replace(lettuce_as_o, on_word=False)}, CHOICES,
                               GroupRule(0.3, 0.99))
     assert group.trusted
+
+
+def _at(kind: str, probs: dict[str, float], angle: float) -> DrawingEvidence:
+    """A drawing whose look lies ``angle`` radians round from the first axis."""
+    f = np.zeros(8, np.float32)
+    f[0], f[1] = np.cos(angle), np.sin(angle)
+    rest = (1.0 - sum(probs.values())) / (len(CHOICES[kind]) - len(probs))
+    return DrawingEvidence(kind, tuple((v, probs.get(v, rest)) for v in CHOICES[kind]), 0.99,
+                           0.01, f)
+
+
+def test_two_questions_about_one_plant_drawn_alike_are_asked_once() -> None:
+    # two looks 0.25 apart (cosine distance): two groups at the tight grouping distance,
+    # one question once questions with one guess join within 0.3
+    turn = float(np.arccos(0.75))
+    drawn = {"a1": _at("vegetable", {"carrot": 0.6, "pepper": 0.3}, 0.0),
+             "a2": _at("vegetable", {"carrot": 0.6, "pepper": 0.3}, 0.0),
+             "b1": _at("vegetable", {"carrot": 0.5, "pepper": 0.4}, turn)}
+    asked = group_drawings(drawn, CHOICES, GroupRule(0.2, 0.99, merge=0.3))
+    assert [(g.fields, g.guess, g.trusted) for g in asked] == [
+        (("a1", "a2", "b1"), "carrot", False)]
+    apart = group_drawings(drawn, CHOICES, GroupRule(0.2, 0.99, merge=0.0))
+    assert sorted(g.fields for g in apart) == [("a1", "a2"), ("b1",)]
+    # cells the rules keep apart stay two questions
+    kept = group_drawings(drawn, CHOICES, GroupRule(0.2, 0.99, merge=0.3),
+                          {frozenset(("a1", "b1"))})
+    assert sorted(g.fields for g in kept) == [("a1", "a2"), ("b1",)]
+
+
+def test_questions_with_different_guesses_are_never_joined() -> None:
+    turn = float(np.arccos(0.75))
+    drawn = {"a": _at("vegetable", {"carrot": 0.6, "pepper": 0.3}, 0.0),
+             "b": _at("vegetable", {"pepper": 0.6, "carrot": 0.3}, turn)}
+    groups = group_drawings(drawn, CHOICES, GroupRule(0.2, 0.99, merge=0.3))
+    assert sorted((g.fields, g.guess) for g in groups) == [(("a",), "carrot"),
+                                                            (("b",), "pepper")]
+
+
+def test_a_trusted_group_is_never_joined_with_a_question() -> None:
+    turn = float(np.arccos(0.75))
+    drawn = {"a": _at("vegetable", {"carrot": 0.999}, 0.0),
+             "b": _at("vegetable", {"carrot": 0.6, "pepper": 0.3}, turn)}
+    groups = group_drawings(drawn, CHOICES, GroupRule(0.2, 0.99, merge=0.3))
+    assert sorted((g.fields, g.trusted) for g in groups) == [(("a",), True), (("b",), False)]

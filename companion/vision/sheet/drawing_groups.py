@@ -29,6 +29,7 @@ from companion.vision.sheet.constants_sketches import (
     MEMBER_FLOOR,
     OUTLIER_GUESS,
     OUTLIER_OWN,
+    QUESTION_MERGE_DISTANCE,
     SKETCH_CLASSES,
 )
 
@@ -160,6 +161,8 @@ class GroupRule:
     centres: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
     # the player's groups matched to different plants (drawing_groups._assign)
     match: bool = True
+    # questions with one guess alike within this (average-linkage cosine distance) are one
+    merge: float = QUESTION_MERGE_DISTANCE
 
     @classmethod
     def from_meta(cls, meta: Mapping[str, Any]) -> GroupRule:
@@ -226,8 +229,39 @@ def _assign(logs: Sequence[Mapping[str, float]]) -> list[str] | None:
     return list(best[1]) if best else None
 
 
+def _merge_questions(drafts: list[_Draft], drawings: Mapping[str, DrawingEvidence],
+                     apart: Collection[frozenset[str]], distance: float) -> list[_Draft]:
+    """Questions (untrusted groups) with the same guess whose drawings are alike within
+    ``distance`` (average linkage), never cells the rules keep apart, asked as one: one
+    question per plant a player drew alike, however tightly the groups were cut."""
+    asked = [d for d in drafts if not d.trusted]
+    if distance <= 0 or len(asked) < 2:
+        return drafts
+    ids = [f for d in asked for f in d.members]
+    pos = {f: i for i, f in enumerate(ids)}
+    mat = np.stack([drawings[f].features for f in ids]).astype(np.float64)
+    guess = {f: d.guess for d in asked for f in d.members}
+
+    def may_join(a: list[int], b: list[int]) -> bool:
+        if guess[ids[a[0]]] != guess[ids[b[0]]]:
+            return False
+        return not any(frozenset((ids[i], ids[j])) in apart for i in a for j in b)
+
+    start = [[pos[f] for f in d.members] for d in asked]
+    merged = alike_clusters(mat, distance, start, may_join)
+    if len(merged) == len(asked):
+        return drafts
+    out = [d for d in drafts if d.trusted]
+    for c in merged:
+        members = [ids[i] for i in c]
+        g, conf = _read_group([drawings[f] for f in members])
+        out.append(_Draft(members, g, conf, False))
+    return out
+
+
 def _settle_kind(drawings: Mapping[str, DrawingEvidence], ids: Sequence[str],
-                 rule: GroupRule, apart: Collection[frozenset[str]]) -> list[_Draft]:
+                 rule: GroupRule, apart: Collection[frozenset[str]],
+                 merge: float = 0.0) -> list[_Draft]:
     """The groups of one player's drawings of one kind, each trusted or a question
     (``apart``: pairs of cells that cannot hold the same plant)."""
     feats = np.stack([drawings[f].features for f in ids]).astype(np.float64)
@@ -256,6 +290,7 @@ def _settle_kind(drawings: Mapping[str, DrawingEvidence], ids: Sequence[str],
             continue
         evs = [drawings[f] for f in members]
         drafts.append(_Draft(members, guess, conf, rule.trusts(evs, guess, conf)))
+    drafts = _merge_questions(drafts, drawings, apart, merge)
     # The player's groups as different plants: a group whose plant the assignment gives to
     # another group is not trusted, and a close call goes the assignment's way.
     logs = [_plant_logs([drawings[f] for f in d.members]) for d in drafts]
@@ -281,7 +316,7 @@ def group_drawings(drawings: Mapping[str, DrawingEvidence], choices: Mapping[str
     out: list[DrawingGroup] = []
     for kind in sorted({d.kind for d in drawings.values()}):
         ids = sorted(f for f, d in drawings.items() if d.kind == kind)
-        for d in _settle_kind(drawings, ids, rule, apart):
+        for d in _settle_kind(drawings, ids, rule, apart, rule.merge):
             out.append(DrawingGroup("", kind, tuple(sorted(d.members)), d.guess, d.conf,
                                     d.trusted, choices[kind]))
     out.sort(key=lambda g: g.fields[0])
