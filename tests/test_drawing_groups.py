@@ -247,28 +247,3 @@ def test_a_trusted_group_is_never_joined_with_a_question() -> None:
              "b": _at("vegetable", {"carrot": 0.6, "pepper": 0.3}, turn)}
     groups = group_drawings(drawn, CHOICES, GroupRule(0.2, 0.99, merge=0.3))
     assert sorted((g.fields, g.trusted) for g in groups) == [(("a",), True), (("b",), False)]
-
-
-def test_a_question_is_trusted_once_the_plants_of_unlike_sure_groups_are_set_aside() -> None:
-    # a sure mushroom group; drawings far unlike it that read carrot 0.95, mushroom 0.045:
-    # a player draws a plant alike all game, so they are no mushrooms, and carrot is sure
-    mushrooms = {f"m{i}": _at("vegetable", {"mushroom": 0.999}, 0.0) for i in range(3)}
-    far = float(np.arccos(0.2))  # 0.8 apart
-    carrots = {f"c{i}": _at("vegetable", {"carrot": 0.95, "mushroom": 0.045}, far)
-               for i in range(2)}
-    groups = group_drawings(mushrooms | carrots, CHOICES, GroupRule(0.2, 0.99, eliminate=0.5))
-    got = {g.fields: (g.guess, g.trusted) for g in groups}
-    assert got[("c0", "c1")] == ("carrot", True)
-    assert got[("m0", "m1", "m2")] == ("mushroom", True)
-    off = group_drawings(mushrooms | carrots, CHOICES, GroupRule(0.2, 0.99, eliminate=0.0))
-    assert {g.fields: g.trusted for g in off}[("c0", "c1")] is False
-
-
-def test_a_sure_group_alike_to_the_question_sets_nothing_aside() -> None:
-    # the same drawings 0.3 from the mushrooms: they may be the player's mushrooms too
-    mushrooms = {f"m{i}": _at("vegetable", {"mushroom": 0.999}, 0.0) for i in range(3)}
-    near = float(np.arccos(0.7))
-    carrots = {f"c{i}": _at("vegetable", {"carrot": 0.95, "mushroom": 0.045}, near)
-               for i in range(2)}
-    groups = group_drawings(mushrooms | carrots, CHOICES, GroupRule(0.2, 0.99, eliminate=0.5))
-    assert {g.fields: g.trusted for g in groups}[("c0", "c1")] is False

@@ -120,12 +120,5 @@ ASSIGN_CLOSE = 0.25
 # about a plant already asked 153 -> 53, questions mean 5.59 -> 5.34 (median 6 -> 5), none
 # mixing plants; 0.35 mixed plants in 3 questions, 0.5 in 12.
 QUESTION_MERGE_DISTANCE = 0.3
-# A player draws a plant alike all game: a question's plants that the player's trusted
-# groups hold, where those groups look at least ELIMINATE_UNLIKE unlike the question (mean
-# cosine distance), are set aside, and the question is trusted when its guess is then sure
-# enough by every condition of GroupRule. On 400 calib sketch papers (drawn cells
-# replayed) a trusted group and a question of one plant lie 0.20-0.43 apart; at 0.5, 400 of
-# 2,137 questions are trusted this way, all right (0 wrong at any setting from 0 to 0.7).
-ELIMINATE_UNLIKE = 0.5
 # Plant evidence is floored here before logs are averaged: one member cannot veto a plant.
 EVIDENCE_FLOOR = 1e-3

@@ -23,7 +23,6 @@ import numpy as np
 
 from companion.vision.sheet.constants_sketches import (
     ASSIGN_CLOSE,
-    ELIMINATE_UNLIKE,
     EVIDENCE_FLOOR,
     GROUP_DISTANCE_DEFAULT,
     GROUP_TRUST_DEFAULT,
@@ -164,8 +163,6 @@ class GroupRule:
     match: bool = True
     # questions with one guess alike within this (average-linkage cosine distance) are one
     merge: float = QUESTION_MERGE_DISTANCE
-    # a question's plants held by trusted groups at least this unlike it are set aside
-    eliminate: float = ELIMINATE_UNLIKE
 
     @classmethod
     def from_meta(cls, meta: Mapping[str, Any]) -> GroupRule:
@@ -307,39 +304,7 @@ def _settle_kind(drawings: Mapping[str, DrawingEvidence], ids: Sequence[str],
                     d.guess = plant
                     d.conf = math.exp(lg[plant] - top) / sum(math.exp(v - top)
                                                              for v in lg.values())
-    if rule.eliminate > 0:
-        _trust_by_elimination(drafts, drawings, rule)
     return drafts
-
-
-def _trust_by_elimination(drafts: list[_Draft], drawings: Mapping[str, DrawingEvidence],
-                          rule: GroupRule) -> None:
-    """Trust a question whose guess is sure once the plants the player's trusted groups
-    hold are set aside, where those groups look unlike it (``rule.eliminate``, mean cosine
-    distance): a player draws a plant alike all game, so drawings unlike their sure
-    carrots are not carrots. Every other condition of trust still holds."""
-    held = [d for d in drafts if d.trusted]
-    if not held:
-        return
-    for d in drafts:
-        if d.trusted:
-            continue
-        mine = np.stack([drawings[f].features for f in d.members]).astype(np.float64)
-        gone = set()
-        for h in held:
-            theirs = np.stack([drawings[f].features for f in h.members]).astype(np.float64)
-            if float((1.0 - mine @ theirs.T).mean()) >= rule.eliminate:
-                gone.add(h.guess)
-        near = {h.guess for h in held} - gone  # a plant also held by an alike group stays
-        gone -= near
-        evs = [drawings[f] for f in d.members]
-        logs = {p: v for p, v in _plant_logs(evs).items() if p not in gone}
-        if not gone or d.guess not in logs:
-            continue
-        top = max(logs.values())
-        conf = 1.0 / sum(math.exp(v - top) for v in logs.values())
-        if logs[d.guess] == top and rule.trusts(evs, d.guess, conf):
-            d.conf, d.trusted = conf, True
 
 
 def group_drawings(drawings: Mapping[str, DrawingEvidence], choices: Mapping[str, tuple[str, ...]],
