@@ -6,7 +6,8 @@ drawing, the cell's rule holds (vegetable cells and fruit cells are grouped apar
 fruit cell only ever holds a fruit), and a group is trusted only where its evidence is
 strong, every member agrees and the drawings look like ones the network learnt
 (GroupRule); a player's groups are matched to different plants. Otherwise the group is
-one question; a member that clearly disagrees with its group is a question of its own.
+one question; a member that clearly disagrees with its group is a question of its own,
+and questions with one guess whose drawings are still alike are asked as one.
 Agglomerative clustering is written out here because the groups are tiny (a few dozen
 drawings) and scipy is not otherwise needed.
 """
@@ -260,8 +261,7 @@ def _merge_questions(drafts: list[_Draft], drawings: Mapping[str, DrawingEvidenc
 
 
 def _settle_kind(drawings: Mapping[str, DrawingEvidence], ids: Sequence[str],
-                 rule: GroupRule, apart: Collection[frozenset[str]],
-                 merge: float = 0.0) -> list[_Draft]:
+                 rule: GroupRule, apart: Collection[frozenset[str]]) -> list[_Draft]:
     """The groups of one player's drawings of one kind, each trusted or a question
     (``apart``: pairs of cells that cannot hold the same plant)."""
     feats = np.stack([drawings[f].features for f in ids]).astype(np.float64)
@@ -290,7 +290,7 @@ def _settle_kind(drawings: Mapping[str, DrawingEvidence], ids: Sequence[str],
             continue
         evs = [drawings[f] for f in members]
         drafts.append(_Draft(members, guess, conf, rule.trusts(evs, guess, conf)))
-    drafts = _merge_questions(drafts, drawings, apart, merge)
+    drafts = _merge_questions(drafts, drawings, apart, rule.merge)
     # The player's groups as different plants: a group whose plant the assignment gives to
     # another group is not trusted, and a close call goes the assignment's way.
     logs = [_plant_logs([drawings[f] for f in d.members]) for d in drafts]
@@ -316,7 +316,7 @@ def group_drawings(drawings: Mapping[str, DrawingEvidence], choices: Mapping[str
     out: list[DrawingGroup] = []
     for kind in sorted({d.kind for d in drawings.values()}):
         ids = sorted(f for f, d in drawings.items() if d.kind == kind)
-        for d in _settle_kind(drawings, ids, rule, apart, rule.merge):
+        for d in _settle_kind(drawings, ids, rule, apart):
             out.append(DrawingGroup("", kind, tuple(sorted(d.members)), d.guess, d.conf,
                                     d.trusted, choices[kind]))
     out.sort(key=lambda g: g.fields[0])
