@@ -230,6 +230,28 @@ def _assign(logs: Sequence[Mapping[str, float]]) -> list[str] | None:
     return list(best[1]) if best else None
 
 
+def alike_sets(sets: Sequence[Sequence[str]], looks: Mapping[str, np.ndarray],
+               distance: float, apart: Collection[frozenset[str]] = frozenset()
+               ) -> list[list[int]]:
+    """Which ``sets`` of cells join while their ``looks`` stay alike (average linkage
+    under ``distance``, alike_clusters), never two cells the rules keep ``apart``: per
+    join, the indices of its sets, in alike_clusters' order (also letter_groups.py's
+    joining of questions)."""
+    ids = [f for s in sets for f in s]
+    owner = [k for k, s in enumerate(sets) for _ in s]
+    start, at = [], 0
+    for s in sets:
+        start.append(list(range(at, at + len(s))))
+        at += len(s)
+    feats = np.stack([looks[f] for f in ids]).astype(np.float64)
+
+    def may_join(a: list[int], b: list[int]) -> bool:
+        return not any(frozenset((ids[i], ids[j])) in apart for i in a for j in b)
+
+    return [list(dict.fromkeys(owner[i] for i in c))
+            for c in alike_clusters(feats, distance, start, may_join)]
+
+
 def _merge_questions(drafts: list[_Draft], drawings: Mapping[str, DrawingEvidence],
                      apart: Collection[frozenset[str]], distance: float) -> list[_Draft]:
     """Questions (untrusted groups) with the same guess whose drawings are alike within
@@ -238,23 +260,17 @@ def _merge_questions(drafts: list[_Draft], drawings: Mapping[str, DrawingEvidenc
     asked = [d for d in drafts if not d.trusted]
     if distance <= 0 or len(asked) < 2:
         return drafts
-    ids = [f for d in asked for f in d.members]
-    pos = {f: i for i, f in enumerate(ids)}
-    mat = np.stack([drawings[f].features for f in ids]).astype(np.float64)
-    guess = {f: d.guess for d in asked for f in d.members}
-
-    def may_join(a: list[int], b: list[int]) -> bool:
-        if guess[ids[a[0]]] != guess[ids[b[0]]]:
-            return False
-        return not any(frozenset((ids[i], ids[j])) in apart for i in a for j in b)
-
-    start = [[pos[f] for f in d.members] for d in asked]
-    merged = alike_clusters(mat, distance, start, may_join)
-    if len(merged) == len(asked):
+    looks = {f: drawings[f].features for d in asked for f in d.members}
+    joins: list[list[int]] = []
+    for guess in {d.guess for d in asked}:
+        same = [k for k, d in enumerate(asked) if d.guess == guess]
+        sets = [asked[k].members for k in same]
+        joins += [[same[i] for i in j] for j in alike_sets(sets, looks, distance, apart)]
+    if len(joins) == len(asked):
         return drafts
     out = [d for d in drafts if d.trusted]
-    for c in merged:
-        members = [ids[i] for i in c]
+    for j in sorted(joins):  # each join first holds its earliest question: asked's order
+        members = [f for k in j for f in asked[k].members]
         g, conf = _read_group([drawings[f] for f in members])
         out.append(_Draft(members, g, conf, False))
     return out

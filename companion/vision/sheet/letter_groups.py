@@ -28,7 +28,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from companion.vision.sheet.constants_letters import LETTER_GROUP_DISTANCE
-from companion.vision.sheet.drawing_groups import DrawingEvidence, DrawingGroup, alike_clusters
+from companion.vision.sheet.drawing_groups import (
+    DrawingEvidence,
+    DrawingGroup,
+    alike_clusters,
+    alike_sets,
+)
 
 
 @dataclass(frozen=True)
@@ -74,20 +79,10 @@ def join_alike_questions(groups: Sequence[DrawingGroup],
     out = [g for g in groups if not joinable(g)]
     for kind, guess in sorted({(g.kind, g.guess) for g in groups if joinable(g)}):
         same = [g for g in groups if joinable(g) and (g.kind, g.guess) == (kind, guess)]
-        ids = [f for g in same for f in g.fields]
-        feats = np.stack([looks[f] for f in ids]).astype(np.float64)
-        start, at = [], 0
-        for g in same:
-            start.append(list(range(at, at + len(g.fields))))
-            at += len(g.fields)
-
-        def may_join(a: list[int], b: list[int], ids: list[str] = ids) -> bool:
-            return not any(frozenset((ids[i], ids[j])) in apart for i in a for j in b)
-
-        for members in alike_clusters(feats, distance, start, may_join):
-            fields = tuple(sorted(ids[i] for i in members))
-            joined = [g for g in same if g.fields[0] in fields]
-            out.append(replace(joined[0], fields=fields,
+        for j in alike_sets([g.fields for g in same], looks, distance, apart):
+            joined = [same[k] for k in sorted(j)]
+            out.append(replace(joined[0], fields=tuple(sorted(f for g in joined
+                                                             for f in g.fields)),
                                confidence=min(g.confidence for g in joined)))
     out.sort(key=lambda g: g.fields[0])
     return out
