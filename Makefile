@@ -88,7 +88,7 @@ train: $(STAMP) fonts
 	PYTHONPATH=. .trainenv/bin/python -m tools.train_pips --threads 2
 	.trainenv/bin/pip install -q reportlab segno pypdfium2  # the sketches trace layouts/art
 	PYTHONPATH=. .trainenv/bin/python -m tools.train_sketches --threads 2 --cache .trainenv/cache
-	$(BIN)/python -m tools.fit_sketches --jobs 2 --cache .trainenv/cache
+	$(BIN)/python -m tools.fit_sketches --jobs 2 --cache .trainenv/cache --papers 800 --no-trust-floor
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -108,3 +108,34 @@ def test_fitting_without_the_trust_floor_chooses_on_the_groups_alone(
     assert alone["group_trust"] == 0.9 < floored["group_trust"]
     assert alone["group_fit"]["silent"] == 0 and alone["group_fit"]["questions_median"] == 1
     assert alone["letter_gate"] == 0.987 and alone["group_fit"]["papers"] == 1
+
+
+def _looking(kind_probs: dict[str, float], look: Any, truth: str) -> tuple[Any, Any]:
+    """A drawn cell with the given look (made unit length)."""
+    f = np.asarray(look, np.float32)
+    f /= np.linalg.norm(f)
+    rest = (1.0 - sum(kind_probs.values())) / (len(VEGETABLE_PLANTS) - len(kind_probs))
+    ev = DrawingEvidence("vegetable", tuple((v, kind_probs.get(v, rest))
+                                            for v in VEGETABLE_PLANTS), 0.99, 0.01, f)
+    return {"truth": truth, "source": "generator", "features": f.tolist()}, ev
+
+
+def test_the_question_join_is_the_widest_that_joins_no_two_plants() -> None:
+    """Two carrot questions 0.25 apart and an onion guessed carrot 0.55 from them: joins
+    up to 0.5 join the carrots only; 0.6 would ask about the onion in the carrots' question.
+    The reader takes the fitted join from the metadata."""
+    from tools.fit_sketches import MERGES, fit_merge
+
+    unsure = {"carrot": 0.6, "onion": 0.3}
+    half = float(np.arccos(0.75)) / 2  # a and b: cosine 0.75, distance 0.25
+    up = 0.45 / np.cos(half)  # c: cosine 0.45 to each, distance 0.55
+    cells = {"a": _looking(unsure, [np.cos(half), np.sin(half), 0, 0], "carrot"),
+             "b": _looking(unsure, [np.cos(half), -np.sin(half), 0, 0], "carrot"),
+             "c": _looking(unsure, [up, 0, np.sqrt(1 - up * up), 0], "onion")}
+    paper = {"drawings": {k: v[0] for k, v in cells.items()},
+             "evidence": {k: v[1] for k, v in cells.items()}}
+    merge, lines = fit_merge([paper], GroupRule(0.2, 0.99))
+    assert merge == 0.5 and len(lines) == len(MERGES)
+    assert "join 0.6: 1 questions mixing plants" in lines[-1]
+    assert GroupRule.from_meta({"group_merge": merge}).merge == 0.5
+    assert GroupRule.from_meta({}).merge == GroupRule().merge  # the default without a fit

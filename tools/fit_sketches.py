@@ -14,6 +14,9 @@ the benchmark's held-out setting and never the real sketches.
   (tools/sketch_evidence.py keeps what the reader saw), the pair that leaves no trusted
   drawing wrong and asks the fewest questions, the trust no lower than every wrongly read
   calibration drawing's probability with a margin (``group_trust_floor``).
+- ``group_merge``: the widest question join (drawing_groups.GroupRule.merge) that joins
+  no two questions about different plants on the calibration papers: a network's looks
+  set its own scale of distance.
 - ``group_model``: the network these were fitted on; with another network the reader
   trusts no group until this is run again (``--groups-only`` after a retraining).
 - ``--no-trust-floor``: the pair is chosen on the groups alone. The floor stands in for
@@ -45,6 +48,8 @@ GATE_MARGIN = 0.02
 QUESTIONS_MEDIAN_BUDGET = 1
 DISTANCES = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 TRUSTS = (0.9, 0.95, 0.99, 0.995, 0.999, 0.9999)
+# Question join distances tried once the distance and trust are chosen (GroupRule.merge)
+MERGES = (0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
 # Out-of-distribution floors (drawing_groups.GroupRule): the share of the calibration's
 # rightly read drawings allowed under a floor, and the margin taken below that quantile
 # for drawers the fit never saw.
@@ -172,6 +177,28 @@ def sweep(papers: Sequence[dict[str, Any]], base: Any, floor: float = 0.0) -> li
     return rows
 
 
+def fit_merge(papers: Sequence[dict[str, Any]], rule: Any) -> tuple[float, list[str]]:
+    """The widest join in MERGES with no question holding two plants, no silent error and
+    nothing wrong after the answers (the rule as chosen, the garden's rules left out as
+    in ``sweep``), and the lines that show the choice."""
+    from companion.vision.sheet.constants_sketches import FRUIT_PLANTS, VEGETABLE_PLANTS
+    from companion.vision.sheet.drawing_groups import group_drawings
+    from tools.sketch_evidence import judge
+
+    choices = {"vegetable": VEGETABLE_PLANTS, "fruit": FRUIT_PLANTS}
+    best, lines = rule.distance, []
+    for m in MERGES:
+        r = replace(rule, merge=m)
+        j = judge(papers, lambda ev, _apart, r=r: group_drawings(ev, choices, r))
+        wrong_after = j.drawn["all"] - j.right_after["all"] - j.silent["all"]
+        lines.append(f"join {m}: {j.mixed} questions mixing plants, {j.silent['all']} silent, "
+                     f"{wrong_after} wrong after answers, questions mean "
+                     f"{statistics.mean(j.questions):.2f}")
+        if j.mixed == 0 and j.silent["all"] == 0 and wrong_after == 0:
+            best = max(best, m)
+    return best, lines
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--papers", type=int, default=40)
@@ -225,7 +252,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"chosen on {len(papers)} calibration papers ({drawn} drawings): distance "
           f"{best[0]}, trust {best[1]} ({best[2]} silent, {best[3]} wrong after answers, "
           f"questions median {best[4]:g}, max {best[5]})")
-    meta.update({"group_distance": best[0], "group_trust": best[1],
+    rule = replace(rule, distance=best[0], trust=best[1])
+    merge, lines = fit_merge(papers, rule)
+    for line in lines:
+        print(line)
+    print(f"question join {merge}")
+    meta.update({"group_distance": best[0], "group_trust": best[1], "group_merge": merge,
                  "group_on_kind": on_kind, "group_typical": typical,
                  "group_model": model_fingerprint(),
                  "centres": rule.centres, "letter_gate_facts": facts,

@@ -118,7 +118,9 @@ ASSIGN_CLOSE = 0.25
 # papers), so a player's drawings of one plant could come back as two or three questions.
 # Chosen by hand on 400 calib sketch papers (drawn cells replayed): questions asking again
 # about a plant already asked 153 -> 53, questions mean 5.59 -> 5.34 (median 6 -> 5), none
-# mixing plants; 0.35 mixed plants in 3 questions, 0.5 in 12.
+# mixing plants; 0.35 mixed plants in 3 questions, 0.5 in 12. Since a network's looks set
+# their own scale, tools.fit_sketches fits it with the network (``group_merge`` in
+# assets/sketches.json); this is the join where the metadata holds none.
 QUESTION_MERGE_DISTANCE = 0.3
 # Plant evidence is floored here before logs are averaged: one member cannot veto a plant.
 EVIDENCE_FLOOR = 1e-3

@@ -177,7 +177,8 @@ class GroupRule:
                    num("group_trust", GROUP_TRUST_DEFAULT), num("group_on_kind", 0.0),
                    num("group_typical", -1.0),
                    {str(k): tuple(float(x) for x in v) for k, v in centres.items()}
-                   if isinstance(centres, dict) else {})
+                   if isinstance(centres, dict) else {},
+                   merge=num("group_merge", QUESTION_MERGE_DISTANCE))
 
     def likeness(self, members: Sequence[DrawingEvidence], plant: str) -> float:
         """Cosine likeness of the members' mean look to ``plant``'s centre (1.0 without
