@@ -132,6 +132,7 @@ def main() -> None:
                     help="loss weight of the letter class")
     ap.add_argument("--lr", type=float, default=LR)
     ap.add_argument("--width", type=float, default=WIDTH, help="the CNN's channel scale")
+    ap.add_argument("--label-smoothing", type=float, default=LABEL_SMOOTHING)
     args = ap.parse_args()
     n_train, n_calib, n_held, epochs, extra = (
         (1200, 600, 600, 1, 200) if args.quick
@@ -155,7 +156,7 @@ def main() -> None:
     weight[SKETCH_CLASSES.index(LETTER_CLASS)] = args.letter_weight
 
     def loss_of(out: Any, yb: Any) -> Any:
-        return F.cross_entropy(out, yb, weight=weight, label_smoothing=LABEL_SMOOTHING)
+        return F.cross_entropy(out, yb, weight=weight, label_smoothing=args.label_smoothing)
 
     train_keep_best(model, xtr, ytr, xca, yca, loss_of, epochs=epochs, batch=BATCH,
                     lr=args.lr, seed=SEED, t0=t0)
@@ -175,7 +176,7 @@ def main() -> None:
             "calibrated_on": "calib setting players (tools/synth/sketches.py)",
             "opset": OPSET, "params": params, "width": args.width, "seed": SEED,
             "epochs": epochs,
-            "n_train": len(xtr), "label_smoothing": LABEL_SMOOTHING,
+            "n_train": len(xtr), "label_smoothing": args.label_smoothing,
             "extra_letters": extra, "letter_weight": args.letter_weight,
             "lr": args.lr, **report,
             "train_seconds": round(time.perf_counter() - t0, 1), "torch": torch.__version__}
