@@ -154,24 +154,29 @@ def trust_floor(papers: Sequence[dict[str, Any]]) -> tuple[float, dict[str, floa
             {"max_wrong_drawing": round(top, 4), "wrong_drawings": len(wrong)})
 
 
-def sweep(papers: Sequence[dict[str, Any]], base: Any, floor: float = 0.0) -> list[Row]:
-    """(distance, trust, silent, left wrong after one answer per question, median questions,
-    max questions) for every pair, the OOD floors of ``base`` kept; the trusts at least
-    ``floor``, and ``floor`` itself."""
+def _judge_rule(papers: Sequence[dict[str, Any]], rule: Any) -> tuple[Any, int]:
+    """How ``rule`` groups the papers' drawings (sketch_evidence.judge), and how many are
+    left wrong after one answer per question. Without the garden's rules: they split a
+    mixed group for players unlike the calibration's, a safety net the fitted values must
+    not lean on."""
     from companion.vision.sheet.constants_sketches import FRUIT_PLANTS, VEGETABLE_PLANTS
     from companion.vision.sheet.drawing_groups import group_drawings
     from tools.sketch_evidence import judge
 
     choices = {"vegetable": VEGETABLE_PLANTS, "fruit": FRUIT_PLANTS}
+    j = judge(papers, lambda ev, _apart: group_drawings(ev, choices, rule))
+    return j, j.drawn["all"] - j.right_after["all"] - j.silent["all"]
+
+
+def sweep(papers: Sequence[dict[str, Any]], base: Any, floor: float = 0.0) -> list[Row]:
+    """(distance, trust, silent, left wrong after one answer per question, median questions,
+    max questions) for every pair, the OOD floors of ``base`` kept; the trusts at least
+    ``floor``, and ``floor`` itself."""
     rows = []
     trusts = sorted({floor, *(t for t in TRUSTS if t >= floor)}) if floor else TRUSTS
     for dist in DISTANCES:
         for trust in trusts:
-            rule = replace(base, distance=dist, trust=trust)
-            # without the garden's rules: they split a mixed group for players unlike the
-            # calibration's, a safety net the fitted distance must not lean on
-            j = judge(papers, lambda ev, _apart, r=rule: group_drawings(ev, choices, r))
-            wrong_after = j.drawn["all"] - j.right_after["all"] - j.silent["all"]
+            j, wrong_after = _judge_rule(papers, replace(base, distance=dist, trust=trust))
             rows.append((dist, trust, j.silent["all"], wrong_after,
                          statistics.median(j.questions), max(j.questions)))
     return rows
@@ -179,18 +184,11 @@ def sweep(papers: Sequence[dict[str, Any]], base: Any, floor: float = 0.0) -> li
 
 def fit_merge(papers: Sequence[dict[str, Any]], rule: Any) -> tuple[float, list[str]]:
     """The widest join in MERGES with no question holding two plants, no silent error and
-    nothing wrong after the answers (the rule as chosen, the garden's rules left out as
-    in ``sweep``), and the lines that show the choice."""
-    from companion.vision.sheet.constants_sketches import FRUIT_PLANTS, VEGETABLE_PLANTS
-    from companion.vision.sheet.drawing_groups import group_drawings
-    from tools.sketch_evidence import judge
-
-    choices = {"vegetable": VEGETABLE_PLANTS, "fruit": FRUIT_PLANTS}
+    nothing wrong after the answers (the rule as chosen; the grouping distance itself, no
+    wider join, where none holds), and the lines that show the choice."""
     best, lines = rule.distance, []
     for m in MERGES:
-        r = replace(rule, merge=m)
-        j = judge(papers, lambda ev, _apart, r=r: group_drawings(ev, choices, r))
-        wrong_after = j.drawn["all"] - j.right_after["all"] - j.silent["all"]
+        j, wrong_after = _judge_rule(papers, replace(rule, merge=m))
         lines.append(f"join {m}: {j.mixed} questions mixing plants, {j.silent['all']} silent, "
                      f"{wrong_after} wrong after answers, questions mean "
                      f"{statistics.mean(j.questions):.2f}")

@@ -175,8 +175,7 @@ def main() -> None:
     meta = {"classes": list(SKETCH_CLASSES), "input_px": INPUT_PX, "temperature": temp,
             "calibrated_on": "calib setting players (tools/synth/sketches.py)",
             "opset": OPSET, "params": params, "width": args.width, "seed": SEED,
-            "epochs": epochs,
-            "n_train": len(xtr), "label_smoothing": args.label_smoothing,
+            "epochs": epochs, "n_train": len(xtr), "label_smoothing": args.label_smoothing,
             "extra_letters": extra, "letter_weight": args.letter_weight,
             "lr": args.lr, **report,
             "train_seconds": round(time.perf_counter() - t0, 1), "torch": torch.__version__}
