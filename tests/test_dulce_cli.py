@@ -148,6 +148,10 @@ def test_every_json_example_in_docs_formats_is_accepted():
             assert doc["rounds"] == dealt["rounds"][:len(doc["rounds"])]
             assert {k: v for k, v in doc.items() if k != "rounds"} == {
                 k: v for k, v in dealt.items() if k != "rounds"}
+        elif doc.get("format") == "companion-drawings":  # delicious read --save-drawings
+            from companion.vision.sheet.own_drawings import OwnDrawings
+
+            assert OwnDrawings.from_json(doc).to_json() == doc
         elif doc.get("format") == "companion-dice-colours":  # dice read --save-colours
             from companion.vision.dice.colours import DiceColours
 

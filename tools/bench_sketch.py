@@ -41,6 +41,10 @@ SIZE_PX = 4000
 PLANT_KINDS = ("vegetable", "fruit")
 SKETCH_SHARE = (0.6, 1.0)  # share of the eleven plants a player sketches
 NOT_REAL = ("lettuce", "pepper", "fig")
+# A second sitting's game and photo seeds are this far from the first's (other games,
+# other photos; the player's hand comes from Paper.seed and stays).
+SITTING_GAMES = 500_000
+SITTING_SHOTS = 10_000_019
 
 
 @dataclass(frozen=True)
@@ -52,12 +56,17 @@ class Paper:
     seed: int
     column: str  # real, synthetic, letters (or calib, for tools/fit_sketches.py)
     paired: bool
+    # 0: the player's first sheet; 1: the same player (same hand, same plants drawn) in
+    # another game, read with the drawings named on the first (--drawings)
+    sitting: int = 0
 
 
-def plan(n: int, column: str, base: int = 0) -> list[Paper]:
+def plan(n: int, column: str, base: int = 0, sitting: int = 0) -> list[Paper]:
     offset = {"real": 0, "synthetic": 5000, "letters": 0, "calib": 9000}[column] + base
-    return [Paper(f"{column}-{k:03d}", 70_000 + offset + k // 3, k % 3, "AB"[(k // 3) % 2],
-                  offset * 10 + k, column, k % PAIR_EVERY == PAIR_EVERY - 1)
+    tag = f"-s{sitting}" if sitting else ""
+    return [Paper(f"{column}-{k:03d}{tag}", 70_000 + offset + k // 3 + SITTING_GAMES * sitting,
+                  k % 3, "AB"[(k // 3) % 2], offset * 10 + k, column,
+                  k % PAIR_EVERY == PAIR_EVERY - 1, sitting)
             for k in range(n)]
 
 
@@ -97,7 +106,8 @@ def _make(job: tuple[Paper, str]) -> list[str]:
     player = _player(paper)
     code = f"{paper.seed % 10000:04d}"
     for k, (sheet, path) in enumerate(zip(sheets, paths, strict=True)):
-        made = render_sheet_photo(sheet, field_map, paper.seed * 2 + k, variant=paper.variant,
+        shot = paper.seed * 2 + k + SITTING_SHOTS * paper.sitting
+        made = render_sheet_photo(sheet, field_map, shot, variant=paper.variant,
                                   camera=CameraOptions().sized(SIZE_PX), code=code,
                                   sketcher=player)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -125,6 +135,9 @@ class PaperResult:
     cells_silent: Counter[str] = field(default_factory=Counter)
     group_sizes: list[int] = field(default_factory=list)
     mixed_groups: int = 0
+    own_named: int = 0  # groups named by the player's drawings of their first sheet
+    # the drawings this paper's player has named after it (for their next sheet)
+    own: dict[str, Any] | None = None
 
 
 def _as_dict(res: PaperResult) -> dict[str, Any]:
@@ -133,22 +146,31 @@ def _as_dict(res: PaperResult) -> dict[str, Any]:
             **{k: dict(v) for k, v in vars(res).items() if isinstance(v, Counter)}}
 
 
-def _read(paths: Sequence[str]) -> dict[str, Any]:
-    """Read one paper's photos and judge them (runs in a worker process)."""
+def _read(job: tuple[Sequence[str], dict[str, Any] | None, bool]) -> dict[str, Any]:
+    """Read one paper's photos (with the drawings its player named on an earlier sheet,
+    if given) and judge them; ``keep``: also return the drawings named after every
+    question is answered (runs in a worker process)."""
     import cv2
 
     cv2.setNumThreads(1)
+    from dataclasses import replace
+
     from companion.games.delicious.read_table import TableSheet, pair_table
+    from companion.vision.sheet.own_drawings import OwnDrawings, named_drawings
     from companion.vision.sheet.reader import read_photo
+    from companion.vision.sheet.sketch_model import model_fingerprint
+
+    paths, own_doc, keep = job
+    own = OwnDrawings.from_json(own_doc) if own_doc else None
 
     truths = [json.loads(Path(p).with_suffix(".truth.json").read_text()) for p in paths]
     paper = truths[0]["paper"]
     res = PaperResult(paper["column"])
     try:
         sheets = []
-        for p in paths:
+        for photo in paths:
             start = time.process_time()
-            sheets.append(read_photo(p))
+            sheets.append(replace(read_photo(photo), own_drawings=own))
             res.seconds.append(time.process_time() - start)
     except Exception as exc:  # noqa: BLE001 - a failed photo is a result to report
         res.error = f"{type(exc).__name__}: {exc}"
@@ -199,6 +221,10 @@ def _read(paths: Sequence[str]) -> dict[str, Any]:
         answered.update({f: answer for f in q["fields"]})
     for g in p.groups:
         res.group_sizes.append(len(g.fields))
+        res.own_named += bool(getattr(g, "own", False))
+    if keep:
+        named = named_drawings(p.corrected(list(answered.items())), model_fingerprint())
+        res.own = (own.with_newer(named) if own else named).to_json()
     for fid, want in truth.items():
         if fid in answered:
             got = answered[fid]
@@ -214,14 +240,20 @@ def _pct(a: int, b: int) -> str:
     return f"{100 * a / b:.1f}%" if b else "-"
 
 
-def run(papers: Sequence[Paper], out: Path, jobs: int) -> list[dict[str, Any]]:
+def run(papers: Sequence[Paper], out: Path, jobs: int,
+        owns: Sequence[dict[str, Any] | None] | None = None, keep: bool = False
+        ) -> list[dict[str, Any]]:
+    """Photograph and read ``papers`` (``owns``: each one's player's earlier drawings;
+    ``keep``: return the drawings each player named, for a second sitting)."""
     work = [(p, str(out)) for p in papers]
+    given = list(owns) if owns is not None else [None] * len(papers)
     if jobs <= 1:
         photos = [_make(w) for w in work]
-        return [_read(ph) for ph in photos]
+        return [_read((ph, o, keep)) for ph, o in zip(photos, given, strict=True)]
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         photos = list(pool.map(_make, work, chunksize=1))
-        return list(pool.map(_read, photos, chunksize=1))
+        return list(pool.map(_read, [(ph, o, keep) for ph, o in zip(photos, given, strict=True)],
+                             chunksize=1))
 
 
 def column_row(name: str, results: Sequence[dict[str, Any]]) -> list[str]:
@@ -255,6 +287,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--letters", type=int, default=20, help="letter-only papers (time)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--details", type=Path, help="write every paper's result here (JSONL)")
+    ap.add_argument("--second", type=int, default=100,
+                    help="players of each sketch column read again on a second sheet, with "
+                         "the drawings named on their first (0: none)")
     args = ap.parse_args(argv)
     from tools.synth import sketches as S
 
@@ -269,12 +304,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     results: dict[str, list[dict[str, Any]]] = {}
     for col, _ in columns:
         n = args.letters if col == "letters" else args.papers
-        results[col] = run(plan(n, col), out, args.jobs)
+        results[col] = run(plan(n, col), out, args.jobs, keep=col != "letters")
+    second = min(args.second, args.papers)
+    for col, _ in [c for c in columns if c[0] != "letters" and second > 0]:
+        owns = [r["own"] for r in results[col][:second]]
+        results[f"{col}, first"] = results[col][:second]
+        results[f"{col}, second"] = run(plan(second, col, sitting=1), out, args.jobs, owns)
+        columns += [(f"{col}, first", f"{col}: the {second} players' first sheets"),
+                    (f"{col}, second", f"{col}: the same players' second sheets, with the "
+                                       "drawings named on their first")]
     if args.details:
         with args.details.open("w") as f:
             for rs in results.values():
                 for r in rs:
-                    f.write(json.dumps(r) + "\n")
+                    f.write(json.dumps({k: v for k, v in r.items() if k != "own"}) + "\n")
     print("| papers | n | failed | fields right, no answer | silent errors | questions per "
           "paper, median / max | right after every answer | CPU s per photo |")
     print("|---|---|---|---|---|---|---|---|")
@@ -290,8 +333,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         sizes = [s for r in results[col] for s in r["group_sizes"]]
         mixed = sum(r["mixed_groups"] for r in results[col])
         silent = [s for r in results[col] for s in r["silent"]][:8]
+        own = sum(r.get("own_named", 0) for r in results[col])
         print(f"\n{col}: {len(sizes)} groups (median size "
-              f"{statistics.median(sizes) if sizes else 0:g}), {mixed} questions mixing plants; "
+              f"{statistics.median(sizes) if sizes else 0:g}, {own} named by the player's "
+              f"earlier drawings), {mixed} questions mixing plants; "
               f"silent errors e.g. {silent}")
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from companion.cli.delicious_drawings import player_files, save_drawings, with_drawings
 from companion.cli.overlay_path import one_overlay_file, overlay_file
 from companion.cli.store_options import save_options
 from companion.errors import CompanionError, IllegalMoveError, InputError, UnknownNameError
@@ -167,12 +168,20 @@ def _sheets_label(p: Player) -> str:
 @click.option("--supply-seed", type=click.IntRange(0, MAX_SEED), metavar="S",
               help="Also check each sheet against the community supply of seed S "
                    "(`delicious supply --seed S`): what it cannot explain goes to review.")
+@click.option("--drawings", "drawings_in", multiple=True, metavar="[N:]FILE",
+              help="Name drawings like the player's own named drawings of earlier sheets "
+                   "(saved with --save-drawings); with several players N:FILE.")
+@click.option("--save-drawings", "drawings_out", multiple=True, metavar="[N:]FILE",
+              help="Write the player's drawings whose plant is known (trusted, or named "
+                   "with --name / --set) to FILE, with those of --drawings, for their next "
+                   "sheets; with several players N:FILE.")
 @save_options
 @click.pass_context
 def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
              overlay_dir: Path | None, out_path: Path | None, sets: tuple[str, ...],
              plant_names: tuple[str, ...], reader: str, player_names: tuple[str, ...],
-             supply_seed: int | None, save: bool,
+             supply_seed: int | None, drawings_in: tuple[str, ...],
+             drawings_out: tuple[str, ...], save: bool,
              night: str | None, data: str | None) -> None:
     """Read photographed Delicious sheets: every field, every rule problem, the score.
 
@@ -196,9 +205,12 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
     if len(photos) == 1 and errors:
         raise InputError(f"{errors[0]['photo']}: {errors[0]['error']}")
     paired = pair_table([TableSheet(i, s) for i, s in enumerate(sheets)])
+    player_files(drawings_out, len(paired.owners), "--save-drawings")  # refused before work
+    sheets, paired, own = with_drawings(sheets, paired, drawings_in)
     fixes = _player_fixes(paired.players, sets, plant_names)
     kept = None if supply_seed is None else supply(supply_seed)
     read = paired.score(fixes, errors, supply=kept)
+    save_drawings(read, drawings_out, own)
     shown = read  # what the text says: the names given with --player, not the photos'
     if player_names and len(player_names) == len(paired.owners) and not as_json:
         named = {it.key: name for own, name in zip(paired.owners, player_names, strict=True)

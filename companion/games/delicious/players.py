@@ -200,6 +200,11 @@ class PlayerReading(FieldSummary, Generic[S]):
         return merged, ()
 
     @property
+    def grouped_readings(self) -> dict[str, FieldLike]:
+        """The sheets' readings merged and named by their groups, before any correction."""
+        return dict(self._grouped[0])
+
+    @property
     def groups(self) -> tuple[GroupLike, ...]:
         """Every group of alike drawings, trusted or not."""
         return self._grouped[1]

@@ -124,3 +124,11 @@ ASSIGN_CLOSE = 0.25
 QUESTION_MERGE_DISTANCE = 0.3
 # Plant evidence is floored here before logs are averaged: one member cannot veto a plant.
 EVIDENCE_FLOOR = 1e-3
+# A player's own drawings from an earlier sheet (own_drawings.py): a group of today's
+# drawings is named by them when its drawings are, on average and each one, within the
+# fitted grouping distance of one plant's earlier drawings and of no other plant's (as
+# alike as the drawings of one group). Such a group's confidence: over REVIEW_BELOW, under
+# any group the network itself trusts.
+OWN_DRAWING_CONFIDENCE = 0.98
+# Earlier drawings kept per plant in a drawings file, the newest first: a few sheets' worth.
+OWN_DRAWINGS_PER_PLANT = 24

@@ -89,6 +89,7 @@ class DrawingGroup:
     trusted: bool
     choices: tuple[str, ...]
     what: str = "drawing"  # what its cells hold: "drawing" or "letter"
+    own: bool = False  # named by the player's drawings of an earlier sheet (own_drawings.py)
 
     def question_json(self) -> dict[str, Any]:
         return {"id": self.id, "fields": list(self.fields), "guess": self.guess,

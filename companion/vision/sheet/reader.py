@@ -120,6 +120,7 @@ from companion.vision.sheet.letter_groups import (
     own_letters_among_drawings,
 )
 from companion.vision.sheet.letter_pairs import LetterCall, doubted_pairs
+from companion.vision.sheet.own_drawings import OwnDrawings, name_by_own
 
 LETTER_VALUES: dict[FieldKind, dict[str, str]] = {
     FieldKind.VEGETABLE: {letter: v.value for v, letter in VEGETABLE_LETTERS.items()},
@@ -206,6 +207,8 @@ class SheetReading(FieldSummary):
     rectified: np.ndarray = field(repr=False)  # grey, RECTIFIED_DPI
     seconds: float = 0.0
     reader: str = Reader.OURS.value
+    # the player's named drawings of earlier sheets (``read --drawings``; own_drawings.py)
+    own_drawings: OwnDrawings | None = field(default=None, repr=False)
 
     @property
     def sheet(self) -> str:
@@ -242,7 +245,7 @@ class SheetReading(FieldSummary):
                        ) -> tuple[dict[str, Any], tuple[DrawingGroup, ...]]:
         """``readings`` (one player's, merged from their sheets) with every drawing named
         by its group, and the groups (drawing_groups.py)."""
-        return settle_drawings(readings, self.variant)
+        return settle_drawings(readings, self.variant, self.own_drawings)
 
     def to_json(self) -> dict[str, Any]:
         """The per-photo document of ``delicious read --json`` (docs/contracts.md)."""
@@ -933,6 +936,7 @@ def read_photo(
 UNFITTED_TRUST = 2.0
 GROUP_TRUSTED_NOTE = "a drawing, named with its group of alike drawings"
 GROUP_QUESTION_NOTE = "a drawing: one question for its group of alike drawings"
+OWN_DRAWING_NOTE = "a drawing, named like the player's drawings of an earlier sheet"
 OWN_LETTER_NOTE = "a letter like the player's own, though first taken for a drawing"
 DRAWN_TOO_NOTE = "a letter for a plant this player draws elsewhere"
 
@@ -951,12 +955,14 @@ def _group_rule() -> GroupRule:
     return rule
 
 
-def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
+def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
+                    own: OwnDrawings | None = None
                     ) -> tuple[dict[str, Any], tuple[DrawingGroup, ...]]:
     """Group the drawings among ``readings`` and name each by its group: a trusted group
     gives its members its guess with its confidence, an untrusted one its guess in review
     (one question); then the letters in review, alike ones asked once (letter_groups.py).
-    ``variant``: the garden whose containers' rules keep cells apart."""
+    ``variant``: the garden whose containers' rules keep cells apart; ``own``: the
+    player's named drawings of earlier sheets (own_drawings.py)."""
     drawn = {fid: r.drawing for fid, r in readings.items()
              if isinstance(r, FieldReading) and r.drawing is not None}
     out = dict(readings)
@@ -986,14 +992,19 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None
                  and (drawn[fid].letter or ("", 0.0))[1] >= LETTER_SURE_READ}
         if writer:
             groups = guess_written_letters(groups, drawn, WRITER_LETTER_READ)
-        groups = [replace(g, id=f"q{i + 1}") for i, g in
-                  enumerate(join_alike_questions(groups, looks, apart))]
+        groups = join_alike_questions(groups, looks, apart)
+        from companion.vision.sheet.sketch_model import model_fingerprint
+
+        if own is not None and own.model == model_fingerprint():
+            groups = name_by_own(groups, drawn, own, _group_rule().distance)
+        groups = [replace(g, id=f"q{i + 1}") for i, g in enumerate(groups)]
     for g in groups:
         for fid in g.fields:
             r = out[fid]
             ev = drawn[fid]
             if g.trusted:
-                conf, note = min(g.confidence, ev.p_written), GROUP_TRUSTED_NOTE
+                conf = min(g.confidence, ev.p_written)
+                note = OWN_DRAWING_NOTE if g.own else GROUP_TRUSTED_NOTE
             else:
                 conf, note = min(g.confidence, ev.p_written, DRAWING_CONFIDENCE), \
                     GROUP_QUESTION_NOTE

@@ -1,0 +1,82 @@
+"""``delicious read --drawings`` / ``--save-drawings``: a player's named drawings kept
+from one sheet to their next (companion.vision.sheet.own_drawings)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+import click
+
+from companion.errors import InputError
+from companion.games.delicious.read_table import PairedTable, ReadTable, TableSheet, pair_table
+from companion.vision.sheet.own_drawings import (
+    OwnDrawings,
+    load_drawings,
+    named_drawings,
+    save_drawings_file,
+)
+from companion.vision.sheet.reader import SheetReading
+
+
+def player_files(specs: Sequence[str], players: int, option: str) -> dict[int, str]:
+    """``[N:]FILE`` per player index (N: needed with several players)."""
+    out: dict[int, str] = {}
+    for spec in specs:
+        head, _, rest = spec.partition(":")
+        index, path = 0, spec
+        if rest and head.isdigit():
+            if not 1 <= int(head) <= players:
+                raise InputError(f"{option} {spec!r}: player number must be 1..{max(players, 1)}")
+            index, path = int(head) - 1, rest
+        elif players > 1:
+            raise InputError(f"{option} {spec!r}: with several players write N:FILE")
+        if players == 0:
+            raise InputError(f"{option} {spec!r}: no whole player was read")
+        if index in out:
+            raise InputError(f"{option} is given twice for player {index + 1}")
+        out[index] = path
+    return out
+
+
+def with_drawings(sheets: list[SheetReading], paired: PairedTable[SheetReading],
+                  specs: Sequence[str]
+                  ) -> tuple[list[SheetReading], PairedTable[SheetReading], dict[int, OwnDrawings]]:
+    """The sheets of each player given ``--drawings`` read with that player's drawings,
+    re-paired; and the drawings loaded, by player. Drawings saved by another sketch
+    network are left out with a warning (their looks do not compare)."""
+    if not specs:
+        return sheets, paired, {}
+    from companion.vision.sheet.sketch_model import model_fingerprint
+
+    loaded = {i: load_drawings(path)
+              for i, path in player_files(specs, len(paired.owners), "--drawings").items()}
+    for i, own in list(loaded.items()):
+        if own.model != model_fingerprint():
+            click.echo("companion: warning: the drawings given for player "
+                       f"{i + 1} were saved by another version of the sketch reader and are "
+                       "not used; answer this sheet's questions and save them again with "
+                       "--save-drawings", err=True)
+            del loaded[i]
+    by_key = {s.key: loaded[i] for i, own in enumerate(paired.owners) if i in loaded
+              for s in own}
+    sheets = [replace(s, own_drawings=by_key.get(k)) if k in by_key else s
+              for k, s in enumerate(sheets)]
+    return sheets, pair_table([TableSheet(i, s) for i, s in enumerate(sheets)]), loaded
+
+
+def save_drawings(read: ReadTable[SheetReading], specs: Sequence[str],
+                  loaded: dict[int, OwnDrawings]) -> None:
+    """Write each player's known drawings (with those they were read with) to their file."""
+    if not specs:
+        return
+    from companion.vision.sheet.sketch_model import model_fingerprint
+
+    for i, path in player_files(specs, len(read.players), "--save-drawings").items():
+        own: Any = named_drawings(read.players[i], model_fingerprint())
+        if i in loaded:
+            own = loaded[i].with_newer(own)
+        save_drawings_file(own, path)
+        click.echo(f"wrote {path} ({own.count} drawings of {len(own.plants())} plants)",
+                   err=True)

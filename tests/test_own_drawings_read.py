@@ -1,0 +1,88 @@
+"""A sketching player's second sheet read with the drawings they named on their first
+(``delicious read --save-drawings`` then ``--drawings``), end to end on photographs."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.conftest import invoke, one_line_error
+
+pytestmark = pytest.mark.synth
+PLANTS = ("carrot", "broccoli", "mushroom", "onion", "strawberry", "watermelon", "fig",
+          "blueberry")
+
+
+@pytest.fixture(scope="module")
+def sheets(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, dict[str, Any]]]:
+    """One held-out player's two games: the same hand, other plants, other photos."""
+    from companion.games.delicious.simulate import simulate_game
+    from tools.synth.camera import CameraOptions
+    from tools.synth.sheet_photo import render_sheet_photo
+    from tools.synth.sketches import make_player
+
+    folder = tmp_path_factory.mktemp("own")
+    out = []
+    for k, game in enumerate((1001, 1002)):
+        player = make_player(np.random.default_rng(5), "heldout", PLANTS)  # one hand
+        made = render_sheet_photo("delicious-combo", dict(simulate_game(game, 3, "A")
+                                                          .field_maps[0]), 11 + k,
+                                  camera=CameraOptions().sized(2400), sketcher=player)
+        path = folder / f"game{k + 1}.jpg"
+        path.write_bytes(made.photo.jpeg)
+        out.append((path, dict(made.truth)))
+    return out
+
+
+def _read(*args: str) -> dict[str, Any]:
+    """The one player's part of ``read --json`` (one photo: the document itself)."""
+    res = invoke("delicious", "read", "--json", *args)
+    assert res.exit_code in (0, 1), res.output
+    doc = json.loads(res.stdout)
+    return doc["players"][0] if "players" in doc else doc
+
+
+def _answers(doc: dict[str, Any], truth: dict[str, Any]) -> list[str]:
+    """Each question answered with the plant most of its fields hold, as one tap does."""
+    return [f"{q['fields'][0]}="
+            f"{Counter(truth[f] for f in q['fields']).most_common(1)[0][0]}"
+            for q in doc["questions"]]
+
+
+def test_a_second_sheet_asks_less_and_stays_right(sheets: list[tuple[Path, dict[str, Any]]],
+                                                  tmp_path: Path) -> None:
+    (first, truth1), (second, truth2) = sheets
+    mine = tmp_path / "mine.json"
+    asked = _read(str(first))
+    names = [a for n in _answers(asked, truth1) for a in ("--name", n)]
+    res = invoke("delicious", "read", str(first), *names, "--save-drawings", str(mine))
+    assert res.exit_code in (0, 1) and f"wrote {mine}" in res.stderr
+    saved = json.loads(mine.read_text())
+    assert saved["format"] == "companion-drawings" and len(saved["plants"]) >= 5
+
+    alone = _read(str(second))
+    helped = _read(str(second), "--drawings", str(mine))
+    assert len(helped["questions"]) < len(alone["questions"])
+    wrong = [f for f, v in truth2.items() if helped["fields"].get(f) != v]
+    assert not [f for f in wrong if f not in helped["review"]], "a silent error"
+    for q in helped["questions"]:
+        assert set(q["fields"]) <= set(helped["review"])
+
+
+def test_a_bad_drawings_option_is_one_line(sheets: list[tuple[Path, dict[str, Any]]],
+                                           tmp_path: Path) -> None:
+    photo = str(sheets[0][0])
+    assert "not a JSON drawings file" in one_line_error(
+        invoke("delicious", "read", photo, "--drawings", photo))
+    assert "player number must be 1..1" in one_line_error(
+        invoke("delicious", "read", photo, "--save-drawings", f"2:{tmp_path / 'x.json'}"))
+    stale = tmp_path / "stale.json"
+    stale.write_text(json.dumps({"format": "companion-drawings", "version": 1,
+                                 "model": "another", "plants": {"fig": [[1.0, 0.0]]}}))
+    res = invoke("delicious", "read", photo, "--drawings", str(stale))
+    assert res.exit_code in (0, 1) and "another version of the sketch reader" in res.stderr
