@@ -85,6 +85,7 @@ def test_the_file_round_trips_and_keeps_the_newest_drawings(tmp_path: Path) -> N
     merged = _own().with_newer(drawings_from([("fig", _unit(0, 0, 1))], "net1"))
     assert merged.plants() == ["carrot", "onion", "fig"] and merged.count == 4
     assert _own().with_newer(drawings_from([("fig", CARROT)], "net2")).plants() == ["fig"]
+    assert _own().with_newer(_own()).count == 3  # the same sheet saved again: no repeats
 
 
 @pytest.mark.parametrize("doc, words", [

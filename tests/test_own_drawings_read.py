@@ -8,35 +8,19 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 from tests.conftest import invoke, one_line_error
 
 pytestmark = pytest.mark.synth
-PLANTS = ("carrot", "broccoli", "mushroom", "onion", "strawberry", "watermelon", "fig",
-          "blueberry")
 
 
 @pytest.fixture(scope="module")
 def sheets(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Path, dict[str, Any]]]:
     """One held-out player's two games: the same hand, other plants, other photos."""
-    from companion.games.delicious.simulate import simulate_game
-    from tools.synth.camera import CameraOptions
-    from tools.synth.sheet_photo import render_sheet_photo
-    from tools.synth.sketches import make_player
+    from tools.example_photos import sketched_game_photos
 
-    folder = tmp_path_factory.mktemp("own")
-    out = []
-    for k, game in enumerate((1001, 1002)):
-        player = make_player(np.random.default_rng(5), "heldout", PLANTS)  # one hand
-        made = render_sheet_photo("delicious-combo", dict(simulate_game(game, 3, "A")
-                                                          .field_maps[0]), 11 + k,
-                                  camera=CameraOptions().sized(2400), sketcher=player)
-        path = folder / f"game{k + 1}.jpg"
-        path.write_bytes(made.photo.jpeg)
-        out.append((path, dict(made.truth)))
-    return out
+    return sketched_game_photos(tmp_path_factory.mktemp("own"))  # type: ignore[return-value]
 
 
 def _read(*args: str) -> dict[str, Any]:

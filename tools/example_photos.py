@@ -61,6 +61,13 @@ SKETCH_SEEDS = (1001, 5, 11)  # game, player style, photo
 
 def sketched_sheet_photo(folder: Path, size_px: int = 2400) -> Path:
     """A photo of a combo sheet whose plants are mostly sketched."""
+    return sketched_game_photos(folder, size_px, games=1)[0][0]
+
+
+def sketched_game_photos(folder: Path, size_px: int = 2400, games: int = 2
+                         ) -> list[tuple[Path, dict[str, str | None]]]:
+    """Photos of one sketching player's combo sheets in ``games`` games (the same hand and
+    plants drawn, other fields and photos), each with its true field values."""
     import numpy as np
 
     from companion.games.delicious.simulate import simulate_game
@@ -69,10 +76,13 @@ def sketched_sheet_photo(folder: Path, size_px: int = 2400) -> Path:
     from tools.synth.sketches import make_player
 
     game, style, photo = SKETCH_SEEDS
-    field_map = dict(simulate_game(game, 3, "A").field_maps[0])
-    player = make_player(np.random.default_rng(style), "heldout", SKETCH_PLANTS)
-    made = render_sheet_photo("delicious-combo", field_map, photo,
-                              camera=CameraOptions().sized(size_px), sketcher=player)
-    out = folder / "combo-sketched.jpg"
-    out.write_bytes(made.photo.jpeg)
+    out = []
+    for k in range(games):
+        field_map = dict(simulate_game(game + k, 3, "A").field_maps[0])
+        player = make_player(np.random.default_rng(style), "heldout", SKETCH_PLANTS)
+        made = render_sheet_photo("delicious-combo", field_map, photo + k,
+                                  camera=CameraOptions().sized(size_px), sketcher=player)
+        path = folder / ("combo-sketched.jpg" if k == 0 else f"combo-sketched-{k + 1}.jpg")
+        path.write_bytes(made.photo.jpeg)
+        out.append((path, dict(made.truth)))
     return out

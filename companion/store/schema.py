@@ -235,8 +235,19 @@ CREATE TABLE IF NOT EXISTS night_dice_colours (
 );
 """
 
+# A sketching player's named drawings (the drawings file of `companion delicious read
+# --save-drawings`), kept with the player when a table of theirs is saved, so their next
+# sheets, that night or another, ask only about drawings not named before.
+_V8_PLAYER_DRAWINGS = """
+CREATE TABLE IF NOT EXISTS player_drawings (
+    player_id   INTEGER PRIMARY KEY REFERENCES players(id) ON DELETE CASCADE,
+    doc         TEXT NOT NULL,            -- the drawings document (docs/formats.md)
+    updated_at  TEXT NOT NULL
+);
+"""
+
 MIGRATIONS: Sequence[Step] = (_V1, _v2_history, _v3_standings_totals, _V4_NIGHT_SUPPLY,
                               _V5_FORM_KEYS, _v6_photo_keys,
-                              _V7_NIGHT_DICE_COLOURS)
+                              _V7_NIGHT_DICE_COLOURS, _V8_PLAYER_DRAWINGS)
 
 SCHEMA_VERSION = len(MIGRATIONS)

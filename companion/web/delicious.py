@@ -25,6 +25,7 @@ from companion.games.registry import BY_SLUG
 from companion.paper.model import FieldSpec, SheetGeometry
 from companion.store import NewPhoto, Photo
 from companion.web.constants import CROP_GROW_MM
+from companion.web.drawings import keep_table_drawings, own_drawings_of, read_with
 from companion.web.pictures import encode_jpeg
 from companion.web.readers import SHEET
 from companion.web.render import (
@@ -42,6 +43,7 @@ from companion.web.supply import night_supply
 from companion.web.uploads import photos, read_form, read_uploads
 
 if TYPE_CHECKING:
+    from companion.vision.sheet.own_drawings import OwnDrawings
     from companion.vision.sheet.reader import SheetReading
 
 
@@ -96,6 +98,8 @@ class PlayerResult:
     # every field of each sheet (after corrections): the tap targets over its overlay
     questions: tuple[Question, ...] = ()
     named: tuple[tuple[int, str], ...] = ()  # a field of each group named by hand (undo)
+    # drawings named like the player's own named drawings of earlier sheets, no question
+    own_named: int = 0
 
     def pick(self, chosen: str | None) -> ReviewField | None:
         """The field ``KEY:FIELD`` (a tap on the overlay, or the list) if it is this
@@ -214,7 +218,9 @@ def score_table(items: Sequence[TableSheet[SheetReading]],
                                                    q["what"])
                                           for q in p.questions),
                                     tuple((key_of[g.fields[0]], g.fields[0]) for g in p.groups
-                                          if len(g.fields) > 1 and set(g.fields) <= hand)))
+                                          if len(g.fields) > 1 and set(g.fields) <= hand),
+                                    sum(len(g.fields) for g in p.groups
+                                        if getattr(g, "own", False))))
     unpaired = []
     for (sheet, p), doc in zip(read.unpaired, read.document.get("unpaired", []), strict=True):
         problem = read.pairing.problem_for(p)
@@ -280,11 +286,14 @@ def table_sheets(st: WebState, scoring_id: int) -> list[TableSheet[SheetReading]
     """The scoring's sheets with their corrections and the players they were given to."""
     names = {p.id: p.name for p in st.store.players()}
     items = []
+    own: dict[int | None, OwnDrawings | None] = {None: None}
     for r in st.store.readings(scoring_id):
         if r.kind != SHEET:
             continue
         photo = st.store.photo(r.photo_id)
-        reading = _sheet(st, photo, str(r.doc["photo"]))
+        if r.player_id not in own:
+            own[r.player_id] = own_drawings_of(st.store, r.player_id)
+        reading = read_with(_sheet(st, photo, str(r.doc["photo"])), own[r.player_id])
         fixes = tuple((c.field, c.value) for c in st.store.corrections(r.id))
         items.append(TableSheet(r.id, reading, fixes,
                                 names.get(r.player_id) if r.player_id else None))
@@ -432,11 +441,15 @@ async def save(request: Request) -> Response:
     scoring = st.store.scoring(sid)
     items = await run_in_threadpool(table_sheets, st, sid)
     kept = night_supply(st.store, scoring.night_id)
-    outcome = BY_SLUG["delicious"].play(score_table(items, kept).json())
+    table = score_table(items, kept)
+    outcome = BY_SLUG["delicious"].play(table.json())
     # The store decides, in the saving transaction, whether this table is saved already
     # (a double tap answers with the first play) or saved differently (replaced).
     play = st.store.save_outcome(outcome, night_id=scoring.night_id, source="web",
                                  scoring_id=sid)
+    # each player's drawings named at this table read their next sheets
+    await run_in_threadpool(keep_table_drawings, st.store, table.read,
+                            {r.id: r.player_id for r in st.store.readings(sid)})
     return go(request, "/", play=play.id)
 
 

@@ -52,14 +52,15 @@ class OwnDrawings:
 
     def with_newer(self, newer: OwnDrawings) -> OwnDrawings:
         """These drawings with ``newer``'s first, OWN_DRAWINGS_PER_PLANT kept per plant
-        (a newer network's looks replace an older one's: the two do not compare)."""
+        (a newer network's looks replace an older one's: the two do not compare). A look
+        kept already is not kept twice (one sheet saved again, a table saved twice)."""
         if newer.model != self.model:
             return newer
         out = {}
         for p in SKETCH_PLANTS:
             rows = [a for a in (newer.looks.get(p), self.looks.get(p)) if a is not None]
             if rows:
-                out[p] = np.concatenate(rows)[:OWN_DRAWINGS_PER_PLANT]
+                out[p] = _distinct(np.concatenate(rows))[:OWN_DRAWINGS_PER_PLANT]
         return OwnDrawings(self.model, out)
 
     def name(self, looks: Sequence[np.ndarray], allowed: Iterable[str], distance: float
@@ -114,6 +115,15 @@ class OwnDrawings:
                                  "(length 1)")
             looks[plant] = arr / norms
         return cls(model, looks)
+
+
+def _distinct(rows: np.ndarray) -> np.ndarray:
+    """``rows`` without the repeats of an earlier row (equal to the file's rounding)."""
+    kept: list[np.ndarray] = []
+    for r in rows:
+        if not any(float(np.abs(r - k).max()) <= 10.0 ** -_DIGITS for k in kept):
+            kept.append(r)
+    return np.stack(kept)
 
 
 def drawings_from(named: Iterable[tuple[str, np.ndarray]], model: str) -> OwnDrawings:

@@ -1,0 +1,32 @@
+"""A sketching player's named drawings, kept with the player: saved with each table of
+theirs, used to read their later sheets (as ``companion delicious read --save-drawings`` /
+``--drawings`` do with a file). The store keeps the document; it reads no photo itself."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+from companion.store.db import Store
+
+
+def keep_player_drawings(store: Store, player_id: int, doc: dict[str, Any]) -> None:
+    """Keep (or replace) the player's drawings document."""
+    store.player(player_id)  # NotFoundError for a player that is not there
+    now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    with store.transaction() as c:
+        c.execute("INSERT INTO player_drawings (player_id, doc, updated_at) VALUES (?, ?, ?) "
+                  "ON CONFLICT (player_id) DO UPDATE SET doc = excluded.doc, "
+                  "updated_at = excluded.updated_at",
+                  (player_id, json.dumps(doc, separators=(",", ":")), now))
+
+
+def player_drawings(store: Store, player_id: int | None) -> dict[str, Any] | None:
+    """The player's drawings document, or None when none is kept."""
+    if player_id is None:
+        return None
+    with store.transaction() as c:
+        row = c.execute("SELECT doc FROM player_drawings WHERE player_id = ?",
+                        (player_id,)).fetchone()
+    return None if row is None else dict(json.loads(row[0]))

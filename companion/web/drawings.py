@@ -1,0 +1,62 @@
+"""A sketching player's named drawings on the Delicious page: a sheet given to a player is
+read with the drawings they named on earlier sheets, and saving a table keeps each
+player's named drawings for their next (``delicious read --drawings`` /
+``--save-drawings`` with the player instead of a file). The vision modules are imported
+when first needed, as the page's readers are, so the server starts without them."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from companion.errors import InputError
+from companion.store import Store
+from companion.store.player_drawings import keep_player_drawings, player_drawings
+
+if TYPE_CHECKING:
+    from companion.vision.sheet.own_drawings import OwnDrawings
+    from companion.vision.sheet.reader import SheetReading
+
+
+def own_drawings_of(store: Store, player_id: int | None) -> OwnDrawings | None:
+    """The player's kept drawings, when they were saved by today's sketch network."""
+    from companion.vision.sheet.own_drawings import OwnDrawings
+    from companion.vision.sheet.sketch_model import model_fingerprint
+
+    doc = player_drawings(store, player_id)
+    if doc is None:
+        return None
+    try:
+        own = OwnDrawings.from_json(doc)
+    except InputError:
+        return None  # not ours to refuse at the table: the sheet is read without them
+    return own if own.model == model_fingerprint() else None
+
+
+def read_with(reading: SheetReading, own: OwnDrawings | None) -> SheetReading:
+    return reading if own is None else dataclasses.replace(reading, own_drawings=own)
+
+
+def keep_table_drawings(store: Store, read: Any, player_of: Mapping[int, int | None]) -> int:
+    """Keep the named drawings of every whole player of ``read`` (a ``ReadTable``) whose
+    sheets were all given to one player (``player_of``: sheet key -> player id), with
+    those kept before; how many players' drawings were kept."""
+    from companion.vision.sheet.own_drawings import named_drawings
+    from companion.vision.sheet.sketch_model import model_fingerprint
+
+    kept = 0
+    for p, owners in zip(read.players, read.owners, strict=True):
+        ids = {player_of.get(it.key) for it in owners}
+        if len(ids) != 1 or None in ids:
+            continue
+        pid = ids.pop()
+        assert pid is not None
+        named = named_drawings(p, model_fingerprint())
+        if not named.count:
+            continue
+        before = own_drawings_of(store, pid)
+        keep_player_drawings(store, pid, (before.with_newer(named) if before else named)
+                             .to_json())
+        kept += 1
+    return kept
