@@ -131,3 +131,11 @@ def test_any_json_is_read_or_refused_cleanly(junk: Any, key: str) -> None:
         OwnDrawings.from_json(doc)
     except InputError:
         pass
+
+
+def test_the_own_distance_is_the_fitted_one_or_the_grouping_distance() -> None:
+    from companion.vision.sheet.drawing_groups import GroupRule
+
+    assert GroupRule.from_meta({"group_distance": 0.3}).own_distance == 0.3
+    assert GroupRule.from_meta({"group_distance": 0.3, "group_own": 0.4}).own_distance == 0.4
+    assert GroupRule.from_meta({"group_distance": 0.3, "group_own": "x"}).own_distance == 0.3

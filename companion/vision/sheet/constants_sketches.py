@@ -125,10 +125,15 @@ QUESTION_MERGE_DISTANCE = 0.3
 # Plant evidence is floored here before logs are averaged: one member cannot veto a plant.
 EVIDENCE_FLOOR = 1e-3
 # A player's own drawings from an earlier sheet (own_drawings.py): a group of today's
-# drawings is named by them when its drawings are, on average and each one, within the
-# fitted grouping distance of one plant's earlier drawings and of no other plant's (as
-# alike as the drawings of one group). Such a group's confidence: over REVIEW_BELOW, under
-# any group the network itself trusts.
+# drawings is named by them when its drawings are, on average and each one, within
+# ``group_own`` (assets/sketches.json; the grouping distance where it holds none) of one
+# plant's earlier drawings and of no other plant's. Chosen by hand on 200 calib players
+# drawing a second game (tools/bench_sketch.py's second sitting, calib column): questions
+# on the second sheet median / mean 1 / 1.12 at 0.35 (the grouping distance), 1 / 0.82 at
+# 0.4, 0 / 0.69 at 0.45, with no field wrong and out of review; 0.5 named one player's
+# strawberries golden raspberry (4 fields), 0.65 three groups. 0.4 is kept, one step
+# inside the last that held. Such a group's confidence: over REVIEW_BELOW, under any
+# group the network itself trusts.
 OWN_DRAWING_CONFIDENCE = 0.98
 # Earlier drawings kept per plant in a drawings file, the newest first: a few sheets' worth.
 OWN_DRAWINGS_PER_PLANT = 24

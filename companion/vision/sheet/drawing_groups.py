@@ -165,6 +165,13 @@ class GroupRule:
     match: bool = True
     # questions with one guess alike within this (average-linkage cosine distance) are one
     merge: float = QUESTION_MERGE_DISTANCE
+    # a group named by the player's earlier drawings lies within this of them
+    # (own_drawings.py; the grouping distance where the metadata holds none)
+    own: float | None = None
+
+    @property
+    def own_distance(self) -> float:
+        return self.distance if self.own is None or self.own < 0 else self.own
 
     @classmethod
     def from_meta(cls, meta: Mapping[str, Any]) -> GroupRule:
@@ -179,7 +186,8 @@ class GroupRule:
                    num("group_typical", -1.0),
                    {str(k): tuple(float(x) for x in v) for k, v in centres.items()}
                    if isinstance(centres, dict) else {},
-                   merge=num("group_merge", QUESTION_MERGE_DISTANCE))
+                   merge=num("group_merge", QUESTION_MERGE_DISTANCE),
+                   own=num("group_own", -1.0) if "group_own" in meta else None)
 
     def likeness(self, members: Sequence[DrawingEvidence], plant: str) -> float:
         """Cosine likeness of the members' mean look to ``plant``'s centre (1.0 without

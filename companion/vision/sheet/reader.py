@@ -996,7 +996,7 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
         from companion.vision.sheet.sketch_model import model_fingerprint
 
         if own is not None and own.model == model_fingerprint():
-            groups = name_by_own(groups, drawn, own, _group_rule().distance)
+            groups = name_by_own(groups, drawn, own, _group_rule().own_distance)
         groups = [replace(g, id=f"q{i + 1}") for i, g in enumerate(groups)]
     for g in groups:
         for fid in g.fields:
