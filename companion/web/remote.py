@@ -25,6 +25,7 @@ from companion.games.delicious.read_table import TableSheet
 from companion.games.delicious.scoring import Score, rank
 from companion.store import NotFoundError, Photo, Player, Reading
 from companion.web.delicious import TableScore, score_table
+from companion.web.drawings import own_drawings_of, read_with
 from companion.web.readers import SHEET
 from companion.web.render import WebState
 from companion.web.supply import night_supply
@@ -85,10 +86,14 @@ def own_readings(st: WebState, sid: int, pid: int) -> list[Reading]:
 def own_items(st: WebState, readings: Sequence[Reading],
               name: str) -> list[TableSheet[SheetReading]]:
     items = []
+    own: dict[int | None, Any] = {None: None}
     for r in readings:
         photo = st.store.photo(r.photo_id)
         fixes = tuple((c.field, c.value) for c in st.store.corrections(r.id))
-        items.append(TableSheet(r.id, light_sheet(st, photo, str(r.doc["photo"])), fixes, name))
+        if r.player_id not in own:  # the player's drawings named at earlier tables
+            own[r.player_id] = own_drawings_of(st.store, r.player_id)
+        sheet = read_with(light_sheet(st, photo, str(r.doc["photo"])), own[r.player_id])
+        items.append(TableSheet(r.id, sheet, fixes, name))
     return items
 
 
