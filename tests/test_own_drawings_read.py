@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,8 @@ def test_a_second_sheet_asks_less_and_stays_right(sheets: list[tuple[Path, dict[
     assert not [f for f in wrong if f not in helped["review"]], "a silent error"
     for q in helped["questions"]:
         assert set(q["fields"]) <= set(helped["review"])
+    text = invoke("delicious", "read", str(second), "--drawings", str(mine)).stdout
+    assert re.search(r"^\d+ drawings? named like the player's earlier drawings", text, re.M)
 
 
 def test_a_bad_drawings_option_is_one_line(sheets: list[tuple[Path, dict[str, Any]]],

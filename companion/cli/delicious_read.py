@@ -263,6 +263,10 @@ def _print_text(players: Sequence[Player], names: Sequence[str], table: TableRes
                                           len({f for f, _ in p.corrections}))))
         for m in p.supply_checks or ():
             click.echo(f"! supply: {m.message} ({', '.join(m.fields)})")
+        own = sum(len(g.fields) for g in p.groups if getattr(g, "own", False))
+        if own:
+            click.echo(f"{count(own, 'drawing')} named like the player's earlier drawings "
+                       "(--drawings)")
         for q in p.questions:
             held = q["what"]  # "drawing" or "letter"
             what = (f"the {held} in {q['fields'][0]} looks" if len(q["fields"]) == 1 else
