@@ -3,8 +3,8 @@
 
 A player draws a carrot the same way all game, and the next game too: the drawings of an
 earlier sheet whose plant is known (a question answered, a field set by hand, a group the
-reader trusted) are examples of that player's own hand. A later group of drawings as alike
-to one plant's examples as the drawings of one group are (the fitted grouping distance),
+reader trusted) are examples of that player's own hand. A later group of drawings alike
+to one plant's examples (within ``group_own``, chosen on calib players' second sheets),
 each drawing and on average, and to no other plant's, is named by them with no question;
 a group the network trusts that they name otherwise is asked. The looks are the sketch
 network's features, so a file is only used with the network that wrote it.
