@@ -86,6 +86,8 @@ def test_the_file_round_trips_and_keeps_the_newest_drawings(tmp_path: Path) -> N
     assert merged.plants() == ["carrot", "onion", "fig"] and merged.count == 4
     assert _own().with_newer(drawings_from([("fig", CARROT)], "net2")).plants() == ["fig"]
     assert _own().with_newer(_own()).count == 3  # the same sheet saved again: no repeats
+    renamed = _own().with_newer(drawings_from([("lettuce", ONION)], "net1"))  # corrected
+    assert renamed.plants() == ["carrot", "lettuce"] and renamed.count == 3
 
 
 @pytest.mark.parametrize("doc, words", [

@@ -53,14 +53,18 @@ class OwnDrawings:
     def with_newer(self, newer: OwnDrawings) -> OwnDrawings:
         """These drawings with ``newer``'s first, OWN_DRAWINGS_PER_PLANT kept per plant
         (a newer network's looks replace an older one's: the two do not compare). A look
-        kept already is not kept twice (one sheet saved again, a table saved twice)."""
+        kept already is not kept twice (one sheet saved again, a table saved twice), and
+        a drawing named anew is kept under its new name only (a group corrected after a
+        table was saved)."""
         if newer.model != self.model:
             return newer
+        fresh = [r for a in newer.looks.values() for r in a]
         out = {}
         for p in SKETCH_PLANTS:
-            rows = [a for a in (newer.looks.get(p), self.looks.get(p)) if a is not None]
+            old = [r for r in self.looks.get(p, ()) if not any(_same(r, f) for f in fresh)]
+            rows = [*newer.looks.get(p, ()), *old]
             if rows:
-                out[p] = _distinct(np.concatenate(rows))[:OWN_DRAWINGS_PER_PLANT]
+                out[p] = _distinct(np.stack(rows))[:OWN_DRAWINGS_PER_PLANT]
         return OwnDrawings(self.model, out)
 
     def name(self, looks: Sequence[np.ndarray], allowed: Iterable[str], distance: float
@@ -117,11 +121,16 @@ class OwnDrawings:
         return cls(model, looks)
 
 
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    """One drawing's look twice (equal to the file's rounding)."""
+    return a.shape == b.shape and float(np.abs(a - b).max()) <= 10.0 ** -_DIGITS
+
+
 def _distinct(rows: np.ndarray) -> np.ndarray:
-    """``rows`` without the repeats of an earlier row (equal to the file's rounding)."""
+    """``rows`` without the repeats of an earlier row."""
     kept: list[np.ndarray] = []
     for r in rows:
-        if not any(float(np.abs(r - k).max()) <= 10.0 ** -_DIGITS for k in kept):
+        if not any(_same(r, k) for k in kept):
             kept.append(r)
     return np.stack(kept)
 
