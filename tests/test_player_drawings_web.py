@@ -3,6 +3,7 @@ table keeps them, and the player's next sheet is read with them (TestClient, in 
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections import Counter
 from pathlib import Path
@@ -97,3 +98,35 @@ def test_a_players_second_sheet_asks_only_what_the_first_did_not_name(
         f"/delicious?s={sid2}").text
     wrong = [f for f, v in truth2.items() if helped["fields"].get(f) != v]
     assert not [f for f in wrong if f not in helped["review"]], "a silent error"
+
+
+def test_the_players_drawings_command_shows_exports_loads_and_forgets(tmp_path: Path) -> None:
+    from tests.conftest import invoke, one_line_error
+
+    data = str(tmp_path / "data")
+    with Store.open(data) as s:
+        s.player("Ann", create=True)
+    mine = tmp_path / "ann.json"
+    doc = {**DOC, "plants": {"fig": [[0.6, 0.8]], "carrot": [[1.0, 0.0], [0.0, 1.0]]}}
+    mine.write_text(json.dumps(doc))
+    assert invoke("players", "drawings", "Ann", "--data", data).stdout.strip() == \
+        "No drawings kept for Ann."
+    shown = invoke("players", "drawings", "ann", "--from", str(mine), "--data", data)
+    assert shown.stdout.strip() == "Ann: 3 drawings of 2 plants (carrot 2, fig 1)"
+    listed = json.loads(invoke("players", "drawings", "Ann", "--json", "--data", data).stdout)
+    assert listed == {"player": "Ann", "plants": {"carrot": 2, "fig": 1}}
+    out = tmp_path / "back.json"
+    assert invoke("players", "drawings", "Ann", "-o", str(out), "--data", data).exit_code == 0
+    assert json.loads(out.read_text())["plants"] == {"carrot": [[1.0, 0.0], [0.0, 1.0]],
+                                                     "fig": [[0.6, 0.8]]}
+    assert invoke("players", "drawings", "Ann", "--forget", "--data", data).stdout.strip() \
+        == "forgot Ann's drawings"
+    assert "no drawings are kept for Ann" in one_line_error(
+        invoke("players", "drawings", "Ann", "-o", str(out), "--data", data))
+    assert "no player 'Bo'" in one_line_error(invoke("players", "drawings", "Bo", "--data", data))
+    (tmp_path / "bad.json").write_text("{")
+    assert "not a JSON drawings file" in one_line_error(
+        invoke("players", "drawings", "Ann", "--from", str(tmp_path / "bad.json"),
+               "--data", data))
+    assert "one of --forget" in one_line_error(
+        invoke("players", "drawings", "Ann", "--forget", "-o", str(out), "--data", data))

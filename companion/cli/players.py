@@ -59,3 +59,59 @@ def unalias_cmd(other: str, data: str | None) -> None:
     with open_store(data) as store:
         link = al.remove_alias(store, other)
     click.echo(f"{link.alias.name!r} no longer counts as {link.player.name!r}")
+
+
+@players.command("drawings")
+@click.argument("name")
+@click.option("--forget", is_flag=True, help="Forget the player's drawings.")
+@click.option("-o", "--out", "out_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write them as a drawings file (for delicious read --drawings).")
+@click.option("--from", "from_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Keep the drawings of FILE (saved by delicious read --save-drawings) as "
+                   "the player's, replacing any kept.")
+@json_option
+@data_option
+def drawings_cmd(name: str, forget: bool, out_path: str | None, from_path: str | None,
+                 as_json: bool, data: str | None) -> None:
+    """The sketched plants kept for NAME (named at saved tables): how many of each plant;
+    a sheet given to NAME on the phone is read with them."""
+    from companion.errors import InputError
+    from companion.store.player_drawings import (
+        forget_player_drawings,
+        keep_player_drawings,
+        player_drawings,
+    )
+    from companion.vision.sheet.own_drawings import (
+        OwnDrawings,
+        load_drawings,
+        save_drawings_file,
+    )
+
+    if sum((forget, out_path is not None, from_path is not None)) > 1:
+        raise InputError("give one of --forget, -o and --from")
+    with open_store(data) as store:
+        player = store.player(name)
+        if forget:
+            gone = forget_player_drawings(store, player.id)
+            click.echo(f"forgot {player.name}'s drawings" if gone
+                       else f"no drawings were kept for {player.name}")
+            return
+        if from_path is not None:
+            keep_player_drawings(store, player.id, load_drawings(from_path).to_json())
+        doc = player_drawings(store, player.id)
+    own = OwnDrawings.from_json(doc) if doc is not None else None
+    if out_path is not None:
+        if own is None:
+            raise InputError(f"no drawings are kept for {player.name}")
+        save_drawings_file(own, out_path)
+        click.echo(f"wrote {out_path}", err=True)
+        return
+    counts = {p: len(own.looks[p]) for p in own.plants()} if own else {}
+    if as_json:
+        echo_json({"player": player.name, "plants": counts})
+        return
+    if not counts:
+        click.echo(f"No drawings kept for {player.name}.")
+        return
+    click.echo(f"{player.name}: {sum(counts.values())} drawings of {len(counts)} plants "
+               f"({', '.join(f'{p} {n}' for p, n in counts.items())})")

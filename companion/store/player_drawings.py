@@ -30,3 +30,10 @@ def player_drawings(store: Store, player_id: int | None) -> dict[str, Any] | Non
         row = c.execute("SELECT doc FROM player_drawings WHERE player_id = ?",
                         (player_id,)).fetchone()
     return None if row is None else dict(json.loads(row[0]))
+
+
+def forget_player_drawings(store: Store, player_id: int) -> bool:
+    """Forget the player's drawings; whether any were kept."""
+    with store.transaction() as c:
+        return c.execute("DELETE FROM player_drawings WHERE player_id = ?",
+                         (player_id,)).rowcount > 0
