@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Callable
 from typing import Any
 
 from companion.store.db import Store
@@ -13,9 +14,19 @@ from companion.store.db import Store
 
 def keep_player_drawings(store: Store, player_id: int, doc: dict[str, Any]) -> None:
     """Keep (or replace) the player's drawings document."""
+    update_player_drawings(store, player_id, lambda _: doc)
+
+
+def update_player_drawings(store: Store, player_id: int,
+                           change: Callable[[dict[str, Any] | None], dict[str, Any]]) -> None:
+    """Keep ``change(kept)`` as the player's drawings document, read and written in one
+    transaction: two tables of one player saved at once both count."""
     store.player(player_id)  # NotFoundError for a player that is not there
     now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     with store.transaction() as c:
+        row = c.execute("SELECT doc FROM player_drawings WHERE player_id = ?",
+                        (player_id,)).fetchone()
+        doc = change(None if row is None else dict(json.loads(row[0])))
         c.execute("INSERT INTO player_drawings (player_id, doc, updated_at) VALUES (?, ?, ?) "
                   "ON CONFLICT (player_id) DO UPDATE SET doc = excluded.doc, "
                   "updated_at = excluded.updated_at",

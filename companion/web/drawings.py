@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.errors import InputError
 from companion.store import Store
-from companion.store.player_drawings import keep_player_drawings, player_drawings
+from companion.store.player_drawings import player_drawings, update_player_drawings
 
 if TYPE_CHECKING:
     from companion.vision.sheet.own_drawings import OwnDrawings
@@ -21,10 +21,13 @@ if TYPE_CHECKING:
 
 def own_drawings_of(store: Store, player_id: int | None) -> OwnDrawings | None:
     """The player's kept drawings, when they were saved by today's sketch network."""
+    return _usable(player_drawings(store, player_id))
+
+
+def _usable(doc: dict[str, Any] | None) -> OwnDrawings | None:
     from companion.vision.sheet.own_drawings import OwnDrawings
     from companion.vision.sheet.sketch_model import model_fingerprint
 
-    doc = player_drawings(store, player_id)
     if doc is None:
         return None
     try:
@@ -55,8 +58,11 @@ def keep_table_drawings(store: Store, read: Any, player_of: Mapping[int, int | N
         named = named_drawings(p, model_fingerprint())
         if not named.count:
             continue
-        before = own_drawings_of(store, pid)
-        keep_player_drawings(store, pid, (before.with_newer(named) if before else named)
-                             .to_json())
+
+        def merged(doc: dict[str, Any] | None, named: Any = named) -> dict[str, Any]:
+            before = _usable(doc)
+            return (before.with_newer(named) if before else named).to_json()
+
+        update_player_drawings(store, pid, merged)
         kept += 1
     return kept
