@@ -113,6 +113,7 @@ def test_the_players_drawings_command_shows_exports_loads_and_forgets(tmp_path: 
         "No drawings kept for Ann."
     shown = invoke("players", "drawings", "ann", "--from", str(mine), "--data", data)
     assert shown.stdout.strip() == "Ann: 3 drawings of 2 plants (carrot 2, fig 1)"
+    assert "saved by another version of the sketch reader" in shown.stderr  # model "x"
     listed = json.loads(invoke("players", "drawings", "Ann", "--json", "--data", data).stdout)
     assert listed == {"player": "Ann", "plants": {"carrot": 2, "fig": 1}}
     out = tmp_path / "back.json"

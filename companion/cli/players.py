@@ -97,7 +97,13 @@ def drawings_cmd(name: str, forget: bool, out_path: str | None, from_path: str |
                        else f"no drawings were kept for {player.name}")
             return
         if from_path is not None:
-            keep_player_drawings(store, player.id, load_drawings(from_path).to_json())
+            loaded = load_drawings(from_path)
+            keep_player_drawings(store, player.id, loaded.to_json())
+            from companion.vision.sheet.sketch_model import model_fingerprint
+
+            if loaded.model != model_fingerprint():
+                click.echo(f"companion: warning: {from_path} was saved by another version of "
+                           "the sketch reader: kept, but not used to read sheets", err=True)
         doc = player_drawings(store, player.id)
     own = OwnDrawings.from_json(doc) if doc is not None else None
     if out_path is not None:
