@@ -53,6 +53,8 @@ def test_a_second_sheet_asks_less_and_stays_right(sheets: list[tuple[Path, dict[
     alone = _read(str(second))
     helped = _read(str(second), "--drawings", str(mine))
     assert len(helped["questions"]) < len(alone["questions"])
+    named = helped["named_by_drawings"]
+    assert named and not set(named) & set(helped["review"]) and "named_by_drawings" not in alone
     wrong = [f for f, v in truth2.items() if helped["fields"].get(f) != v]
     assert not [f for f in wrong if f not in helped["review"]], "a silent error"
     for q in helped["questions"]:
