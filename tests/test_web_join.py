@@ -143,3 +143,36 @@ def test_the_big_screen_events_answer_a_script_once_and_a_browser_as_a_stream(st
             assert r.headers["content-type"].startswith("text/event-stream")
             first = next(r.iter_lines())
             assert first.startswith("data: {") and '"revealed": false' in first
+
+
+def test_a_remote_sketcher_names_a_group_of_drawings_with_one_tap(store, readers, tmp_path):
+    """Questions about alike drawings reach the remote player's page (not only the host's)
+    as cards; one tap names the whole group; another player cannot answer them."""
+    from tools.example_photos import sketched_sheet_photo
+
+    photo = sketched_sheet_photo(tmp_path)
+    app = _app(store, readers)
+    with _opened(app, f"/join?t={JOIN}") as cat, _opened(app, f"/join?t={JOIN}") as bo:
+        assert cat.post("/join/name", data={"name": "Cat"},
+                        follow_redirects=False).status_code == 303
+        page = cat.post("/join/upload", files=[("photo", (photo.name, photo.read_bytes(),
+                                                          "image/jpeg"))]).text
+        asked = page.count('data-testid="question"')
+        assert asked >= 1 and "Every field was read with confidence" not in page
+        me = cat.get("/join/me", headers={"accept": "application/json"}).json()
+        for g in me["groups"]:  # every drawing of every card has its crop
+            for f in g["fields"]:
+                crop = cat.get(f"/join/crop/{f['reading']}.png", params={"field": f["field"]})
+                assert crop.status_code == 200 and crop.content[:4] == b"\x89PNG"
+        group = max(me["groups"], key=lambda g: len(g["fields"]))
+        first = group["fields"][0]
+        other = next(c for c in group["choices"] if c != group["guess"])
+        assert cat.post("/join/plant", data={**first, "value": "dragonfruit"}).status_code == 400
+        _send(bo, "Bo")
+        assert bo.post("/join/plant", data={**first, "value": other}).status_code == 404
+        r = cat.post("/join/plant", data={**first, "value": other}, follow_redirects=False)
+        assert r.status_code == 303
+        fixed = {c.field: c.value for c in store.corrections(first["reading"])}
+        assert {f["field"] for f in group["fields"]} <= set(fixed)
+        assert set(fixed.values()) == {other}
+        assert cat.get("/join/me").text.count('data-testid="question"') == asked - 1

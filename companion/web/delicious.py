@@ -368,7 +368,7 @@ async def correct(request: Request) -> Response:
     return go(request, f"/delicious?s={sid}#r{rid}")
 
 
-def _group_fields(table: TableScore, key: int, fid: str) -> list[tuple[int, str]]:
+def group_fields(table: TableScore, key: int, fid: str) -> list[tuple[int, str]]:
     """(sheet item, field) of every drawing grouped with ``fid`` of sheet ``key``."""
     for i, p in enumerate(table.read.players):
         keys = {f: it.key for it in table.read.owners[i] for f in it.reading.readings}
@@ -382,7 +382,7 @@ def _grouped_with(st: WebState, sid: int, key: int, fid: str) -> list[tuple[int,
     reads now (corrections included): the groups are the whole table's, not one sheet's."""
     supply = night_supply(st.store, st.store.scoring(sid).night_id)
     table = score_table(table_sheets(st, sid), supply)
-    return _group_fields(table, key, fid)
+    return group_fields(table, key, fid)
 
 
 async def name(request: Request) -> Response:

@@ -12,7 +12,13 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from companion.errors import InputError
 from companion.games.delicious.players import COMBO_SHEET, GARDEN_SHEET, PLAY_SHEET
 from companion.store import NewPhoto, NotFoundError, Player
-from companion.web.delicious import TableScore, field_allowed, field_crop, sheet_json
+from companion.web.delicious import (
+    TableScore,
+    field_allowed,
+    field_crop,
+    group_fields,
+    sheet_json,
+)
 from companion.web.readers import SHEET
 from companion.web.remote import (
     PLAYER_COOKIE,
@@ -115,6 +121,10 @@ def me_json(player: Player, table: TableScore | None,
         "problems": p.problems if p else [],
         "questions": [{"reading": f.key, "field": f.field, "words": f.words, "value": f.value,
                        "allowed": list(f.allowed)} for f in p.review] if p else [],
+        # groups of alike drawings (or letters) named with one POST /join/plant each
+        "groups": [{"id": q.id, "fields": [{"reading": k, "field": f} for k, f in q.fields],
+                    "guess": q.guess, "choices": list(q.choices), "what": q.what}
+                   for q in p.questions] if p else [],
         "unpaired": [u.message for u in table.unpaired] if table else [],
         "ranking": ranking,
     }
@@ -164,6 +174,29 @@ async def correct(request: Request) -> Response:
     return go(request, f"/join/me#r{reading.id}")
 
 
+async def plant(request: Request) -> Response:
+    """One tap names a whole group of the player's alike drawings (the host's ``name``)."""
+    st = state(request)
+    player = _need_me(request)
+    form = await request.form()
+    reading = owns(st, player, whole(form.get("reading"), "reading"))
+    field, value = str(form.get("field", "")), str(form.get("value", ""))
+    sheet = await run_in_threadpool(light_sheet, st, st.store.photo(reading.photo_id),
+                                    str(reading.doc["photo"]))
+    allowed = field_allowed(sheet, field)
+    if value not in allowed:
+        raise InputError(f"{value!r} is not allowed in {field}; choose {', '.join(allowed)}")
+    night = st.store.current_night()
+    sid = remote_table(st, night.id)
+    table = await run_in_threadpool(own_table, st, sid, player, night.id) if sid else None
+    if table is None or not table.players:
+        raise InputError("send both of your sheets first: a drawing is named on a whole sheet")
+    for key, fid in group_fields(table, reading.id, field):
+        st.store.correct(owns(st, player, key).id, fid, value)
+    st.remote.changed()
+    return go(request, f"/join/me#r{reading.id}")
+
+
 async def undo(request: Request) -> Response:
     st = state(request)
     player = _need_me(request)
@@ -192,6 +225,7 @@ ROUTES_POST = (
     ("/join/name", name),
     ("/join/upload", upload),
     ("/join/correct", correct),
+    ("/join/plant", plant),
     ("/join/undo", undo),
 )
 ROUTES_GET = (

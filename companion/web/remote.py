@@ -150,8 +150,8 @@ def _line(st: WebState, player: Player, readings: list[Reading], night_id: int) 
         return Line(player.name, "half", note=note)
     p = table.players[0]
     score = table.read.result.scores[0]
-    return Line(player.name, "scored", score.total, len(p.review), len(p.problems),
-                score=score)
+    return Line(player.name, "scored", score.total, len(p.review) + len(p.questions),
+                len(p.problems), score=score)
 
 
 def board(st: WebState) -> dict[str, Any]:

@@ -29,6 +29,7 @@ JOIN_ROUTES: frozenset[tuple[str, str]] = frozenset({
     ("POST", "/join/upload"),
     ("GET", "/join/me"),
     ("POST", "/join/correct"),
+    ("POST", "/join/plant"),
     ("POST", "/join/undo"),
     ("GET", "/join/crop/{rid:int}.png"),
     ("GET", "/queue"),
