@@ -9,14 +9,17 @@ pepper and fig have no real sketch, so those three come from our generator's hel
 setting and are counted apart. **synthetic** players come wholly from the held-out
 setting, which training and calibration never used. Every fourth paper is a garden and a
 play sheet photographed apart, so one player's drawings are grouped across two photos.
-A third, small column reads the same games written in letters only, for the time.
+A third, small column reads the same games written in letters only, for the time. Then
+the first ``--second`` players of each sketch column play a second game (the same hand
+and sketches, another field map, other photos), read with the drawings named on their
+first sheet (every question answered as below, plus the groups trusted): ``--drawings``.
 
 Columns: fields right with no answer given; silent errors (wrong and not in review);
 questions per paper; fields right after every question is answered (each with the plant
 most of its fields truly hold, as one tap does) and every other field in review checked;
 seconds per photo.
 
-    python -m tools.bench_sketch [--papers 200] [--letters 20] [--jobs 2] [--setting heldout]
+    python -m tools.bench_sketch [--papers 200] [--letters 20] [--second 100] [--jobs 2]
 """
 
 from __future__ import annotations
