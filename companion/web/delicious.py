@@ -25,7 +25,7 @@ from companion.games.registry import BY_SLUG
 from companion.paper.model import FieldSpec, SheetGeometry
 from companion.store import NewPhoto, Photo
 from companion.web.constants import CROP_GROW_MM
-from companion.web.drawings import keep_table_drawings, own_drawings_of, read_with
+from companion.web.drawings import PlayersDrawings, keep_table_drawings
 from companion.web.pictures import encode_jpeg
 from companion.web.readers import SHEET
 from companion.web.render import (
@@ -43,7 +43,6 @@ from companion.web.supply import night_supply
 from companion.web.uploads import photos, read_form, read_uploads
 
 if TYPE_CHECKING:
-    from companion.vision.sheet.own_drawings import OwnDrawings
     from companion.vision.sheet.reader import SheetReading
 
 
@@ -267,10 +266,14 @@ def field_crop(reading: SheetReading, field: str) -> bytes:
     return bytes(buf)
 
 
-def field_allowed(reading: SheetReading, field: str) -> tuple[str, ...]:
+def check_value(reading: SheetReading, field: str, value: str, *, empty: bool) -> None:
+    """Refuse a ``value`` the sheet's ``field`` cannot hold (``empty``: "" empties it)."""
     for s in reading.geometry.fields:
         if s.id == field:
-            return tuple(s.allowed)
+            if value not in s.allowed and not (empty and value == ""):
+                raise InputError(f"{value!r} is not allowed in {field}; choose "
+                                 f"{', '.join(s.allowed)}")
+            return
     raise InputError(f"{field!r} is not a field of this sheet")
 
 
@@ -286,14 +289,12 @@ def table_sheets(st: WebState, scoring_id: int) -> list[TableSheet[SheetReading]
     """The scoring's sheets with their corrections and the players they were given to."""
     names = {p.id: p.name for p in st.store.players()}
     items = []
-    own: dict[int | None, OwnDrawings | None] = {None: None}
+    drawings = PlayersDrawings(st.store)
     for r in st.store.readings(scoring_id):
         if r.kind != SHEET:
             continue
         photo = st.store.photo(r.photo_id)
-        if r.player_id not in own:
-            own[r.player_id] = own_drawings_of(st.store, r.player_id)
-        reading = read_with(_sheet(st, photo, str(r.doc["photo"])), own[r.player_id])
+        reading = drawings.read_with(_sheet(st, photo, str(r.doc["photo"])), r.player_id)
         fixes = tuple((c.field, c.value) for c in st.store.corrections(r.id))
         items.append(TableSheet(r.id, reading, fixes,
                                 names.get(r.player_id) if r.player_id else None))
@@ -361,9 +362,7 @@ async def correct(request: Request) -> Response:
     field = str(form.get("field", ""))
     value = str(form.get("value", ""))
     sheet = await run_in_threadpool(_sheet, st, photo, str(reading.doc["photo"]))
-    allowed = field_allowed(sheet, field)
-    if value != "" and value not in allowed:
-        raise InputError(f"{value!r} is not allowed in {field}; choose {', '.join(allowed)}")
+    check_value(sheet, field, value, empty=True)
     st.store.correct(rid, field, value or None)
     return go(request, f"/delicious?s={sid}#r{rid}")
 
@@ -393,9 +392,7 @@ async def name(request: Request) -> Response:
     reading, photo = form_reading(st, sid, form, SHEET)
     field, value = str(form.get("field", "")), str(form.get("value", ""))
     sheet = await run_in_threadpool(_sheet, st, photo, str(reading.doc["photo"]))
-    allowed = field_allowed(sheet, field)
-    if value not in allowed:
-        raise InputError(f"{value!r} is not allowed in {field}; choose {', '.join(allowed)}")
+    check_value(sheet, field, value, empty=False)
     for key, fid in await run_in_threadpool(_grouped_with, st, sid, reading.id, field):
         st.store.correct(key, fid, value)
     return go(request, f"/delicious?s={sid}#r{reading.id}")

@@ -37,8 +37,20 @@ def _usable(doc: dict[str, Any] | None) -> OwnDrawings | None:
     return own if own.model == model_fingerprint() else None
 
 
-def read_with(reading: SheetReading, own: OwnDrawings | None) -> SheetReading:
-    return reading if own is None else dataclasses.replace(reading, own_drawings=own)
+class PlayersDrawings:
+    """Each player's kept drawings, loaded once while a table's sheets are gathered (a
+    player's garden and play sheets, a remote table's many players)."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._kept: dict[int | None, OwnDrawings | None] = {None: None}
+
+    def read_with(self, reading: SheetReading, player_id: int | None) -> SheetReading:
+        """``reading`` with the drawings of the player it was given to, if any are kept."""
+        if player_id not in self._kept:
+            self._kept[player_id] = own_drawings_of(self._store, player_id)
+        own = self._kept[player_id]
+        return reading if own is None else dataclasses.replace(reading, own_drawings=own)
 
 
 def keep_table_drawings(store: Store, read: Any, player_of: Mapping[int, int | None]) -> int:

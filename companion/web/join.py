@@ -14,7 +14,7 @@ from companion.games.delicious.players import COMBO_SHEET, GARDEN_SHEET, PLAY_SH
 from companion.store import NewPhoto, NotFoundError, Player
 from companion.web.delicious import (
     TableScore,
-    field_allowed,
+    check_value,
     field_crop,
     group_fields,
     sheet_json,
@@ -166,9 +166,7 @@ async def correct(request: Request) -> Response:
     value = str(form.get("value", ""))
     sheet = await run_in_threadpool(light_sheet, st, st.store.photo(reading.photo_id),
                                     str(reading.doc["photo"]))
-    allowed = field_allowed(sheet, field)
-    if value != "" and value not in allowed:
-        raise InputError(f"{value!r} is not allowed in {field}; choose {', '.join(allowed)}")
+    check_value(sheet, field, value, empty=True)
     st.store.correct(reading.id, field, value or None)
     st.remote.changed()
     return go(request, f"/join/me#r{reading.id}")
@@ -183,16 +181,15 @@ async def plant(request: Request) -> Response:
     field, value = str(form.get("field", "")), str(form.get("value", ""))
     sheet = await run_in_threadpool(light_sheet, st, st.store.photo(reading.photo_id),
                                     str(reading.doc["photo"]))
-    allowed = field_allowed(sheet, field)
-    if value not in allowed:
-        raise InputError(f"{value!r} is not allowed in {field}; choose {', '.join(allowed)}")
+    check_value(sheet, field, value, empty=False)
     night = st.store.current_night()
     sid = remote_table(st, night.id)
     table = await run_in_threadpool(own_table, st, sid, player, night.id) if sid else None
     if table is None or not table.players:
         raise InputError("send both of your sheets first: a drawing is named on a whole sheet")
+    # the table is the player's own sheets only, so every field of the group is theirs
     for key, fid in group_fields(table, reading.id, field):
-        st.store.correct(owns(st, player, key).id, fid, value)
+        st.store.correct(key, fid, value)
     st.remote.changed()
     return go(request, f"/join/me#r{reading.id}")
 

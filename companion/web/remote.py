@@ -25,7 +25,7 @@ from companion.games.delicious.read_table import TableSheet
 from companion.games.delicious.scoring import Score, rank
 from companion.store import NotFoundError, Photo, Player, Reading
 from companion.web.delicious import TableScore, score_table
-from companion.web.drawings import own_drawings_of, read_with
+from companion.web.drawings import PlayersDrawings
 from companion.web.readers import SHEET
 from companion.web.render import WebState
 from companion.web.supply import night_supply
@@ -86,13 +86,11 @@ def own_readings(st: WebState, sid: int, pid: int) -> list[Reading]:
 def own_items(st: WebState, readings: Sequence[Reading],
               name: str) -> list[TableSheet[SheetReading]]:
     items = []
-    own: dict[int | None, Any] = {None: None}
+    drawings = PlayersDrawings(st.store)  # the player's drawings named at earlier tables
     for r in readings:
         photo = st.store.photo(r.photo_id)
         fixes = tuple((c.field, c.value) for c in st.store.corrections(r.id))
-        if r.player_id not in own:  # the player's drawings named at earlier tables
-            own[r.player_id] = own_drawings_of(st.store, r.player_id)
-        sheet = read_with(light_sheet(st, photo, str(r.doc["photo"])), own[r.player_id])
+        sheet = drawings.read_with(light_sheet(st, photo, str(r.doc["photo"])), r.player_id)
         items.append(TableSheet(r.id, sheet, fixes, name))
     return items
 
