@@ -3,7 +3,7 @@ from one sheet to their next (companion.vision.sheet.own_drawings)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -66,14 +66,15 @@ def with_drawings(sheets: list[SheetReading], paired: PairedTable[SheetReading],
     return sheets, pair_table([TableSheet(i, s) for i, s in enumerate(sheets)]), loaded
 
 
-def save_drawings(read: ReadTable[SheetReading], specs: Sequence[str],
+def save_drawings(read: ReadTable[SheetReading], paths: Mapping[int, str],
                   loaded: dict[int, OwnDrawings]) -> None:
-    """Write each player's known drawings (with those they were read with) to their file."""
-    if not specs:
+    """Write each player's known drawings (with those they were read with) to their file
+    (``paths``: by player index, ``player_files``)."""
+    if not paths:
         return
     from companion.vision.sheet.sketch_model import model_fingerprint
 
-    for i, path in player_files(specs, len(read.players), "--save-drawings").items():
+    for i, path in paths.items():
         own: Any = named_drawings(read.players[i], model_fingerprint())
         if i in loaded:
             own = loaded[i].with_newer(own)

@@ -205,12 +205,12 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
     if len(photos) == 1 and errors:
         raise InputError(f"{errors[0]['photo']}: {errors[0]['error']}")
     paired = pair_table([TableSheet(i, s) for i, s in enumerate(sheets)])
-    player_files(drawings_out, len(paired.owners), "--save-drawings")  # refused before work
+    save_to = player_files(drawings_out, len(paired.owners), "--save-drawings")  # before work
     sheets, paired, own = with_drawings(sheets, paired, drawings_in)
     fixes = _player_fixes(paired.players, sets, plant_names)
     kept = None if supply_seed is None else supply(supply_seed)
     read = paired.score(fixes, errors, supply=kept)
-    save_drawings(read, drawings_out, own)
+    save_drawings(read, save_to, own)
     shown = read  # what the text says: the names given with --player, not the photos'
     if player_names and len(player_names) == len(paired.owners) and not as_json:
         named = {it.key: name for own, name in zip(paired.owners, player_names, strict=True)
@@ -263,10 +263,9 @@ def _print_text(players: Sequence[Player], names: Sequence[str], table: TableRes
                                           len({f for f, _ in p.corrections}))))
         for m in p.supply_checks or ():
             click.echo(f"! supply: {m.message} ({', '.join(m.fields)})")
-        own = sum(len(g.fields) for g in p.groups if getattr(g, "own", False))
-        if own:
-            click.echo(f"{count(own, 'drawing')} named like the player's earlier drawings "
-                       "(--drawings)")
+        if p.named_by_drawings:
+            click.echo(f"{count(len(p.named_by_drawings), 'drawing')} named like the "
+                       "player's earlier drawings (--drawings)")
         for q in p.questions:
             held = q["what"]  # "drawing" or "letter"
             what = (f"the {held} in {q['fields'][0]} looks" if len(q["fields"]) == 1 else

@@ -218,8 +218,7 @@ def score_table(items: Sequence[TableSheet[SheetReading]],
                                           for q in p.questions),
                                     tuple((key_of[g.fields[0]], g.fields[0]) for g in p.groups
                                           if len(g.fields) > 1 and set(g.fields) <= hand),
-                                    sum(len(g.fields) for g in p.groups
-                                        if getattr(g, "own", False))))
+                                    len(p.named_by_drawings)))
     unpaired = []
     for (sheet, p), doc in zip(read.unpaired, read.document.get("unpaired", []), strict=True):
         problem = read.pairing.problem_for(p)

@@ -49,14 +49,9 @@ def player_doc(p: PlayerReading[Any], name: str, table: TableResult, i: int) -> 
         "seconds": round(p.seconds, 3),
         **({} if p.supply_checks is None
            else {"supply": [m.to_json() for m in p.supply_checks]}),
-        **({"named_by_drawings": _named_by_drawings(p)}
+        **({"named_by_drawings": p.named_by_drawings}
            if any(getattr(s, "own_drawings", None) is not None for s in p.sheets) else {}),
     }
-
-
-def _named_by_drawings(p: PlayerReading[Any]) -> list[str]:
-    """The fields named like the player's drawings of earlier sheets (``read --drawings``)."""
-    return sorted(f for g in p.groups if getattr(g, "own", False) for f in g.fields)
 
 
 def unpaired_doc(p: PlayerReading[D], pairing: Pairing[D]) -> dict[str, Any]:

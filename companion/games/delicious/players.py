@@ -205,6 +205,12 @@ class PlayerReading(FieldSummary, Generic[S]):
         return dict(self._grouped[0])
 
     @property
+    def named_by_drawings(self) -> list[str]:
+        """The fields named like the player's drawings of earlier sheets (``read
+        --drawings``): the groups the reader marks ``own``."""
+        return sorted(f for g in self.groups if getattr(g, "own", False) for f in g.fields)
+
+    @property
     def groups(self) -> tuple[GroupLike, ...]:
         """Every group of alike drawings, trusted or not."""
         return self._grouped[1]

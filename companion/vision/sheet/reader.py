@@ -967,6 +967,7 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
              if isinstance(r, FieldReading) and r.drawing is not None}
     out = dict(readings)
     writer, surely = _letter_writer(readings)
+    rule = _group_rule() if drawn else GroupRule()  # the fitted grouping, read once
     if drawn and writer:  # a writer's letter like their own others is a letter
         for fid in _own_letters(readings, drawn, surely):
             ev = drawn.pop(fid)
@@ -974,7 +975,6 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
             out[fid] = replace(readings[fid], value=plant, confidence=min(q, ev.p_written),
                                note=OWN_LETTER_NOTE, drawing=None)
     if drawn and not writer:  # a drawer's letter as alike to their drawings is one of them
-        rule = _group_rule()
         for fid, ev in _drawn_like(readings, drawn, rule.distance).items():
             drawn[fid] = ev
             cands = _written(ev.p_written, ev.plants)
@@ -984,7 +984,7 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
     groups: list[DrawingGroup] = []
     if drawn:
         apart = garden(variant).apart() if variant else frozenset()  # the containers' rules
-        groups = group_drawings(drawn, choices, _group_rule(), apart)
+        groups = group_drawings(drawn, choices, rule, apart)
         # a drawing's look where the letter reader is sure of its letter (a writer's
         # letter the sketch network doubts), never a sketch's
         looks = {fid: r.letter_look for fid, r in readings.items()
@@ -996,7 +996,7 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
         from companion.vision.sheet.sketch_model import model_fingerprint
 
         if own is not None and own.model == model_fingerprint():
-            groups = name_by_own(groups, drawn, own, _group_rule().own_distance)
+            groups = name_by_own(groups, drawn, own, rule.own_distance)
         groups = [replace(g, id=f"q{i + 1}") for i, g in enumerate(groups)]
     for g in groups:
         for fid in g.fields:
