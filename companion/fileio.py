@@ -10,10 +10,10 @@ import json
 import math
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.errors import CompanionError, InputError
 
@@ -24,6 +24,7 @@ STDIN_LABEL = "stdin"
 MAX_JSON_BYTES = 64 * 2**20  # bytes
 MAX_JSON_DEPTH = 64  # levels of nested lists and objects
 MAX_JSON_NUMBER = 10**15  # largest magnitude of any number (points, counts, ids)
+T = TypeVar("T")
 
 
 def _json_kind(value: Any) -> str:
@@ -144,6 +145,31 @@ def write_json(path: str | os.PathLike[str], doc: Any) -> None:
         Path(path).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     except OSError as exc:
         raise InputError(f"cannot write {os.fspath(path)}: {exc.strerror or exc}") from None
+
+
+def load_own_file(path: str | os.PathLike[str], what: str, parse: Callable[[Any], T]) -> T:
+    """A file the project wrote for a player to keep (``what``: "dice colours",
+    "drawings"), parsed by ``parse``; a file that cannot be read, is not JSON or that
+    ``parse`` refuses is one InputError line naming it."""
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the {what} ({exc.strerror})") from None
+    except (ValueError, UnicodeDecodeError):
+        raise InputError(f"{path}: not a JSON {what} file") from None
+    try:
+        return parse(doc)
+    except InputError as exc:
+        raise InputError(f"{path}: {exc}") from None
+
+
+def save_own_file(path: str | os.PathLike[str], doc: Any, what: str,
+                  indent: int | None = None) -> None:
+    """Write one of those files (``load_own_file``); a failure is one InputError line."""
+    try:
+        Path(path).write_text(json.dumps(doc, indent=indent) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write the {what} ({exc.strerror})") from None
 
 
 def write_atomic(target: Path, data: bytes, *, fresh: bool = False) -> None:

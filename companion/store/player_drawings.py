@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -24,9 +25,7 @@ def update_player_drawings(store: Store, player_id: int,
     store.player(player_id)  # NotFoundError for a player that is not there
     now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
     with store.transaction() as c:
-        row = c.execute("SELECT doc FROM player_drawings WHERE player_id = ?",
-                        (player_id,)).fetchone()
-        doc = change(None if row is None else dict(json.loads(row[0])))
+        doc = change(_kept(c, player_id))
         c.execute("INSERT INTO player_drawings (player_id, doc, updated_at) VALUES (?, ?, ?) "
                   "ON CONFLICT (player_id) DO UPDATE SET doc = excluded.doc, "
                   "updated_at = excluded.updated_at",
@@ -38,8 +37,12 @@ def player_drawings(store: Store, player_id: int | None) -> dict[str, Any] | Non
     if player_id is None:
         return None
     with store.transaction() as c:
-        row = c.execute("SELECT doc FROM player_drawings WHERE player_id = ?",
-                        (player_id,)).fetchone()
+        return _kept(c, player_id)
+
+
+def _kept(c: sqlite3.Connection, player_id: int) -> dict[str, Any] | None:
+    row = c.execute("SELECT doc FROM player_drawings WHERE player_id = ?",
+                    (player_id,)).fetchone()
     return None if row is None else dict(json.loads(row[0]))
 
 

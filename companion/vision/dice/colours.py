@@ -9,7 +9,6 @@ is in docs/formats.md ("Dice colours").
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from companion.errors import InputError
+from companion.fileio import load_own_file, save_own_file
 from companion.vision.dice import constants as C
 from companion.vision.dice.colour import DICE_PER_FAMILY, INGREDIENT_NAMES
 
@@ -110,20 +110,8 @@ def learn_colours(reading: Any) -> DiceColours:
 
 
 def load_colours(path: str | Path) -> DiceColours:
-    try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read the dice colours ({exc.strerror})") from None
-    except (ValueError, UnicodeDecodeError):
-        raise InputError(f"{path}: not a JSON dice colours file") from None
-    try:
-        return DiceColours.from_json(doc)
-    except InputError as exc:
-        raise InputError(f"{path}: {exc}") from None
+    return load_own_file(path, "dice colours", DiceColours.from_json)
 
 
 def save_colours_file(colours: DiceColours, path: str | Path) -> None:
-    try:
-        Path(path).write_text(json.dumps(colours.to_json(), indent=2) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot write the dice colours ({exc.strerror})") from None
+    save_own_file(path, colours.to_json(), "dice colours", indent=2)

@@ -13,7 +13,6 @@ The file format is in docs/formats.md ("Player drawings").
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -23,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from companion.errors import InputError
+from companion.fileio import load_own_file, save_own_file
 from companion.vision.sheet.constants_sketches import (
     OWN_DRAWING_CONFIDENCE,
     OWN_DRAWINGS_PER_PLANT,
@@ -146,23 +146,11 @@ def drawings_from(named: Iterable[tuple[str, np.ndarray]], model: str) -> OwnDra
 
 
 def load_drawings(path: str | Path) -> OwnDrawings:
-    try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read the drawings ({exc.strerror})") from None
-    except (ValueError, UnicodeDecodeError):
-        raise InputError(f"{path}: not a JSON drawings file") from None
-    try:
-        return OwnDrawings.from_json(doc)
-    except InputError as exc:
-        raise InputError(f"{path}: {exc}") from None
+    return load_own_file(path, "drawings", OwnDrawings.from_json)
 
 
 def save_drawings_file(drawings: OwnDrawings, path: str | Path) -> None:
-    try:
-        Path(path).write_text(json.dumps(drawings.to_json()) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot write the drawings ({exc.strerror})") from None
+    save_own_file(path, drawings.to_json(), "drawings")
 
 
 def name_by_own(groups: Sequence[DrawingGroup], drawn: Mapping[str, DrawingEvidence],
