@@ -131,3 +131,32 @@ def test_the_players_drawings_command_shows_exports_loads_and_forgets(tmp_path: 
                "--data", data))
     assert "one of --forget" in one_line_error(
         invoke("players", "drawings", "Ann", "--forget", "-o", str(out), "--data", data))
+
+
+def test_kept_drawings_are_parsed_once_per_version(store: Store,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import companion.web.drawings as web_drawings
+    from companion.vision.sheet.sketch_model import model_fingerprint
+
+    ann, bo = (store.player(n, create=True).id for n in ("Ann", "Bo"))
+    doc = {**DOC, "model": model_fingerprint()}
+    keep_player_drawings(store, ann, doc)
+    reads: list[int] = []
+    real = web_drawings.player_drawings
+
+    def counted(s: Store, pid: int) -> Any:
+        reads.append(pid)
+        return real(s, pid)
+
+    monkeypatch.setattr(web_drawings, "player_drawings", counted)
+    kept = web_drawings.KeptDrawings(entries=1)
+    first = kept.of(store, ann)
+    assert first is not None and first.plants() == ["fig"] and kept.of(store, ann) is first
+    assert reads == [ann]  # the second view compared the stamp only
+    keep_player_drawings(store, ann, {**doc, "plants": {"onion": [[0.8, 0.6]]}})
+    again = kept.of(store, ann)
+    assert again is not None and again.plants() == ["onion"] and reads == [ann, ann]
+    assert kept.of(store, None) is None and reads == [ann, ann]
+    keep_player_drawings(store, bo, doc)
+    assert kept.of(store, bo) is not None and reads == [ann, ann, bo]
+    assert kept.of(store, ann) is not None and reads == [ann, ann, bo, ann]  # fell out

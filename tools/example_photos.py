@@ -65,7 +65,7 @@ def sketched_sheet_photo(folder: Path, size_px: int = 2400) -> Path:
 
 
 def sketched_game_photos(folder: Path, size_px: int = 2400, games: int = 2
-                         ) -> list[tuple[Path, dict[str, str | None]]]:
+                         ) -> list[tuple[Path, dict[str, str]]]:
     """Photos of one sketching player's combo sheets in ``games`` games (the same hand and
     plants drawn, other fields and photos), each with its true field values."""
     import numpy as np

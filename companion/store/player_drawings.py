@@ -23,7 +23,8 @@ def update_player_drawings(store: Store, player_id: int,
     """Keep ``change(kept)`` as the player's drawings document, read and written in one
     transaction: two tables of one player saved at once both count."""
     store.player(player_id)  # NotFoundError for a player that is not there
-    now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    # to the microsecond: it is the version a reader's cache compares (drawings_stamp)
+    now = dt.datetime.now(dt.UTC).isoformat(timespec="microseconds")
     with store.transaction() as c:
         doc = change(_kept(c, player_id))
         c.execute("INSERT INTO player_drawings (player_id, doc, updated_at) VALUES (?, ?, ?) "
@@ -38,6 +39,16 @@ def player_drawings(store: Store, player_id: int | None) -> dict[str, Any] | Non
         return None
     with store.transaction() as c:
         return _kept(c, player_id)
+
+
+def drawings_stamp(store: Store, player_id: int) -> str | None:
+    """When the player's drawings were last kept (None: none are), without the document:
+    a cache of parsed drawings asks this on every page and reads the document only when
+    it changed."""
+    with store.transaction() as c:
+        row = c.execute("SELECT updated_at FROM player_drawings WHERE player_id = ?",
+                        (player_id,)).fetchone()
+    return None if row is None else str(row[0])
 
 
 def _kept(c: sqlite3.Connection, player_id: int) -> dict[str, Any] | None:

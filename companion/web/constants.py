@@ -29,6 +29,9 @@ STORE_WAIT_S = 3.0
 # Worker processes reading photos: one per core on the 2-core machines game night runs on.
 READER_PROCESSES = 2
 SHEET_CACHE_ENTRIES = 24  # readings kept in memory (each holds a ~9 MP rectified page)
+# players' kept drawings held parsed (each 0.1-4 MB; parsing one takes 20-110 ms, and a
+# remote table's page reads every player's)
+DRAWINGS_CACHE_ENTRIES = 128
 OVERLAY_JPEG_QUALITY = 82
 OVERLAY_MAX_SIDE_PX = 1600  # overlays are scaled down to this for phones
 CROP_GROW_MM = 2.0  # context around a field's box in its review crop

@@ -25,7 +25,7 @@ from companion.games.registry import BY_SLUG
 from companion.paper.model import FieldSpec, SheetGeometry
 from companion.store import NewPhoto, Photo
 from companion.web.constants import CROP_GROW_MM
-from companion.web.drawings import PlayersDrawings, keep_table_drawings
+from companion.web.drawings import keep_table_drawings
 from companion.web.pictures import encode_jpeg
 from companion.web.readers import SHEET
 from companion.web.render import (
@@ -288,12 +288,12 @@ def table_sheets(st: WebState, scoring_id: int) -> list[TableSheet[SheetReading]
     """The scoring's sheets with their corrections and the players they were given to."""
     names = {p.id: p.name for p in st.store.players()}
     items = []
-    drawings = PlayersDrawings(st.store)
     for r in st.store.readings(scoring_id):
         if r.kind != SHEET:
             continue
         photo = st.store.photo(r.photo_id)
-        reading = drawings.read_with(_sheet(st, photo, str(r.doc["photo"])), r.player_id)
+        reading = st.drawings.read_with(st.store, _sheet(st, photo, str(r.doc["photo"])),
+                                        r.player_id)
         fixes = tuple((c.field, c.value) for c in st.store.corrections(r.id))
         items.append(TableSheet(r.id, reading, fixes,
                                 names.get(r.player_id) if r.player_id else None))

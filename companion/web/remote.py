@@ -25,7 +25,6 @@ from companion.games.delicious.read_table import TableSheet
 from companion.games.delicious.scoring import Score, rank
 from companion.store import NotFoundError, Photo, Player, Reading
 from companion.web.delicious import TableScore, score_table
-from companion.web.drawings import PlayersDrawings
 from companion.web.readers import SHEET
 from companion.web.render import WebState
 from companion.web.supply import night_supply
@@ -86,11 +85,12 @@ def own_readings(st: WebState, sid: int, pid: int) -> list[Reading]:
 def own_items(st: WebState, readings: Sequence[Reading],
               name: str) -> list[TableSheet[SheetReading]]:
     items = []
-    drawings = PlayersDrawings(st.store)  # the player's drawings named at earlier tables
     for r in readings:
         photo = st.store.photo(r.photo_id)
         fixes = tuple((c.field, c.value) for c in st.store.corrections(r.id))
-        sheet = drawings.read_with(light_sheet(st, photo, str(r.doc["photo"])), r.player_id)
+        # with the player's drawings named at earlier tables
+        sheet = st.drawings.read_with(st.store, light_sheet(st, photo, str(r.doc["photo"])),
+                                      r.player_id)
         items.append(TableSheet(r.id, sheet, fixes, name))
     return items
 

@@ -27,6 +27,8 @@ from companion.store import (
     StoreFullError,
 )
 from companion.web.busy import BusyError
+from companion.web.constants import DRAWINGS_CACHE_ENTRIES
+from companion.web.drawings import KeptDrawings
 from companion.web.readers import ReaderPool, ReadingCache
 from companion.web.readqueue import ReadQueue
 from companion.web.remote_state import RemoteState
@@ -48,6 +50,8 @@ class WebState:
     host_url: str | None = None  # the host's link, absolute
     join_link: str | None = None  # the join link for remote players, absolute
     remote: RemoteState = field(default_factory=RemoteState)
+    # players' kept drawings, parsed (web/drawings.py)
+    drawings: KeptDrawings = field(default_factory=lambda: KeptDrawings(DRAWINGS_CACHE_ENTRIES))
     secret: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     # signs a remote player's name cookie (the host token when there is one)
 
