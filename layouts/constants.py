@@ -3,7 +3,13 @@ otherwise; font sizes are in millimetres too (the pen draws in mm)."""
 
 from __future__ import annotations
 
-LAYOUT_VERSION = 1
+# Printed in every readable sheet's QR code. Version 2 (2026-12-06) gives the Delicious play
+# and combo sheets a key of the player's own drawings (a box beside each plant of the
+# legend). A photo of an older version is read with that version's geometry, so sheets
+# already printed stay readable.
+LAYOUT_VERSION = 2
+# The sheets each version changed (the others are laid out as in the version before).
+LAYOUT_CHANGES: dict[int, tuple[str, ...]] = {2: ("delicious-play", "delicious-combo")}
 
 # ---- registration --------------------------------------------------------------------
 MARKER_SIZE_MM = 15.0  # 6 modules of 2.5 mm: black border + 4x4 data bits

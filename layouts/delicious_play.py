@@ -46,10 +46,26 @@ SECTION_FONT_MM = 3.0
 CHOICE_ROW_MM = 13.0
 CHOICE_H_MM = 8.0 + 4 * CHOICE_ROW_MM  # 60
 SPOTS_H_MM = 52.0
-LEGEND_ROW_MM = 6.4
-LEGEND_H_MM = 8.0 + 6 * LEGEND_ROW_MM  # 46.4
+LEGEND_ROW_MM = 6.4  # layout version 1: the legend alone
 SECTION_GAP_MM = 4.0
-PLAY_FRONT_H_MM = CHOICE_H_MM + SPOTS_H_MM + LEGEND_H_MM + 2 * SECTION_GAP_MM
+# Layout version 2: a box beside each plant of the legend where a sketching player draws
+# it once (the key of their own drawings); rows as tall as a box, the column of boxes
+# kept inside the combo sheet's play column at its version-1 scale.
+KEY_VERSION = 2
+KEY_ROW_MM = 9.2
+KEY_BOX_MM = 8.0
+KEY_QUIET_MM = 1.0  # inside the box's line, as a cell's (CELL_QUIET_MM)
+KEY_BOX_X_MM = 28.0  # from each legend column's left
+KEY_NAME_X_MM = 11.0
+
+
+def legend_h(version: int) -> float:
+    """The legend's height: 46.4 mm in version 1, 63.2 mm with the key's boxes."""
+    return 8.0 + 6 * (KEY_ROW_MM if version >= KEY_VERSION else LEGEND_ROW_MM)
+
+
+def play_front_h(version: int) -> float:
+    return CHOICE_H_MM + SPOTS_H_MM + legend_h(version) + 2 * SECTION_GAP_MM
 
 CHOICE_TEXT: dict[PlantChoice, tuple[str, str]] = {
     PlantChoice.ONE_AS_IS: ("1 card", "as is"),
@@ -153,6 +169,9 @@ def draw_spots(ctx: SheetContext) -> None:
 
 
 def draw_legend(ctx: SheetContext) -> None:
+    if ctx.version >= KEY_VERSION:
+        draw_key(ctx)
+        return
     pen = ctx.pen
     section_title(pen, "NOT SKETCHING? WRITE A LETTER")
     columns: tuple[tuple[float, tuple[Vegetable | Fruit, ...]], ...] = (
@@ -167,8 +186,40 @@ def draw_legend(ctx: SheetContext) -> None:
             pen.text(x + 11.5, cy + 1.0, plant.value.replace("-", " "), 2.6)
 
 
+def draw_key(ctx: SheetContext) -> None:
+    """The legend with a box beside each plant: a player who sketches draws each plant
+    there once, as they will in the garden, and the reader takes those drawings as the
+    player's own named examples (a letter writer leaves the boxes empty)."""
+    pen = ctx.pen
+    section_title(pen, "YOUR PLANTS", "sketching? draw each once in its box")
+    columns: tuple[tuple[float, tuple[Vegetable | Fruit, ...]], ...] = (
+        (0.5, tuple(Vegetable)),
+        (41.5, tuple(Fruit)),
+    )
+    room = KEY_BOX_X_MM - KEY_NAME_X_MM - 0.8
+    for x, plants in columns:
+        for k, plant in enumerate(plants):
+            top = 8.0 + k * KEY_ROW_MM + (KEY_ROW_MM - KEY_BOX_MM) / 2
+            cy = top + KEY_BOX_MM / 2
+            draw_plant(pen, plant, x + 3.0, cy, 5.6)
+            pen.text(x + 7.0, cy + 1.3, plant.letter, 3.6, bold=True)
+            name = plant.value.replace("-", " ")
+            if pen.text_width(name, 2.5) <= room:
+                pen.text(x + KEY_NAME_X_MM, cy + 0.9, name, 2.5)
+            else:  # golden raspberry: two lines
+                first, _, rest = name.partition(" ")
+                pen.text(x + KEY_NAME_X_MM, cy - 0.4, first, 2.5)
+                pen.text(x + KEY_NAME_X_MM, cy + 2.3, rest, 2.5)
+            bx = x + KEY_BOX_X_MM
+            pen.rect(bx, top, KEY_BOX_MM, KEY_BOX_MM, radius=CELL_RADIUS_MM, fill="paper",
+                     width=LINE_MM)
+            q = KEY_QUIET_MM
+            ctx.add_key_box(plant.value, bx + q, top + q, KEY_BOX_MM - 2 * q, KEY_BOX_MM - 2 * q)
+
+
 def draw_play_front(ctx: SheetContext) -> None:
-    """The three sections stacked, PLAY_W_MM x PLAY_FRONT_H_MM, in the current frame."""
+    """The three sections stacked, PLAY_W_MM x play_front_h(version), in the current
+    frame."""
     pen = ctx.pen
     draw_choices(ctx)
     with pen.frame(0, CHOICE_H_MM + SECTION_GAP_MM):

@@ -17,8 +17,6 @@ from layouts.constants import (
 from layouts.delicious_garden import draw_garden
 from layouts.delicious_play import (
     CHOICE_H_MM,
-    LEGEND_H_MM,
-    PLAY_FRONT_H_MM,
     ROUND_GUIDE_H_MM,
     SPOTS_H_MM,
     draw_choices,
@@ -27,6 +25,8 @@ from layouts.delicious_play import (
     draw_round_guide,
     draw_spots,
     draw_tally,
+    legend_h,
+    play_front_h,
 )
 from layouts.registration import registration
 from layouts.sheet import SheetContext
@@ -68,7 +68,7 @@ def build_play(ctx: SheetContext) -> None:
     gap = 8.0
     top = HEADER_BOTTOM_MM + 4.0
     bottom = ctx.height - CORNER_KEEPOUT_MM - 2.0
-    left_h = CHOICE_H_MM + LEGEND_H_MM
+    left_h = CHOICE_H_MM + legend_h(ctx.version)
     right_h = SPOTS_H_MM + ROUND_GUIDE_H_MM
     s = _fit(2 * PLAY_W_MM, max(left_h, right_h) + 12.0,
              ctx.width - 2 * PAGE_MARGIN_MM - gap, bottom - top)
@@ -78,7 +78,7 @@ def build_play(ctx: SheetContext) -> None:
     row2 = top + max(CHOICE_H_MM, SPOTS_H_MM) * s + ROW_GAP_MM
     pen = ctx.pen
     # what is left below becomes a doodle strip for practising sketches
-    dy = row2 + max(LEGEND_H_MM, ROUND_GUIDE_H_MM) * s + ROW_GAP_MM
+    dy = row2 + max(legend_h(ctx.version), ROUND_GUIDE_H_MM) * s + ROW_GAP_MM
     if spare > 2 * ROW_GAP_MM + 20.0:
         pen.rect(x0, dy, ctx.width - 2 * x0, bottom - dy, radius=3.0, fill="paper",
                  stroke="faint", width=0.5, dash=(2.0, 1.5))
@@ -106,7 +106,7 @@ def build_combo(ctx: SheetContext) -> None:
     pen = ctx.pen
     px0, px1 = COMBO_SPLIT_MM + 3.0, ctx.width - PAGE_MARGIN_MM
     py0, py1 = HEADER_BOTTOM_MM + 2.0, ctx.height - CORNER_KEEPOUT_MM - 1.0
-    sp = _fit(PLAY_W_MM, PLAY_FRONT_H_MM, px1 - px0, py1 - py0)
+    sp = _fit(PLAY_W_MM, play_front_h(ctx.version), px1 - px0, py1 - py0)
     play_x = px0 + (px1 - px0 - PLAY_W_MM * sp) / 2
     registration(ctx, "Delicious", f"Side {ctx.variant}", title_x=play_x)
     gx0, gx1 = CORNER_KEEPOUT_MM + 1.0, COMBO_SPLIT_MM

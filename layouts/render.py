@@ -17,6 +17,7 @@ from companion.errors import InputError, UnknownNameError
 from companion.games.delicious.garden import VARIANTS
 from companion.games.registry import sheet_game
 from companion.paper.model import PAPER_SIZES_MM, SheetGeometry, paper_size_mm
+from layouts.constants import LAYOUT_CHANGES, LAYOUT_VERSION
 from layouts.registry import sheet_spec
 from layouts.sheet import SheetContext
 
@@ -42,8 +43,19 @@ def new_codes(players: int) -> list[str]:
     return codes
 
 
-def _check(name: str, paper: str, variant: str, code: str) -> None:
+def layout_versions(name: str) -> tuple[int, ...]:
+    """The layout versions that drew ``name`` differently, newest first (each the newest
+    of its layout): the versions a photo of it may need to be told apart by."""
+    older = [v - 1 for v in sorted(LAYOUT_CHANGES, reverse=True) if name in LAYOUT_CHANGES[v]]
+    return (LAYOUT_VERSION, *older)
+
+
+def _check(name: str, paper: str, variant: str, code: str,
+           version: int = LAYOUT_VERSION) -> None:
     sheet_spec(name)
+    if not 1 <= version <= LAYOUT_VERSION:
+        raise UnknownNameError(f"unknown layout version {version}; this companion draws "
+                               f"versions 1 to {LAYOUT_VERSION}")
     paper_size_mm(paper)
     if variant not in VARIANTS:
         raise UnknownNameError(f"unknown variant {variant!r}; choose one of "
@@ -53,15 +65,18 @@ def _check(name: str, paper: str, variant: str, code: str) -> None:
 
 
 def _context(name: str, paper: str, variant: str, code: str, canvas: Canvas | None,
-             bw: bool) -> SheetContext:
+             bw: bool, version: int = LAYOUT_VERSION) -> SheetContext:
     spec = sheet_spec(name)
-    return SheetContext(name, paper, variant, code, spec.landscape, canvas, bw)
+    return SheetContext(name, paper, variant, code, spec.landscape, canvas, bw,
+                        version=version)
 
 
-def geometry(name: str, paper: str = "letter", variant: str = "A") -> SheetGeometry:
-    """Every readable field, the markers and the QR box of a sheet, in mm."""
-    _check(name, paper, variant, "")
-    ctx = _context(name, paper, variant, "", None, False)
+def geometry(name: str, paper: str = "letter", variant: str = "A",
+             version: int = LAYOUT_VERSION) -> SheetGeometry:
+    """Every readable field, the markers and the QR box of a sheet, in mm (``version``:
+    an older layout's, to read a sheet printed from it)."""
+    _check(name, paper, variant, "", version)
+    ctx = _context(name, paper, variant, "", None, False, version)
     sheet_spec(name).build(ctx)
     return ctx.geometry()
 
@@ -75,6 +90,7 @@ def render_pdf(
     bw: bool = False,
     code: str | None = None,
     codes: Sequence[str] | None = None,
+    version: int = LAYOUT_VERSION,
 ) -> int:
     """Write the sheets, in order, into one PDF; the number of pages written (a sheet can
     take two). ``code=None`` draws a fresh player code shared by every sheet in the file;
@@ -90,7 +106,7 @@ def render_pdf(
         raise InputError("print the sheets for at least one player")
     for code in sets:
         for name in names:
-            _check(name, paper, variant, code)
+            _check(name, paper, variant, code, version)
     buf = io.BytesIO()
     canvas = Canvas(buf, pagesize=(PAPER_SIZES_MM[paper][0] * mm, PAPER_SIZES_MM[paper][1] * mm))
     canvas.setTitle(", ".join(names))
@@ -100,7 +116,8 @@ def render_pdf(
         spec = sheet_spec(name)
         w, h = paper_size_mm(paper, spec.landscape)
         canvas.setPageSize((w * mm, h * mm))
-        ctx = _context(name, paper, variant, code if pairs_by_code(name) else "", canvas, bw)
+        ctx = _context(name, paper, variant, code if pairs_by_code(name) else "", canvas, bw,
+                       version)
         spec.build(ctx)
         canvas.showPage()
     pages = canvas.getPageNumber() - 1
@@ -131,10 +148,11 @@ def render_image(
     dpi: int = 150,
     bw: bool = False,
     code: str = "",
+    version: int = LAYOUT_VERSION,
 ) -> Image.Image:
     """The sheet's first page as an RGB image, rendered by pdfium at ``dpi``."""
     buf = io.BytesIO()
-    render_pdf([name], buf, paper=paper, variant=variant, bw=bw, code=code)
+    render_pdf([name], buf, paper=paper, variant=variant, bw=bw, code=code, version=version)
     pdf = pdfium.PdfDocument(buf.getvalue())
     try:
         page = pdf[0]

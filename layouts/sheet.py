@@ -41,6 +41,7 @@ class SheetContext:
     qr_modules: int = 0  # modules across the QR symbol (its quiet zone is 4 of them)
     extra: dict[str, object] = field(default_factory=dict)
     page: int = 0
+    version: int = LAYOUT_VERSION  # the layout version drawn (older ones for reading)
     pen: Pen = field(init=False)
 
     def __post_init__(self) -> None:
@@ -65,6 +66,17 @@ class SheetContext:
             self.fields.append(FieldSpec(field_id, kind, box, tuple(allowed)))
         return box
 
+    def add_key_box(self, plant: str, x: float, y: float, w: float, h: float) -> Box:
+        """Record the box where a player draws ``plant`` once (the key of their own
+        drawings, layout version 2): in the geometry's ``extra["drawing_key"]``, since it
+        is read as an example of the player's hand, not as a field of the game."""
+        box = self.pen.page_box(x, y, w, h)
+        if self.page == 0:
+            key = self.extra.setdefault("drawing_key", {})
+            assert isinstance(key, dict)
+            key[plant] = box.as_list()
+        return box
+
     def new_page(self) -> None:
         """Start the back of the sheet; fields are recorded on the front only."""
         self.page += 1
@@ -75,7 +87,7 @@ class SheetContext:
     def geometry(self) -> SheetGeometry:
         return SheetGeometry(
             sheet=self.sheet,
-            version=LAYOUT_VERSION,
+            version=self.version,
             variant=self.variant,
             paper=self.paper,
             page_mm=self.page_mm,

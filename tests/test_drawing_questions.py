@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -37,7 +37,7 @@ class _Sheet:
     seconds: float = 1.0
     readings: dict[str, FakeField] = field(default_factory=dict)
 
-    def group_drawings(self, readings: Mapping[str, Any]
+    def group_drawings(self, readings: Mapping[str, Any], keys: Sequence[Any] = ()
                        ) -> tuple[dict[str, Any], tuple[_Group, ...]]:
         """The X fields are one untrusted group (read as carrot), the Y fields one trusted
         group (onion)."""

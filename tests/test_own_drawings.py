@@ -68,7 +68,7 @@ def test_groups_named_trusted_or_asked_by_the_players_own_drawings() -> None:
               DrawingGroup("q2", "vegetable", ("c",), "carrot", 0.999, True, VEGETABLE_PLANTS),
               DrawingGroup("q3", "vegetable", ("d",), "lettuce", 0.7, False, VEGETABLE_PLANTS)]
     a, c, d = name_by_own(groups, drawn, _own(), 0.35)
-    assert (a.guess, a.trusted, a.own, a.confidence) == ("carrot", True, True,
+    assert (a.guess, a.trusted, a.own, a.confidence) == ("carrot", True, "earlier",
                                                           OWN_DRAWING_CONFIDENCE)
     assert (c.guess, c.trusted) == ("onion", False)  # trusted, but the player says otherwise
     assert d == groups[2]  # like none of the player's drawings: left as it was

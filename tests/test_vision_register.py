@@ -26,7 +26,8 @@ DRAW_PX_PER_MM = 6.0
 QR_BOX = Box(93.0, 6.0, 30.0, 30.0)
 
 
-def fake_geometry(name: str, paper: str = "letter", variant: str = "A") -> SheetGeometry:
+def fake_geometry(name: str, paper: str = "letter", variant: str = "A",
+                  version: int = 1) -> SheetGeometry:
     """A stand-in for layouts.geometry: markers 12 mm in from each corner, QR top centre."""
     w, h = PAGE_MM
     c = 12.0 + MARKER_MM / 2
@@ -40,7 +41,7 @@ def fake_geometry(name: str, paper: str = "letter", variant: str = "A") -> Sheet
         FieldSpec(f"box{i}", FieldKind.CHOICE, Box(40.0 + 30 * i, 120.0, 12.0, 12.0), ("marked",))
         for i in range(4)
     )
-    return SheetGeometry(name, 1, variant, paper, PAGE_MM, markers, fields, QR_BOX)
+    return SheetGeometry(name, version, variant, paper, PAGE_MM, markers, fields, QR_BOX)
 
 
 def fake_page(name: str = "delicious-garden", code: str = "AB12",

@@ -13,13 +13,17 @@ A third, small column reads the same games written in letters only, for the time
 the first ``--second`` players of each sketch column play a second game (the same hand
 and sketches, another field map, other photos), read with the drawings named on their
 first sheet (every question answered as below, plus the groups trusted): ``--drawings``.
+And the first ``--key`` papers of each sketch column are photographed again with the
+player's key drawn (layout version 2: each plant they sketch drawn once more in its box
+of the legend), the same papers and photos otherwise.
 
 Columns: fields right with no answer given; silent errors (wrong and not in review);
 questions per paper; fields right after every question is answered (each with the plant
 most of its fields truly hold, as one tap does) and every other field in review checked;
 seconds per photo.
 
-    python -m tools.bench_sketch [--papers 200] [--letters 20] [--second 100] [--jobs 2]
+    python -m tools.bench_sketch [--papers 200] [--letters 20] [--second 100] [--key 200]
+                                 [--jobs 2]
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from layouts.constants import LAYOUT_VERSION  # so do they the sheets' layout
 from tools.synth.sketches import GENERATOR_VERSION  # the cached photos follow it
 
 OUT_DIR = Path("bench-out/sketch")
@@ -62,14 +67,17 @@ class Paper:
     # 0: the player's first sheet; 1: the same player (same hand, same plants drawn) in
     # another game, read with the drawings named on the first (--drawings)
     sitting: int = 0
+    # the player also draws each plant they sketch once in the sheet's key
+    key: bool = False
 
 
-def plan(n: int, column: str, base: int = 0, sitting: int = 0) -> list[Paper]:
+def plan(n: int, column: str, base: int = 0, sitting: int = 0, key: bool = False
+         ) -> list[Paper]:
     offset = {"real": 0, "synthetic": 5000, "letters": 0, "calib": 9000}[column] + base
-    tag = f"-s{sitting}" if sitting else ""
+    tag = (f"-s{sitting}" if sitting else "") + ("-k" if key else "")
     return [Paper(f"{column}-{k:03d}{tag}", 70_000 + offset + k // 3 + SITTING_GAMES * sitting,
                   k % 3, "AB"[(k // 3) % 2], offset * 10 + k, column,
-                  k % PAIR_EVERY == PAIR_EVERY - 1, sitting)
+                  k % PAIR_EVERY == PAIR_EVERY - 1, sitting, key)
             for k in range(n)]
 
 
@@ -112,7 +120,7 @@ def _make(job: tuple[Paper, str]) -> list[str]:
         shot = paper.seed * 2 + k + SITTING_SHOTS * paper.sitting
         made = render_sheet_photo(sheet, field_map, shot, variant=paper.variant,
                                   camera=CameraOptions().sized(SIZE_PX), code=code,
-                                  sketcher=player)
+                                  sketcher=player, key=paper.key)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(made.photo.jpeg)
         truth = made.truth_json()
@@ -139,6 +147,9 @@ class PaperResult:
     group_sizes: list[int] = field(default_factory=list)
     mixed_groups: int = 0
     own_named: int = 0  # groups named by the player's drawings of their first sheet
+    key_named: int = 0  # groups named by the player's drawings in their sheet's key
+    key_drawn: int = 0  # plants drawn in the key, and taken by the reader
+    key_read: int = 0
     # the drawings this paper's player has named after it (for their next sheet)
     own: dict[str, Any] | None = None
 
@@ -224,7 +235,10 @@ def _read(job: tuple[Sequence[str], dict[str, Any] | None, bool]) -> dict[str, A
         answered.update({f: answer for f in q["fields"]})
     for g in p.groups:
         res.group_sizes.append(len(g.fields))
-        res.own_named += bool(getattr(g, "own", False))
+        res.own_named += getattr(g, "own", "") == "earlier"
+        res.key_named += getattr(g, "own", "") == "key"
+    res.key_drawn = sum(len(t["synthetic"].get("key_drawn", [])) for t in truths)
+    res.key_read = len(p.key_plants)
     if keep:
         named = named_drawings(p.corrected(list(answered.items())), model_fingerprint())
         res.own = (own.with_newer(named) if own else named).to_json()
@@ -293,10 +307,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--second", type=int, default=100,
                     help="players of each sketch column read again on a second sheet, with "
                          "the drawings named on their first (0: none)")
+    ap.add_argument("--key", type=int, default=200,
+                    help="papers of each sketch column photographed again with the "
+                         "player's key drawn (0: none)")
     args = ap.parse_args(argv)
     from tools.synth import sketches as S
 
-    out = OUT_DIR / f"v{GENERATOR_VERSION}"
+    out = OUT_DIR / f"v{GENERATOR_VERSION}-layout{LAYOUT_VERSION}"
     columns: list[tuple[str, str]] = []
     if S.quickdraw() is not None:
         columns.append(("real", "real sketches (+ lettuce, pepper, fig from the generator)"))
@@ -316,6 +333,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         columns += [(f"{col}, first", f"{col}: the {second} players' first sheets"),
                     (f"{col}, second", f"{col}: the same players' second sheets, with the "
                                        "drawings named on their first")]
+    keyed = min(args.key, args.papers)
+    for col, _ in [c for c in columns if c[0] in ("real", "synthetic") and keyed > 0]:
+        results[f"{col}, key"] = run(plan(keyed, col, key=True), out, args.jobs)
+        columns.append((f"{col}, key", f"{col}: the first {keyed} papers again, with the "
+                                       "player's key drawn"))
     if args.details:
         with args.details.open("w") as f:
             for rs in results.values():
@@ -337,10 +359,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         mixed = sum(r["mixed_groups"] for r in results[col])
         silent = [s for r in results[col] for s in r["silent"]][:8]
         own = sum(r.get("own_named", 0) for r in results[col])
+        key = sum(r.get("key_named", 0) for r in results[col])
+        drawn = sum(r.get("key_drawn", 0) for r in results[col])
+        taken = sum(r.get("key_read", 0) for r in results[col])
         print(f"\n{col}: {len(sizes)} groups (median size "
               f"{statistics.median(sizes) if sizes else 0:g}, {own} named by the player's "
-              f"earlier drawings), {mixed} questions mixing plants; "
-              f"silent errors e.g. {silent}")
+              f"earlier drawings, {key} by their key: {taken} of {drawn} key drawings "
+              f"taken), {mixed} questions mixing plants; silent errors e.g. {silent}")
 
 
 if __name__ == "__main__":

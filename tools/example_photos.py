@@ -64,10 +64,11 @@ def sketched_sheet_photo(folder: Path, size_px: int = 2400) -> Path:
     return sketched_game_photos(folder, size_px, games=1)[0][0]
 
 
-def sketched_game_photos(folder: Path, size_px: int = 2400, games: int = 2
-                         ) -> list[tuple[Path, dict[str, str]]]:
+def sketched_game_photos(folder: Path, size_px: int = 2400, games: int = 2,
+                         key: bool = False) -> list[tuple[Path, dict[str, str]]]:
     """Photos of one sketching player's combo sheets in ``games`` games (the same hand and
-    plants drawn, other fields and photos), each with its true field values."""
+    plants drawn, other fields and photos), each with its true field values; ``key``: the
+    player draws each plant once in the sheet's key too (the same photos otherwise)."""
     import numpy as np
 
     from companion.games.delicious.simulate import simulate_game
@@ -81,8 +82,10 @@ def sketched_game_photos(folder: Path, size_px: int = 2400, games: int = 2
         field_map = dict(simulate_game(game + k, 3, "A").field_maps[0])
         player = make_player(np.random.default_rng(style), "heldout", SKETCH_PLANTS)
         made = render_sheet_photo("delicious-combo", field_map, photo + k,
-                                  camera=CameraOptions().sized(size_px), sketcher=player)
-        path = folder / ("combo-sketched.jpg" if k == 0 else f"combo-sketched-{k + 1}.jpg")
+                                  camera=CameraOptions().sized(size_px), sketcher=player,
+                                  key=key)
+        name = "combo-sketched" + ("-key" if key else "") + (f"-{k + 1}" if k else "")
+        path = folder / f"{name}.jpg"
         path.write_bytes(made.photo.jpeg)
         out.append((path, dict(made.truth)))
     return out

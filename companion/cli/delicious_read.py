@@ -263,6 +263,9 @@ def _print_text(players: Sequence[Player], names: Sequence[str], table: TableRes
                                           len({f for f, _ in p.corrections}))))
         for m in p.supply_checks or ():
             click.echo(f"! supply: {m.message} ({', '.join(m.fields)})")
+        if p.key_plants:
+            click.echo(f"{count(len(p.named_by_key), 'drawing')} named like the player's "
+                       f"drawings in the sheet's key ({', '.join(p.key_plants)})")
         if p.named_by_drawings:
             click.echo(f"{count(len(p.named_by_drawings), 'drawing')} named like the "
                        "player's earlier drawings (--drawings)")

@@ -44,15 +44,17 @@ CORNER_NAMES = {0: "top-left", 1: "top-right", 2: "bottom-right", 3: "bottom-lef
 
 SHEET_VARIANTS = ("A", "B")
 
-GeometryFn = Callable[[str, str, str], SheetGeometry]
+GeometryFn = Callable[[str, str, str, int], SheetGeometry]  # sheet, paper, variant, version
 BlankFn = Callable[[SheetGeometry, float], np.ndarray]
 
 
 @cache
-def layout_geometry(name: str, paper: str, variant: str) -> SheetGeometry:
+def layout_geometry(name: str, paper: str, variant: str,
+                    version: int = layouts.LAYOUT_VERSION) -> SheetGeometry:
     """A layout's geometry, built once per process: building it draws the whole sheet
-    (QR code included), which cost a 12 MP read a tenth of its time on every photo."""
-    return layouts.geometry(name, paper=paper, variant=variant)
+    (QR code included), which cost a 12 MP read a tenth of its time on every photo.
+    ``version``: the layout the sheet was printed from (its QR code says)."""
+    return layouts.geometry(name, paper=paper, variant=variant, version=version)
 
 
 @dataclass(frozen=True, eq=False)
@@ -417,15 +419,20 @@ def _identify_by_layout(
 
 def _layout_blank(geo: SheetGeometry, px_per_mm: float) -> np.ndarray:
     img = layouts.render_image(geo.sheet, paper=geo.paper, variant=geo.variant,
-                               dpi=round(px_per_mm * 25.4), bw=True, code="")
+                               dpi=round(px_per_mm * 25.4), bw=True, code="",
+                               version=geo.version)
     return np.asarray(img.convert("L"), dtype=np.uint8)
 
 
 def candidate_geometries(
     sheets: Sequence[str] = DELICIOUS_SHEETS, geometry_fn: GeometryFn = layout_geometry,
-    variants: Sequence[str] = ("A",),
+    variants: Sequence[str] = ("A",), every_version: bool = False,
 ) -> list[SheetGeometry]:
-    return [geometry_fn(s, p, v) for s in sheets for p in PAPERS for v in variants]
+    """The sheets' layouts on each paper; ``every_version``: each older layout of a sheet
+    too (to tell a sheet apart without its QR code, which names its version)."""
+    return [geometry_fn(s, p, v, n) for s in sheets for p in PAPERS for v in variants
+            for n in (layouts.layout_versions(s) if every_version
+                      else (layouts.LAYOUT_VERSION,))]
 
 
 def register(
@@ -452,7 +459,7 @@ def register(
         label = _label(_decode_text(gray))
     identified_by = "qr"
     if label is None:
-        known = candidate_geometries(sheets, geometry_fn, SHEET_VARIANTS)
+        known = candidate_geometries(sheets, geometry_fn, SHEET_VARIANTS, every_version=True)
         geo = _identify_by_layout(gray, found, known, blank_fn)
         if geo is None:
             raise ImageError(
@@ -463,15 +470,15 @@ def register(
         identified_by = "layout"
     if label.sheet not in sheets:
         raise ImageError(wrong_sheet(label.sheet, sheets))
-    try:
-        geometry = geometry_fn(label.sheet, label.paper, label.variant)
-    except CompanionError as exc:
-        raise ImageError(f"the sheet's QR code names an unknown layout: {exc}") from None
-    if geometry.version != label.version:
+    if not 1 <= label.version <= layouts.LAYOUT_VERSION:
         raise ImageError(
             f"this sheet was printed from layout version {label.version}; this reader knows "
-            f"version {geometry.version}; reprint the sheet"
+            f"versions 1 to {layouts.LAYOUT_VERSION}; update companion or reprint the sheet"
         )
+    try:
+        geometry = geometry_fn(label.sheet, label.paper, label.variant, label.version)
+    except CompanionError as exc:
+        raise ImageError(f"the sheet's QR code names an unknown layout: {exc}") from None
     hom, residual = marker_homography(found, geometry, px_per_mm)
     if residual > MAX_MARKER_RESIDUAL_MM:
         raise ImageError(

@@ -99,6 +99,8 @@ class PlayerResult:
     named: tuple[tuple[int, str], ...] = ()  # a field of each group named by hand (undo)
     # drawings named like the player's own named drawings of earlier sheets, no question
     own_named: int = 0
+    # drawings named like the player's drawings in their sheet's key, no question
+    key_named: int = 0
 
     def pick(self, chosen: str | None) -> ReviewField | None:
         """The field ``KEY:FIELD`` (a tap on the overlay, or the list) if it is this
@@ -218,7 +220,7 @@ def score_table(items: Sequence[TableSheet[SheetReading]],
                                           for q in p.questions),
                                     tuple((key_of[g.fields[0]], g.fields[0]) for g in p.groups
                                           if len(g.fields) > 1 and set(g.fields) <= hand),
-                                    len(p.named_by_drawings)))
+                                    len(p.named_by_drawings), len(p.named_by_key)))
     unpaired = []
     for (sheet, p), doc in zip(read.unpaired, read.document.get("unpaired", []), strict=True):
         problem = read.pairing.problem_for(p)

@@ -54,6 +54,7 @@ class FilledSheet:
     marks: dict[str, str] = field(default_factory=dict)  # field id -> mark drawn there
     writer: str = ""  # the real writer whose letters fill it ("" for fonts and strokes)
     sketched: tuple[str, ...] = ()  # plant fields holding a sketch, not a letter
+    key_drawn: tuple[str, ...] = ()  # plants drawn in the sheet's key (layout version 2)
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class SheetPhoto:
     marks: dict[str, str] = field(default_factory=dict)
     writer: str = ""
     sketched: tuple[str, ...] = ()
+    key_drawn: tuple[str, ...] = ()
 
     def image(self) -> np.ndarray:
         return self.photo.image()
@@ -94,6 +96,7 @@ class SheetPhoto:
                 "stray_marks": self.stray_marks,
                 "marks": dict(sorted(self.marks.items())),
                 **({"sketched": sorted(self.sketched)} if self.sketched else {}),
+                **({"key_drawn": list(self.key_drawn)} if self.key_drawn else {}),
                 "tilt_deg": round(self.photo.shot.tilt_deg, 1),
                 "rotation_deg": round(self.photo.shot.rotation_deg, 1),
                 "fill": round(self.photo.shot.fill, 2),
@@ -127,6 +130,12 @@ def sheet_geometry(sheet: str, paper: str = "letter", variant: str = "A") -> She
         )
     geometry: SheetGeometry = layouts.geometry(sheet, paper=paper, variant=variant)
     return geometry
+
+
+def _key_boxes(geometry: SheetGeometry) -> dict[str, list[float]]:
+    """The sheet's key boxes (plant -> [x, y, w, h] mm; none before layout version 2)."""
+    key = geometry.extra.get("drawing_key")
+    return dict(key) if isinstance(key, dict) else {}
 
 
 # ---- values to ink ------------------------------------------------------------------------
@@ -236,6 +245,7 @@ def _free_spot(rng: np.random.Generator, geometry: SheetGeometry, size_mm: float
     """A square away from every field, marker and the QR code, or None if none found."""
     c = K.STRAY_MARK_CLEARANCE_MM
     keep_out = [f.box_mm for f in geometry.fields]
+    keep_out += [Box(*b) for b in _key_boxes(geometry).values()]
     keep_out += [Box(m.center_mm[0] - m.size_mm / 2, m.center_mm[1] - m.size_mm / 2,
                      m.size_mm, m.size_mm) for m in geometry.markers]
     if geometry.qr_box_mm is not None:
@@ -264,6 +274,7 @@ def fill_sheet(
     smudge: bool | None = None,
     writer: str | None = None,
     sketcher: SketchPlayer | None = None,
+    key: bool = False,
 ) -> FilledSheet:
     """Render ``sheet`` and write ``field_map`` on it (only the fields that sheet has).
 
@@ -275,7 +286,9 @@ def fill_sheet(
     many random draws the letters take depends on which fonts are installed, and that must
     not decide whether a sheet gets a smudge. ``smudge`` forces one (True) or none (False);
     None leaves it to chance (``SMUDGE_CHANCE``). ``sketcher``: the plants that player
-    sketches are drawn, in their way, instead of written (tools/synth/sketches.py).
+    sketches are drawn, in their way, instead of written (tools/synth/sketches.py);
+    ``key``: they also draw each of them once in the sheet's key (layout version 2), from
+    a stream of its own (the rest of the sheet is the same with or without it).
     """
     rng = rng if rng is not None else np.random.default_rng()
     extras_rng = rng.spawn(1)[0]
@@ -312,6 +325,17 @@ def fill_sheet(
         else:
             raise InputError(f"cannot write a {spec.kind} field ({spec.id})")
 
+    key_drawn: list[str] = []
+    if key and sketcher is not None:
+        key_rng = rng.spawn(1)[0]
+        for plant, b in _key_boxes(geometry).items():
+            if sketcher.sketches(plant):
+                grown = _grow(_px(Box(*b), dpi), float(key_rng.uniform(*K.SKETCH_GROW)),
+                              page.shape)
+                _with_pen(page, grown, pen, key_rng, "sketch", plant, fonts, dpi,
+                          sketch=functools.partial(sketcher.alpha, plant))
+                key_drawn.append(plant)
+
     strays = 0
     for _ in range(int(extras_rng.integers(K.STRAY_MARKS[0], K.STRAY_MARKS[1] + 1))):
         spot = _free_spot(extras_rng, geometry, float(extras_rng.uniform(*K.STRAY_MARK_MM)))
@@ -328,7 +352,7 @@ def fill_sheet(
         handwriting.draw_mark(page, _px(target.box_mm, dpi), "smudge", extras_rng)
         smudged.append(target.id)
     return FilledSheet(page, truth, pen, tuple(smudged), strays, marks, writer or "",
-                       tuple(sketched))
+                       tuple(sketched), tuple(key_drawn))
 
 
 def render_sheet_photo(
@@ -345,15 +369,16 @@ def render_sheet_photo(
     smudge: bool | None = None,
     writer: str | None = None,
     sketcher: SketchPlayer | None = None,
+    key: bool = False,
 ) -> SheetPhoto:
     """Fill a sheet and photograph it; the same arguments always give the same JPEG."""
     fill_rng, camera_rng = np.random.default_rng(seed).spawn(2)
     filled = fill_sheet(sheet, field_map, variant, fill_rng, fonts, dpi, paper=paper, code=code,
-                        smudge=smudge, writer=writer, sketcher=sketcher)
+                        smudge=smudge, writer=writer, sketcher=sketcher, key=key)
     photo = shoot(filled.page_bgr, camera_rng, camera or CameraOptions())
     return SheetPhoto(photo, filled.truth, sheet, variant, paper, code, seed, filled.pen,
                       filled.smudged, filled.stray_marks, filled.marks, filled.writer,
-                      filled.sketched)
+                      filled.sketched, filled.key_drawn)
 
 
 def make_photo(

@@ -51,6 +51,8 @@ def player_doc(p: PlayerReading[Any], name: str, table: TableResult, i: int) -> 
            else {"supply": [m.to_json() for m in p.supply_checks]}),
         **({"named_by_drawings": p.named_by_drawings}
            if any(getattr(s, "own_drawings", None) is not None for s in p.sheets) else {}),
+        **({"key_plants": p.key_plants, "named_by_key": p.named_by_key}
+           if p.key_plants else {}),
     }
 
 

@@ -85,7 +85,7 @@ class GroupLike(Protocol):
 class GroupsDrawings(Protocol):
     """A sheet reading whose reader names a player's alike drawings together."""
 
-    def group_drawings(self, readings: Mapping[str, Any]
+    def group_drawings(self, readings: Mapping[str, Any], keys: Sequence[Any] = ()
                        ) -> tuple[dict[str, Any], tuple[Any, ...]]: ...
 
 
@@ -196,7 +196,8 @@ class PlayerReading(FieldSummary, Generic[S]):
             merged.update(s.readings)
         first = self.sheets[0] if self.sheets else None
         if isinstance(first, GroupsDrawings):
-            return first.group_drawings(merged)
+            return first.group_drawings(
+                merged, [getattr(s, "key_drawings", None) for s in self.sheets])
         return merged, ()
 
     @property
@@ -207,8 +208,29 @@ class PlayerReading(FieldSummary, Generic[S]):
     @property
     def named_by_drawings(self) -> list[str]:
         """The fields named like the player's drawings of earlier sheets (``read
-        --drawings``): the groups the reader marks ``own``."""
-        return sorted(f for g in self.groups if getattr(g, "own", False) for f in g.fields)
+        --drawings``): the groups the reader marks ``own`` "earlier"."""
+        return self._named_by("earlier")
+
+    @property
+    def named_by_key(self) -> list[str]:
+        """The fields named like the player's drawings in their sheet's key (layout
+        version 2): the groups the reader marks ``own`` "key"."""
+        return self._named_by("key")
+
+    @property
+    def key_plants(self) -> list[str]:
+        """The plants the player drew in their sheet's key and the reader took (empty: no
+        key, or nothing drawn in it)."""
+        plants: list[str] = []
+        for s in self.sheets:
+            key = getattr(s, "key_drawings", None)
+            if key is not None:
+                plants += [p for p in key.plants() if p not in plants]
+        return plants
+
+    def _named_by(self, source: str) -> list[str]:
+        return sorted(f for g in self.groups if getattr(g, "own", "") == source
+                      for f in g.fields)
 
     @property
     def groups(self) -> tuple[GroupLike, ...]:

@@ -137,3 +137,7 @@ EVIDENCE_FLOOR = 1e-3
 OWN_DRAWING_CONFIDENCE = 0.98
 # Earlier drawings kept per plant in a drawings file, the newest first: a few sheets' worth.
 OWN_DRAWINGS_PER_PLANT = 24
+# A box of the sheet's key (layout version 2; reader.read_key) is taken as the player's
+# drawing of its plant when the cell ink test is at least this sure something is written
+# there (the review threshold for a cell): a faint or half-erased mark names nothing.
+KEY_DRAWN_ABOVE = 0.9

@@ -89,7 +89,9 @@ class DrawingGroup:
     trusted: bool
     choices: tuple[str, ...]
     what: str = "drawing"  # what its cells hold: "drawing" or "letter"
-    own: bool = False  # named by the player's drawings of an earlier sheet (own_drawings.py)
+    # named by the player's own named drawings: "key" (the sheet's key) or "earlier" (an
+    # earlier sheet's), "" when not (own_drawings.py)
+    own: str = ""
 
     def question_json(self) -> dict[str, Any]:
         return {"id": self.id, "fields": list(self.fields), "guess": self.guess,

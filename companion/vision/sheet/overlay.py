@@ -29,7 +29,7 @@ from companion.vision.sheet.constants import (
     OVERLAY_SCORE_BGR,
 )
 from companion.vision.sheet.marks import box_px
-from companion.vision.sheet.reader import SheetReading
+from companion.vision.sheet.reader import SheetReading, key_specs
 
 _SHORT: dict[str, str] = {Mark.MARKED: "x", Mark.CROSS: "X", Mark.CHECK: "V", Mark.CIRCLED: "O"}
 
@@ -91,6 +91,14 @@ def draw_overlay(
         group = getattr(r, "group", "")
         if group:  # a drawing: its group of alike drawings, named together (q3 = question 3)
             halo_text(img, group, (x0 + 3, y1 - 4), size * 0.8, colour, 2)
+    taken = reading.key_drawings.looks if reading.key_drawings is not None else {}
+    for spec in key_specs(reading.geometry):
+        if spec.allowed[0] in taken:  # a key drawing the reader took, named by its box
+            b = spec.box_mm
+            x0, y0, x1, y1 = box_px((b.x, b.y, b.w, b.h), ppm, 0.0)
+            cv2.rectangle(img, (x0, y0), (x1, y1), OVERLAY_GREEN_BGR, 2)
+            halo_text(img, "key", (x0 + 3, y1 - 4), max(0.45, (y1 - y0) / 75) * 0.8,
+                      OVERLAY_GREEN_BGR, 2)
     if container_points is not None:
         g = garden(reading.variant)
         for c in g.containers:

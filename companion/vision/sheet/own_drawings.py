@@ -30,6 +30,10 @@ from companion.vision.sheet.constants_sketches import (
 )
 from companion.vision.sheet.drawing_groups import DrawingEvidence, DrawingGroup
 
+# Where a group's naming drawings came from (DrawingGroup.own): the key of the player's
+# sheet (layout version 2), or their drawings of an earlier sheet (``--drawings``).
+OWN_KEY = "key"
+OWN_EARLIER = "earlier"
 FORMAT = "companion-drawings"
 VERSION = 1
 _DIGITS = 4  # features are unit-length; 4 decimals move a cosine distance by < 1e-3
@@ -154,11 +158,13 @@ def save_drawings_file(drawings: OwnDrawings, path: str | Path) -> None:
 
 
 def name_by_own(groups: Sequence[DrawingGroup], drawn: Mapping[str, DrawingEvidence],
-                own: OwnDrawings, distance: float) -> list[DrawingGroup]:
-    """``groups`` with the player's earlier drawings' word: a group of drawings they name
-    (``OwnDrawings.name``) is trusted as that plant at OWN_DRAWING_CONFIDENCE (or kept, a
-    trusted group they agree with); a trusted group they name otherwise becomes a question
-    guessing their plant. Letter groups and groups they do not name are left alone."""
+                own: OwnDrawings, distance: float, source: str = OWN_EARLIER
+                ) -> list[DrawingGroup]:
+    """``groups`` with the player's named drawings' word (``source``: OWN_KEY or
+    OWN_EARLIER): a group of drawings they name (``OwnDrawings.name``) is trusted as that
+    plant at OWN_DRAWING_CONFIDENCE (or kept, a trusted group they agree with); a trusted
+    group they name otherwise becomes a question guessing their plant. Letter groups and
+    groups they do not name are left alone."""
     out = []
     for g in groups:
         plant = None
@@ -170,14 +176,14 @@ def name_by_own(groups: Sequence[DrawingGroup], drawn: Mapping[str, DrawingEvide
             out.append(replace(g, guess=plant, trusted=False))
         else:
             out.append(replace(g, guess=plant, trusted=True,
-                               confidence=OWN_DRAWING_CONFIDENCE, own=True))
+                               confidence=OWN_DRAWING_CONFIDENCE, own=source))
     return out
 
 
 def named_drawings(player: Any, model: str) -> OwnDrawings:
     """The drawings of one player's reading (a ``PlayerReading``) whose plant is known:
     set by hand (an answered question is its fields set by hand), or read and not in
-    review (a trusted group)."""
+    review (a trusted group); then those of their sheets' keys."""
     hand = {fid for fid, _ in player.corrections}
     final = player.readings
     named = []
@@ -186,4 +192,8 @@ def named_drawings(player: Any, model: str) -> OwnDrawings:
         got = final[fid]
         if ev is not None and got.value is not None and (fid in hand or not got.review):
             named.append((got.value, ev.features))
+    for sheet in player.sheets:
+        key = getattr(sheet, "key_drawings", None)
+        if key is not None and key.model == model:
+            named += [(p, row) for p in key.plants() for row in key.looks[p]]
     return drawings_from(named, model)

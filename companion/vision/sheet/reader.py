@@ -27,7 +27,7 @@ from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS, 
 from companion.games.delicious.table import TableResult, assess
 from companion.games.delicious.verdicts import BENT_NOTE, GLARE_NOTE, LOW_DETAIL_NOTE
 from companion.games.problems import Problem
-from companion.paper.model import FieldKind, FieldSpec, SheetGeometry
+from companion.paper.model import Box, FieldKind, FieldSpec, SheetGeometry
 from companion.vision import local_fit
 from companion.vision.constants import (
     FIELD_SHIFT_MAX_MM,
@@ -90,6 +90,7 @@ from companion.vision.sheet.constants_sketches import (
     DRAWING_CONFIDENCE,
     DRAWN_LETTER_FLOOR,
     FRUIT_PLANTS,
+    KEY_DRAWN_ABOVE,
     LETTER_GATE_DEFAULT,
     LETTER_SURE_GATE,
     LETTER_SURE_READ,
@@ -120,7 +121,13 @@ from companion.vision.sheet.letter_groups import (
     own_letters_among_drawings,
 )
 from companion.vision.sheet.letter_pairs import LetterCall, doubted_pairs
-from companion.vision.sheet.own_drawings import OwnDrawings, name_by_own
+from companion.vision.sheet.own_drawings import (
+    OWN_EARLIER,
+    OWN_KEY,
+    OwnDrawings,
+    drawings_from,
+    name_by_own,
+)
 
 LETTER_VALUES: dict[FieldKind, dict[str, str]] = {
     FieldKind.VEGETABLE: {letter: v.value for v, letter in VEGETABLE_LETTERS.items()},
@@ -131,6 +138,8 @@ LETTER_VALUES: dict[FieldKind, dict[str, str]] = {
 LETTER_DOUBT_NOTE = "letter not clear enough to be sure"
 # The note of a cell that holds a drawing, before its group is read (drawing_groups.py).
 DRAWING_NOTE = "a drawing, not a letter: named with the player's alike drawings"
+# The ids of a sheet's key's boxes (key_specs): never a field id.
+KEY_PREFIX = "key."
 PLANTS_OF_KIND: dict[FieldKind, tuple[str, ...]] = {
     FieldKind.VEGETABLE: VEGETABLE_PLANTS, FieldKind.FRUIT: FRUIT_PLANTS}
 # The note of a letter sure enough on its own but read between the same two letters as a
@@ -209,6 +218,8 @@ class SheetReading(FieldSummary):
     reader: str = Reader.OURS.value
     # the player's named drawings of earlier sheets (``read --drawings``; own_drawings.py)
     own_drawings: OwnDrawings | None = field(default=None, repr=False)
+    # the drawings of this sheet's key, each named by its box (read_key; None: no key)
+    key_drawings: OwnDrawings | None = field(default=None, repr=False)
 
     @property
     def sheet(self) -> str:
@@ -241,11 +252,16 @@ class SheetReading(FieldSummary):
     def score(self) -> Score:
         return self._alone.scores[0]
 
-    def group_drawings(self, readings: Mapping[str, Any]
+    def group_drawings(self, readings: Mapping[str, Any], keys: Sequence[Any] = ()
                        ) -> tuple[dict[str, Any], tuple[DrawingGroup, ...]]:
         """``readings`` (one player's, merged from their sheets) with every drawing named
-        by its group, and the groups (drawing_groups.py)."""
-        return settle_drawings(readings, self.variant, self.own_drawings)
+        by its group, and the groups (drawing_groups.py); ``keys``: the drawings of the
+        keys of the player's sheets (``key_drawings``, None where a sheet has none)."""
+        mine = [k for k in keys if isinstance(k, OwnDrawings) and k.count]
+        key = None
+        for k in mine:
+            key = k if key is None else key.with_newer(k)
+        return settle_drawings(readings, self.variant, self.own_drawings, key)
 
     def to_json(self) -> dict[str, Any]:
         """The per-photo document of ``delicious read --json`` (docs/contracts.md)."""
@@ -267,22 +283,26 @@ class SheetReading(FieldSummary):
 
 
 @cache
-def blank_sheet(sheet: str, paper: str, variant: str, bw: bool) -> np.ndarray:
-    """The sheet as printed, grey, at the rectified resolution (read-only, cached)."""
+def blank_sheet(sheet: str, paper: str, variant: str, bw: bool,
+                version: int = layouts.LAYOUT_VERSION) -> np.ndarray:
+    """The sheet as printed (from layout ``version``), grey, at the rectified resolution
+    (read-only, cached)."""
     img = layouts.render_image(sheet, paper=paper, variant=variant, dpi=RECTIFIED_DPI,
-                               bw=bw, code="")
+                               bw=bw, code="", version=version)
     grey = np.asarray(img.convert("L"), dtype=np.uint8)
     grey.flags.writeable = False
     return grey
 
 
-def _printed_in_bw(grey: np.ndarray, sheet: str, paper: str, variant: str) -> bool:
+def _printed_in_bw(grey: np.ndarray, sheet: str, paper: str, variant: str,
+                   version: int = layouts.LAYOUT_VERSION) -> bool:
     """Was this sheet printed in black and white? Whichever blank looks more like it."""
     small = cv2.resize(grey, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
     a = small.astype(np.float32) - float(small.mean())
     best, bw_best = -2.0, False
     for bw in (False, True):
-        t, tt = _small_blank(sheet, paper, variant, bw, (small.shape[1], small.shape[0]))
+        t, tt = _small_blank(sheet, paper, variant, bw, (small.shape[1], small.shape[0]),
+                             version)
         ncc = float((a * t).sum() / max(float(np.sqrt((a * a).sum() * tt)), 1e-6))
         if ncc > best:
             best, bw_best = ncc, bw
@@ -290,11 +310,11 @@ def _printed_in_bw(grey: np.ndarray, sheet: str, paper: str, variant: str) -> bo
 
 
 @cache
-def _small_blank(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int, int]
-                 ) -> tuple[np.ndarray, float]:
+def _small_blank(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int, int],
+                 version: int = layouts.LAYOUT_VERSION) -> tuple[np.ndarray, float]:
     """The blank at ``size`` less its mean, and its sum of squares, for _printed_in_bw
     (the same for every photo of the sheet, so made once)."""
-    t = cv2.resize(blank_sheet(sheet, paper, variant, bw), size,
+    t = cv2.resize(blank_sheet(sheet, paper, variant, bw, version), size,
                    interpolation=cv2.INTER_AREA).astype(np.float32)
     t -= float(t.mean())
     t.flags.writeable = False
@@ -351,12 +371,13 @@ def _shift_window(spec: FieldSpec, ppm: float, shape: tuple[int, ...]
 
 @lru_cache(maxsize=8)
 def _shift_templates(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int, int],
-                     ppm: float, specs: tuple[FieldSpec, ...]
+                     ppm: float, specs: tuple[FieldSpec, ...],
+                     version: int = layouts.LAYOUT_VERSION,
                      ) -> dict[str, tuple[ShiftTemplate | None, ...]]:
     """Every field's printed surroundings on the blank, softened by each lens blur and made
     ready for matching (the same for every photo of the sheet: made once, in about 0.2 s,
     and kept for the last eight sheets read, up to 25 MB each)."""
-    blank = _fit(blank_sheet(sheet, paper, variant, bw), size)
+    blank = _fit(blank_sheet(sheet, paper, variant, bw, version), size)
     out: dict[str, tuple[ShiftTemplate | None, ...]] = {}
     for spec in specs:
         found = _shift_window(spec, ppm, blank.shape)
@@ -677,24 +698,26 @@ def _page(grey: np.ndarray, reg: Registration) -> _Page:
     label = reg.label
     ppm = reg.px_per_mm
     size = (grey.shape[1], grey.shape[0])
-    bw = _printed_in_bw(grey, label.sheet, label.paper, label.variant)
-    blank = _fit(blank_sheet(label.sheet, label.paper, label.variant, bw), size)
+    bw = _printed_in_bw(grey, label.sheet, label.paper, label.variant, label.version)
+    blank = _fit(blank_sheet(label.sheet, label.paper, label.variant, bw, label.version), size)
     raw = marks.paper_ratio(grey, ppm)
     ratio = cv2.GaussianBlur(raw, (0, 0), INK_SMOOTH_PX)  # sensor noise off the ink test
     templates = _shift_templates(label.sheet, label.paper, label.variant, bw, size, ppm,
-                                 reg.geometry.fields)
+                                 _aligned_specs(reg.geometry), label.version)
     return _Page(grey, ratio, blank, raw, ppm, templates)
 
 
 def read_fields(
     grey: np.ndarray, reg: Registration, reader: Reader = Reader.OURS, own_letters: bool = False,
     local: local_fit.LocalFit | None = None,
-) -> dict[str, FieldReading]:
+) -> tuple[dict[str, FieldReading], OwnDrawings | None]:
     """Read every field of a registered sheet from its rectified grey image (``own_letters``:
     compare doubtful letters with the player's sure ones on the sheet; ``local``: the warp a
-    bent sheet was flattened through, whose doubt sends fields to review)."""
+    bent sheet was flattened through, whose doubt sends fields to review), and the drawings
+    of its key (``read_key``)."""
     page = _page(grey, reg)
     geometry = reg.geometry
+    key = read_key(page, geometry, local)
     cands: dict[str, Candidates] = {}
     letter_ids: list[str] = []
     letter_crops: list[np.ndarray] = []
@@ -786,7 +809,68 @@ def read_fields(
         as_drawing = as_letters.get(fid) if value is not None else None
         out[fid] = FieldReading(fid, spec.kind, value, conf, ordered, shifts[fid][:2], note,
                                 evidence, letter_look=look, as_drawing=as_drawing)
-    return out
+    return out, key
+
+
+def key_specs(geometry: SheetGeometry) -> tuple[FieldSpec, ...]:
+    """The boxes of a sheet's key, where a sketching player draws each plant once (layout
+    version 2): as cells of the plant's kind, allowing that plant alone. Read as the
+    player's named examples, never scored."""
+    key = geometry.extra.get("drawing_key")
+    if not isinstance(key, dict):
+        return ()
+    return tuple(
+        FieldSpec(KEY_PREFIX + plant,
+                  FieldKind.VEGETABLE if plant in VEGETABLE_PLANTS else FieldKind.FRUIT,
+                  Box(*box), (plant,))
+        for plant, box in key.items())
+
+
+def _aligned_specs(geometry: SheetGeometry) -> tuple[FieldSpec, ...]:
+    """Every box aligned on the photo: the fields, then the key's boxes."""
+    return (*geometry.fields, *key_specs(geometry))
+
+
+def read_key(page: _Page, geometry: SheetGeometry, local: local_fit.LocalFit | None = None
+             ) -> OwnDrawings | None:
+    """The drawings of the sheet's key, each named by its box (None: the sheet has no key;
+    no plant: the key was left empty). A box is left out where its ink is not clearly
+    written, where it holds a letter (the sketch network's letter gate), where the page
+    may be bent out of place, and where the sketch network alone is as sure of another
+    plant as a trusted group is (a plant drawn in the wrong box must not name the
+    player's drawings)."""
+    specs = key_specs(geometry)
+    if not specs:
+        return None
+    from companion.vision.sheet.letters import preprocess
+    from companion.vision.sheet.sketch_model import model_fingerprint, sketch_classifier
+
+    shifts = _smooth_shifts(specs, {s.id: _shift(page, s) for s in specs})
+    drawn: list[tuple[FieldSpec, np.ndarray]] = []
+    for spec in specs:
+        if local is not None and _bent_here(local, spec):
+            continue
+        cell = _cell(page, spec, shifts[spec.id])
+        if cell.p_written >= KEY_DRAWN_ABOVE:
+            drawn.append((spec, cell.crop))
+    model = model_fingerprint()
+    if not drawn:
+        return OwnDrawings(model, {})
+    scores = sketch_classifier().scores(np.stack([preprocess(c) for _, c in drawn]))
+    gate, trust = _letter_gate(), _group_rule().trust
+    named: list[tuple[str, np.ndarray]] = []
+    for i, (spec, _) in enumerate(drawn):
+        plant = spec.allowed[0]
+        if scores.p_letter(i) >= gate:
+            continue
+        plants = PLANTS_OF_KIND[spec.kind]
+        raw = [float(scores.probs[i, SKETCH_CLASSES.index(v)]) for v in plants]
+        total = sum(raw) or 1.0
+        best = max(range(len(plants)), key=lambda k: raw[k])
+        if plants[best] != plant and raw[best] / total >= trust:
+            continue
+        named.append((plant, scores.features[i]))
+    return drawings_from(named, model)
 
 
 def _bent_here(local: local_fit.LocalFit, spec: FieldSpec) -> bool:
@@ -800,8 +884,8 @@ def _follow_bends(grey_photo: np.ndarray, reg: Registration, grey: np.ndarray
                   ) -> tuple[np.ndarray, local_fit.LocalFit | None]:
     """The flattened sheet, flattened again through a fitted warp if its paper bends."""
     label = reg.label
-    bw = _printed_in_bw(grey, label.sheet, label.paper, label.variant)
-    blank = _fit(blank_sheet(label.sheet, label.paper, label.variant, bw),
+    bw = _printed_in_bw(grey, label.sheet, label.paper, label.variant, label.version)
+    blank = _fit(blank_sheet(label.sheet, label.paper, label.variant, bw, label.version),
                  (grey.shape[1], grey.shape[0]))
     return local_fit.follow(grey_photo, reg, grey, blank)
 
@@ -913,8 +997,9 @@ def read_image(
     grey_photo = bgr if bgr.ndim == 2 else cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     reg = register(grey_photo, sheets)
     grey, local = _follow_bends(grey_photo, reg, reg.rectify(grey_photo))
-    readings = read_fields(grey, reg, rd, own_letters, local)
-    return SheetReading(photo, reg, readings, grey, time.perf_counter() - start, rd.value)
+    readings, key = read_fields(grey, reg, rd, own_letters, local)
+    return SheetReading(photo, reg, readings, grey, time.perf_counter() - start, rd.value,
+                        key_drawings=key)
 
 
 def read_photo(
@@ -928,8 +1013,7 @@ def read_photo(
     start = time.perf_counter()
     grey = load_grey(path)
     reading = read_image(grey, str(path), reader, sheets, own_letters=own_letters)
-    return SheetReading(reading.photo, reading.registration, reading.readings,
-                        reading.rectified, time.perf_counter() - start, reading.reader)
+    return replace(reading, seconds=time.perf_counter() - start)
 
 
 # Above any probability: no group is trusted (the group fit belongs to another network).
@@ -937,6 +1021,8 @@ UNFITTED_TRUST = 2.0
 GROUP_TRUSTED_NOTE = "a drawing, named with its group of alike drawings"
 GROUP_QUESTION_NOTE = "a drawing: one question for its group of alike drawings"
 OWN_DRAWING_NOTE = "a drawing, named like the player's drawings of an earlier sheet"
+KEY_DRAWING_NOTE = "a drawing, named like the player's own drawing in the sheet's key"
+OWN_NOTES = {OWN_EARLIER: OWN_DRAWING_NOTE, OWN_KEY: KEY_DRAWING_NOTE}
 OWN_LETTER_NOTE = "a letter like the player's own, though first taken for a drawing"
 DRAWN_TOO_NOTE = "a letter for a plant this player draws elsewhere"
 
@@ -956,13 +1042,15 @@ def _group_rule() -> GroupRule:
 
 
 def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
-                    own: OwnDrawings | None = None
+                    own: OwnDrawings | None = None, key: OwnDrawings | None = None,
                     ) -> tuple[dict[str, Any], tuple[DrawingGroup, ...]]:
     """Group the drawings among ``readings`` and name each by its group: a trusted group
     gives its members its guess with its confidence, an untrusted one its guess in review
     (one question); then the letters in review, alike ones asked once (letter_groups.py).
     ``variant``: the garden whose containers' rules keep cells apart; ``own``: the
-    player's named drawings of earlier sheets (own_drawings.py)."""
+    player's named drawings of earlier sheets (own_drawings.py); ``key``: the drawings of
+    the key of the player's sheet (read_key), asked first: a group either names
+    otherwise is asked."""
     drawn = {fid: r.drawing for fid, r in readings.items()
              if isinstance(r, FieldReading) and r.drawing is not None}
     out = dict(readings)
@@ -995,8 +1083,9 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
         groups = join_alike_questions(groups, looks, apart)
         from companion.vision.sheet.sketch_model import model_fingerprint
 
-        if own is not None and own.model == model_fingerprint():
-            groups = name_by_own(groups, drawn, own, rule.own_distance)
+        for source, named in ((OWN_KEY, key), (OWN_EARLIER, own)):
+            if named is not None and named.model == model_fingerprint():
+                groups = name_by_own(groups, drawn, named, rule.own_distance, source)
         groups = [replace(g, id=f"q{i + 1}") for i, g in enumerate(groups)]
     for g in groups:
         for fid in g.fields:
@@ -1004,7 +1093,7 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
             ev = drawn[fid]
             if g.trusted:
                 conf = min(g.confidence, ev.p_written)
-                note = OWN_DRAWING_NOTE if g.own else GROUP_TRUSTED_NOTE
+                note = OWN_NOTES.get(g.own, GROUP_TRUSTED_NOTE)
             else:
                 conf, note = min(g.confidence, ev.p_written, DRAWING_CONFIDENCE), \
                     GROUP_QUESTION_NOTE

@@ -1,0 +1,165 @@
+"""The key of a player's own drawings (layout version 2): a box beside each plant of the
+play and combo sheets' legend, where a sketching player draws each plant once. Read as
+the player's named examples, it names their alike drawings on the same sheet."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import layouts
+from companion.errors import UnknownNameError
+from companion.vision.sheet.constants_sketches import SKETCH_PLANTS
+from companion.vision.sheet.drawing_groups import DrawingEvidence, DrawingGroup
+from companion.vision.sheet.own_drawings import (
+    OWN_EARLIER,
+    OWN_KEY,
+    OwnDrawings,
+    name_by_own,
+)
+from tests.conftest import invoke
+from tools.example_photos import SKETCH_PLANTS as SKETCH_SEEDS_PLANTS
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "delicious" / "photos"
+DRAWN = SKETCH_SEEDS_PLANTS  # the example player sketches these, and writes the rest
+
+
+def _overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+@pytest.mark.parametrize("name", ["delicious-combo", "delicious-play"])
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+@pytest.mark.parametrize("variant", ["A", "B"])
+def test_the_key_has_a_box_per_plant_clear_of_every_field(name: str, paper: str,
+                                                           variant: str) -> None:
+    geo = layouts.geometry(name, paper, variant)
+    key = geo.extra["drawing_key"]
+    assert list(key) == list(SKETCH_PLANTS)
+    boxes = list(key.values())
+    fields = [f.box_mm.as_list() for f in geo.fields]
+    w, h = geo.page_mm
+    for k, b in enumerate(boxes):
+        assert b[2] >= 4.5 and b[3] >= 4.5, "a box too small to draw in"
+        assert 0 < b[0] and b[0] + b[2] < w and 0 < b[1] and b[1] + b[3] < h
+        assert not any(_overlap(b, f) for f in fields)
+        assert not any(_overlap(b, o) for o in boxes[k + 1:])
+    assert geo.to_json()["drawing_key"] == key
+
+
+def test_older_layouts_stay_drawable_and_readable() -> None:
+    assert layouts.LAYOUT_VERSION == 2
+    assert layouts.layout_versions("delicious-combo") == (2, 1)
+    assert layouts.layout_versions("delicious-garden") == (2,)
+    old = layouts.geometry("delicious-combo", version=1)
+    assert old.version == 1 and "drawing_key" not in old.extra
+    assert [f.id for f in old.fields] == [f.id for f in layouts.geometry("delicious-combo").fields]
+    garden1 = layouts.geometry("delicious-garden", version=1)
+    assert garden1.fields == layouts.geometry("delicious-garden").fields
+    # the play sheet's fields did not move: only its legend grew boxes
+    assert layouts.geometry("delicious-play", version=1).fields == \
+        layouts.geometry("delicious-play").fields
+    with pytest.raises(UnknownNameError, match="layout version 3"):
+        layouts.geometry("delicious-combo", version=3)
+
+
+def test_a_sheet_printed_before_the_key_is_read_with_its_own_layout() -> None:
+    from companion.vision.sheet.reader import read_photo
+
+    reading = read_photo(str(EXAMPLES / "combo-good-light.jpg"))
+    assert reading.registration.label.version == 1 == reading.geometry.version
+    assert reading.key_drawings is None
+    truth = json.loads((EXAMPLES / "combo-good-light.truth.json").read_text())["fields"]
+    assert reading.fields == truth
+
+
+# ---- the key's word, then the earlier sheets' (pure) ---------------------------------------
+
+
+def _look(i: int, d: int = 8) -> np.ndarray:
+    v = np.zeros(d)
+    v[i] = 1.0
+    return v
+
+
+def _evidence(look: np.ndarray) -> DrawingEvidence:
+    return DrawingEvidence("vegetable", (("carrot", 0.5), ("broccoli", 0.5)), 0.99, 0.0, look,
+                           ())
+
+
+def test_the_key_names_a_group_and_an_earlier_sheet_that_disagrees_makes_it_a_question() -> None:
+    drawn = {"a": _evidence(_look(0)), "b": _evidence(_look(0)), "c": _evidence(_look(1))}
+    groups = [DrawingGroup("q1", "vegetable", ("a", "b"), "broccoli", 0.6, False,
+                           ("carrot", "broccoli")),
+              DrawingGroup("q2", "vegetable", ("c",), "carrot", 0.6, False,
+                           ("carrot", "broccoli"))]
+    key = OwnDrawings("m", {"carrot": np.stack([_look(0)])})
+    named = name_by_own(groups, drawn, key, 0.4, OWN_KEY)
+    assert (named[0].guess, named[0].trusted, named[0].own) == ("carrot", True, OWN_KEY)
+    assert named[1] == groups[1], "a group the key does not name is left alone"
+    earlier = OwnDrawings("m", {"broccoli": np.stack([_look(0)])})
+    asked = name_by_own(named, drawn, earlier, 0.4, OWN_EARLIER)
+    assert (asked[0].guess, asked[0].trusted) == ("broccoli", False)
+    agreed = name_by_own(named, drawn, key, 0.4, OWN_EARLIER)
+    assert agreed[0] == named[0], "named alike by both: kept as the key named it"
+
+
+# ---- end to end on photographs ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, dict[str, str]]]:
+    """One held-out sketching player's sheet photographed with the key left empty and
+    with it drawn (the same photo otherwise)."""
+    from tools.example_photos import sketched_game_photos
+
+    folder = tmp_path_factory.mktemp("key")
+    plain = sketched_game_photos(folder, games=1)[0]
+    keyed = sketched_game_photos(folder, games=1, key=True)[0]
+    return {"plain": plain, "key": keyed}
+
+
+def _doc(photo: Path, *args: str) -> dict[str, Any]:
+    res = invoke("delicious", "read", "--json", str(photo), *args)
+    assert res.exit_code in (0, 1), res.output
+    return json.loads(res.stdout)  # type: ignore[no-any-return]
+
+
+@pytest.mark.synth
+def test_the_key_names_the_players_drawings_with_no_question(
+        photos: dict[str, tuple[Path, dict[str, str]]]) -> None:
+    plain_photo, truth = photos["plain"]
+    key_photo, truth_key = photos["key"]
+    assert truth == truth_key
+    plain, keyed = _doc(plain_photo), _doc(key_photo)
+    assert "key_plants" not in plain and "named_by_key" not in plain
+    assert set(keyed["key_plants"]) == set(DRAWN), "every plant the player sketches"
+    named = keyed["named_by_key"]
+    assert named and not set(named) & set(keyed["review"])
+    assert all(keyed["fields"][f] == truth[f] for f in named)
+    assert len(keyed["questions"]) < len(plain["questions"])
+    wrong = [f for f, v in truth.items() if keyed["fields"].get(f) != v]
+    assert not [f for f in wrong if f not in keyed["review"]], "a silent error"
+    for q in keyed["questions"]:
+        assert len(Counter(truth[f] for f in q["fields"])) == 1, "a question mixes plants"
+
+
+@pytest.mark.synth
+def test_read_says_how_many_drawings_the_key_named(
+        photos: dict[str, tuple[Path, dict[str, str]]], tmp_path: Path) -> None:
+    key_photo, _ = photos["key"]
+    res = invoke("delicious", "read", str(key_photo))
+    assert res.exit_code in (0, 1), res.output
+    line = next(x for x in res.stdout.splitlines() if "in the sheet's key" in x)
+    n = len(_doc(key_photo)["named_by_key"])
+    assert line.startswith(f"{n} drawing") and "carrot" in line
+    # the key's drawings are kept with the others for the player's next sheets
+    mine = tmp_path / "mine.json"
+    res = invoke("delicious", "read", str(key_photo), "--save-drawings", str(mine))
+    assert res.exit_code in (0, 1), res.output
+    assert set(json.loads(mine.read_text())["plants"]) == set(DRAWN)
