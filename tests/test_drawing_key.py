@@ -163,3 +163,27 @@ def test_read_says_how_many_drawings_the_key_named(
     res = invoke("delicious", "read", str(key_photo), "--save-drawings", str(mine))
     assert res.exit_code in (0, 1), res.output
     assert set(json.loads(mine.read_text())["plants"]) == set(DRAWN)
+
+
+@pytest.mark.synth
+def test_the_phone_page_counts_what_the_key_named_and_saving_keeps_it(
+        photos: dict[str, tuple[Path, dict[str, str]]], client: Any, store: Any) -> None:
+    from companion.store.player_drawings import player_drawings
+    from companion.web.delicious import score_table, table_sheets
+
+    key_photo, _ = photos["key"]
+    r = client.post("/delicious/upload", files=[
+        ("photo", (key_photo.name, key_photo.read_bytes(), "image/jpeg"))],
+        follow_redirects=False)
+    sid = int(r.headers["location"].split("s=")[1])
+    (reading,) = store.readings(sid)
+    ann = store.player("Ann", create=True).id
+    client.post(f"/delicious/{sid}/player", data={"reading": reading.id, "player": ann})
+    doc = score_table(table_sheets(client.app.app.state.web, sid)).players[0].doc
+    n = len(doc["named_by_key"])
+    assert n > 0
+    page = client.get(f"/delicious?s={sid}").text
+    assert f'data-testid="key-named">{n} drawings named like the drawings in the sheet' in page
+    client.post(f"/delicious/{sid}/save")
+    kept = player_drawings(store, ann)
+    assert kept is not None and set(DRAWN) <= set(kept["plants"])
