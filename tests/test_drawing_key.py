@@ -14,14 +14,10 @@ import pytest
 
 import layouts
 from companion.errors import UnknownNameError
+from companion.games.delicious.players import OWN_EARLIER, OWN_KEY
 from companion.vision.sheet.constants_sketches import SKETCH_PLANTS
 from companion.vision.sheet.drawing_groups import DrawingEvidence, DrawingGroup
-from companion.vision.sheet.own_drawings import (
-    OWN_EARLIER,
-    OWN_KEY,
-    OwnDrawings,
-    name_by_own,
-)
+from companion.vision.sheet.own_drawings import OwnDrawings, name_by_own
 from tests.conftest import invoke
 from tools.example_photos import SKETCH_PLANTS as SKETCH_SEEDS_PLANTS
 
@@ -187,3 +183,20 @@ def test_the_phone_page_counts_what_the_key_named_and_saving_keeps_it(
     client.post(f"/delicious/{sid}/save")
     kept = player_drawings(store, ann)
     assert kept is not None and set(DRAWN) <= set(kept["plants"])
+
+
+def test_the_key_names_within_its_own_distance() -> None:
+    from companion.vision.sheet.drawing_groups import GroupRule
+
+    assert GroupRule.from_meta({"group_distance": 0.3}).key_distance == 0.3
+    assert GroupRule.from_meta({"group_own": 0.4}).key_distance == 0.4
+    rule = GroupRule.from_meta({"group_own": 0.4, "group_key": 0.5})
+    assert (rule.own_distance, rule.key_distance) == (0.4, 0.5)
+    # a group 0.45 from the key's carrot is named by the key's reach, not the earlier one's
+    look = np.array([np.sqrt(1 - 0.55 ** 2), 0.55])  # cosine 0.55 to the carrot: 0.45 away
+    drawn = {"a": _evidence(look)}
+    group = [DrawingGroup("q1", "vegetable", ("a",), "broccoli", 0.6, False,
+                          ("carrot", "broccoli"))]
+    carrot = OwnDrawings("m", {"carrot": np.stack([np.array([0.0, 1.0])])})
+    assert name_by_own(group, drawn, carrot, rule.key_distance, OWN_KEY)[0].guess == "carrot"
+    assert name_by_own(group, drawn, carrot, rule.own_distance, OWN_EARLIER)[0] == group[0]

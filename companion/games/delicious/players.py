@@ -81,6 +81,12 @@ class GroupLike(Protocol):
     def what(self) -> str: ...  # what its cells hold: "drawing" or "letter"
 
 
+# Where a group of drawings was named from (GroupLike ``own``): the key of the player's
+# sheet (layout version 2), or their drawings of an earlier sheet (``read --drawings``).
+OWN_KEY = "key"
+OWN_EARLIER = "earlier"
+
+
 @runtime_checkable
 class GroupsDrawings(Protocol):
     """A sheet reading whose reader names a player's alike drawings together."""
@@ -209,13 +215,13 @@ class PlayerReading(FieldSummary, Generic[S]):
     def named_by_drawings(self) -> list[str]:
         """The fields named like the player's drawings of earlier sheets (``read
         --drawings``): the groups the reader marks ``own`` "earlier"."""
-        return self._named_by("earlier")
+        return self._named_by(OWN_EARLIER)
 
     @property
     def named_by_key(self) -> list[str]:
         """The fields named like the player's drawings in their sheet's key (layout
         version 2): the groups the reader marks ``own`` "key"."""
-        return self._named_by("key")
+        return self._named_by(OWN_KEY)
 
     @property
     def key_plants(self) -> list[str]:

@@ -135,6 +135,13 @@ EVIDENCE_FLOOR = 1e-3
 # inside the last that held. Such a group's confidence: over REVIEW_BELOW, under any
 # group the network itself trusts.
 OWN_DRAWING_CONFIDENCE = 0.98
+# The drawings of the sheet's key (one a plant, reader.read_key) name a group by the same
+# rule within ``group_key`` (assets/sketches.json; ``group_own`` where it holds none),
+# chosen by hand on 200 calib papers photographed with the key drawn (tools.bench_sketch
+# --key): questions mean 1.12 at 0.4 (``group_own``), 0.89 at 0.45, 0.82 at 0.5, 0.74 at
+# 0.55, with no field wrong and out of review; 0.6 named two groups wrong. 0.5 is kept,
+# one step inside the last that held (no constant here: the value lives with the
+# network's other fitted settings).
 # Earlier drawings kept per plant in a drawings file, the newest first: a few sheets' worth.
 OWN_DRAWINGS_PER_PLANT = 24
 # A box of the sheet's key (layout version 2; reader.read_key) is taken as the player's

@@ -170,10 +170,17 @@ class GroupRule:
     # a group named by the player's earlier drawings lies within this of them
     # (own_drawings.py; the grouping distance where the metadata holds none)
     own: float | None = None
+    # a group named by the drawings of the sheet's key lies within this of them (one
+    # drawing a plant; ``own`` where the metadata holds none)
+    key: float | None = None
 
     @property
     def own_distance(self) -> float:
         return self.distance if self.own is None or self.own < 0 else self.own
+
+    @property
+    def key_distance(self) -> float:
+        return self.own_distance if self.key is None or self.key < 0 else self.key
 
     @classmethod
     def from_meta(cls, meta: Mapping[str, Any]) -> GroupRule:
@@ -189,7 +196,8 @@ class GroupRule:
                    {str(k): tuple(float(x) for x in v) for k, v in centres.items()}
                    if isinstance(centres, dict) else {},
                    merge=num("group_merge", QUESTION_MERGE_DISTANCE),
-                   own=num("group_own", -1.0) if "group_own" in meta else None)
+                   own=num("group_own", -1.0) if "group_own" in meta else None,
+                   key=num("group_key", -1.0) if "group_key" in meta else None)
 
     def likeness(self, members: Sequence[DrawingEvidence], plant: str) -> float:
         """Cosine likeness of the members' mean look to ``plant``'s centre (1.0 without

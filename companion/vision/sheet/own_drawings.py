@@ -23,6 +23,7 @@ import numpy as np
 
 from companion.errors import InputError
 from companion.fileio import load_own_file, save_own_file
+from companion.games.delicious.players import OWN_EARLIER
 from companion.vision.sheet.constants_sketches import (
     OWN_DRAWING_CONFIDENCE,
     OWN_DRAWINGS_PER_PLANT,
@@ -30,10 +31,6 @@ from companion.vision.sheet.constants_sketches import (
 )
 from companion.vision.sheet.drawing_groups import DrawingEvidence, DrawingGroup
 
-# Where a group's naming drawings came from (DrawingGroup.own): the key of the player's
-# sheet (layout version 2), or their drawings of an earlier sheet (``--drawings``).
-OWN_KEY = "key"
-OWN_EARLIER = "earlier"
 FORMAT = "companion-drawings"
 VERSION = 1
 _DIGITS = 4  # features are unit-length; 4 decimals move a cosine distance by < 1e-3

@@ -21,7 +21,7 @@ import numpy as np
 import layouts
 from companion.errors import UnknownNameError
 from companion.games.delicious.garden import garden
-from companion.games.delicious.players import FieldSummary, PlayerReading
+from companion.games.delicious.players import OWN_EARLIER, OWN_KEY, FieldSummary, PlayerReading
 from companion.games.delicious.scoring import Score
 from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS, Mark
 from companion.games.delicious.table import TableResult, assess
@@ -121,13 +121,7 @@ from companion.vision.sheet.letter_groups import (
     own_letters_among_drawings,
 )
 from companion.vision.sheet.letter_pairs import LetterCall, doubted_pairs
-from companion.vision.sheet.own_drawings import (
-    OWN_EARLIER,
-    OWN_KEY,
-    OwnDrawings,
-    drawings_from,
-    name_by_own,
-)
+from companion.vision.sheet.own_drawings import OwnDrawings, drawings_from, name_by_own
 
 LETTER_VALUES: dict[FieldKind, dict[str, str]] = {
     FieldKind.VEGETABLE: {letter: v.value for v, letter in VEGETABLE_LETTERS.items()},
@@ -1083,9 +1077,10 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
         groups = join_alike_questions(groups, looks, apart)
         from companion.vision.sheet.sketch_model import model_fingerprint
 
-        for source, named in ((OWN_KEY, key), (OWN_EARLIER, own)):
+        for source, named, reach in ((OWN_KEY, key, rule.key_distance),
+                                     (OWN_EARLIER, own, rule.own_distance)):
             if named is not None and named.model == model_fingerprint():
-                groups = name_by_own(groups, drawn, named, rule.own_distance, source)
+                groups = name_by_own(groups, drawn, named, reach, source)
         groups = [replace(g, id=f"q{i + 1}") for i, g in enumerate(groups)]
     for g in groups:
         for fid in g.fields:
