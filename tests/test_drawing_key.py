@@ -146,6 +146,24 @@ def test_the_key_names_the_players_drawings_with_no_question(
 
 
 @pytest.mark.synth
+def test_a_sketched_sheet_with_its_key_empty_suggests_the_key(
+        photos: dict[str, tuple[Path, dict[str, str]]], client: Any, store: Any) -> None:
+    plain_photo, _ = photos["plain"]
+    key_photo, _ = photos["key"]
+    tip = "tip: draw each plant once in the sheet's key"
+    plain = invoke("delicious", "read", str(plain_photo))
+    assert tip in plain.stdout and tip not in invoke("delicious", "read", str(key_photo)).stdout
+    # a sheet printed before the key (version 1) is not told about it
+    old = invoke("delicious", "read", str(EXAMPLES / "combo-good-light.jpg"))
+    assert tip not in old.stdout
+    r = client.post("/delicious/upload", files=[
+        ("photo", (plain_photo.name, plain_photo.read_bytes(), "image/jpeg"))],
+        follow_redirects=False)
+    page = client.get(r.headers["location"]).text
+    assert 'data-testid="key-hint"' in page and 'data-testid="key-named"' not in page
+
+
+@pytest.mark.synth
 def test_read_says_how_many_drawings_the_key_named(
         photos: dict[str, tuple[Path, dict[str, str]]], tmp_path: Path) -> None:
     key_photo, _ = photos["key"]

@@ -276,6 +276,9 @@ def _print_text(players: Sequence[Player], names: Sequence[str], table: TableRes
             click.echo(f"? {q['id']}: {what} like {q['guess'] or 'no plant known'}; name "
                        f"{'it' if len(q['fields']) == 1 else 'them all'} with --name "
                        f"{q['fields'][0]}=PLANT")
+        if p.key_hint:
+            click.echo("tip: draw each plant once in the sheet's key (\"Your plants\") and "
+                       "drawings like them are named with no question")
         state = SheetState.from_field_map(p.fields, p.variant)
         click.echo(score_text(names[i], state, table.scores[i], table.violations[i]))
         click.echo()

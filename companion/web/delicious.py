@@ -101,6 +101,8 @@ class PlayerResult:
     own_named: int = 0
     # drawings named like the player's drawings in their sheet's key, no question
     key_named: int = 0
+    # drawings asked about, and the sheet's key left empty: suggest it for next time
+    key_hint: bool = False
 
     def pick(self, chosen: str | None) -> ReviewField | None:
         """The field ``KEY:FIELD`` (a tap on the overlay, or the list) if it is this
@@ -220,7 +222,8 @@ def score_table(items: Sequence[TableSheet[SheetReading]],
                                           for q in p.questions),
                                     tuple((key_of[g.fields[0]], g.fields[0]) for g in p.groups
                                           if len(g.fields) > 1 and set(g.fields) <= hand),
-                                    len(p.named_by_drawings), len(p.named_by_key)))
+                                    len(p.named_by_drawings), len(p.named_by_key),
+                                    p.key_hint))
     unpaired = []
     for (sheet, p), doc in zip(read.unpaired, read.document.get("unpaired", []), strict=True):
         problem = read.pairing.problem_for(p)

@@ -234,6 +234,14 @@ class PlayerReading(FieldSummary, Generic[S]):
                 plants += [p for p in key.plants() if p not in plants]
         return plants
 
+    @property
+    def key_hint(self) -> bool:
+        """Whether to suggest the key: a drawing is asked about and the player's sheets have
+        a key (layout version 2) from which nothing was taken."""
+        has_key = any(getattr(s, "key_drawings", None) is not None for s in self.sheets)
+        return (has_key and not self.key_plants
+                and any(q["what"] == "drawing" for q in self.questions))
+
     def _named_by(self, source: str) -> list[str]:
         return sorted(f for g in self.groups if getattr(g, "own", "") == source
                       for f in g.fields)
