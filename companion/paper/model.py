@@ -146,6 +146,13 @@ class SheetGeometry:
     def label(self, code: str = "") -> SheetLabel:
         return SheetLabel(self.sheet, self.version, self.variant, self.paper, code)
 
+    @property
+    def key_boxes(self) -> dict[str, Box]:
+        """The boxes of the sheet's key, plant -> box (``extra["drawing_key"]``; none
+        before layout version 2): where a sketching player draws each plant once."""
+        key = self.extra.get("drawing_key")
+        return {str(p): Box(*b) for p, b in key.items()} if isinstance(key, dict) else {}
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "sheet": self.sheet,

@@ -132,12 +132,6 @@ def sheet_geometry(sheet: str, paper: str = "letter", variant: str = "A") -> She
     return geometry
 
 
-def _key_boxes(geometry: SheetGeometry) -> dict[str, list[float]]:
-    """The sheet's key boxes (plant -> [x, y, w, h] mm; none before layout version 2)."""
-    key = geometry.extra.get("drawing_key")
-    return dict(key) if isinstance(key, dict) else {}
-
-
 # ---- values to ink ------------------------------------------------------------------------
 
 
@@ -245,7 +239,7 @@ def _free_spot(rng: np.random.Generator, geometry: SheetGeometry, size_mm: float
     """A square away from every field, marker and the QR code, or None if none found."""
     c = K.STRAY_MARK_CLEARANCE_MM
     keep_out = [f.box_mm for f in geometry.fields]
-    keep_out += [Box(*b) for b in _key_boxes(geometry).values()]
+    keep_out += list(geometry.key_boxes.values())
     keep_out += [Box(m.center_mm[0] - m.size_mm / 2, m.center_mm[1] - m.size_mm / 2,
                      m.size_mm, m.size_mm) for m in geometry.markers]
     if geometry.qr_box_mm is not None:
@@ -328,9 +322,9 @@ def fill_sheet(
     key_drawn: list[str] = []
     if key and sketcher is not None:
         key_rng = rng.spawn(1)[0]
-        for plant, b in _key_boxes(geometry).items():
+        for plant, b in geometry.key_boxes.items():
             if sketcher.sketches(plant):
-                grown = _grow(_px(Box(*b), dpi), float(key_rng.uniform(*K.SKETCH_GROW)),
+                grown = _grow(_px(b, dpi), float(key_rng.uniform(*K.SKETCH_GROW)),
                               page.shape)
                 _with_pen(page, grown, pen, key_rng, "sketch", plant, fonts, dpi,
                           sketch=functools.partial(sketcher.alpha, plant))

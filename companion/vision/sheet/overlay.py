@@ -86,7 +86,7 @@ def draw_overlay(
         if fid in review:
             label = f"{label or '-'}?"
         # A small label in the box's top-left corner leaves the handwriting visible.
-        size = max(0.45, (y1 - y0) / 75)
+        size = _label_size(y0, y1)
         halo_text(img, label, (x0 + 3, y0 + int(24 * size)), size, colour, 2)
         group = getattr(r, "group", "")
         if group:  # a drawing: its group of alike drawings, named together (q3 = question 3)
@@ -97,7 +97,7 @@ def draw_overlay(
             b = spec.box_mm
             x0, y0, x1, y1 = box_px((b.x, b.y, b.w, b.h), ppm, 0.0)
             cv2.rectangle(img, (x0, y0), (x1, y1), OVERLAY_GREEN_BGR, 2)
-            halo_text(img, "key", (x0 + 3, y1 - 4), max(0.45, (y1 - y0) / 75) * 0.8,
+            halo_text(img, "key", (x0 + 3, y1 - 4), _label_size(y0, y1) * 0.8,
                       OVERLAY_GREEN_BGR, 2)
     if container_points is not None:
         g = garden(reading.variant)
@@ -115,6 +115,11 @@ def draw_overlay(
                   0.9, OVERLAY_SCORE_BGR, 2)
     _notes(img, notes, ppm)
     return img
+
+
+def _label_size(y0: int, y1: int) -> float:
+    """A box's label size, for a box from ``y0`` to ``y1`` px."""
+    return max(0.45, (y1 - y0) / 75)
 
 
 def _notes(img: np.ndarray, notes: Sequence[str], ppm: float) -> None:

@@ -27,7 +27,7 @@ from companion.games.delicious.symbols import FRUIT_LETTERS, VEGETABLE_LETTERS, 
 from companion.games.delicious.table import TableResult, assess
 from companion.games.delicious.verdicts import BENT_NOTE, GLARE_NOTE, LOW_DETAIL_NOTE
 from companion.games.problems import Problem
-from companion.paper.model import Box, FieldKind, FieldSpec, SheetGeometry
+from companion.paper.model import FieldKind, FieldSpec, SheetGeometry
 from companion.vision import local_fit
 from companion.vision.constants import (
     FIELD_SHIFT_MAX_MM,
@@ -810,14 +810,11 @@ def key_specs(geometry: SheetGeometry) -> tuple[FieldSpec, ...]:
     """The boxes of a sheet's key, where a sketching player draws each plant once (layout
     version 2): as cells of the plant's kind, allowing that plant alone. Read as the
     player's named examples, never scored."""
-    key = geometry.extra.get("drawing_key")
-    if not isinstance(key, dict):
-        return ()
     return tuple(
         FieldSpec(KEY_PREFIX + plant,
                   FieldKind.VEGETABLE if plant in VEGETABLE_PLANTS else FieldKind.FRUIT,
-                  Box(*box), (plant,))
-        for plant, box in key.items())
+                  box, (plant,))
+        for plant, box in geometry.key_boxes.items())
 
 
 def _aligned_specs(geometry: SheetGeometry) -> tuple[FieldSpec, ...]:
@@ -857,11 +854,8 @@ def read_key(page: _Page, geometry: SheetGeometry, local: local_fit.LocalFit | N
         plant = spec.allowed[0]
         if scores.p_letter(i) >= gate:
             continue
-        plants = PLANTS_OF_KIND[spec.kind]
-        raw = [float(scores.probs[i, SKETCH_CLASSES.index(v)]) for v in plants]
-        total = sum(raw) or 1.0
-        best = max(range(len(plants)), key=lambda k: raw[k])
-        if plants[best] != plant and raw[best] / total >= trust:
+        best, p_best = max(_plant_probs(scores, i, spec.kind), key=lambda c: c[1])
+        if best != plant and p_best >= trust:
             continue
         named.append((plant, scores.features[i]))
     return drawings_from(named, model)
@@ -911,11 +905,7 @@ def _drawings(ids: Sequence[str], crops: Sequence[np.ndarray], kinds: Sequence[F
     as_letters: dict[str, DrawingEvidence] = {}
     for i, (fid, kind) in enumerate(zip(ids, kinds, strict=True)):
         p_letter = scores.p_letter(i)
-        plants = PLANTS_OF_KIND[kind]
-        raw = [float(scores.probs[i, SKETCH_CLASSES.index(v)]) for v in plants]
-        total = sum(raw) or 1.0
-        ev = DrawingEvidence(kind.value, tuple(zip(plants, (r / total for r in raw),
-                                                   strict=True)),
+        ev = DrawingEvidence(kind.value, _plant_probs(scores, i, kind),
                              p_written[fid], p_letter, scores.features[i],
                              tuple(float(v) for v in scores.probs[i]))
         if p_letter >= gate or (p_letter >= LETTER_SURE_GATE
@@ -924,6 +914,15 @@ def _drawings(ids: Sequence[str], crops: Sequence[np.ndarray], kinds: Sequence[F
         else:
             out[fid] = ev
     return out, as_letters
+
+
+def _plant_probs(scores: Any, i: int, kind: FieldKind) -> tuple[tuple[str, float], ...]:
+    """The sketch network's probabilities for crop ``i`` over the plants a cell of ``kind``
+    allows, summing to 1."""
+    plants = PLANTS_OF_KIND[kind]
+    raw = [float(scores.probs[i, SKETCH_CLASSES.index(v)]) for v in plants]
+    total = sum(raw) or 1.0
+    return tuple((v, r / total) for v, r in zip(plants, raw, strict=True))
 
 
 def _as_plants(mixed: list[tuple[str, float]], ev: DrawingEvidence
