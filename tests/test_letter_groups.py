@@ -442,3 +442,50 @@ def test_a_drawers_sure_letter_for_a_plant_they_draw_in_a_trusted_group_is_asked
         (v, 0.6 if v == "onion" else 0.08) for v in VEGETABLE_PLANTS))) for r in drawn}
     settled, groups = settle_drawings({**readings, **unsure}, "A")
     assert not any(g.trusted for g in groups) and not settled[o.id].review
+
+
+def test_a_drawers_sure_letter_that_looks_like_their_drawings_joins_their_question() -> None:
+    """A player who draws: three round lettuces the sketch network calls drawings (each
+    unlike the others to it, so three questions) that the letter reader reads as an O and
+    the questions guess onion, and two sure O letters. The O that the letter network sees
+    nearer to a lettuce drawing than to the player's other O is asked with that drawing's
+    question (no new question, its value kept); the O nearer to the other O stays trusted.
+    Where the drawings' questions guess another plant, or the player writes, every letter
+    stands."""
+    def drawings(plant: str) -> list[FieldReading]:
+        plants = tuple((v, 0.5 if v == plant else 0.1) for v in VEGETABLE_PLANTS)
+        out = []
+        for i in range(3):
+            ev = DrawingEvidence("vegetable", plants, 0.99, 0.05, _mix(*[0.0] * i, 1),
+                                 letter=("onion", 0.9))
+            out.append(FieldReading(f"garden.crate.r0.c{i}", FieldKind.VEGETABLE, "onion", 0.6,
+                                    (("onion", 0.6),), note="a drawing", drawing=ev,
+                                    letter_look=_mix(1, 0.05 * i)))
+        return out
+
+    drawn = drawings("onion")
+    like = replace(_written("garden.boots.r0.c0", "onion", 0.998), letter_look=_mix(1, 0.2))
+    own = replace(_written("garden.boots.r1.c0", "onion", 0.998), letter_look=_mix(0, 0, 1))
+    own2 = replace(_written("garden.bathtub.r0.c0", "onion", 0.998),
+                   letter_look=_mix(0, 0, 1, 0.1))
+    readings = {r.id: r for r in (*drawn, like, own, own2)}
+    before = settle_drawings({k: v for k, v in readings.items() if k != like.id}, "A")[1]
+    settled, groups = settle_drawings(readings, "A")
+    assert len(groups) == len(before)  # no question more
+    asked = [g for g in groups if like.id in g.fields]
+    assert len(asked) == 1 and asked[0].what == "drawing" and not asked[0].trusted
+    assert drawn[2].id in asked[0].fields and asked[0].guess == "onion"  # the nearest
+    got = settled[like.id]
+    assert got.review and got.value == "onion" and got.group == asked[0].id
+    assert not settled[own.id].review and not settled[own2.id].review
+    # nearer to the player's other sure O than to any drawing: a letter like their others
+    near_own = replace(like, letter_look=_mix(0.2, 0, 1))
+    assert not settle_drawings({**readings, like.id: near_own}, "A")[0][like.id].review
+    # drawings the questions name as lettuce: the sure O is no copy of them
+    other = {**readings, **{r.id: r for r in drawings("lettuce")}}
+    assert not settle_drawings(other, "A")[0][like.id].review
+    # a writer (sure letters in most plant cells) keeps their letter
+    writer = {**readings, **{f"garden.teapot.r0.c{i}": _written(f"garden.teapot.r0.c{i}",
+                                                                "carrot", 0.999)
+                             for i in range(4)}}
+    assert not settle_drawings(writer, "A")[0][like.id].review

@@ -9,7 +9,7 @@ except ``decide``, which may only settle close calls.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cache, cached_property, lru_cache
@@ -17,6 +17,7 @@ from typing import Any
 
 import cv2
 import numpy as np
+from numpy.typing import NDArray
 
 import layouts
 from companion.errors import UnknownNameError
@@ -86,6 +87,7 @@ from companion.vision.sheet.constants import (
     SHAPE_GROW,
     STRONG_INK_BELOW,
 )
+from companion.vision.sheet.constants_letters import LETTER_GROUP_DISTANCE
 from companion.vision.sheet.constants_sketches import (
     DRAWING_CONFIDENCE,
     DRAWN_LETTER_FLOOR,
@@ -1018,6 +1020,7 @@ KEY_DRAWING_NOTE = "a drawing, named like the player's own drawing in the sheet'
 OWN_NOTES = {OWN_EARLIER: OWN_DRAWING_NOTE, OWN_KEY: KEY_DRAWING_NOTE}
 OWN_LETTER_NOTE = "a letter like the player's own, though first taken for a drawing"
 DRAWN_TOO_NOTE = "a letter for a plant this player draws elsewhere"
+LIKE_DRAWINGS_NOTE = "a letter that looks like this player's drawings more than their letters"
 
 
 def _group_rule() -> GroupRule:
@@ -1063,8 +1066,8 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
                                candidates=tuple(sorted(cands, key=lambda c: -c[1])))
     choices = {FieldKind.VEGETABLE.value: VEGETABLE_PLANTS, FieldKind.FRUIT.value: FRUIT_PLANTS}
     groups: list[DrawingGroup] = []
+    apart = garden(variant).apart() if variant and drawn else frozenset()  # containers' rules
     if drawn:
-        apart = garden(variant).apart() if variant else frozenset()  # the containers' rules
         groups = group_drawings(drawn, choices, rule, apart)
         # a drawing's look where the letter reader is sure of its letter (a writer's
         # letter the sketch network doubts), never a sketch's
@@ -1096,6 +1099,7 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
         for fid in _letters_of_drawn_plants(out, groups):
             out[fid] = replace(out[fid], note=DRAWN_TOO_NOTE,
                                confidence=min(out[fid].confidence, LETTER_DOUBT_CONFIDENCE))
+        groups = _join_letters_like_drawings(out, drawn, groups, apart)
     lettered = group_letters(_doubtful_letters(out), choices, len(groups) + 1)
     for g in lettered:
         for fid in g.fields:
@@ -1115,6 +1119,61 @@ def _letters_of_drawn_plants(readings: Mapping[str, Any], groups: Sequence[Drawi
             if isinstance(r, FieldReading) and r.drawing is None and r.value is not None
             and r.kind in LETTER_VALUES and r.letter_look is not None and not r.review
             and (r.kind.value, r.value) in drawn_as]
+
+
+def _letters_like_drawings(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidence],
+                           reach: float = LETTER_GROUP_DISTANCE) -> dict[str, str]:
+    """The trusted letters that look, to the letter network, like one of the player's
+    drawings whose letter reads as the same plant (within ``reach``), nearer to it than
+    to any of the player's other trusted letters of that plant, each with that drawing
+    (the caller asks it of a drawer only). A drawer's plant drawn so that it reads as a
+    letter reads so in every cell, mostly doubted as a drawing, now and then let through
+    as a sure letter: a round lettuce as an O by a player who writes onions as O (the
+    sketch bench's one silent error), where the sketch network sees the drawings too
+    unlike to group them."""
+    def look(fid: str) -> NDArray[np.float64]:
+        return np.asarray(readings[fid].letter_look, np.float64)
+
+    trusted = [fid for fid, r in readings.items()
+               if isinstance(r, FieldReading) and r.drawing is None and r.value is not None
+               and r.kind in LETTER_VALUES and r.letter_look is not None and not r.review]
+    drawings = [fid for fid, ev in drawn.items()
+                if ev.letter is not None and readings[fid].letter_look is not None]
+    out: dict[str, str] = {}
+    for fid in trusted:
+        r = readings[fid]
+        mine = look(fid)
+        near = [(1.0 - float(mine @ look(f)), f) for f in drawings
+                if (drawn[f].letter or ("", 0.0))[0] == r.value and readings[f].kind == r.kind]
+        own = [1.0 - float(mine @ look(f)) for f in trusted
+               if f != fid and readings[f].value == r.value and readings[f].kind == r.kind]
+        if near and min(near)[0] <= reach and min(near)[0] < min(own, default=float("inf")):
+            out[fid] = min(near)[1]
+    return out
+
+
+def _join_letters_like_drawings(readings: dict[str, Any], drawn: Mapping[str, DrawingEvidence],
+                                groups: list[DrawingGroup], apart: Collection[frozenset[str]]
+                                ) -> list[DrawingGroup]:
+    """``groups`` with each of the player's trusted letters that look like one of their
+    drawings (_letters_like_drawings) asked with that drawing's question, where the
+    question guesses the letter's plant: the two are likely one thing, drawn, and a sure
+    letter must not answer for it. The letter keeps its value, in review (``readings`` is
+    updated); no question is added. A drawing trusted or guessed as another plant leaves
+    the letter alone (on the calib sketch papers, 8 such letters of 8 were right), and so
+    do the game's rules keeping the letter apart from the question's cells."""
+    by_id = {g.id: i for i, g in enumerate(groups)}
+    for fid, near in _letters_like_drawings(readings, drawn).items():
+        r = readings[fid]
+        i = by_id.get(readings[near].group)
+        g = groups[i] if i is not None else None
+        if (g is None or g.trusted or g.what != "drawing" or g.kind != r.kind.value
+                or g.guess != r.value or any(frozenset((fid, f)) in apart for f in g.fields)):
+            continue
+        readings[fid] = replace(r, note=LIKE_DRAWINGS_NOTE, group=g.id,
+                                confidence=min(r.confidence, DRAWING_CONFIDENCE))
+        groups[by_id[g.id]] = replace(g, fields=tuple(sorted((*g.fields, fid))))
+    return groups
 
 
 def _own_letters(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidence],
@@ -1190,4 +1249,4 @@ def _doubtful_letters(readings: Mapping[str, Any]) -> dict[str, LetterLook]:
     return {fid: LetterLook(r.kind.value, r.value, r.confidence, r.letter_look)
             for fid, r in readings.items()
             if isinstance(r, FieldReading) and r.letter_look is not None
-            and r.drawing is None and r.value is not None and r.review}
+            and r.drawing is None and r.value is not None and r.review and not r.group}
