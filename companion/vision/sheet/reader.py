@@ -1021,6 +1021,7 @@ OWN_NOTES = {OWN_EARLIER: OWN_DRAWING_NOTE, OWN_KEY: KEY_DRAWING_NOTE}
 OWN_LETTER_NOTE = "a letter like the player's own, though first taken for a drawing"
 DRAWN_TOO_NOTE = "a letter for a plant this player draws elsewhere"
 LIKE_DRAWINGS_NOTE = "a letter that looks like this player's drawings more than their letters"
+LIKE_KEY_NOTE = "a letter that looks like the player's key drawing of another plant"
 
 
 def _group_rule() -> GroupRule:
@@ -1051,7 +1052,7 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
              if isinstance(r, FieldReading) and r.drawing is not None}
     out = dict(readings)
     writer, surely = _letter_writer(readings)
-    rule = _group_rule() if drawn else GroupRule()  # the fitted grouping, read once
+    rule = _group_rule() if drawn or (key is not None and key.count) else GroupRule()
     if drawn and writer:  # a writer's letter like their own others is a letter
         for fid in _own_letters(readings, drawn, surely):
             ev = drawn.pop(fid)
@@ -1100,6 +1101,13 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
             out[fid] = replace(out[fid], note=DRAWN_TOO_NOTE,
                                confidence=min(out[fid].confidence, LETTER_DOUBT_CONFIDENCE))
         groups = _join_letters_like_drawings(out, drawn, groups, apart)
+    if key is not None and key.count:
+        from companion.vision.sheet.sketch_model import model_fingerprint
+
+        if key.model == model_fingerprint():
+            for fid in _letters_like_key(out, key, rule.key_distance):
+                out[fid] = replace(out[fid], note=LIKE_KEY_NOTE, confidence=min(
+                    out[fid].confidence, LETTER_DOUBT_CONFIDENCE))
     lettered = group_letters(_doubtful_letters(out), choices, len(groups) + 1)
     for g in lettered:
         for fid in g.fields:
@@ -1149,6 +1157,30 @@ def _letters_like_drawings(readings: Mapping[str, Any], drawn: Mapping[str, Draw
                if f != fid and readings[f].value == r.value and readings[f].kind == r.kind]
         if near and min(near)[0] <= reach and min(near)[0] < min(own, default=float("inf")):
             out[fid] = min(near)[1]
+    return out
+
+
+def _letters_like_key(readings: Mapping[str, Any], key: OwnDrawings, reach: float
+                      ) -> list[str]:
+    """The trusted letters that the sketch network sees within ``reach`` (the key's own:
+    as alike as a drawing it names) of the player's key drawing of another plant of the
+    cell's kind, nearer than to their key drawing of the letter's plant if any. The key
+    says how this player draws that plant, so such a letter may be one more of those
+    drawings read as a letter: a round lettuce as an O, where the key names the lettuce
+    drawings (on the 200 calib key papers no trusted letter came within 0.58 of a key
+    drawing of another plant)."""
+    out = []
+    for fid, r in readings.items():
+        if (not isinstance(r, FieldReading) or r.drawing is not None or r.value is None
+                or r.review or r.kind not in LETTER_VALUES or r.as_drawing is None):
+            continue
+        look = np.asarray(r.as_drawing.features, np.float64)
+        dist = {plant: 1.0 - float((np.asarray(key.looks[plant], np.float64) @ look).max())
+                for plant in PLANTS_OF_KIND[r.kind] if plant in key.looks
+                and np.asarray(key.looks[plant]).shape[-1] == look.shape[0]}
+        other = min((d for plant, d in dist.items() if plant != r.value), default=float("inf"))
+        if other <= reach and other < dist.get(r.value, float("inf")):
+            out.append(fid)
     return out
 
 
