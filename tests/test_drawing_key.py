@@ -237,7 +237,7 @@ def test_a_sure_letter_that_looks_like_the_keys_drawing_of_another_plant_is_aske
         plants = tuple((v, 1 / 6) for v in reader.VEGETABLE_PLANTS)
         ev = DrawingEvidence("vegetable", plants, 0.99, 0.99, look, letter=("onion", 0.998))
         return reader.FieldReading(fid, FieldKind.VEGETABLE, "onion", 0.998,
-                                   (("onion", 0.998),), as_drawing=ev)
+                                   (("onion", 0.998),), as_drawing=ev, letter_look=look)
 
     near = np.array([0.6, 0.8])  # cosine 0.6 to the key's lettuce: 0.4 away
     far = np.array([0.3, np.sqrt(1 - 0.09)])  # 0.7 away
