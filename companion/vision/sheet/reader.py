@@ -1043,10 +1043,10 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
                     ) -> tuple[dict[str, Any], tuple[DrawingGroup, ...]]:
     """Group the drawings among ``readings`` and name each by its group: a trusted group
     gives its members its guess with its confidence, an untrusted one its guess in review
-    (one question); a drawer's sure letters that look like their drawings or like their
-    key's drawing of another plant are doubted (_join_letters_like_drawings,
-    _letters_like_key); then the letters in review, alike ones asked once
-    (letter_groups.py). ``variant``: the garden whose containers' rules keep cells
+    (one question); a drawer's sure letters that look like their drawings, and any sure
+    letter like the key's drawing of another plant, are doubted
+    (_join_letters_like_drawings, _letters_like_key); then the letters in review, alike
+    ones asked once (letter_groups.py). ``variant``: the garden whose containers' rules keep cells
     apart; ``own``: the player's named drawings of earlier sheets (own_drawings.py);
     ``key``: the drawings of the key of the player's sheet (read_key), asked first: a
     group either names otherwise is asked."""
