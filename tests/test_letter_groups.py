@@ -489,3 +489,38 @@ def test_a_drawers_sure_letter_that_looks_like_their_drawings_joins_their_questi
                                                                 "carrot", 0.999)
                              for i in range(4)}}
     assert not settle_drawings(writer, "A")[0][like.id].review
+
+
+def _fruit(fid: str, ranked: tuple[tuple[str, float], ...], look: np.ndarray) -> FieldReading:
+    conf = ranked[0][1]
+    return FieldReading(fid, FieldKind.FRUIT, ranked[0][0], conf, (*ranked, (None, 0.001)),
+                        note="" if conf >= 0.95 else "letter not clear enough to be sure",
+                        letter_look=look)
+
+
+def test_a_sure_letter_written_like_the_writers_doubtful_ones_is_asked_with_them() -> None:
+    """A writer whose G looks like a 6: two cells read as S doubting G, two more (the same
+    hand) read as a sure S with G next, and two true S read surely. The sure copies, like
+    the doubtful ones and S-or-G like them, join their question though they look like
+    each other (a sure letter like a doubtful one vouches for no other); the true S stand,
+    and so does a sure S whose runner-up is another letter (B), however alike."""
+    doubtful = [_fruit(f"garden.planter.r0.c{i}", (("strawberry", 0.6),
+                                                   ("golden-raspberry", 0.39)),
+                       _mix(1, 0.05 * i)) for i in range(2)]
+    sure_six = [_fruit(f"garden.planter.r1.c{i}", (("strawberry", 0.996),
+                                                   ("golden-raspberry", 0.003)),
+                       _mix(1, 0.1, 0.01 * i)) for i in range(2)]
+    true_s = [_fruit(f"garden.planter.r2.c{i}", (("strawberry", 0.999),
+                                                 ("golden-raspberry", 0.0005)),
+                     _mix(0, 0, 1, 0.05 * i)) for i in range(2)]
+    readings = {r.id: r for r in (*doubtful, *sure_six, *true_s)}
+    settled, groups = settle_drawings(readings, "A")
+    assert [(g.fields, g.guess, g.what) for g in groups] == [
+        (tuple(sorted(r.id for r in (*doubtful, *sure_six))), "strawberry", "letter")]
+    assert all(settled[r.id].review and settled[r.id].value == "strawberry"
+               and settled[r.id].group == "q1" for r in sure_six)
+    assert not any(settled[t.id].review for t in true_s)
+    other = {r.id: _fruit(r.id, (("strawberry", 0.996), ("blueberry", 0.003)),
+                          r.letter_look) for r in sure_six}
+    settled, groups = settle_drawings({**readings, **other}, "A")
+    assert not any(settled[r].review for r in other)

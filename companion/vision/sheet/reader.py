@@ -1022,6 +1022,7 @@ OWN_LETTER_NOTE = "a letter like the player's own, though first taken for a draw
 DRAWN_TOO_NOTE = "a letter for a plant this player draws elsewhere"
 LIKE_DRAWINGS_NOTE = "a letter that looks like this player's drawings more than their letters"
 LIKE_KEY_NOTE = "a letter that looks like the player's key drawing of another plant"
+LIKE_ASKED_NOTE = "a sure letter, but written like this player's doubtful ones"
 
 
 def _group_rule() -> GroupRule:
@@ -1069,7 +1070,7 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
                                candidates=tuple(sorted(cands, key=lambda c: -c[1])))
     choices = {FieldKind.VEGETABLE.value: VEGETABLE_PLANTS, FieldKind.FRUIT.value: FRUIT_PLANTS}
     groups: list[DrawingGroup] = []
-    apart = garden(variant).apart() if variant and drawn else frozenset()  # containers' rules
+    apart = garden(variant).apart() if variant else frozenset()  # the containers' rules
     if drawn:
         groups = group_drawings(drawn, choices, rule, apart)
         # a drawing's look where the letter reader is sure of its letter (a writer's
@@ -1114,7 +1115,7 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
     for g in lettered:
         for fid in g.fields:
             out[fid] = replace(out[fid], group=g.id)
-    return out, (*groups, *lettered)
+    return out, (*groups, *_join_sure_letters_like_doubtful(out, lettered, apart))
 
 
 def _letters_of_drawn_plants(readings: Mapping[str, Any], groups: Sequence[DrawingGroup]
@@ -1208,6 +1209,55 @@ def _join_letters_like_drawings(readings: dict[str, Any], drawn: Mapping[str, Dr
                                 confidence=min(r.confidence, DRAWING_CONFIDENCE))
         groups[by_id[g.id]] = replace(g, fields=tuple(sorted((*g.fields, fid))))
     return groups
+
+
+def _two_best(r: FieldReading) -> frozenset[str]:
+    """A letter cell's two likeliest values."""
+    ranked = [v for v, _ in sorted(r.candidates, key=lambda c: -c[1]) if v is not None]
+    return frozenset(ranked[:2])
+
+
+def _join_sure_letters_like_doubtful(readings: dict[str, Any], lettered: list[DrawingGroup],
+                                     apart: Collection[frozenset[str]],
+                                     reach: float = LETTER_GROUP_DISTANCE
+                                     ) -> list[DrawingGroup]:
+    """``lettered`` (the player's letter questions) with each of their sure letters asked
+    with a doubtful letter it looks like: read as the same plant, between the same two
+    likeliest letters, within ``reach`` of it and nearer to it than to any of the
+    player's sure letters of that plant that look like no doubtful one. One hand writes a
+    letter alike in every cell: a writer whose G looks like a 6 has it read as a doubtful
+    S-or-G in some cells and now and then as a sure S; the sure copy shares the doubt.
+    Its value is kept, in review (``readings`` is updated); no question is added."""
+    def dist(a: str, b: str) -> float:
+        return 1.0 - float(np.asarray(readings[a].letter_look, np.float64)
+                           @ np.asarray(readings[b].letter_look, np.float64))
+
+    asked = {f: g for g in lettered if not g.trusted for f in g.fields}
+    sure = [fid for fid, r in readings.items()
+            if isinstance(r, FieldReading) and r.drawing is None and r.value is not None
+            and r.kind in LETTER_VALUES and r.letter_look is not None and not r.review
+            and len(_two_best(r)) == 2]
+    near: dict[str, tuple[float, str]] = {}
+    for fid in sure:
+        r = readings[fid]
+        alike = [(dist(fid, f), f) for f in asked if readings[f].kind == r.kind
+                 and readings[f].value == r.value and _two_best(readings[f]) == _two_best(r)]
+        if alike and min(alike)[0] <= reach:
+            near[fid] = min(alike)
+    out = list(lettered)
+    index = {g.id: i for i, g in enumerate(out)}
+    for fid, (d, f) in near.items():
+        r = readings[fid]
+        own = [dist(fid, o) for o in sure if o not in near and readings[o].kind == r.kind
+               and readings[o].value == r.value]
+        g = out[index[asked[f].id]]
+        if (d >= min(own, default=float("inf")) or g.guess != r.value
+                or any(frozenset((fid, x)) in apart for x in g.fields)):
+            continue
+        readings[fid] = replace(r, note=LIKE_ASKED_NOTE, group=g.id,
+                                confidence=min(r.confidence, LETTER_DOUBT_CONFIDENCE))
+        out[index[g.id]] = replace(g, fields=tuple(sorted((*g.fields, fid))))
+    return out
 
 
 def _own_letters(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidence],
