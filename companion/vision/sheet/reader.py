@@ -17,7 +17,6 @@ from typing import Any
 
 import cv2
 import numpy as np
-from numpy.typing import NDArray
 
 import layouts
 from companion.errors import UnknownNameError
@@ -1047,10 +1046,13 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
     (one question); a drawer's sure letters that look like their drawings, and any sure
     letter like the key's drawing of another plant, are doubted
     (_join_letters_like_drawings, _letters_like_key); then the letters in review, alike
-    ones asked once (letter_groups.py). ``variant``: the garden whose containers' rules keep cells
-    apart; ``own``: the player's named drawings of earlier sheets (own_drawings.py);
-    ``key``: the drawings of the key of the player's sheet (read_key), asked first: a
-    group either names otherwise is asked."""
+    ones asked once (letter_groups.py), with the sure letters written like them
+    (_join_sure_letters_like_doubtful). ``variant``: the garden whose containers' rules
+    keep cells apart; ``own``: the player's named drawings of earlier sheets
+    (own_drawings.py); ``key``: the drawings of the key of the player's sheet (read_key),
+    asked first: a group either names otherwise is asked."""
+    from companion.vision.sheet.sketch_model import model_fingerprint
+
     drawn = {fid: r.drawing for fid, r in readings.items()
              if isinstance(r, FieldReading) and r.drawing is not None}
     out = dict(readings)
@@ -1081,8 +1083,6 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
         if writer:
             groups = guess_written_letters(groups, drawn, WRITER_LETTER_READ)
         groups = join_alike_questions(groups, looks, apart)
-        from companion.vision.sheet.sketch_model import model_fingerprint
-
         for source, named, reach in ((OWN_KEY, key, rule.key_distance),
                                      (OWN_EARLIER, own, rule.own_distance)):
             if named is not None and named.model == model_fingerprint():
@@ -1104,13 +1104,10 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
             out[fid] = replace(out[fid], note=DRAWN_TOO_NOTE,
                                confidence=min(out[fid].confidence, LETTER_DOUBT_CONFIDENCE))
         groups = _join_letters_like_drawings(out, drawn, groups, apart)
-    if key is not None and key.count:
-        from companion.vision.sheet.sketch_model import model_fingerprint
-
-        if key.model == model_fingerprint():
-            for fid in _letters_like_key(out, key, rule.key_distance):
-                out[fid] = replace(out[fid], note=LIKE_KEY_NOTE, confidence=min(
-                    out[fid].confidence, LETTER_DOUBT_CONFIDENCE))
+    if key is not None and key.count and key.model == model_fingerprint():
+        for fid in _letters_like_key(out, key, rule.key_distance):
+            out[fid] = replace(out[fid], note=LIKE_KEY_NOTE, confidence=min(
+                out[fid].confidence, LETTER_DOUBT_CONFIDENCE))
     lettered = group_letters(_doubtful_letters(out), choices, len(groups) + 1)
     for g in lettered:
         for fid in g.fields:
@@ -1126,10 +1123,36 @@ def _letters_of_drawn_plants(readings: Mapping[str, Any], groups: Sequence[Drawi
     reads as a letter (a round lettuce read as a sure O) than the one plant they both draw
     and write."""
     drawn_as = {(g.kind, g.guess) for g in groups if g.what == "drawing" and g.trusted}
+    return [fid for fid in _trusted_letters(readings)
+            if (readings[fid].kind.value, readings[fid].value) in drawn_as]
+
+
+def _trusted_letters(readings: Mapping[str, Any]) -> list[str]:
+    """The cells read as letters, with a letter look, that are not in review."""
     return [fid for fid, r in readings.items()
             if isinstance(r, FieldReading) and r.drawing is None and r.value is not None
-            and r.kind in LETTER_VALUES and r.letter_look is not None and not r.review
-            and (r.kind.value, r.value) in drawn_as]
+            and r.kind in LETTER_VALUES and r.letter_look is not None and not r.review]
+
+
+def _look_distance(readings: Mapping[str, Any], a: str, b: str) -> float:
+    """Cosine distance of two cells' letter looks (unit length)."""
+    return 1.0 - float(np.asarray(readings[a].letter_look, np.float64)
+                       @ np.asarray(readings[b].letter_look, np.float64))
+
+
+def _ask_with(readings: dict[str, Any], groups: list[DrawingGroup], fid: str,
+              g: DrawingGroup, note: str, cap: float) -> None:
+    """Put the sure letter ``fid`` in the question ``g`` (in ``groups``, replaced there),
+    its value kept and its confidence capped at ``cap`` (in review)."""
+    r = readings[fid]
+    readings[fid] = replace(r, note=note, group=g.id, confidence=min(r.confidence, cap))
+    groups[[x.id for x in groups].index(g.id)] = replace(
+        g, fields=tuple(sorted((*g.fields, fid))))
+
+
+def _kept_apart(fid: str, g: DrawingGroup, apart: Collection[frozenset[str]]) -> bool:
+    """Whether the game's rules keep ``fid`` apart from a cell of ``g``."""
+    return any(frozenset((fid, f)) in apart for f in g.fields)
 
 
 def _letters_like_drawings(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidence],
@@ -1142,21 +1165,15 @@ def _letters_like_drawings(readings: Mapping[str, Any], drawn: Mapping[str, Draw
     as a sure letter: a round lettuce as an O by a player who writes onions as O (the
     sketch bench's one silent error), where the sketch network sees the drawings too
     unlike to group them."""
-    def look(fid: str) -> NDArray[np.float64]:
-        return np.asarray(readings[fid].letter_look, np.float64)
-
-    trusted = [fid for fid, r in readings.items()
-               if isinstance(r, FieldReading) and r.drawing is None and r.value is not None
-               and r.kind in LETTER_VALUES and r.letter_look is not None and not r.review]
+    trusted = _trusted_letters(readings)
     drawings = [fid for fid, ev in drawn.items()
                 if ev.letter is not None and readings[fid].letter_look is not None]
     out: dict[str, str] = {}
     for fid in trusted:
         r = readings[fid]
-        mine = look(fid)
-        near = [(1.0 - float(mine @ look(f)), f) for f in drawings
+        near = [(_look_distance(readings, fid, f), f) for f in drawings
                 if (drawn[f].letter or ("", 0.0))[0] == r.value and readings[f].kind == r.kind]
-        own = [1.0 - float(mine @ look(f)) for f in trusted
+        own = [_look_distance(readings, fid, f) for f in trusted
                if f != fid and readings[f].value == r.value and readings[f].kind == r.kind]
         if near and min(near)[0] <= reach and min(near)[0] < min(own, default=float("inf")):
             out[fid] = min(near)[1]
@@ -1197,17 +1214,13 @@ def _join_letters_like_drawings(readings: dict[str, Any], drawn: Mapping[str, Dr
     updated); no question is added. A drawing trusted or guessed as another plant leaves
     the letter alone (on the calib sketch papers, 8 such letters of 8 were right), and so
     do the game's rules keeping the letter apart from the question's cells."""
-    by_id = {g.id: i for i, g in enumerate(groups)}
     for fid, near in _letters_like_drawings(readings, drawn).items():
         r = readings[fid]
-        i = by_id.get(readings[near].group)
-        g = groups[i] if i is not None else None
+        g = next((x for x in groups if x.id == readings[near].group), None)
         if (g is None or g.trusted or g.what != "drawing" or g.kind != r.kind.value
-                or g.guess != r.value or any(frozenset((fid, f)) in apart for f in g.fields)):
+                or g.guess != r.value or _kept_apart(fid, g, apart)):
             continue
-        readings[fid] = replace(r, note=LIKE_DRAWINGS_NOTE, group=g.id,
-                                confidence=min(r.confidence, DRAWING_CONFIDENCE))
-        groups[by_id[g.id]] = replace(g, fields=tuple(sorted((*g.fields, fid))))
+        _ask_with(readings, groups, fid, g, LIKE_DRAWINGS_NOTE, DRAWING_CONFIDENCE)
     return groups
 
 
@@ -1228,35 +1241,27 @@ def _join_sure_letters_like_doubtful(readings: dict[str, Any], lettered: list[Dr
     letter alike in every cell: a writer whose G looks like a 6 has it read as a doubtful
     S-or-G in some cells and now and then as a sure S; the sure copy shares the doubt.
     Its value is kept, in review (``readings`` is updated); no question is added."""
-    def dist(a: str, b: str) -> float:
-        return 1.0 - float(np.asarray(readings[a].letter_look, np.float64)
-                           @ np.asarray(readings[b].letter_look, np.float64))
-
-    asked = {f: g for g in lettered if not g.trusted for f in g.fields}
-    sure = [fid for fid, r in readings.items()
-            if isinstance(r, FieldReading) and r.drawing is None and r.value is not None
-            and r.kind in LETTER_VALUES and r.letter_look is not None and not r.review
-            and len(_two_best(r)) == 2]
+    asked = {f: g.id for g in lettered if not g.trusted for f in g.fields}
+    sure = [fid for fid in _trusted_letters(readings) if len(_two_best(readings[fid])) == 2]
+    two = {fid: _two_best(readings[fid]) for fid in (*sure, *asked)}
     near: dict[str, tuple[float, str]] = {}
     for fid in sure:
         r = readings[fid]
-        alike = [(dist(fid, f), f) for f in asked if readings[f].kind == r.kind
-                 and readings[f].value == r.value and _two_best(readings[f]) == _two_best(r)]
+        alike = [(_look_distance(readings, fid, f), f) for f in asked
+                 if readings[f].kind == r.kind and readings[f].value == r.value
+                 and two[f] == two[fid]]
         if alike and min(alike)[0] <= reach:
             near[fid] = min(alike)
     out = list(lettered)
-    index = {g.id: i for i, g in enumerate(out)}
     for fid, (d, f) in near.items():
         r = readings[fid]
-        own = [dist(fid, o) for o in sure if o not in near and readings[o].kind == r.kind
-               and readings[o].value == r.value]
-        g = out[index[asked[f].id]]
+        own = [_look_distance(readings, fid, o) for o in sure if o not in near
+               and readings[o].kind == r.kind and readings[o].value == r.value]
+        g = next(x for x in out if x.id == asked[f])
         if (d >= min(own, default=float("inf")) or g.guess != r.value
-                or any(frozenset((fid, x)) in apart for x in g.fields)):
+                or _kept_apart(fid, g, apart)):
             continue
-        readings[fid] = replace(r, note=LIKE_ASKED_NOTE, group=g.id,
-                                confidence=min(r.confidence, LETTER_DOUBT_CONFIDENCE))
-        out[index[g.id]] = replace(g, fields=tuple(sorted((*g.fields, fid))))
+        _ask_with(readings, out, fid, g, LIKE_ASKED_NOTE, LETTER_DOUBT_CONFIDENCE)
     return out
 
 
