@@ -133,14 +133,14 @@ def test_a_weakly_different_member_stays_in_its_groups_question() -> None:
 
 
 def test_a_group_fit_of_another_network_trusts_nothing(monkeypatch: Any) -> None:
-    from companion.vision.sheet import reader
+    from companion.vision.sheet import settle
     from companion.vision.sheet.sketch_model import model_fingerprint, sketch_classifier
 
     meta = sketch_classifier().meta
     monkeypatch.setitem(meta, "group_model", model_fingerprint())
-    assert reader._group_rule().trust < 1.0
+    assert settle.group_rule().trust < 1.0
     monkeypatch.setitem(meta, "group_model", "another network")
-    assert reader._group_rule().trust > 1.0  # every group a question until refitted
+    assert settle.group_rule().trust > 1.0  # every group a question until refitted
 
 
 def test_cells_the_rules_keep_apart_never_share_a_group() -> None:

@@ -227,16 +227,18 @@ def test_a_sure_letter_that_looks_like_the_keys_drawing_of_another_plant_is_aske
     letter. An O far from every key drawing, or nearer the key's own onion, stands, and so
     does every letter when the key was read by another network."""
     from companion.paper.model import FieldKind
-    from companion.vision.sheet import reader
+    from companion.vision.sheet import settle
+    from companion.vision.sheet.constants_sketches import VEGETABLE_PLANTS
     from companion.vision.sheet.drawing_groups import GroupRule
+    from companion.vision.sheet.field_reading import FieldReading
     from companion.vision.sheet.sketch_model import model_fingerprint
 
-    monkeypatch.setattr(reader, "_group_rule", lambda: GroupRule(0.2, 0.99, own=0.4, key=0.5))
+    monkeypatch.setattr(settle, "group_rule", lambda: GroupRule(0.2, 0.99, own=0.4, key=0.5))
 
-    def letter_o(fid: str, look: np.ndarray) -> reader.FieldReading:
-        plants = tuple((v, 1 / 6) for v in reader.VEGETABLE_PLANTS)
+    def letter_o(fid: str, look: np.ndarray) -> FieldReading:
+        plants = tuple((v, 1 / 6) for v in VEGETABLE_PLANTS)
         ev = DrawingEvidence("vegetable", plants, 0.99, 0.99, look, letter=("onion", 0.998))
-        return reader.FieldReading(fid, FieldKind.VEGETABLE, "onion", 0.998,
+        return FieldReading(fid, FieldKind.VEGETABLE, "onion", 0.998,
                                    (("onion", 0.998),), as_drawing=ev, letter_look=look)
 
     near = np.array([0.6, 0.8])  # cosine 0.6 to the key's lettuce: 0.4 away
@@ -244,14 +246,14 @@ def test_a_sure_letter_that_looks_like_the_keys_drawing_of_another_plant_is_aske
     readings = {"garden.boots.r0.c0": letter_o("garden.boots.r0.c0", near),
                 "garden.boots.r1.c0": letter_o("garden.boots.r1.c0", far)}
     key = OwnDrawings(model_fingerprint(), {"lettuce": np.stack([np.array([1.0, 0.0])])})
-    settled, groups = reader.settle_drawings(readings, "A", key=key)
+    settled, groups = settle.settle_drawings(readings, "A", key=key)
     asked = settled["garden.boots.r0.c0"]
-    assert asked.review and asked.value == "onion" and asked.note == reader.LIKE_KEY_NOTE
+    assert asked.review and asked.value == "onion" and asked.note == settle.LIKE_KEY_NOTE
     assert any(g.fields == ("garden.boots.r0.c0",) and g.what == "letter" for g in groups)
     assert not settled["garden.boots.r1.c0"].review
     with_onion = OwnDrawings(key.model, {**key.looks, "onion": np.stack([near])})
-    assert not reader.settle_drawings(readings, "A", key=with_onion)[0][
+    assert not settle.settle_drawings(readings, "A", key=with_onion)[0][
         "garden.boots.r0.c0"].review
     other_net = OwnDrawings("another network", key.looks)
-    assert not reader.settle_drawings(readings, "A", key=other_net)[0][
+    assert not settle.settle_drawings(readings, "A", key=other_net)[0][
         "garden.boots.r0.c0"].review

@@ -12,7 +12,9 @@ from click.testing import CliRunner
 
 from companion.cli import main
 from companion.paper.model import FieldKind
+from companion.vision.sheet.constants_sketches import FRUIT_PLANTS, VEGETABLE_PLANTS
 from companion.vision.sheet.drawing_groups import DrawingEvidence, DrawingGroup
+from companion.vision.sheet.field_reading import FieldReading
 from companion.vision.sheet.letter_groups import (
     LetterLook,
     group_letters,
@@ -20,12 +22,7 @@ from companion.vision.sheet.letter_groups import (
     join_alike_questions,
     own_letters_among_drawings,
 )
-from companion.vision.sheet.reader import (
-    FRUIT_PLANTS,
-    VEGETABLE_PLANTS,
-    FieldReading,
-    settle_drawings,
-)
+from companion.vision.sheet.settle import settle_drawings
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "delicious" / "photos"
 CHOICES = {"vegetable": VEGETABLE_PLANTS, "fruit": FRUIT_PLANTS}
@@ -420,10 +417,10 @@ def test_a_drawers_sure_letter_for_a_plant_they_draw_in_a_trusted_group_is_asked
     may be another plant drawn round (a lettuce); it is asked. A sure C beside it (no
     carrot drawn) stays trusted, and so does the O when the onion group is only a
     question."""
-    from companion.vision.sheet import reader
+    from companion.vision.sheet import settle
     from companion.vision.sheet.drawing_groups import GroupRule
 
-    monkeypatch.setattr(reader, "_group_rule", lambda: GroupRule(0.3, 0.99))
+    monkeypatch.setattr(settle, "group_rule", lambda: GroupRule(0.3, 0.99))
     f = np.full(8, 0.05, np.float32)
     f[2] = 1.0
     onion = tuple((v, 0.999 if v == "onion" else 0.0002) for v in VEGETABLE_PLANTS)

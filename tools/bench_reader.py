@@ -382,7 +382,7 @@ def settle_papers(specs: Sequence[PhotoSpec], results: dict[str, ReaderResult]
     paper the merged readings so named with their groups (``settle_drawings``), settled
     once for both."""
     from companion.games.delicious.players import field_values
-    from companion.vision.sheet.reader import settle_drawings
+    from companion.vision.sheet.settle import settle_drawings
 
     papers: dict[str, list[PhotoSpec]] = defaultdict(list)
     for spec in specs:

@@ -90,8 +90,8 @@ def pair_rates(letters: Sequence[Letter]) -> list[tuple[float, int, int, int, in
 def questions(letters: Sequence[Letter], distance: float) -> tuple[list[int], int]:
     """Questions per player from the letters in review, and fields a one-tap answer per
     question (its members' most common truth) leaves wrong."""
+    from companion.vision.sheet.constants_sketches import FRUIT_PLANTS, VEGETABLE_PLANTS
     from companion.vision.sheet.letter_groups import LetterLook, group_letters
-    from companion.vision.sheet.reader import FRUIT_PLANTS, VEGETABLE_PLANTS
 
     choices = {"vegetable": VEGETABLE_PLANTS, "fruit": FRUIT_PLANTS}
     by: dict[str, list[Letter]] = defaultdict(list)

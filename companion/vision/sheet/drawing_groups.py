@@ -51,7 +51,7 @@ class DrawingEvidence:
     # the letter reader's best reading of the cell: (the plant it reads as, probability)
     letter: tuple[str, float] | None = field(default=None, compare=False)
     # read as a letter, then as a drawing because the player draws and it is like their
-    # drawings (reader._drawn_like): its plants lean on that letter, so it
+    # drawings (settle._drawn_like): its plants lean on that letter, so it
     # counts towards a trusted group only where the sketch network's own reading agrees
     on_word: bool = field(default=False, compare=False)
 
