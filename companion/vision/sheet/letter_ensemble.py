@@ -1,15 +1,17 @@
-"""Letters read by more than one network where the first is unsure of them.
+"""Letters read by more than one network.
 
 A letter network trained on 76 real writers meets, on a new writer, shapes it has never
 seen; a second network trained on other crops with other weights is wrong on other shapes,
 so where the two are averaged a shape only one of them mistakes reads less sure, and goes to
-review instead of being trusted. The second network runs only on the letters the first one
-reads below ``doubt_below`` among the field's letters (most letters are sure, and the reader
-must stay fast); their probabilities pool every member's calibrated probabilities (each
-member's own temperature): their mean, or the mean of their logs (the shipped ensemble: a
-letter one member doubts stays doubted), sharpened or softened by one more temperature
-fitted on the real calibration writers' crops (tools/fit_letter_ensemble.py). Everything
-here works on scores: natural-log probabilities over all classes, read with temperature 1.
+review instead of being trusted. The other networks run on the letters the first one reads
+below ``doubt_below`` among the field's letters: 1.0 in the shipped model, every letter (a
+sure letter of an unseen hand can be a shape only the first mistakes; it costs about 0.02 s
+a photo), 0.995 before 2026-12-06. Their probabilities pool every member's calibrated
+probabilities (each member's own temperature): their mean, or the mean of their logs (the
+shipped ensemble: a letter one member doubts stays doubted), sharpened or softened by one
+more temperature fitted on the real calibration writers' crops
+(tools/fit_letter_ensemble.py). Everything here works on scores: natural-log probabilities
+over all classes, read with temperature 1.
 """
 
 from __future__ import annotations
