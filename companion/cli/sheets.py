@@ -11,6 +11,10 @@ from companion.plural import count
 from layouts.registry import sheet_spec
 from layouts.render import pairs_by_code
 
+# Sets of one PDF: a club's evening, far short of an hour's rendering (and of the million
+# four-letter codes, past which no fresh code is left to draw).
+MAX_PLAYERS = 100
+
 
 @click.group(name="sheets")
 def sheets() -> None:
@@ -46,7 +50,7 @@ def list_sheets(as_json: bool) -> None:
 @click.option("--bw", is_flag=True, help="Black and white, for laser printers.")
 @click.option("--variant", default="A", show_default=True, help="Garden side: A or B.")
 @click.option("--code", default=None, help="Player code (default: a fresh random one).")
-@click.option("--players", type=click.IntRange(min=1), default=None,
+@click.option("--players", type=click.IntRange(1, MAX_PLAYERS), default=None,
               help="Print the sheets once per player, each set with its own player code "
                    "(so garden and play photos pair by code, never by order).")
 def print_sheets(
