@@ -228,6 +228,22 @@ def test_print_gives_a_pdf_with_a_set_per_player(client: TestClient) -> None:
     assert client.post("/print", data={"sheet": "nope"}).status_code == 400
 
 
+
+def test_print_refuses_a_sheet_named_twice(client: TestClient,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's boxes send each sheet once; a form naming one sheet 900 times (7,200
+    pages at 8 players, minutes of the server's time) is refused before any is drawn."""
+    import layouts
+
+    def drawn(*args: object, **kwargs: object) -> None:
+        raise AssertionError("nothing is drawn for a refused form")
+
+    monkeypatch.setattr(layouts, "render_pdf", drawn)
+    r = client.post("/print", data={"sheet": ["delicious-combo"] * 900, "players": "8"},
+                    headers={"Accept": "application/json"})
+    assert r.status_code == 400 and r.json() == {"error": "choose each sheet once"}
+
+
 @pytest.mark.slow
 def test_delicious_page_corrections_and_save(client: TestClient, store: Store,
                                              tmp_path: Path) -> None:
