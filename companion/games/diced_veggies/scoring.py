@@ -204,8 +204,8 @@ def from_json(doc: Any) -> tuple[list[PlayerTally], GameOptions]:
         name = p.get("name")
         if not isinstance(name, str) or not name.strip():
             raise InputError(f"{where}: needs a \"name\"")
-        if any(q.name == name for q in players):
-            raise InputError(f"two players are called {name!r}")
+        if any(q.name.strip().casefold() == name.strip().casefold() for q in players):
+            raise InputError(f"two players are called {name.strip()!r}")
         recipes = p.get("recipes", [])
         if not isinstance(recipes, list):
             raise InputError(f"{name}: \"recipes\" must be a list")
