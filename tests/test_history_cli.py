@@ -106,6 +106,12 @@ def test_export_import_backup_commands(cli: Invoke, tmp_path: Path) -> None:
     r = cli("import", str(out), "--data", str(dst))
     assert r.exit_code == 0 and "imported 4 play(s)" in r.stdout
     assert "0 play(s), 0 night(s)" in cli("import", str(out), "--data", str(dst)).stdout
+    # "-" is standard input, as for every JSON file argument (export -o - writes stdout)
+    piped = cli("export", "-o", "-", "--data", str(src)).stdout
+    r = cli("import", "-", "--data", str(tmp_path / "piped"), stdin=piped)
+    assert r.exit_code == 0 and "imported 4 play(s)" in r.stdout, r.output
+    assert "stdin: not JSON" in one_line_error(cli("import", "-", "--data", str(dst),
+                                                   stdin="{"))
     a = cli("history", "--json", "--data", str(src)).stdout
     b = cli("history", "--json", "--data", str(dst)).stdout
     strip = [{k: v for k, v in p.items() if k != "play_id"} for p in json.loads(a)["plays"]]
