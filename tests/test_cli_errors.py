@@ -72,6 +72,19 @@ CASES: list[tuple[str, list[str], str | None, int, str]] = [
      "cannot read the drawings"),
     ("players unalias", ["Nobody", "--data", "{tmp}/store"], None, 2, "no player 'Nobody'"),
     ("serve", ["--port", "abc"], None, 2, "not a valid integer"),
+    # "-" reads stdin wherever a JSON file is read; an output that can only be a file
+    # refuses it rather than write a file named "-" and say "wrote -"
+    ("sheets print", ["dulce-scorepad", "-o", "-"], None, 2, "not standard output"),
+    ("delicious simulate", ["--seed", "1", "-o", "-"], None, 2, "not standard output"),
+    ("delicious read", [SHEET_PHOTO, "-o", "-"], None, 2, "not standard output"),
+    ("delicious read", [SHEET_PHOTO, "--overlay", "-"], None, 2, "not standard output"),
+    ("delicious read", [SHEET_PHOTO, "--save-drawings", "1:-"], None, 2, "not standard output"),
+    ("dice read", [SHEET_PHOTO, "--save-colours", "-"], None, 2, "not standard output"),
+    ("dice read", [SHEET_PHOTO, "--overlay", "-"], None, 2, "not standard output"),
+    ("dice cuts", [SHEET_PHOTO, "--overlay", "-"], None, 2, "not standard output"),
+    ("players drawings", ["Ann", "-o", "-", "--data", "{tmp}/store"], None, 2,
+     "not standard output"),
+    ("backup", ["-", "--data", "{tmp}/store"], None, 2, "not standard output"),
     ("", ["nonsense"], None, 2, "No such command 'nonsense'"),
     ("delicious", ["scor"], None, 2, "No such command 'scor'"),
 ]

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from companion.cli.lazy import LazyCommand, LazyGroup
-from companion.cli.output import echo_json, json_option
+from companion.cli.output import echo_json, json_option, not_stdout
 from companion.errors import InputError
 from companion.fileio import STDIN, STDIN_LABEL, read_json_object, source_label, write_json
 from companion.games.delicious.fieldmap import load_field_map
@@ -52,6 +52,7 @@ def garden_cmd(variant: str, as_json: bool) -> None:
 @json_option
 @click.option(
     "-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+    callback=not_stdout,
     help="Write one field map per player: DIR/player1.json ...",
 )
 def simulate_cmd(

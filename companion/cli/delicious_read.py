@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from companion.cli.delicious_drawings import player_files, save_drawings, with_drawings
+from companion.cli.output import not_stdout
 from companion.cli.overlay_path import one_overlay_file, overlay_file
 from companion.cli.store_options import save_options
 from companion.errors import CompanionError, IllegalMoveError, InputError, UnknownNameError
@@ -150,9 +151,11 @@ def _sheets_label(p: Player) -> str:
                 type=click.Path(dir_okay=False, path_type=str))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @click.option("--overlay", "overlay_dir", type=click.Path(path_type=Path), metavar="DIR|OUT.png",
+              callback=not_stdout,
               help="Draw each reading on the flattened sheet: into DIR/<photo>.overlay.png, "
                    "or into OUT.png (.png or .jpg: one photo only).")
 @click.option("-o", "--out", "out_path", type=click.Path(dir_okay=False, path_type=Path),
+              callback=not_stdout,
               help="Write the reading as a field map to correct and pass to `score`; with "
                    "several players one map each: OUT-player1.json, OUT-player2.json ...")
 @click.option("--set", "sets", multiple=True, metavar="[N:]FIELD=VALUE",
@@ -172,6 +175,7 @@ def _sheets_label(p: Player) -> str:
               help="Name drawings like the player's own named drawings of earlier sheets "
                    "(saved with --save-drawings); with several players N:FILE.")
 @click.option("--save-drawings", "drawings_out", multiple=True, metavar="[N:]FILE",
+              callback=not_stdout,
               help="Write the player's drawings whose plant is known (trusted, or named "
                    "with --name / --set) to FILE, with those of --drawings, for their next "
                    "sheets; with several players N:FILE.")

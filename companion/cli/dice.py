@@ -12,7 +12,7 @@ import click
 
 from companion.cli.dice_colours import colours_option, load_game_colours
 from companion.cli.lazy import LazyCommand, LazyGroup
-from companion.cli.output import echo_json, json_option
+from companion.cli.output import echo_json, json_option, not_stdout
 from companion.cli.overlay_path import overlay_file
 from companion.cli.store_options import save_finished, save_options
 from companion.errors import InputError
@@ -101,7 +101,7 @@ _kids = click.option(
 @dice.command()
 @click.argument("source", metavar="PHOTO|BLOCK.json")
 @json_option
-@click.option("--overlay", metavar="OUT.png|DIR",
+@click.option("--overlay", metavar="OUT.png|DIR", callback=not_stdout,
               help="Draw the legal cuts on the photo: into OUT.png (.png or .jpg), or into "
                    "DIR/<photo>.overlay.png.")
 @colours_option

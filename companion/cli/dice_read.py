@@ -7,6 +7,7 @@ import json
 import click
 
 from companion.cli.dice_colours import colours_option, load_game_colours
+from companion.cli.output import not_stdout
 from companion.cli.overlay_path import overlay_file
 from companion.errors import InputError
 from companion.vision.dice.doubt_words import doubts_sentence
@@ -15,10 +16,11 @@ from companion.vision.dice.doubt_words import doubts_sentence
 @click.command(name="read")
 @click.argument("photo", metavar="PHOTO")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-@click.option("--overlay", metavar="OUT.png|DIR",
+@click.option("--overlay", metavar="OUT.png|DIR", callback=not_stdout,
               help="Save the photo with the grid and each die's reading drawn on it: into "
                    "OUT.png (.png or .jpg), or into DIR/<photo>.overlay.png.")
 @click.option("--save-colours", "save_colours", type=click.Path(dir_okay=False),
+              callback=not_stdout,
               metavar="COLOURS.json",
               help="PHOTO is the game's full starting block (7 dice of each ingredient): "
                    "save its dice colours, to read the game's later photos with --colours.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 import layouts
-from companion.cli.output import echo_json, json_option
+from companion.cli.output import echo_json, json_option, not_stdout
 from companion.plural import count
 from layouts.registry import sheet_spec
 from layouts.render import pairs_by_code
@@ -45,7 +45,8 @@ def list_sheets(as_json: bool) -> None:
 
 @sheets.command(name="print")
 @click.argument("names", nargs=-1, required=True)
-@click.option("-o", "--output", "out", required=True, help="PDF file to write.")
+@click.option("-o", "--output", "out", required=True, callback=not_stdout,
+              help="PDF file to write.")
 @click.option("--paper", default="letter", show_default=True, help="letter or a4.")
 @click.option("--bw", is_flag=True, help="Black and white, for laser printers.")
 @click.option("--variant", default="A", show_default=True, help="Garden side: A or B.")
