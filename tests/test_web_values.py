@@ -87,3 +87,19 @@ def test_bad_values_are_a_clear_4xx(client: TestClient, store: Store, seeded: Se
     assert 400 <= r.status_code < 500, (r.status_code, r.text[:200])
     assert "error" in r.json() and "internal" not in r.json()["error"]
     assert dump(store.root) == before
+
+
+@pytest.mark.parametrize(("url", "words"), [
+    ("/pads/" + "x" * 8000, "no score pad for 'xxx"),
+    ("/standings/" + "x" * 8000, "unknown game 'xxx"),
+    ("/api/" + "x" * 8000, "no such API: GET /api/xxx"),
+])
+def test_an_error_quoting_a_long_request_is_cut_to_one_readable_line(
+        client: TestClient, url: str, words: str) -> None:
+    """A message quoting what the client sent stays a line a phone can show (the error
+    page also wraps a word too long for its width); not 8,000 characters sent back."""
+    r = client.get(url, headers={"accept": "application/json"})
+    line = r.json()["error"]
+    assert r.status_code == 404 and line.startswith(words)
+    assert len(line) <= 300 and line.endswith("…")
+    assert len(client.get(url).text) < 8000  # the page too
