@@ -10,7 +10,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -221,3 +221,18 @@ def errors_naming(source: str | os.PathLike[str]) -> Iterator[None]:
         yield
     except CompanionError as exc:
         raise type(exc)(f"{source_label(source)}: {exc}") from None
+
+
+def same_photo(paths: Sequence[str]) -> tuple[str, str] | None:
+    """Two of ``paths`` that name one file (``a.jpg`` and ``./a.jpg``, a link to it); None
+    when each is its own. A path that cannot be looked at is left to the reader to name."""
+    seen: dict[tuple[int, int], str] = {}
+    for p in paths:
+        try:
+            st = os.stat(p)
+        except OSError:
+            continue
+        if (st.st_dev, st.st_ino) in seen:
+            return seen[st.st_dev, st.st_ino], p
+        seen[st.st_dev, st.st_ino] = p
+    return None

@@ -19,7 +19,7 @@ from companion.cli.output import not_stdout
 from companion.cli.overlay_path import one_overlay_file, overlay_file
 from companion.cli.store_options import save_options
 from companion.errors import CompanionError, IllegalMoveError, InputError, UnknownNameError
-from companion.fileio import write_json
+from companion.fileio import same_photo, write_json
 from companion.games.delicious.documents import player_verdicts
 from companion.games.delicious.fieldmap import check_value
 from companion.games.delicious.garden import garden
@@ -198,6 +198,9 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
     repeated = sorted({p for p in photos if photos.count(p) > 1})
     if repeated:
         raise InputError(f"{repeated[0]} is given more than once")
+    twice = same_photo(photos)
+    if twice:
+        raise InputError(f"{twice[0]} and {twice[1]} are the same photo; give each once")
     if overlay_dir is not None:
         one_overlay_file(overlay_dir, len(photos))
     rd = Reader(reader)
@@ -303,10 +306,16 @@ def _print_text(players: Sequence[Player], names: Sequence[str], table: TableRes
 
 def _overlays(out_dir: Path, read: ReadTable[SheetReading],
               sheets: Sequence[TableSheet[SheetReading]]) -> None:
+    written: set[Path] = set()
     for sheet in sheets:
         _, m = read.marks(sheet.key)
         img = draw_overlay(sheet.reading, m.violating, m.container_points, m.summary,
                            m.review, m.readings, m.notes)
         path = overlay_file(out_dir, sheet.reading.photo)
+        n = 1
+        while path in written:  # a/IMG_1.jpg and b/IMG_1.jpg: one overlay each
+            n += 1
+            path = path.with_name(f"{Path(sheet.reading.photo).stem}-{n}.overlay.png")
+        written.add(path)
         write_overlay(str(path), img)
         click.echo(f"wrote {path}", err=True)
