@@ -37,6 +37,13 @@ CASES: list[tuple[str, list[str], str | None, int, str]] = [
     ("delicious read", [SHEET_PHOTO, "--set", "garden.honey=jar"], None, 2,
      "is not one of circled"),
     ("delicious read", [SHEET_PHOTO, SHEET_PHOTO], None, 2, "more than once"),
+    # a player number int() chokes on: 5,000 digits, a superscript two
+    ("delicious read", [SHEET_PHOTO, "--set", "9" * 5000 + ":garden.honey=circled"], None, 2,
+     "player number must be 1..1"),
+    ("delicious read", [SHEET_PHOTO, "--name", "\u00b2:garden.honey=circled"], None, 2,
+     "player number must be 1..1"),
+    ("delicious read", [SHEET_PHOTO, "--drawings", "9" * 5000 + ":d.json"], None, 2,
+     "player number must be 1..1"),
     ("delicious read", [SHEET_PHOTO, "--reader", "ocr"], None, 2, "'ocr' is not one of"),
     ("delicious read", [SHEET_PHOTO, "--supply-seed", "-1"], None, 2, "--supply-seed"),
     ("delicious supply", ["--seed", "x"], None, 2, "'x' is not a valid integer"),

@@ -14,7 +14,13 @@ from typing import Any
 
 import click
 
-from companion.cli.delicious_drawings import player_files, save_drawings, with_drawings
+from companion.cli.delicious_drawings import (
+    player_files,
+    player_number,
+    quoted,
+    save_drawings,
+    with_drawings,
+)
 from companion.cli.output import not_stdout
 from companion.cli.overlay_path import one_overlay_file, overlay_file
 from companion.cli.store_options import save_options
@@ -48,9 +54,10 @@ def _parse_set(spec: str, players: int, option: str = "--set") -> tuple[int, str
     index = 0
     if ":" in target:
         head, target = target.split(":", 1)
-        if not head.isdigit() or not 1 <= int(head) <= players:
-            raise InputError(f"{option} {spec!r}: player number must be 1..{players}")
-        index = int(head) - 1
+        number = player_number(head, players)
+        if number is None:
+            raise InputError(f"{option} {quoted(spec)}: player number must be 1..{players}")
+        index = number
     elif players > 1:
         raise InputError(f"{option} {spec!r}: with several players write N:FIELD=VALUE")
     return index, target.strip(), (value.strip() or None)
@@ -212,7 +219,8 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
     if len(photos) == 1 and errors:
         raise InputError(f"{errors[0]['photo']}: {errors[0]['error']}")
     paired = pair_table([TableSheet(i, s) for i, s in enumerate(sheets)])
-    save_to = player_files(drawings_out, len(paired.owners), "--save-drawings")  # before work
+    save_to = player_files(drawings_out, len(paired.owners), "--save-drawings",  # before work
+                           written=True)
     sheets, paired, own = with_drawings(sheets, paired, drawings_in)
     fixes = _player_fixes(paired.players, sets, plant_names)
     kept = None if supply_seed is None else supply(supply_seed)
