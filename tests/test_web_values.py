@@ -53,10 +53,15 @@ def test_an_error_page_offers_undo(client: TestClient, store: Store, seeded: See
         assert client.get(f"/dice?s={seeded.dice_scoring}&cut={cut}").status_code == 200
     sheet = client.get(f"/delicious/{seeded.sheet_scoring}/overlay/{HUGE}.jpg")
     assert sheet.status_code == 400
+    for key in ("\u00b2", "9" * 5000):  # a tapped field's sheet int() cannot take: none picked
+        r = client.get(f"/delicious?s={seeded.sheet_scoring}&field={key}:garden.honey")
+        assert r.status_code == 200
 
 
 @pytest.mark.parametrize("method,url,data", [
     ("GET", f"/history/plays/{HUGE}", None),
+    ("GET", "/?page=\u00b2", None),  # isdigit() but not int()'s
+    ("GET", "/history?page=\u00b9\u00b2", None),
     ("GET", f"/history/photos/{HUGE}", None),
     ("GET", f"/delicious?s={HUGE}", None),
     ("GET", f"/dice?s={HUGE}", None),

@@ -98,7 +98,7 @@ def cell(raw: Any, where: str) -> Cell:
         return Cell()
     if isinstance(raw, str):  # shorthand "cacao" or "cacao:2"
         name, _, count = raw.partition(":")
-        if count and not count.isdigit():
+        if count and not (count.isascii() and count.isdigit() and len(count) <= 15):
             raise InputError(f'{where}: write a cell as "bean" or "bean:cubes"')
         return Cell(bean(name, where), int(count) if count else 0)
     d = json_object(raw, where)
