@@ -92,6 +92,11 @@ CASES: list[tuple[str, list[str], str | None, int, str]] = [
     ("players drawings", ["Ann", "-o", "-", "--data", "{tmp}/store"], None, 2,
      "not standard output"),
     ("backup", ["-", "--data", "{tmp}/store"], None, 2, "not standard output"),
+    # --night without --save would keep nothing, and say nothing of it
+    ("wild-gardens score", [str(EX / "wild-gardens" / "score.json"), "--night", "Fri",
+                            "--data", "{tmp}/store"], None, 2, "add --save"),
+    ("dulce final", [str(EX / "dulce" / "final.json"), "--night", "Fri"], None, 2,
+     "add --save"),
     ("", ["nonsense"], None, 2, "No such command 'nonsense'"),
     ("delicious", ["scor"], None, 2, "No such command 'scor'"),
 ]
