@@ -10,7 +10,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -236,3 +236,27 @@ def same_photo(paths: Sequence[str]) -> tuple[str, str] | None:
             return seen[st.st_dev, st.st_ino], p
         seen[st.st_dev, st.st_ino] = p
     return None
+
+
+def refuse_replacing(outputs: Iterable[tuple[str, str | os.PathLike[str] | None]],
+                     inputs: Sequence[str]) -> None:
+    """Refuse an output (option, path) that is one of the ``inputs`` itself: ``--overlay
+    a.jpg`` or ``-o a.jpg`` beside ``a.jpg`` would replace the only copy of the photo."""
+    kept = {}
+    for p in inputs:
+        try:
+            st = os.stat(p)
+        except OSError:
+            continue
+        kept[st.st_dev, st.st_ino] = p
+    for option, out in outputs:
+        if out is None:
+            continue
+        try:
+            st = os.stat(out)
+        except OSError:
+            continue
+        photo = kept.get((st.st_dev, st.st_ino))
+        if photo is not None:
+            raise InputError(f"{option} {os.fspath(out)} is the photo {photo}: writing there "
+                             "would replace it; give another file")

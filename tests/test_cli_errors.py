@@ -4,6 +4,7 @@ usage), never a traceback. One table, and a check that it names every command.""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import click
@@ -138,3 +139,20 @@ def test_missing_tesseract_is_in_the_table_too(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(pytesseract.pytesseract, "tesseract_cmd", "/nonexistent/tesseract")
     line = one_line_error(invoke("delicious", "read", SHEET_PHOTO, "--reader", "tesseract"), 2)
     assert "tesseract" in line
+
+
+@pytest.mark.parametrize(("words", "option"), [
+    ("delicious read", "--overlay"), ("delicious read", "-o"),
+    ("delicious read", "--save-drawings"), ("dice read", "--overlay"),
+    ("dice read", "--save-colours"), ("dice cuts", "--overlay"),
+])
+def test_an_output_onto_the_photo_itself_is_refused(tmp_path: Path, words: str,
+                                                   option: str) -> None:
+    """`--overlay a.jpg` beside `a.jpg` (a slip of the shell's completion) replaced the
+    only copy of the photo with the overlay, or with a JSON file."""
+    photo = tmp_path / "IMG_0001.jpg"
+    shutil.copy(SHEET_PHOTO if words.startswith("delicious") else DICE_PHOTO, photo)
+    before = photo.read_bytes()
+    result = invoke(*words.split(), str(photo), option, f"{tmp_path}/./IMG_0001.jpg")
+    assert "would replace it" in one_line_error(result)
+    assert photo.read_bytes() == before

@@ -25,7 +25,7 @@ from companion.cli.output import not_stdout
 from companion.cli.overlay_path import one_overlay_file, overlay_file
 from companion.cli.store_options import save_options
 from companion.errors import CompanionError, IllegalMoveError, InputError, UnknownNameError
-from companion.fileio import same_photo, write_json
+from companion.fileio import refuse_replacing, same_photo, write_json
 from companion.games.delicious.documents import player_verdicts
 from companion.games.delicious.fieldmap import check_value
 from companion.games.delicious.garden import garden
@@ -210,6 +210,9 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
         raise InputError(f"{twice[0]} and {twice[1]} are the same photo; give each once")
     if overlay_dir is not None:
         one_overlay_file(overlay_dir, len(photos))
+    refuse_replacing([("-o", out_path), ("--overlay", overlay_dir),
+                      *(("--save-drawings", s.split(":", 1)[1] if s.split(":", 1)[0].isdigit()
+                         else s) for s in drawings_out)], photos)
     rd = Reader(reader)
     if rd is Reader.TESSERACT:
         from companion.vision.sheet.tesseract_letters import require_tesseract

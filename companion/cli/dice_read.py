@@ -10,6 +10,7 @@ from companion.cli.dice_colours import colours_option, load_game_colours
 from companion.cli.output import not_stdout
 from companion.cli.overlay_path import overlay_file
 from companion.errors import InputError
+from companion.fileio import refuse_replacing
 from companion.vision.dice.doubt_words import doubts_sentence
 
 
@@ -34,6 +35,7 @@ def read(photo: str, as_json: bool, overlay: str | None, save_colours: str | Non
     """
     from companion.vision.dice.reader import read_dice_photo
 
+    refuse_replacing([("--overlay", overlay), ("--save-colours", save_colours)], [photo])
     known = load_game_colours(colours)
     reading = read_dice_photo(photo) if known is None else read_dice_photo(photo, known)
     if save_colours:
