@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -223,14 +224,17 @@ def errors_naming(source: str | os.PathLike[str]) -> Iterator[None]:
         raise type(exc)(f"{source_label(source)}: {exc}") from None
 
 
-def same_photo(paths: Sequence[str]) -> tuple[str, str] | None:
-    """Two of ``paths`` that name one file (``a.jpg`` and ``./a.jpg``, a link to it); None
-    when each is its own. A path that cannot be looked at is left to the reader to name."""
+def same_file(paths: Sequence[str]) -> tuple[str, str] | None:
+    """Two of ``paths`` that name one file (``a.jpg`` and ``./a.jpg``, a link to it, the
+    same name twice); None when each is its own. A path that cannot be looked at (``-``,
+    a missing file) is left to the reader to name."""
     seen: dict[tuple[int, int], str] = {}
     for p in paths:
         try:
             st = os.stat(p)
         except OSError:
+            continue
+        if not stat.S_ISREG(st.st_mode):
             continue
         if (st.st_dev, st.st_ino) in seen:
             return seen[st.st_dev, st.st_ino], p

@@ -38,6 +38,8 @@ CASES: list[tuple[str, list[str], str | None, int, str]] = [
     ("delicious read", [SHEET_PHOTO, "--set", "garden.honey=jar"], None, 2,
      "is not one of circled"),
     ("delicious read", [SHEET_PHOTO, SHEET_PHOTO], None, 2, "more than once"),
+    ("delicious score", [FIELD_MAP, FIELD_MAP.replace("/delicious/", "/delicious/./")], None,
+     2, "are the same field map"),
     # a player number int() chokes on: 5,000 digits, a superscript two
     ("delicious read", [SHEET_PHOTO, "--set", "9" * 5000 + ":garden.honey=circled"], None, 2,
      "player number must be 1..1"),

@@ -25,7 +25,7 @@ from companion.cli.output import not_stdout
 from companion.cli.overlay_path import one_overlay_file, overlay_file
 from companion.cli.store_options import save_options
 from companion.errors import CompanionError, IllegalMoveError, InputError, UnknownNameError
-from companion.fileio import refuse_replacing, same_photo, write_json
+from companion.fileio import refuse_replacing, same_file, write_json
 from companion.games.delicious.documents import player_verdicts
 from companion.games.delicious.fieldmap import check_value
 from companion.games.delicious.garden import garden
@@ -205,7 +205,7 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
     repeated = sorted({p for p in photos if photos.count(p) > 1})
     if repeated:
         raise InputError(f"{repeated[0]} is given more than once")
-    twice = same_photo(photos)
+    twice = same_file(photos)
     if twice:
         raise InputError(f"{twice[0]} and {twice[1]} are the same photo; give each once")
     if overlay_dir is not None:
