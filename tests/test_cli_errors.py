@@ -103,6 +103,7 @@ CASES: list[tuple[str, list[str], str | None, int, str]] = [
     # an overlay into a folder that is not there: said so, not "use .png or .jpg"
     ("dice read", [DICE_PHOTO, "--overlay", "{tmp}/none/o.png"], None, 2,
      "cannot write the overlay {tmp}/none/o.png: No such file or directory"),
+    ("dice read", [DICE_PHOTO, "--overlay", FIELD_MAP], None, 2, "is a file, not a folder"),
     ("", ["nonsense"], None, 2, "No such command 'nonsense'"),
     ("delicious", ["scor"], None, 2, "No such command 'scor'"),
 ]
