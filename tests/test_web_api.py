@@ -134,6 +134,8 @@ def test_labels_never_carry_a_path() -> None:
     assert label_of("C:\\Users\\me\\IMG 1.JPG", 0) == "IMG 1.JPG"
     assert label_of("..", 2) == "photo3.jpg"
     assert label_of("<script>.jpg", 0) == "script_.jpg"
+    assert label_of("写真.jpg", 0) == "写真.jpg"  # not "jpg": letters of any script stay
+    assert label_of("Zoë\u202e\u0000.png", 0) == "Zoë_.png"  # no bidi mark, no NUL
 
 
 def test_stored_photos_get_server_names(client: TestClient, store: Store) -> None:
