@@ -108,3 +108,11 @@ def test_an_error_quoting_a_long_request_is_cut_to_one_readable_line(
     assert r.status_code == 404 and line.startswith(words)
     assert len(line) <= 300 and line.endswith("…")
     assert len(client.get(url).text) < 8000  # the page too
+
+
+def test_a_bad_since_is_named_as_the_page_names_it(client: TestClient) -> None:
+    """The web's filter is ?since=, not the command line's --since."""
+    for url in ("/api/history?since=last+week", "/history?since=2026-13-45"):
+        r = client.get(url, headers={"accept": "application/json"})
+        assert r.status_code == 400
+        assert r.json()["error"].startswith("since '") and "--since" not in r.json()["error"]
