@@ -106,6 +106,9 @@ def test_final_ranks_with_tiebreak():
         (["best-harvest", "-"], '{"board": [[null]], "cafes": [], "chicken": 0}', "4 rows of 4"),
         # cubes int() cannot take: a superscript, past Python's digit limit
         (["best-harvest", "-"], HARVEST.replace('"coffee:1"', '"coffee:\u00b2"'), "bean:cubes"),
+        # a corner that is not a name at all (a list or an object cannot be looked up)
+        (["best-harvest", "-"], HARVEST.replace('"top-left"', "[]"), "corner: use one of"),
+        (["best-harvest", "-"], HARVEST.replace('"top-left"', "{}"), "corner: use one of"),
         (["best-harvest", "-"], HARVEST.replace('"coffee:1"', '"coffee:' + "9" * 5000 + '"'),
          "bean:cubes"),
         (["plant", "-", "--at", "x"], "{}", "two whole numbers"),

@@ -74,7 +74,7 @@ def cafe(raw: Any, where: str, board: Board) -> Cafe:
         raise InputError(f"{where}.spaces: a café needs at least one space")
     parsed = [space(s, f"{where}.spaces[{i}]") for i, s in enumerate(spaces)]
     corner = d.get("corner")
-    if corner is not None and corner not in CORNER_CELLS:
+    if corner is not None and (not isinstance(corner, str) or corner not in CORNER_CELLS):
         raise UnknownNameError(f"{where}.corner: use one of {', '.join(CORNER_CELLS)}")
     card = d.get("card")
     covered = d.get("covered", False)
