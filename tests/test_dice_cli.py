@@ -158,6 +158,10 @@ def test_any_cut_spec_is_a_cut_or_one_line(spec):
          "value 9 is not a die face"),
         ("{not json", "not valid JSON"),
         ({"blocks": []}, 'a "dice" list'),
+        # past 1,000 dice no game's block (160,000 of them, a 10 MB file, were searched
+        # for cuts for minutes)
+        ({"dice": [{"row": r, "col": c, "ingredient": "carrot", "value": 1}
+                   for r in range(7) for c in range(143)]}, "1,001 dice is no game's"),
     ],
 )
 @pytest.mark.parametrize("command", ["cuts", "check"])
