@@ -1,4 +1,4 @@
 from companion.cli import main
 
 if __name__ == "__main__":
-    main()
+    main(prog_name="companion")  # not "python -m companion", which click would guess

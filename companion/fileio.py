@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -147,20 +148,39 @@ def write_json(path: str | os.PathLike[str], doc: Any) -> None:
         raise InputError(f"cannot write {os.fspath(path)}: {exc.strerror or exc}") from None
 
 
+def _read_own_text(path: str | os.PathLike[str], label: str, what: str) -> str:
+    if os.fspath(path) == STDIN:
+        return sys.stdin.read(MAX_JSON_BYTES + 1)
+    p = Path(path)
+    if p.exists() and not p.is_file() and not p.is_dir():  # a FIFO would wait forever
+        raise InputError(f"{label}: cannot read the {what} (not a regular file)")
+    if p.stat().st_size > MAX_JSON_BYTES:
+        raise InputError(f"{label}: not a {what} file (larger than "
+                         f"{MAX_JSON_BYTES // 2**20} MB)")
+    return p.read_bytes().decode("utf-8-sig")
+
+
 def load_own_file(path: str | os.PathLike[str], what: str, parse: Callable[[Any], T]) -> T:
     """A file the project wrote for a player to keep (``what``: "dice colours",
-    "drawings"), parsed by ``parse``; a file that cannot be read, is not JSON or that
-    ``parse`` refuses is one InputError line naming it."""
+    "drawings"), or standard input for ``-``, parsed by ``parse``; a file that cannot be
+    read, is not JSON (however deeply nested) or that ``parse`` refuses is one InputError
+    line naming it."""
+    label = source_label(path)
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        text = _read_own_text(path, label, what)
+        doc = json.loads(text)
+    except InputError:
+        raise
     except OSError as exc:
-        raise InputError(f"{path}: cannot read the {what} ({exc.strerror})") from None
-    except (ValueError, UnicodeDecodeError):
-        raise InputError(f"{path}: not a JSON {what} file") from None
+        raise InputError(f"{label}: cannot read the {what} ({exc.strerror})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        raise InputError(f"{label}: not a JSON {what} file") from None
+    except ValueError:  # an integer literal past Python's digit limit
+        raise InputError(f"{label}: not a {what} file (a number is too large)") from None
     try:
         return parse(doc)
     except InputError as exc:
-        raise InputError(f"{path}: {exc}") from None
+        raise InputError(f"{label}: {exc}") from None
 
 
 def save_own_file(path: str | os.PathLike[str], doc: Any, what: str,
@@ -202,3 +222,45 @@ def errors_naming(source: str | os.PathLike[str]) -> Iterator[None]:
         yield
     except CompanionError as exc:
         raise type(exc)(f"{source_label(source)}: {exc}") from None
+
+
+def same_file(paths: Sequence[str]) -> tuple[str, str] | None:
+    """Two of ``paths`` that name one file (``a.jpg`` and ``./a.jpg``, a link to it, the
+    same name twice); None when each is its own. A path that cannot be looked at (``-``,
+    a missing file) is left to the reader to name."""
+    seen: dict[tuple[int, int], str] = {}
+    for p in paths:
+        try:
+            st = os.stat(p)
+        except OSError:
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            continue
+        if (st.st_dev, st.st_ino) in seen:
+            return seen[st.st_dev, st.st_ino], p
+        seen[st.st_dev, st.st_ino] = p
+    return None
+
+
+def refuse_replacing(outputs: Iterable[tuple[str, str | os.PathLike[str] | None]],
+                     inputs: Sequence[str]) -> None:
+    """Refuse an output (option, path) that is one of the ``inputs`` itself: ``--overlay
+    a.jpg`` or ``-o a.jpg`` beside ``a.jpg`` would replace the only copy of the photo."""
+    kept = {}
+    for p in inputs:
+        try:
+            st = os.stat(p)
+        except OSError:
+            continue
+        kept[st.st_dev, st.st_ino] = p
+    for option, out in outputs:
+        if out is None:
+            continue
+        try:
+            st = os.stat(out)
+        except OSError:
+            continue
+        photo = kept.get((st.st_dev, st.st_ino))
+        if photo is not None:
+            raise InputError(f"{option} {os.fspath(out)} is the photo {photo}: writing there "
+                             "would replace it; give another file")

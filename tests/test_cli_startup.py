@@ -94,3 +94,14 @@ def test_listed_summaries_are_the_commands_own() -> None:
     for _, group in _lazy_groups():
         for name, entry in group.lazy.items():
             assert entry.load().get_short_help_str(1000) == entry.summary, name
+
+
+def test_python_dash_m_companion_names_itself_companion() -> None:
+    """`python -m companion` (docs/getting-started.md) says `companion` in its errors and
+    help, not click's guess `python -m companion` cut to "-m companion"."""
+    done = subprocess.run([sys.executable, "-m", "companion", "dice", "check",
+                           _ex("dice", "block-full.json")],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2
+    assert done.stderr.startswith("companion: error: dice check: give BEFORE"), done.stderr
+    assert done.stderr.rstrip().endswith("(see companion dice check --help)"), done.stderr

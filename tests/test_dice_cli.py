@@ -8,8 +8,12 @@ import types
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from companion.errors import InputError
 from companion.fileio import read_json_object
+from companion.games.diced_veggies.cut import Cut
 from companion.games.diced_veggies.model import Block
 from tests.conftest import invoke, one_line_error, write_doc
 
@@ -123,10 +127,20 @@ def test_check_usage_errors():
 # ---- bad input: one line, exit 2 --------------------------------------------------------
 
 
-@pytest.mark.parametrize("spec", ["V3X", "", "Q", "V3T0L", "H2L"])
+@pytest.mark.parametrize("spec", ["V3X", "", "Q", "V3T0L", "H2L", "V" + "9" * 5000 + "L",
+                                  "V3T" + "9" * 5000 + "R"])
 def test_malformed_cut_spec(spec):
     line = one_line_error(run("check", FULL, "--cut", spec))
-    assert "malformed cut spec" in line
+    assert "malformed cut spec" in line and len(line) < 200
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="VHTBLRUD0123456789٣-: x", max_size=6000))
+def test_any_cut_spec_is_a_cut_or_one_line(spec):
+    try:
+        Cut.parse(spec)
+    except InputError as exc:
+        assert "\n" not in str(exc) and len(str(exc)) < 200
 
 
 @pytest.mark.parametrize(
@@ -144,6 +158,10 @@ def test_malformed_cut_spec(spec):
          "value 9 is not a die face"),
         ("{not json", "not valid JSON"),
         ({"blocks": []}, 'a "dice" list'),
+        # past 1,000 dice no game's block (160,000 of them, a 10 MB file, were searched
+        # for cuts for minutes)
+        ({"dice": [{"row": r, "col": c, "ingredient": "carrot", "value": 1}
+                   for r in range(7) for c in range(143)]}, "1,001 dice is no game's"),
     ],
 )
 @pytest.mark.parametrize("command", ["cuts", "check"])

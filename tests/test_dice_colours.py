@@ -3,8 +3,10 @@ family split in two, colours learnt from a game's full block and read back from 
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
+import sys
 
 import numpy as np
 import pytest
@@ -195,7 +197,18 @@ def test_the_colours_file_round_trips_and_refuses_other_documents(tmp_path):
     path.write_text("{")
     with pytest.raises(InputError, match="not a JSON"):
         load_colours(path)
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(InputError, match="not a JSON"):
+        load_colours(path)
     assert isinstance(DiceColours.from_json(doc), DiceColours)
+
+
+def test_the_colours_file_is_read_from_stdin(tmp_path, monkeypatch):
+    feats, names = _full_block(CENTROIDS, np.random.default_rng(8))
+    path = tmp_path / "colours.json"
+    save_colours_file(colours_from(np.array(feats), names, "paper"), path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(path.read_text()))
+    assert load_colours("-").white == "paper"
 
 
 # ---- photos: the wider synthetic setting (tools/synth), read through the CLI ---------------

@@ -216,6 +216,7 @@ def test_score_state_document_and_violations():
         ({"game": "dulce", "players": [{"name": "A"}]}, "not 'diced-veggies'"),
         ({"players": [{"recipes": []}]}, "needs a \"name\""),
         ({"players": [{"name": "A"}, {"name": "A"}]}, "two players are called"),
+        ({"players": [{"name": "Ann"}, {"name": "ann "}]}, "two players are called 'ann'"),
         ({"players": [{"name": "A", "recipes": [{"hype": 2}]}]}, "missing \"stars\""),
         ({"players": [{"name": "A", "recipes": [{"stars": -1}]}]}, "0 or more"),
         ({"players": [{"name": "A", "recipes": [{"stars": 2, "hype": "x"}]}]}, "hype"),

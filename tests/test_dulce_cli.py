@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from companion.cli import main
 
 EX = Path(__file__).resolve().parent.parent / "examples" / "dulce"
+HARVEST = (EX / "best-harvest.json").read_text()
 
 
 def run(*args: str):
@@ -103,6 +104,13 @@ def test_final_ranks_with_tiebreak():
             "can hold cacao",
         ),
         (["best-harvest", "-"], '{"board": [[null]], "cafes": [], "chicken": 0}', "4 rows of 4"),
+        # cubes int() cannot take: a superscript, past Python's digit limit
+        (["best-harvest", "-"], HARVEST.replace('"coffee:1"', '"coffee:\u00b2"'), "bean:cubes"),
+        # a corner that is not a name at all (a list or an object cannot be looked up)
+        (["best-harvest", "-"], HARVEST.replace('"top-left"', "[]"), "corner: use one of"),
+        (["best-harvest", "-"], HARVEST.replace('"top-left"', "{}"), "corner: use one of"),
+        (["best-harvest", "-"], HARVEST.replace('"coffee:1"', '"coffee:' + "9" * 5000 + '"'),
+         "bean:cubes"),
         (["plant", "-", "--at", "x"], "{}", "two whole numbers"),
         (["plant", "-", "--at", "0,0"], "{}", "exactly one of"),
         (

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+from companion.games.delicious.outcome import play as delicious_play
 from companion.store import SeatInput, Store
 from companion.store.paths import DB_NAME
 from tests.conftest import Invoke, dump, one_line_error
@@ -106,6 +108,12 @@ def test_export_import_backup_commands(cli: Invoke, tmp_path: Path) -> None:
     r = cli("import", str(out), "--data", str(dst))
     assert r.exit_code == 0 and "imported 4 play(s)" in r.stdout
     assert "0 play(s), 0 night(s)" in cli("import", str(out), "--data", str(dst)).stdout
+    # "-" is standard input, as for every JSON file argument (export -o - writes stdout)
+    piped = cli("export", "-o", "-", "--data", str(src)).stdout
+    r = cli("import", "-", "--data", str(tmp_path / "piped"), stdin=piped)
+    assert r.exit_code == 0 and "imported 4 play(s)" in r.stdout, r.output
+    assert "stdin: not JSON" in one_line_error(cli("import", "-", "--data", str(dst),
+                                                   stdin="{"))
     a = cli("history", "--json", "--data", str(src)).stdout
     b = cli("history", "--json", "--data", str(dst)).stdout
     strip = [{k: v for k, v in p.items() if k != "play_id"} for p in json.loads(a)["plays"]]
@@ -222,3 +230,24 @@ def test_delicious_read_save_keeps_photos_and_corrections(cli: Invoke, tmp_path:
             [(fix, None)], [(fix, None)]]
         names = {p.id: p.name for p in s.players()}
         assert sorted(names[r.player_id or 0] for r in readings) == ["Ann", "Bo"]
+
+
+def test_a_long_photo_name_does_not_stop_saving(cli: Invoke, tmp_path: Path) -> None:
+    """A sheet's player is named after its photo until a name is given; a 77-character
+    file name (an edited, exported phone photo) was refused by the store as a player name
+    the player never typed ("longer than 60 characters"), so the table could not be kept."""
+    stem = "IMG_20261206_203512345_HDR_portrait_mode_edited_with_a_long_app_name_copy"
+    photo = tmp_path / f"{stem}1.jpg"
+    shutil.copy(EXAMPLES / "delicious" / "photos" / "combo-good-light.jpg", photo)
+    r = cli("delicious", "read", str(photo), "--save", "--data", str(tmp_path / "store"))
+    assert r.exit_code == 0 and "saved play 1" in r.stderr, r.output
+    (play,) = json.loads(cli("history", "--json", "--data", str(tmp_path / "store")).stdout)[
+        "plays"]
+    (name,) = [s["name"] for s in play["seats"]]
+    assert len(name) == 60 and name.startswith(stem[:50])
+    # two such names alike up to the cut stay two players
+    doc = {"players": [{"player": f"{stem}{n}"} for n in (1, 2)],
+           "ranking": [{"player": f"{stem}{n}", "total": 30 - n, "place": n,
+                        "decided_by": "points"} for n in (1, 2)]}
+    seats = [s.name for s in delicious_play(doc).seats]
+    assert len(set(seats)) == 2 and all(len(s) <= 60 for s in seats)

@@ -112,6 +112,17 @@ def test_alias_merges_and_unmerges(store: Store) -> None:
     assert {p.player: p.plays for p in standings(store, "dulce")[0].players} == before
 
 
+@pytest.mark.parametrize("other", ["ann", " ANN ", "A\uff4en"])  # the last: a fullwidth n
+def test_one_player_in_two_seats_is_refused(store: Store, other: str) -> None:
+    """The store keeps "Ann" and "ann" as one player: a play seating both would count her
+    twice (two plays of one game, a win and a loss), so it is refused and nothing kept."""
+    n = store.new_night("Fri")
+    with pytest.raises(StoreError, match="two players share the name 'Ann'"):
+        store.save_play("diced-veggies", [SeatInput("Ann", 31, 1, True),
+                                          SeatInput(other, 3, 2)], night_id=n.id)
+    assert store.plays() == [] and not standings(store, "diced-veggies")[0].players
+
+
 def test_unknown_game_and_bad_date(store: Store) -> None:
     with pytest.raises(InputError, match="unknown game 'chess'"):
         standings(store, "chess")

@@ -3,7 +3,10 @@ named by them (companion.vision.sheet.own_drawings)."""
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +121,28 @@ def test_a_missing_or_broken_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_bytes(b"\xff{")
     with pytest.raises(InputError, match="not a JSON drawings file"):
         load_drawings(tmp_path / "bad.json")
+
+
+def test_a_hostile_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    for name, text, words in (("deep.json", "[" * 100_000 + "]" * 100_000, "not a JSON"),
+                              ("big.json", '{"version": ' + "9" * 5000 + "}", "too large")):
+        (tmp_path / name).write_text(text)
+        with pytest.raises(InputError, match=words) as err:
+            load_drawings(tmp_path / name)
+        assert str(tmp_path / name) in str(err.value) and "\n" not in str(err.value)
+    os.mkfifo(tmp_path / "fifo")  # would wait for a writer forever
+    with pytest.raises(InputError, match="not a regular file"):
+        load_drawings(tmp_path / "fifo")
+
+
+def test_a_drawings_file_is_read_from_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = {"format": "companion-drawings", "version": 1, "model": "x",
+           "plants": {"fig": [[0.6, 0.8]]}}
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(doc)))
+    assert load_drawings("-").plants() == ["fig"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("{"))
+    with pytest.raises(InputError, match="^stdin: not a JSON drawings file"):
+        load_drawings("-")
 
 
 @settings(max_examples=150, deadline=None)

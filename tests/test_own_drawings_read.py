@@ -70,6 +70,11 @@ def test_a_bad_drawings_option_is_one_line(sheets: list[tuple[Path, dict[str, An
         invoke("delicious", "read", photo, "--drawings", photo))
     assert "player number must be 1..1" in one_line_error(
         invoke("delicious", "read", photo, "--save-drawings", f"2:{tmp_path / 'x.json'}"))
+    # one file for two players: the second player's drawings would replace the first's
+    both = tmp_path / "both.json"
+    line = one_line_error(invoke("delicious", "read", photo, str(sheets[1][0]),
+                                 "--save-drawings", f"1:{both}", "--save-drawings", f"2:{both}"))
+    assert f"{both} is given for players 1 and 2" in line and not both.exists()
     stale = tmp_path / "stale.json"
     stale.write_text(json.dumps({"format": "companion-drawings", "version": 1,
                                  "model": "another", "plants": {"fig": [[1.0, 0.0]]}}))

@@ -9,6 +9,7 @@ import pytest
 
 import layouts
 from companion.cli import SUBCOMMANDS
+from companion.errors import InputError
 from companion.games import registry
 from companion.paper.model import SHEET_CODES, SheetLabel
 from companion.web.pads import PADS
@@ -42,3 +43,13 @@ def test_the_registry_loads_no_engine_nor_heavy_library() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "['companion.games.outcome', 'companion.games.registry']"
+
+
+@pytest.mark.parametrize("version", ["\u00b2", "9" * 5000])
+def test_a_qr_version_int_cannot_take_is_a_damaged_code(version: str) -> None:
+    """A QR read as CMP1:...:²:... (or a version past Python's digit limit) is one line,
+    not a ValueError from deep in the sheet reader."""
+    text = SheetLabel("delicious-combo", 1, "A", "letter", "K7Q2").encode().split(":")
+    text[2] = version
+    with pytest.raises(InputError, match="QR code is damaged"):
+        SheetLabel.decode(":".join(text))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from companion.cli.serve import serve
@@ -54,3 +55,17 @@ def test_sigterm_closes_the_readers_without_leaked_semaphores(tmp_path: Path) ->
     _, err = s.proc.communicate(timeout=30)
     s.proc = None
     assert "leaked" not in err and "Traceback" not in err, err
+
+
+def test_new_token_without_lan_or_public_is_refused(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """--new-token alone made no token and served as if it were not given."""
+    import uvicorn
+
+    def served(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the server started")
+
+    monkeypatch.setattr(uvicorn.Server, "run", served)
+    result = CliRunner().invoke(serve, ["--data", str(tmp_path), "--port", "0", "--new-token"])
+    assert result.exit_code == 2 and "--new-token makes new links for --lan or --public" \
+        in result.output

@@ -67,6 +67,8 @@ def test_print_writes_all_pages_into_one_pdf(tmp_path: Path) -> None:
         (["print", "delicious-garden", "--variant", "Z", "-o", "{tmp}/x.pdf"],
          "unknown variant"),
         (["geometry", "nope", "--json"], "unknown sheet 'nope'"),
+        (["print", "delicious-garden", "--players", "101", "-o", "{tmp}/x.pdf"],
+         "101 is not in the range 1<=x<=100"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, args: list[str], needle: str) -> None:

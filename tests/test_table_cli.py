@@ -86,6 +86,30 @@ def test_lone_garden_says_the_play_sheet_is_missing_and_the_overlay_too(
     assert red.sum() > 500 and ys.max() < overlay.shape[0] * 0.2
 
 
+def test_two_photos_of_one_name_get_an_overlay_each(cli: Invoke, tmp_path: Path) -> None:
+    """Two phones' IMG_0001.jpg in two folders: the second overlay no longer replaces the
+    first in the --overlay folder."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    shutil.copy(GARDEN, tmp_path / "a" / "IMG_0001.jpg")
+    shutil.copy(PLAY, tmp_path / "b" / "IMG_0001.jpg")
+    r = cli("delicious", "read", str(tmp_path / "a" / "IMG_0001.jpg"),
+            str(tmp_path / "b" / "IMG_0001.jpg"), "--overlay", str(tmp_path / "out"))
+    assert r.exit_code == 0, r.output
+    made = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert made == ["IMG_0001-2.overlay.png", "IMG_0001.overlay.png"]
+    assert all(f"wrote {tmp_path / 'out' / m}" in r.stderr for m in made)
+
+
+def test_one_photo_under_two_names_is_refused(cli: Invoke, tmp_path: Path) -> None:
+    """GARDEN and ./GARDEN (or a link to it) are one sheet, not two players."""
+    (tmp_path / "link.jpg").symlink_to(GARDEN)
+    dotted = GARDEN.replace("/photos/", "/photos/./")
+    for other in (dotted, str(tmp_path / "link.jpg")):
+        line = one_line_error(cli("delicious", "read", GARDEN, other, PLAY))
+        assert line.endswith(f"{GARDEN} and {other} are the same photo; give each once")
+
+
 # ---- 2. one code on two gardens is refused, never paired by order ------------------------
 
 

@@ -134,6 +134,8 @@ def test_labels_never_carry_a_path() -> None:
     assert label_of("C:\\Users\\me\\IMG 1.JPG", 0) == "IMG 1.JPG"
     assert label_of("..", 2) == "photo3.jpg"
     assert label_of("<script>.jpg", 0) == "script_.jpg"
+    assert label_of("写真.jpg", 0) == "写真.jpg"  # not "jpg": letters of any script stay
+    assert label_of("Zoë\u202e\u0000.png", 0) == "Zoë_.png"  # no bidi mark, no NUL
 
 
 def test_stored_photos_get_server_names(client: TestClient, store: Store) -> None:
@@ -226,6 +228,22 @@ def test_print_gives_a_pdf_with_a_set_per_player(client: TestClient) -> None:
     assert r.status_code == 200 and r.content.startswith(b"%PDF")
     assert len(pdfium.PdfDocument(r.content)) == 6
     assert client.post("/print", data={"sheet": "nope"}).status_code == 400
+
+
+
+def test_print_refuses_a_sheet_named_twice(client: TestClient,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's boxes send each sheet once; a form naming one sheet 900 times (7,200
+    pages at 8 players, minutes of the server's time) is refused before any is drawn."""
+    import layouts
+
+    def drawn(*args: object, **kwargs: object) -> None:
+        raise AssertionError("nothing is drawn for a refused form")
+
+    monkeypatch.setattr(layouts, "render_pdf", drawn)
+    r = client.post("/print", data={"sheet": ["delicious-combo"] * 900, "players": "8"},
+                    headers={"Accept": "application/json"})
+    assert r.status_code == 400 and r.json() == {"error": "choose each sheet once"}
 
 
 @pytest.mark.slow

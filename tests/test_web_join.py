@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 from starlette.routing import Mount, Route
 from starlette.testclient import TestClient
@@ -123,6 +124,22 @@ def test_a_remote_player_sends_a_sheet_and_sees_only_their_own(store, readers):
                                             "value": ""}, follow_redirects=False)
         assert r.status_code == 303 and len(store.corrections(sheets[ann_id])) == 1
         assert sheets[bo_id] != sheets[ann_id]
+
+
+def test_a_sheet_sent_twice_is_kept_once(store, readers):
+    """A double tap, or a retry after the answer was lost, sends the same photo again: it
+    is the player's one sheet, not a second player of their name at the host's table."""
+    app = _app(store, readers)
+    photo = [("photo", (COMBO.name, COMBO.read_bytes(), "image/jpeg"))]
+    with _opened(app, f"/join?t={JOIN}") as ann:
+        _send(ann, "Ann")
+        assert ann.post("/join/upload", files=photo).status_code == 200  # again, later
+        with ThreadPoolExecutor(2) as pool:  # and twice at once
+            answers = list(pool.map(lambda _: ann.post("/join/upload", files=photo), range(2)))
+        assert [r.status_code for r in answers] == [200, 200]
+        assert 'data-testid="total"' in answers[0].text
+    kept = [r for sc in store.scorings(store.current_night().id) for r in store.readings(sc.id)]
+    assert len(kept) == 1 and kept[0].player_id == store.player("Ann").id
 
 
 def test_the_ranking_shows_on_the_join_page_only_once_revealed(store, readers):

@@ -53,10 +53,15 @@ def test_an_error_page_offers_undo(client: TestClient, store: Store, seeded: See
         assert client.get(f"/dice?s={seeded.dice_scoring}&cut={cut}").status_code == 200
     sheet = client.get(f"/delicious/{seeded.sheet_scoring}/overlay/{HUGE}.jpg")
     assert sheet.status_code == 400
+    for key in ("\u00b2", "9" * 5000):  # a tapped field's sheet int() cannot take: none picked
+        r = client.get(f"/delicious?s={seeded.sheet_scoring}&field={key}:garden.honey")
+        assert r.status_code == 200
 
 
 @pytest.mark.parametrize("method,url,data", [
     ("GET", f"/history/plays/{HUGE}", None),
+    ("GET", "/?page=\u00b2", None),  # isdigit() but not int()'s
+    ("GET", "/history?page=\u00b9\u00b2", None),
     ("GET", f"/history/photos/{HUGE}", None),
     ("GET", f"/delicious?s={HUGE}", None),
     ("GET", f"/dice?s={HUGE}", None),
@@ -87,3 +92,27 @@ def test_bad_values_are_a_clear_4xx(client: TestClient, store: Store, seeded: Se
     assert 400 <= r.status_code < 500, (r.status_code, r.text[:200])
     assert "error" in r.json() and "internal" not in r.json()["error"]
     assert dump(store.root) == before
+
+
+@pytest.mark.parametrize(("url", "words"), [
+    ("/pads/" + "x" * 8000, "no score pad for 'xxx"),
+    ("/standings/" + "x" * 8000, "unknown game 'xxx"),
+    ("/api/" + "x" * 8000, "no such API: GET /api/xxx"),
+])
+def test_an_error_quoting_a_long_request_is_cut_to_one_readable_line(
+        client: TestClient, url: str, words: str) -> None:
+    """A message quoting what the client sent stays a line a phone can show (the error
+    page also wraps a word too long for its width); not 8,000 characters sent back."""
+    r = client.get(url, headers={"accept": "application/json"})
+    line = r.json()["error"]
+    assert r.status_code == 404 and line.startswith(words)
+    assert len(line) <= 300 and line.endswith("…")
+    assert len(client.get(url).text) < 8000  # the page too
+
+
+def test_a_bad_since_is_named_as_the_page_names_it(client: TestClient) -> None:
+    """The web's filter is ?since=, not the command line's --since."""
+    for url in ("/api/history?since=last+week", "/history?since=2026-13-45"):
+        r = client.get(url, headers={"accept": "application/json"})
+        assert r.status_code == 400
+        assert r.json()["error"].startswith("since '") and "--since" not in r.json()["error"]

@@ -7,9 +7,16 @@ from pathlib import Path
 import click
 
 from companion.cli.lazy import LazyCommand, LazyGroup
-from companion.cli.output import echo_json, json_option
+from companion.cli.output import echo_json, json_option, not_stdout
 from companion.errors import InputError
-from companion.fileio import STDIN, STDIN_LABEL, read_json_object, source_label, write_json
+from companion.fileio import (
+    STDIN,
+    STDIN_LABEL,
+    read_json_object,
+    same_file,
+    source_label,
+    write_json,
+)
 from companion.games.delicious.fieldmap import load_field_map
 from companion.games.delicious.garden import VARIANTS, garden
 from companion.games.delicious.report import garden_text, ranking_text, score_text
@@ -52,6 +59,7 @@ def garden_cmd(variant: str, as_json: bool) -> None:
 @json_option
 @click.option(
     "-o", "--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+    callback=not_stdout,
     help="Write one field map per player: DIR/player1.json ...",
 )
 def simulate_cmd(
@@ -85,6 +93,9 @@ def score_cmd(ctx: click.Context, fieldmaps: tuple[str, ...], as_json: bool) -> 
 
     Exit 1 when any sheet breaks a rule (it is still scored), 2 for unreadable input.
     """
+    twice = same_file(fieldmaps)
+    if twice:  # one sheet scored as two players, tied with itself
+        raise InputError(f"{twice[0]} and {twice[1]} are the same field map; give each once")
     maps = [load_field_map(read_json_object(p), label=source_label(p)) for p in fieldmaps]
     states = [SheetState.from_field_map(m.fields, m.variant) for m in maps]
     names = [m.player or (STDIN_LABEL if p == STDIN else Path(p).stem)

@@ -20,22 +20,44 @@ from companion.vision.sheet.own_drawings import (
 from companion.vision.sheet.reader import SheetReading
 
 
-def player_files(specs: Sequence[str], players: int, option: str) -> dict[int, str]:
-    """``[N:]FILE`` per player index (N: needed with several players)."""
+def quoted(spec: str, most: int = 80) -> str:
+    """An option's value as a message quotes it, cut when a paste made it long."""
+    return repr(spec if len(spec) <= most else spec[:most] + "...")
+
+
+def player_number(head: str, players: int) -> int | None:
+    """The player index that ``N`` of ``N:...`` names, None when it names none of 1..
+    ``players`` ("²" and 5,000 digits, which int() chokes on, included)."""
+    if not (head.isascii() and head.isdigit()) or len(head) > 3:
+        return None
+    n = int(head)
+    return n - 1 if 1 <= n <= players else None
+
+
+def player_files(specs: Sequence[str], players: int, option: str,
+                 written: bool = False) -> dict[int, str]:
+    """``[N:]FILE`` per player index (N: needed with several players); ``written``: files
+    to write, so one file for two players (the second would replace the first) is refused."""
     out: dict[int, str] = {}
     for spec in specs:
         head, _, rest = spec.partition(":")
         index, path = 0, spec
         if rest and head.isdigit():
-            if not 1 <= int(head) <= players:
-                raise InputError(f"{option} {spec!r}: player number must be 1..{max(players, 1)}")
-            index, path = int(head) - 1, rest
+            number = player_number(head, players)
+            if number is None:
+                raise InputError(f"{option} {quoted(spec)}: player number must be "
+                                 f"1..{max(players, 1)}")
+            index, path = number, rest
         elif players > 1:
             raise InputError(f"{option} {spec!r}: with several players write N:FILE")
         if players == 0:
             raise InputError(f"{option} {spec!r}: no whole player was read")
         if index in out:
             raise InputError(f"{option} is given twice for player {index + 1}")
+        if written and path in out.values():
+            first = next(i for i, p in out.items() if p == path)
+            raise InputError(f"{option}: {path} is given for players {first + 1} and "
+                             f"{index + 1}; give each player a file of their own")
         out[index] = path
     return out
 

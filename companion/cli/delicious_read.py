@@ -14,11 +14,18 @@ from typing import Any
 
 import click
 
-from companion.cli.delicious_drawings import player_files, save_drawings, with_drawings
+from companion.cli.delicious_drawings import (
+    player_files,
+    player_number,
+    quoted,
+    save_drawings,
+    with_drawings,
+)
+from companion.cli.output import not_stdout
 from companion.cli.overlay_path import one_overlay_file, overlay_file
 from companion.cli.store_options import save_options
 from companion.errors import CompanionError, IllegalMoveError, InputError, UnknownNameError
-from companion.fileio import write_json
+from companion.fileio import refuse_replacing, same_file, write_json
 from companion.games.delicious.documents import player_verdicts
 from companion.games.delicious.fieldmap import check_value
 from companion.games.delicious.garden import garden
@@ -47,9 +54,10 @@ def _parse_set(spec: str, players: int, option: str = "--set") -> tuple[int, str
     index = 0
     if ":" in target:
         head, target = target.split(":", 1)
-        if not head.isdigit() or not 1 <= int(head) <= players:
-            raise InputError(f"{option} {spec!r}: player number must be 1..{players}")
-        index = int(head) - 1
+        number = player_number(head, players)
+        if number is None:
+            raise InputError(f"{option} {quoted(spec)}: player number must be 1..{players}")
+        index = number
     elif players > 1:
         raise InputError(f"{option} {spec!r}: with several players write N:FIELD=VALUE")
     return index, target.strip(), (value.strip() or None)
@@ -150,9 +158,11 @@ def _sheets_label(p: Player) -> str:
                 type=click.Path(dir_okay=False, path_type=str))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @click.option("--overlay", "overlay_dir", type=click.Path(path_type=Path), metavar="DIR|OUT.png",
+              callback=not_stdout,
               help="Draw each reading on the flattened sheet: into DIR/<photo>.overlay.png, "
                    "or into OUT.png (.png or .jpg: one photo only).")
 @click.option("-o", "--out", "out_path", type=click.Path(dir_okay=False, path_type=Path),
+              callback=not_stdout,
               help="Write the reading as a field map to correct and pass to `score`; with "
                    "several players one map each: OUT-player1.json, OUT-player2.json ...")
 @click.option("--set", "sets", multiple=True, metavar="[N:]FIELD=VALUE",
@@ -172,6 +182,7 @@ def _sheets_label(p: Player) -> str:
               help="Name drawings like the player's own named drawings of earlier sheets "
                    "(saved with --save-drawings); with several players N:FILE.")
 @click.option("--save-drawings", "drawings_out", multiple=True, metavar="[N:]FILE",
+              callback=not_stdout,
               help="Write the player's drawings whose plant is known (trusted, or named "
                    "with --name / --set) to FILE, with those of --drawings, for their next "
                    "sheets; with several players N:FILE.")
@@ -194,8 +205,14 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
     repeated = sorted({p for p in photos if photos.count(p) > 1})
     if repeated:
         raise InputError(f"{repeated[0]} is given more than once")
+    twice = same_file(photos)
+    if twice:
+        raise InputError(f"{twice[0]} and {twice[1]} are the same photo; give each once")
     if overlay_dir is not None:
         one_overlay_file(overlay_dir, len(photos))
+    refuse_replacing([("-o", out_path), ("--overlay", overlay_dir),
+                      *(("--save-drawings", s.split(":", 1)[1] if s.split(":", 1)[0].isdigit()
+                         else s) for s in drawings_out)], photos)
     rd = Reader(reader)
     if rd is Reader.TESSERACT:
         from companion.vision.sheet.tesseract_letters import require_tesseract
@@ -205,7 +222,8 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
     if len(photos) == 1 and errors:
         raise InputError(f"{errors[0]['photo']}: {errors[0]['error']}")
     paired = pair_table([TableSheet(i, s) for i, s in enumerate(sheets)])
-    save_to = player_files(drawings_out, len(paired.owners), "--save-drawings")  # before work
+    save_to = player_files(drawings_out, len(paired.owners), "--save-drawings",  # before work
+                           written=True)
     sheets, paired, own = with_drawings(sheets, paired, drawings_in)
     fixes = _player_fixes(paired.players, sets, plant_names)
     kept = None if supply_seed is None else supply(supply_seed)
@@ -299,10 +317,16 @@ def _print_text(players: Sequence[Player], names: Sequence[str], table: TableRes
 
 def _overlays(out_dir: Path, read: ReadTable[SheetReading],
               sheets: Sequence[TableSheet[SheetReading]]) -> None:
+    written: set[Path] = set()
     for sheet in sheets:
         _, m = read.marks(sheet.key)
         img = draw_overlay(sheet.reading, m.violating, m.container_points, m.summary,
                            m.review, m.readings, m.notes)
         path = overlay_file(out_dir, sheet.reading.photo)
+        n = 1
+        while path in written:  # a/IMG_1.jpg and b/IMG_1.jpg: one overlay each
+            n += 1
+            path = path.with_name(f"{Path(sheet.reading.photo).stem}-{n}.overlay.png")
+        written.add(path)
         write_overlay(str(path), img)
         click.echo(f"wrote {path}", err=True)

@@ -12,11 +12,11 @@ import click
 
 from companion.cli.dice_colours import colours_option, load_game_colours
 from companion.cli.lazy import LazyCommand, LazyGroup
-from companion.cli.output import echo_json, json_option
+from companion.cli.output import echo_json, json_option, not_stdout
 from companion.cli.overlay_path import overlay_file
 from companion.cli.store_options import save_finished, save_options
 from companion.errors import InputError
-from companion.fileio import STDIN, errors_naming, read_json_object
+from companion.fileio import STDIN, errors_naming, read_json_object, refuse_replacing
 from companion.games.diced_veggies.compare import judge_change
 from companion.games.diced_veggies.cut import SPEC_HELP, Cut
 from companion.games.diced_veggies.cutting import CutOptions
@@ -101,7 +101,7 @@ _kids = click.option(
 @dice.command()
 @click.argument("source", metavar="PHOTO|BLOCK.json")
 @json_option
-@click.option("--overlay", metavar="OUT.png|DIR",
+@click.option("--overlay", metavar="OUT.png|DIR", callback=not_stdout,
               help="Draw the legal cuts on the photo: into OUT.png (.png or .jpg), or into "
                    "DIR/<photo>.overlay.png.")
 @colours_option
@@ -112,6 +112,7 @@ def cuts(source: str, as_json: bool, overlay: str | None, colours: str | None,
     """List every legal cut, one per distinct set of dice taken."""
     if overlay and _is_json(source):
         raise InputError("--overlay needs a photo: a block .json has no picture to draw on")
+    refuse_replacing([("--overlay", overlay)], [source])
     block, reading = _load(source, colours=_colours(source, colours))
     _warn(block, source, reading)
     options = _options(full_only, kids)

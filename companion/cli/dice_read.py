@@ -7,18 +7,21 @@ import json
 import click
 
 from companion.cli.dice_colours import colours_option, load_game_colours
+from companion.cli.output import not_stdout
 from companion.cli.overlay_path import overlay_file
 from companion.errors import InputError
+from companion.fileio import refuse_replacing
 from companion.vision.dice.doubt_words import doubts_sentence
 
 
 @click.command(name="read")
 @click.argument("photo", metavar="PHOTO")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-@click.option("--overlay", metavar="OUT.png|DIR",
+@click.option("--overlay", metavar="OUT.png|DIR", callback=not_stdout,
               help="Save the photo with the grid and each die's reading drawn on it: into "
                    "OUT.png (.png or .jpg), or into DIR/<photo>.overlay.png.")
 @click.option("--save-colours", "save_colours", type=click.Path(dir_okay=False),
+              callback=not_stdout,
               metavar="COLOURS.json",
               help="PHOTO is the game's full starting block (7 dice of each ingredient): "
                    "save its dice colours, to read the game's later photos with --colours.")
@@ -32,6 +35,7 @@ def read(photo: str, as_json: bool, overlay: str | None, save_colours: str | Non
     """
     from companion.vision.dice.reader import read_dice_photo
 
+    refuse_replacing([("--overlay", overlay), ("--save-colours", save_colours)], [photo])
     known = load_game_colours(colours)
     reading = read_dice_photo(photo) if known is None else read_dice_photo(photo, known)
     if save_colours:

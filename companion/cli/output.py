@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import click
@@ -21,3 +22,16 @@ def emit(doc: dict[str, Any], lines: list[str], as_json: bool) -> None:
         echo_json(doc)
     else:
         click.echo("\n".join(lines))
+
+
+_DASH = re.compile(r"(\d+:)?-")
+
+
+def not_stdout(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """A click callback for an output that can only be a file or folder: ``-``, which reads
+    standard input wherever a JSON file is read, would silently be a file named "-"."""
+    for v in value if isinstance(value, tuple) else (value,):
+        if v is not None and _DASH.fullmatch(str(v)):
+            raise click.BadParameter("'-' is not standard output here: give a path",
+                                     ctx, param)
+    return value

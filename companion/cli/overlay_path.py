@@ -20,6 +20,9 @@ def overlay_file(target: str | Path, photo: str | Path) -> Path:
     out = Path(target)
     if is_overlay_file(out):
         return out
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--overlay {out} is a file, not a folder: give a folder, or a .png "
+                         "or .jpg file to write")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from companion.cli.output import echo_json, json_option
+from companion.cli.output import echo_json, json_option, not_stdout
 from companion.cli.store_options import data_option, open_store
 from companion.store import aliases as al
 
@@ -65,6 +65,7 @@ def unalias_cmd(other: str, data: str | None) -> None:
 @click.argument("name")
 @click.option("--forget", is_flag=True, help="Forget the player's drawings.")
 @click.option("-o", "--out", "out_path", type=click.Path(dir_okay=False), metavar="FILE",
+              callback=not_stdout,
               help="Write them as a drawings file (for delicious read --drawings).")
 @click.option("--from", "from_path", type=click.Path(dir_okay=False), metavar="FILE",
               help="Keep the drawings of FILE (saved by delicious read --save-drawings) as "

@@ -115,6 +115,9 @@ def serve(host: str | None, port: int, data: str | None, lan: bool, public: str 
     if lan and public:
         raise _ListenError("--lan and --public do not go together: --public already lets "
                            "anyone with a link in, through your proxy")
+    if new_token and not (lan or public):
+        raise click.UsageError("--new-token makes new links for --lan or --public; without "
+                               "them the server needs no token")
     origin = public_origin(public) if public is not None else None
     import uvicorn
 

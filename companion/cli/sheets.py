@@ -6,10 +6,14 @@ from __future__ import annotations
 import click
 
 import layouts
-from companion.cli.output import echo_json, json_option
+from companion.cli.output import echo_json, json_option, not_stdout
 from companion.plural import count
 from layouts.registry import sheet_spec
 from layouts.render import pairs_by_code
+
+# Sets of one PDF: a club's evening, far short of an hour's rendering (and of the million
+# four-letter codes, past which no fresh code is left to draw).
+MAX_PLAYERS = 100
 
 
 @click.group(name="sheets")
@@ -41,12 +45,13 @@ def list_sheets(as_json: bool) -> None:
 
 @sheets.command(name="print")
 @click.argument("names", nargs=-1, required=True)
-@click.option("-o", "--output", "out", required=True, help="PDF file to write.")
+@click.option("-o", "--output", "out", required=True, callback=not_stdout,
+              help="PDF file to write.")
 @click.option("--paper", default="letter", show_default=True, help="letter or a4.")
 @click.option("--bw", is_flag=True, help="Black and white, for laser printers.")
 @click.option("--variant", default="A", show_default=True, help="Garden side: A or B.")
 @click.option("--code", default=None, help="Player code (default: a fresh random one).")
-@click.option("--players", type=click.IntRange(min=1), default=None,
+@click.option("--players", type=click.IntRange(1, MAX_PLAYERS), default=None,
               help="Print the sheets once per player, each set with its own player code "
                    "(so garden and play photos pair by code, never by order).")
 def print_sheets(

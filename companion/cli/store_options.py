@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import click
 
@@ -22,7 +23,17 @@ data_option = click.option(
 
 def save_options(func: F) -> F:
     """``--save``, ``--night NAME`` and ``--data DIR`` (they arrive as ``save``, ``night``,
-    ``data``)."""
+    ``data``). ``--night`` without ``--save`` is refused: nothing would be kept, silently."""
+    inner = func
+
+    @functools.wraps(inner)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("night") is not None and not kwargs.get("save"):
+            raise click.UsageError("--night names the night to save to: add --save to keep "
+                                   "the play")
+        return inner(*args, **kwargs)
+
+    func = cast(F, checked)
     func = data_option(func)
     func = click.option("--night", "night", metavar="NAME", default=None,
                         help="With --save: the night to save to (the latest of that name, "

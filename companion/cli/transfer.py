@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from companion.cli.output import not_stdout
 from companion.cli.store_options import data_option, open_store
 from companion.errors import InputError
 from companion.fileio import write_atomic
@@ -72,7 +73,7 @@ def import_cmd(file: str, data: str | None) -> None:
 
 
 @click.command(name="backup")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", callback=not_stdout, type=click.Path(dir_okay=False))
 @click.option("--force", is_flag=True, help="Replace FILE if it exists.")
 @data_option
 def backup_cmd(file: str, force: bool, data: str | None) -> None:

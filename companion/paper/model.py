@@ -120,7 +120,8 @@ class SheetLabel:
         sheets = {v: k for k, v in SHEET_CODES.items()}
         papers = {v: k for k, v in PAPER_CODES.items()}
         _, sheet, version, variant, paper, code = parts
-        if sheet not in sheets or paper not in papers or not version.isdigit():
+        if (sheet not in sheets or paper not in papers
+                or not (version.isascii() and version.isdigit()) or len(version) > 3):
             raise InputError(f"the sheet's QR code is damaged: {text!r}")
         return cls(sheets[sheet], int(version), variant, papers[paper], code)
 

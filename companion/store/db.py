@@ -20,6 +20,7 @@ import sqlite3
 import threading
 import time
 import unicodedata
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -362,6 +363,12 @@ class Store:
         """
         if not seats:
             raise StoreError("a play needs at least one player")
+        keys = [name_key(clean_name(s.name, "player name")) for s in seats]
+        counts = Counter(keys)
+        twice = next((s.name for s, k in zip(seats, keys, strict=True) if counts[k] > 1), None)
+        if twice is not None:  # one player in two seats would count twice in the standings
+            raise StoreError(f"two players share the name {twice.strip()!r}; "
+                             "give each player a name of their own")
         day = date
         if day is None and night_id is not None:
             day = self.night(night_id).date

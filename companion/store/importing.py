@@ -8,13 +8,15 @@ unknown game, changes nothing. Plays and nights carry their uid, so importing a 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from companion.errors import InputError
-from companion.fileio import check_json_tree, parse_json
+from companion.fileio import STDIN, check_json_tree, parse_json, source_label
 from companion.games.registry import game as game_info
 from companion.store.db import Store, clean_name, name_key
 from companion.store.export import FORMAT, FORMAT_VERSION
@@ -87,13 +89,18 @@ def _date(doc: dict[str, Any], key: str, where: str) -> str:
 
 def load(path: str | Path) -> dict[str, Any]:
     """The file's JSON document, or one clear line saying why it is not an export."""
-    p = Path(path)
+    p = Path(source_label(path))  # standard input for "-", as every JSON file argument
     try:
-        if p.exists() and not p.is_file():  # a FIFO would wait forever, a device never end
-            raise InputError(f"{p}: not a regular file")
-        if p.stat().st_size > MAX_IMPORT_BYTES:
-            raise InputError(f"{p}: larger than {MAX_IMPORT_BYTES // 2**20} MB")
-        raw = p.read_bytes()
+        if os.fspath(path) == STDIN:
+            raw = sys.stdin.buffer.read(MAX_IMPORT_BYTES + 1)
+            if len(raw) > MAX_IMPORT_BYTES:
+                raise InputError(f"{p}: larger than {MAX_IMPORT_BYTES // 2**20} MB")
+        else:
+            if p.exists() and not p.is_file():  # a FIFO would wait forever, a device never end
+                raise InputError(f"{p}: not a regular file")
+            if p.stat().st_size > MAX_IMPORT_BYTES:
+                raise InputError(f"{p}: larger than {MAX_IMPORT_BYTES // 2**20} MB")
+            raw = p.read_bytes()
     except OSError as exc:
         raise InputError(f"{p}: {exc.strerror or exc}") from None
     try:

@@ -27,10 +27,15 @@ def halo_text(img: np.ndarray, text: str, org: tuple[int, int], scale: float,
 
 
 def write_overlay(path: str | Path, image: np.ndarray) -> None:
-    """Save an overlay; a path OpenCV cannot write (folder, extension) is an InputError."""
+    """Save an overlay; an extension OpenCV cannot encode, or a file that cannot be written
+    (no such folder, no permission, a full disk), is an InputError saying which."""
     try:
-        ok = bool(cv2.imwrite(str(path), image))
+        ok, data = cv2.imencode(Path(path).suffix.lower(), image)
     except cv2.error:
         ok = False
     if not ok:
         raise InputError(f"{path}: cannot write the overlay image (use .png or .jpg)")
+    try:
+        Path(path).write_bytes(data.tobytes())
+    except OSError as exc:
+        raise InputError(f"cannot write the overlay {path}: {exc.strerror or exc}") from None

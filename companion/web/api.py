@@ -13,7 +13,7 @@ from companion.errors import InputError
 from companion.games.delicious.read_table import TableSheet
 from companion.web.delicious import score_table
 from companion.web.dice import dice_cuts_json, dice_read_json
-from companion.web.render import state
+from companion.web.render import error_response, state
 from companion.web.uploads import photos, read_form, read_uploads
 
 if TYPE_CHECKING:
@@ -53,8 +53,7 @@ async def dice_cuts(request: Request) -> Response:
 
 
 async def not_found(request: Request) -> Response:
-    return JSONResponse({"error": f"no such API: {request.method} {request.url.path}"},
-                        status_code=404)
+    return error_response(request, f"no such API: {request.method} {request.url.path}", 404)
 
 
 ROUTES_POST = (

@@ -17,6 +17,9 @@ MAX_HEAD_BYTES = 16 * 1024
 # Every other form (a name, a correction, a pad, a Dulce state) fits in this many bytes;
 # the routes that take photos check their own, larger cap (uploads.read_form).
 MAX_FORM_BYTES = 256 * 1024
+# An error's one line is cut here: a message may quote what the client sent (a path, a
+# value), and a screenful of it is neither readable nor worth sending back.
+MAX_ERROR_CHARS = 300
 UPLOAD_PATHS = frozenset({"/delicious/upload", "/dice/upload", "/join/upload",
                           "/api/delicious/read",
                           "/api/dice/read", "/api/dice/cuts"})

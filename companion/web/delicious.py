@@ -108,7 +108,7 @@ class PlayerResult:
         """The field ``KEY:FIELD`` (a tap on the overlay, or the list) if it is this
         player's."""
         key, _, fid = (chosen or "").partition(":")
-        if not key.isdigit():
+        if not (key.isascii() and key.isdigit()) or len(key) > 19:  # not "²", not past any id
             return None
         return next((f for f in self.every.get(int(key), ()) if f.field == fid), None)
 

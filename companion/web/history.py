@@ -16,7 +16,13 @@ from companion.errors import InputError
 from companion.games.registry import GAMES, title
 from companion.games.registry import game as game_info
 from companion.store import Correction, NotFoundError, Photo, Reading, Store
-from companion.store.history import HistoryRow, count_plays, history, play_detail
+from companion.store.history import (
+    HistoryRow,
+    check_date,
+    count_plays,
+    history,
+    play_detail,
+)
 from companion.store.standings import score_series, standings
 from companion.web.paging import paging
 from companion.web.readers import DICE, SHEET
@@ -44,7 +50,10 @@ class Filters(NamedTuple):
 
 def _filters(request: Request) -> Filters:
     q = request.query_params
-    return Filters(q.get("game") or None, q.get("player") or None, q.get("since") or None)
+    since = q.get("since") or None
+    if since is not None:  # named as the page's filter is, not as the command line's --since
+        since = check_date(since, "since")
+    return Filters(q.get("game") or None, q.get("player") or None, since)
 
 
 async def history_page(request: Request) -> Response:

@@ -3,6 +3,7 @@ sees their own score, breakdown and questions at once (``companion.web.remote``)
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -33,7 +34,7 @@ from companion.web.remote import (
     player_cookie,
     remote_table,
 )
-from companion.web.render import go, page, state, wants_json, whole
+from companion.web.render import WebState, go, page, state, wants_json, whole
 from companion.web.uploads import photos, read_form, read_uploads
 
 PLAYER_COOKIE_S = 2 * 86400  # a game night and the morning after
@@ -130,17 +131,36 @@ def me_json(player: Player, table: TableScore | None,
     }
 
 
+def _sent(st: WebState, night_id: int, player_id: int) -> set[str]:
+    """The bytes (sha256) of the photos that are the player's sheets now."""
+    sid = remote_table(st, night_id)
+    if sid is None:
+        return set()
+    return {st.store.photo(r.photo_id).sha256 for r in own_readings(st, sid, player_id)}
+
+
 async def upload(request: Request) -> Response:
     st = state(request)
     player = _need_me(request)
     form = await read_form(request)
     ups = await photos(form)
-    readings = await run_in_threadpool(read_uploads, st.store, ups, st.readers.sheet)
     night = st.store.current_night()
-    new = [NewPhoto(up.data, up.info.media_type, up.info.width, up.info.height, role=REMOTE,
-                    reading=(SHEET, sheet_json(reading)))
-           for up, reading in zip(ups, readings, strict=True)]
+    digests = [hashlib.sha256(up.data).hexdigest() for up in ups]
+    if set(digests) <= _sent(st, night.id, player.id):
+        return go(request, "/join/me")  # a double tap or a retry: kept once, not read again
+    readings = await run_in_threadpool(read_uploads, st.store, ups, st.readers.sheet)
     with st.remote.lock:  # one remote table a night, however many phones send at once
+        sent = _sent(st, night.id, player.id)  # what a send at the same time kept
+        fresh = []
+        for up, reading, digest in zip(ups, readings, digests, strict=True):
+            if digest not in sent:
+                sent.add(digest)
+                fresh.append((reading, NewPhoto(up.data, up.info.media_type, up.info.width,
+                                                up.info.height, role=REMOTE,
+                                                reading=(SHEET, sheet_json(reading)))))
+        if not fresh:
+            return go(request, "/join/me")
+        new = [n for _, n in fresh]
         sid = remote_table(st, night.id)
         if sid is None:
             made, kept = st.store.add_photos(new, new_scoring=("delicious", night.id))
@@ -148,11 +168,13 @@ async def upload(request: Request) -> Response:
             st.remote.tables[night.id] = made
         else:
             _, kept = st.store.add_photos(new, scoring_id=sid)
-    for (photo, stored), reading in zip(kept, readings, strict=True):
+        for _, stored in kept:  # the player's before the next send looks (_sent)
+            if stored is not None:
+                st.store.set_reading_player(stored.id, player.id)
+        readings = [r for r, _ in fresh]
+    for (photo, _), reading in zip(kept, readings, strict=True):
         st.cache.put(SHEET, photo.id, reading)
         st.remote.light.put(SHEET, photo.id, light(reading))
-        if stored is not None:
-            st.store.set_reading_player(stored.id, player.id)
     st.remote.changed()
     return go(request, "/join/me")
 

@@ -27,6 +27,8 @@ def print_pdf(names: Sequence[str], paper: str, bw: bool, variant: str, copies: 
     bad = [n for n in names if n not in known]
     if bad or not names:
         raise InputError(f"choose sheets from the list (unknown: {', '.join(bad) or 'none'})")
+    if len(set(names)) != len(names):  # the page's boxes send each sheet once
+        raise InputError("choose each sheet once")
     if not 1 <= copies <= MAX_SETS:
         raise InputError(f"players must be 1 to {MAX_SETS}")
     sets = []

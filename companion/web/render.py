@@ -27,7 +27,7 @@ from companion.store import (
     StoreFullError,
 )
 from companion.web.busy import BusyError
-from companion.web.constants import DRAWINGS_CACHE_ENTRIES
+from companion.web.constants import DRAWINGS_CACHE_ENTRIES, MAX_ERROR_CHARS
 from companion.web.drawings import KeptDrawings
 from companion.web.readers import ReaderPool, ReadingCache
 from companion.web.readqueue import ReadQueue
@@ -148,6 +148,8 @@ def undo_offers(request: Request) -> list[UndoOffer]:
 def error_response(request: Request, message: str, status: int,
                    headers: Mapping[str, str] | None = None) -> Response:
     line = " ".join(message.split()) or "something went wrong"
+    if len(line) > MAX_ERROR_CHARS:  # a message quoting what a client sent, however long
+        line = line[:MAX_ERROR_CHARS - 1] + "…"
     if wants_json(request):
         return JSONResponse({"error": line}, status_code=status, headers=headers)
     if status in (503, 507):  # the page itself needs the store: a plain one, no night

@@ -23,7 +23,9 @@ from companion.store import Store, StoreFullError
 from companion.vision.constants import IMAGE_FORMATS, MAX_IMAGE_PIXELS
 from companion.web.constants import MAX_PHOTOS_PER_UPLOAD, MAX_UPLOAD_BYTES
 
-_LABEL_CHARS = re.compile(r"[^A-Za-z0-9._ -]+")
+# Letters and digits of any script stay ("写真.jpg", "Zoë 1.jpg"): a name of Chinese
+# letters was "jpg". Controls, bidi marks, slashes and the like do not.
+_LABEL_CHARS = re.compile(r"[^\w. -]+")
 EXIF_ORIENTATION = 0x0112
 R = TypeVar("R")
 TEMP_DIR = "tmp"  # in the data directory: photos being read, never kept

@@ -8,6 +8,10 @@ from typing import Any
 from companion.errors import IllegalMoveError, InputError
 from companion.games.outcome import Outcome, Seat
 
+# The store's longest player name (companion.store.db.MAX_NAME_CHARS): a name taken from a
+# photo's file name is cut to it, so a long file name does not stop the table being saved.
+MAX_SEAT_NAME = 60
+
 TIES = {"planter": "tie on points, decided by the planter",
         "first potter": "tie on points and planter, decided by First Potter checks",
         "shared": "tied after both tiebreaks: shared"}
@@ -35,8 +39,17 @@ def play(doc: Mapping[str, Any], names: Sequence[str] = ()) -> Outcome:
         raise InputError(f"--player was given {len(names)} time(s) for {len(order)} player(s)")
     rename = dict(zip(order, names, strict=True)) if names else {}
     by_name = {str(r["player"]): r for r in ranking}
-    seats = [Seat(rename.get(n, n), by_name[n]["total"], by_name[n]["place"],
-                  by_name[n]["place"] == 1) for n in order]
+    seated = _fit(order) if not rename else [rename[n] for n in order]
+    seats = [Seat(s, by_name[n]["total"], by_name[n]["place"], by_name[n]["place"] == 1)
+             for s, n in zip(seated, order, strict=True)]
     firsts = [r for r in ranking if r["place"] == 1]
     tie = TIES.get(str(firsts[0].get("decided_by"))) if len(ranking) > 1 else None
     return Outcome("delicious", seats, tie, dict(doc))
+
+
+def _fit(names: Sequence[str]) -> list[str]:
+    """Names taken from photos, each cut to MAX_SEAT_NAME and kept apart from the others
+    (two long names alike up to the cut get their number, as alike names do)."""
+    cut = [n if len(n) <= MAX_SEAT_NAME else n[:MAX_SEAT_NAME - 1] + "…" for n in names]
+    return [n if cut.count(n) == 1 else f"{n[:MAX_SEAT_NAME - 6]}… ({i + 1})"
+            for i, n in enumerate(cut)]

@@ -8,6 +8,9 @@ MIN_PIPS = 1  # pips, smallest count a six-sided die can show
 MAX_PIPS = 6  # pips
 DICE_PER_INGREDIENT = 7  # dice
 TOTAL_DICE = 35  # dice in the box: five ingredients x 7
+# A block file holding more dice than this is no game's: far past the box (and a reading
+# of two boxes at once), short of the minutes a cut search over 100,000 dice would take.
+MAX_BLOCK_DICE = 1000
 
 # Cutting.
 PIP_LIMIT = 10  # pips: the pushed dice may total at most this; a block this small is taken whole

@@ -63,6 +63,7 @@ _PUSH_LETTER = {Push.LEFT: "L", Push.RIGHT: "R", Push.UP: "U", Push.DOWN: "D"}
 _SPEC = re.compile(r"([VH])(\d+)(?:([TBLR])(\d+))?([LRUD])")
 _SEPARATORS = re.compile(r"[\s\-:/_]+")
 SPEC_HELP = "expected <V|H><index>[<end><depth>]<push>, e.g. V3L, V3T2R or H1L4D"
+MAX_SPEC = 32  # characters: far past any block's seams, short of Python's 4,300-digit limit
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,9 @@ class Cut:
 
     @classmethod
     def parse(cls, spec: str) -> Cut:
+        if len(spec) > MAX_SPEC:
+            raise InputError(f"malformed cut spec ({len(spec):,} characters, at most "
+                             f"{MAX_SPEC}): {SPEC_HELP}")
         text = _SEPARATORS.sub("", spec).upper()
         m = _SPEC.fullmatch(text)
         if not m:

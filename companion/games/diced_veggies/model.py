@@ -17,8 +17,10 @@ from companion.errors import InputError
 from companion.games.diced_veggies.constants import (
     DICE_PER_INGREDIENT,
     FACES,
+    MAX_BLOCK_DICE,
     MAX_PIPS,
     MIN_PIPS,
+    TOTAL_DICE,
 )
 from companion.games.diced_veggies.grid import (
     Cell,
@@ -116,6 +118,9 @@ class Block:
         raw = doc.get("dice")
         if not isinstance(raw, list):
             raise InputError('a block must be a JSON object with a "dice" list')
+        if len(raw) > MAX_BLOCK_DICE:
+            raise InputError(f"a block of {len(raw):,} dice is no game's: the box holds "
+                             f"{TOTAL_DICE} (at most {MAX_BLOCK_DICE:,} are taken)")
         return cls.of(
             (_die_from_json(i, item) for i, item in enumerate(raw)),
             require_connected=require_connected,

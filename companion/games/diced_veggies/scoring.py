@@ -197,6 +197,7 @@ def from_json(doc: Any) -> tuple[list[PlayerTally], GameOptions]:
     if not isinstance(raw_players, list) or not raw_players:
         raise InputError("a score state needs a non-empty \"players\" list")
     players: list[PlayerTally] = []
+    seen: set[str] = set()  # names as the store tells players apart (case and spaces aside)
     for i, p in enumerate(raw_players):
         where = f"player #{i + 1}"
         if not isinstance(p, Mapping):
@@ -204,8 +205,9 @@ def from_json(doc: Any) -> tuple[list[PlayerTally], GameOptions]:
         name = p.get("name")
         if not isinstance(name, str) or not name.strip():
             raise InputError(f"{where}: needs a \"name\"")
-        if any(q.name == name for q in players):
-            raise InputError(f"two players are called {name!r}")
+        if name.strip().casefold() in seen:
+            raise InputError(f"two players are called {name.strip()!r}")
+        seen.add(name.strip().casefold())
         recipes = p.get("recipes", [])
         if not isinstance(recipes, list):
             raise InputError(f"{name}: \"recipes\" must be a list")

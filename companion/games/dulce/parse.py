@@ -74,7 +74,7 @@ def cafe(raw: Any, where: str, board: Board) -> Cafe:
         raise InputError(f"{where}.spaces: a café needs at least one space")
     parsed = [space(s, f"{where}.spaces[{i}]") for i, s in enumerate(spaces)]
     corner = d.get("corner")
-    if corner is not None and corner not in CORNER_CELLS:
+    if corner is not None and (not isinstance(corner, str) or corner not in CORNER_CELLS):
         raise UnknownNameError(f"{where}.corner: use one of {', '.join(CORNER_CELLS)}")
     card = d.get("card")
     covered = d.get("covered", False)
@@ -98,7 +98,7 @@ def cell(raw: Any, where: str) -> Cell:
         return Cell()
     if isinstance(raw, str):  # shorthand "cacao" or "cacao:2"
         name, _, count = raw.partition(":")
-        if count and not count.isdigit():
+        if count and not (count.isascii() and count.isdigit() and len(count) <= 15):
             raise InputError(f'{where}: write a cell as "bean" or "bean:cubes"')
         return Cell(bean(name, where), int(count) if count else 0)
     d = json_object(raw, where)
