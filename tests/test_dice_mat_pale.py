@@ -48,7 +48,26 @@ def test_grey_print_on_the_mat_is_no_die():
     assert not _pale_on_mat(replace(tan, paint_pips=5), log_chroma(PAPER))  # paint differs
 
 
+def test_a_tan_die_whose_paint_is_short_of_sure_is_a_die_when_its_pips_stand_clear_by_far():
+    """pips-warm 20's tan 3 at the block's corner: its blobs clear by the largest margin,
+    the paint counting 3 too with its least clear point just short of sure (0.097): a die.
+    Pips less clear than an unchecked sure count, or the paint counting otherwise, are not
+    enough, nor is grey print however clear."""
+    white = log_chroma(PAPER)
+    read = replace(_read(TAN, 3), pip_margin=20.0, paint_pips=3, paint_margin=0.097)
+    assert read.occupied < C.OCCUPIED_MIN
+    assert read.paint_margin < C.PAINT_SURE_MARGIN
+    assert _pale_on_mat(read, white)
+    assert not _pale_on_mat(replace(read, pip_margin=C.PIP_UNCHECKED_SURE_MARGIN - 0.5), white)
+    assert not _pale_on_mat(replace(read, paint_pips=2), white)
+    assert not _pale_on_mat(replace(read, paint_pips=None), white)
+    grey = replace(_read((110.0, 110.0, 110.0), 3), pip_margin=20.0, paint_pips=3,
+                   paint_margin=0.097)
+    assert not _pale_on_mat(grey, log_chroma((200.0, 200.0, 200.0)))
+
+
 @pytest.mark.parametrize(("setting", "index", "cells", "least"), [
+    ("pips-warm", 20, {(4, 0)}, 1),  # a tan 3 whose paint is just short of sure
     ("pips-warm", 44, {(2, 3), (3, 4)}, 2),  # tan dice the mat's colour test read as paper
     ("warm-mat", 42, {(2, 1), (4, 1)}, 2),  # pale sixes: the paint reads them, the blobs not
     ("wider", 72, {(3, 2), (3, 3)}, 2),  # tan dice on paper: one's blobs and paint agree,

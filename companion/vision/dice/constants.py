@@ -106,7 +106,10 @@ PIP_SATURATION_MIN_GAP = 0.1  # and when the palest blob is within this of the f
 PIP_MIN_MARGIN = 1.3  # a die's pips must stand at least this clear of the next blob
 PIP_ALONE_MARGIN = 1.8  # pips this clear mark a die even where its colour matches the table
 # a count the paint could not check (paint.py undecided) is sure only with its pips this clear
-# (on the wider tuning photos every such die read wrong lay below 6.1, every right one above 7.4)
+# (on the wider tuning photos every such die read wrong lay below 6.1, every right one above 7.4);
+# on the mat, a pale die's pips this clear need the paint only to count as many, not to be
+# clear at every point (reader._clear_by_far: one tan 3 found on the 950 tuning photos, none
+# made worse, no phantom)
 PIP_UNCHECKED_SURE_MARGIN = 8.0
 # Ingredient colour: log-chromaticity (ln R/G, ln B/G) after white balance. A die's colour
 # is this many spread units from its class centroid at most, and the runner-up must be this
