@@ -251,3 +251,18 @@ def test_a_long_photo_name_does_not_stop_saving(cli: Invoke, tmp_path: Path) -> 
                         "decided_by": "points"} for n in (1, 2)]}
     seats = [s.name for s in delicious_play(doc).seats]
     assert len(set(seats)) == 2 and all(len(s) <= 60 for s in seats)
+
+
+@pytest.mark.parametrize("args", [["history"], ["standings", "--json"], ["players", "list"],
+                                  ["export", "--format", "csv", "-o", "-"]])
+def test_reading_a_data_folder_with_no_store_says_so(cli: Invoke, tmp_path: Path,
+                                                     args: list[str]) -> None:
+    """A --data folder with nothing saved in it (a typo, most likely) still answers, but
+    says on stderr that the answer is of an empty store; a folder with a store does not."""
+    typo = tmp_path / "gamenihgt"
+    r = cli(*args, "--data", str(typo))
+    assert r.exit_code == 0, r.output
+    assert "nothing has been saved in" in r.stderr and str(typo) in r.stderr
+    again = cli(*args, "--data", str(typo))  # the store is there now, empty
+    assert again.exit_code == 0 and "nothing has been saved" not in again.stderr
+    assert again.stdout == r.stdout

@@ -21,7 +21,7 @@ def history_cmd(game: str | None, player: str | None, since: str | None, as_json
                 data: str | None) -> None:
     """Every saved play, oldest first: date, night, game, players with scores and places,
     winner and how a tie was broken."""
-    with open_store(data) as store:
+    with open_store(data, reading=True) as store:
         items = history(store, game=game, player=player, since=since)
     if as_json:
         echo_json({"plays": [h.to_json() for h in items]})
@@ -35,7 +35,7 @@ def history_cmd(game: str | None, player: str | None, since: str | None, as_json
 @data_option
 def standings_cmd(game: str | None, as_json: bool, data: str | None) -> None:
     """Plays, wins, win rate, average and best score for each player, per game and overall."""
-    with open_store(data) as store:
+    with open_store(data, reading=True) as store:
         tables = standings(store, game)
     if as_json:
         echo_json({"standings": [t.to_json() for t in tables]})

@@ -21,7 +21,7 @@ def players() -> None:
 @data_option
 def list_cmd(as_json: bool, data: str | None) -> None:
     """Every player, with the spellings counted as them."""
-    with open_store(data) as store:
+    with open_store(data, reading=True) as store:
         everyone = store.players()
         links = al.aliases(store)
     spelled: dict[int, list[str]] = {}

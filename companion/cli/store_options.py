@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import click
@@ -13,6 +15,7 @@ from companion.games.outcome import Outcome
 from companion.store.db import Store
 from companion.store.models import Play
 from companion.store.nights import night_for
+from companion.store.paths import DB_NAME
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -42,8 +45,18 @@ def save_options(func: F) -> F:
                         help="Keep the result as a play in the store that serve uses.")(func)
 
 
-def open_store(data: str | None) -> Store:
-    return Store.open(data)
+@contextmanager
+def open_store(data: str | None, reading: bool = False) -> Iterator[Store]:
+    """The store in ``data`` (``--data``), open for the ``with`` block. ``reading``: the
+    command only reads it; a ``--data`` folder with no store yet (a typo, most likely) is
+    said on stderr once the command has answered, so its empty answer is not taken for the
+    night's plays (the store is made there, as before)."""
+    fresh = reading and data is not None and not (Path(data) / DB_NAME).exists()
+    with Store.open(data) as store:
+        yield store
+    if fresh:
+        click.echo(f"companion: nothing has been saved in {data} yet (check --data); "
+                   "this answer is of an empty store", err=True)
 
 
 def save_result(result: Outcome, data: str | None, night: str | None,

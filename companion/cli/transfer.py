@@ -42,7 +42,7 @@ def export_cmd(fmt: str, out: str, me: str | None, force: bool, data: str | None
     from companion.store import export
     from companion.store.backup import writable_target
 
-    with open_store(data) as store:
+    with open_store(data, reading=True) as store:
         if out != "-":
             writable_target(store, out, force)
         if fmt == "json":
@@ -80,7 +80,7 @@ def backup_cmd(file: str, force: bool, data: str | None) -> None:
     """Copy the database to FILE with SQLite's online backup (safe while serve runs)."""
     from companion.store.backup import backup
 
-    with open_store(data) as store:
+    with open_store(data, reading=True) as store:
         r = backup(store, file, overwrite=force)
         photos = store.photo_dir
     click.echo(f"backed up {r.plays} play(s), schema version {r.version}, to {r.path} "
