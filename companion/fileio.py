@@ -224,21 +224,29 @@ def errors_naming(source: str | os.PathLike[str]) -> Iterator[None]:
         raise type(exc)(f"{source_label(source)}: {exc}") from None
 
 
+def _file_key(path: str | os.PathLike[str], regular: bool = False) -> tuple[int, int] | None:
+    """The (device, inode) that names a file, whatever path reaches it; None for a path
+    that cannot be looked at (``-``, a missing file), or with ``regular`` one that is not
+    a regular file."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return None if regular and not stat.S_ISREG(st.st_mode) else (st.st_dev, st.st_ino)
+
+
 def same_file(paths: Sequence[str]) -> tuple[str, str] | None:
     """Two of ``paths`` that name one file (``a.jpg`` and ``./a.jpg``, a link to it, the
     same name twice); None when each is its own. A path that cannot be looked at (``-``,
     a missing file) is left to the reader to name."""
     seen: dict[tuple[int, int], str] = {}
     for p in paths:
-        try:
-            st = os.stat(p)
-        except OSError:
+        key = _file_key(p, regular=True)
+        if key is None:
             continue
-        if not stat.S_ISREG(st.st_mode):
-            continue
-        if (st.st_dev, st.st_ino) in seen:
-            return seen[st.st_dev, st.st_ino], p
-        seen[st.st_dev, st.st_ino] = p
+        if key in seen:
+            return seen[key], p
+        seen[key] = p
     return None
 
 
@@ -246,21 +254,12 @@ def refuse_replacing(outputs: Iterable[tuple[str, str | os.PathLike[str] | None]
                      inputs: Sequence[str]) -> None:
     """Refuse an output (option, path) that is one of the ``inputs`` itself: ``--overlay
     a.jpg`` or ``-o a.jpg`` beside ``a.jpg`` would replace the only copy of the photo."""
-    kept = {}
-    for p in inputs:
-        try:
-            st = os.stat(p)
-        except OSError:
-            continue
-        kept[st.st_dev, st.st_ino] = p
+    kept = {key: p for p in inputs if (key := _file_key(p)) is not None}
     for option, out in outputs:
         if out is None:
             continue
-        try:
-            st = os.stat(out)
-        except OSError:
-            continue
-        photo = kept.get((st.st_dev, st.st_ino))
+        key = _file_key(out)
+        photo = None if key is None else kept.get(key)
         if photo is not None:
             raise InputError(f"{option} {os.fspath(out)} is the photo {photo}: writing there "
                              "would replace it; give another file")

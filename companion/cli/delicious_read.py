@@ -210,9 +210,7 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
         raise InputError(f"{twice[0]} and {twice[1]} are the same photo; give each once")
     if overlay_dir is not None:
         one_overlay_file(overlay_dir, len(photos))
-    refuse_replacing([("-o", out_path), ("--overlay", overlay_dir),
-                      *(("--save-drawings", s.split(":", 1)[1] if s.split(":", 1)[0].isdigit()
-                         else s) for s in drawings_out)], photos)
+    refuse_replacing([("-o", out_path), ("--overlay", overlay_dir)], photos)
     rd = Reader(reader)
     if rd is Reader.TESSERACT:
         from companion.vision.sheet.tesseract_letters import require_tesseract
@@ -224,6 +222,7 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
     paired = pair_table([TableSheet(i, s) for i, s in enumerate(sheets)])
     save_to = player_files(drawings_out, len(paired.owners), "--save-drawings",  # before work
                            written=True)
+    refuse_replacing([("--save-drawings", p) for p in save_to.values()], photos)
     sheets, paired, own = with_drawings(sheets, paired, drawings_in)
     fixes = _player_fixes(paired.players, sets, plant_names)
     kept = None if supply_seed is None else supply(supply_seed)

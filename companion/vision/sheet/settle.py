@@ -14,18 +14,15 @@ import numpy as np
 from companion.games.delicious.garden import garden
 from companion.games.delicious.players import OWN_EARLIER, OWN_KEY
 from companion.games.delicious.verdicts import BENT_NOTE, GLARE_NOTE, LOW_DETAIL_NOTE
-from companion.paper.model import FieldKind
 from companion.vision.sheet.constants import LETTER_DOUBT_CONFIDENCE
 from companion.vision.sheet.constants_letters import LETTER_GROUP_DISTANCE
 from companion.vision.sheet.constants_sketches import (
     DRAWING_CONFIDENCE,
     DRAWN_LETTER_FLOOR,
-    FRUIT_PLANTS,
     LETTER_SURE_READ,
     OWN_LETTER_MARGIN,
     SURE_WRITER_LETTER_FLOOR,
     SURE_WRITER_LETTER_GATE,
-    VEGETABLE_PLANTS,
     WRITER_LETTER_GATE,
     WRITER_LETTER_READ,
     WRITER_LETTER_SHARE,
@@ -113,7 +110,7 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
             cands = written_candidates(ev.p_written, ev.plants)
             out[fid] = replace(readings[fid], drawing=ev, as_drawing=None,
                                candidates=tuple(sorted(cands, key=lambda c: -c[1])))
-    choices = {FieldKind.VEGETABLE.value: VEGETABLE_PLANTS, FieldKind.FRUIT.value: FRUIT_PLANTS}
+    choices = {kind.value: plants for kind, plants in PLANTS_OF_KIND.items()}
     groups: list[DrawingGroup] = []
     apart = garden(variant).apart() if variant else frozenset()  # the containers' rules
     if drawn:
