@@ -13,6 +13,7 @@ from companion.cli import main
 from companion.fileio import read_json_object
 from companion.games.delicious.fieldmap import load_field_map
 from companion.games.delicious.simulate import simulate_game
+from tests.conftest import one_line_error
 from tools.synth.camera import CameraOptions
 from tools.synth.sheet_photo import render_sheet_photo
 
@@ -125,6 +126,20 @@ def test_photo_without_a_sheet_exit_2(tmp_path: Path) -> None:
     Image.fromarray(np.full((600, 800, 3), 128, np.uint8)).save(path)
     code, _, err = _run(str(path))
     assert code == 2 and "found 0 of 4 corner markers" in err
+
+
+def test_two_sheets_in_one_photo_exit_2(photos: dict[str, Path], tmp_path: Path) -> None:
+    """Two players' sheets in one photo: refused in one line, not one of them read."""
+    import cv2
+    import numpy as np
+
+    ann, bob = (cv2.imread(str(photos[n])) for n in ("ann", "bob"))
+    path = tmp_path / "both.jpg"
+    cv2.imwrite(str(path), np.hstack([ann, bob]))
+    result = CliRunner().invoke(main, ["delicious", "read", str(path), "--json"])
+    assert one_line_error(result).endswith(
+        "both.jpg: this photo shows more than one sheet; photograph each sheet on its own")
+    assert result.stdout == ""
 
 
 def test_bad_set_exit_2(photos: dict[str, Path]) -> None:

@@ -247,3 +247,51 @@ def test_field_shifts_agree_with_match_template() -> None:
     assert shift_template(flat, rect, reach) is None
     assert field_shifts(photo, [None], rect, reach) == [(0, 0, -1.0)]
     assert field_shifts(photo, templates[:1], (2, 2, 100, 100), reach) == [(0, 0, -1.0)]
+
+
+def _side_by_side(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """Two images on one table, as one photo (the shorter padded with a grey table)."""
+    h = max(left.shape[0], right.shape[0])
+
+    def pad(img: np.ndarray) -> np.ndarray:
+        out = np.full((h, img.shape[1], 3), 120, np.uint8)
+        out[:img.shape[0]] = img
+        return out
+
+    return np.hstack([pad(left), pad(right)])
+
+
+def test_two_sheets_in_one_photo_refused() -> None:
+    """Reading one of them would drop the other player without a word."""
+    a, _ = _shoot(7, GENTLE)
+    b, _ = _shoot(8, GENTLE, fake_page(code="CD34"))
+    with pytest.raises(ImageError) as info:
+        reg_fake(_side_by_side(a, b))
+    assert str(info.value) == ("this photo shows more than one sheet; photograph each sheet "
+                               "on its own")
+
+
+def test_neighbours_corner_at_the_edge_left_out() -> None:
+    """A neighbour's sheet edge in the frame, its markers larger than this sheet's: the
+    markers that fit one sheet are read, not the largest of each id."""
+    photo, corners = _shoot(7, GENTLE)
+    neighbour = fake_page(code="CD34", ppm=12.0)
+    edge = neighbour[:, neighbour.shape[1] * 2 // 3:]  # its top-right and bottom-right corners
+    edge = cv2.resize(edge, None, fx=photo.shape[0] / edge.shape[0],
+                      fy=photo.shape[0] / edge.shape[0], interpolation=cv2.INTER_AREA)
+    both = _side_by_side(edge, photo)
+    reg = reg_fake(both)
+    assert reg.label.code == "AB12" and reg.markers_found == (0, 1, 2, 3)
+    shifted = corners + np.array([edge.shape[1], 0])
+    assert _page_corner_error_mm(reg.homography, shifted, reg.px_per_mm) < 2.0
+
+
+def test_a_missing_marker_is_looked_for_again_where_it_must_be() -> None:
+    from companion.vision.register import _recover_missing
+
+    gray = cv2.cvtColor(fake_page(), cv2.COLOR_BGR2GRAY)
+    found = find_markers(gray)
+    lost = found.pop(2)
+    _recover_missing(gray, found, [fake_geometry("delicious-garden")])
+    assert sorted(found) == [0, 1, 2, 3]
+    assert np.abs(found[2] - lost).max() < 2.0

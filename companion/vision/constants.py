@@ -36,6 +36,9 @@ CORNER_REFINE_HALF_WINDOW_PX = 5
 # Largest mean distance (in mm on the sheet) between a marker corner and where the
 # homography puts it before we reject the registration as inconsistent.
 MAX_MARKER_RESIDUAL_MM = 2.5
+# Places one corner-marker id is tried at when it shows more than once in a photo (another
+# sheet, a neighbour's corner): the largest few, so the choices stay a handful.
+MAX_PLACES_PER_MARKER = 3
 # Per-field shift search: how far a field's printed border may sit from where the
 # homography predicts it, in mm, and the search step in px (rectified).
 FIELD_SHIFT_MAX_MM = 2.5

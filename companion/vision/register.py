@@ -8,6 +8,8 @@ using where each known sheet prints it, and from the whole photo as a fallback.
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -32,6 +34,7 @@ from companion.vision.constants import (
     IDENTIFY_PX_PER_MM,
     IDENTIFY_RESIDUAL_SLACK_MM,
     MAX_MARKER_RESIDUAL_MM,
+    MAX_PLACES_PER_MARKER,
     QR_MARGIN_MM,
     QR_PX_PER_MM,
     RECTIFIED_PX_PER_MM,
@@ -113,9 +116,11 @@ def _detector(adaptive_wide: bool) -> cv2.aruco.ArucoDetector:
 
 def _collect(
     corners: Sequence[np.ndarray], ids: np.ndarray | None, scale: float,
-    found: dict[int, np.ndarray],
+    seen: dict[int, list[np.ndarray]],
 ) -> None:
-    """Keep the largest detection per corner id, in full-resolution coordinates."""
+    """Every corner-marker detection by id, in full-resolution coordinates. A marker seen
+    again (another pass, another scale) is kept once, at its largest; one id seen at two
+    places is kept at both (a second sheet in the photo, or a neighbour's corner)."""
     if ids is None:
         return
     for c, i in zip(corners, ids.ravel(), strict=True):
@@ -123,42 +128,118 @@ def _collect(
         if mid not in CORNER_MARKER_IDS:
             continue
         pts = c.reshape(4, 2).astype(np.float32) / scale
-        if mid not in found or cv2.contourArea(pts) > cv2.contourArea(found[mid]):
-            found[mid] = pts
+        places = seen.setdefault(mid, [])
+        for k, q in enumerate(places):
+            if _same_place(q, pts):
+                if cv2.contourArea(pts) > cv2.contourArea(q):
+                    places[k] = pts
+                break
+        else:
+            places.append(pts)
 
 
-def find_markers(gray: np.ndarray, search_blind: bool = True) -> dict[int, np.ndarray]:
-    """Corner markers by id -> their 4 corners (photo px, ArUco order), at most one each.
+def _same_place(a: np.ndarray, b: np.ndarray) -> bool:
+    """Do two detections show one marker? Their centres lie within a marker's side."""
+    side = math.sqrt(max(cv2.contourArea(a), cv2.contourArea(b), 1.0))
+    return math.dist(a.mean(axis=0), b.mean(axis=0)) < side
 
-    When the first, plain search misses some markers, harder ones follow (shadows, small
-    markers). ``search_blind=False`` skips those when it found none at all: for photos that
-    need not show a sheet (dice on a table), where they would cost time for nothing.
+
+def _search(gray: np.ndarray, search_blind: bool) -> tuple[dict[int, list[np.ndarray]], float]:
+    """Every corner-marker detection by id (unrefined), and the scale searched at.
+
+    When the first, plain search misses some ids, harder ones follow (shadows, small
+    markers); ``search_blind=False`` skips those when it found none at all.
     """
     h, w = gray.shape[:2]
     scale = min(1.0, DETECT_LONG_SIDE_PX / max(h, w))
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
         if scale < 1.0 else gray
-    found: dict[int, np.ndarray] = {}
+    seen: dict[int, list[np.ndarray]] = {}
     corners, ids, _ = _detector(False).detectMarkers(small)
-    _collect(corners, ids, scale, found)
-    if not found and not search_blind:
-        return found
-    if len(found) < 4:
+    _collect(corners, ids, scale, seen)
+    if not seen and not search_blind:
+        return seen, scale
+    if len(seen) < 4:
         clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8)).apply(small)
         for img in (clahe, small):
             corners, ids, _ = _detector(True).detectMarkers(img)
-            _collect(corners, ids, scale, found)
-            if len(found) == 4:
+            _collect(corners, ids, scale, seen)
+            if len(seen) == 4:
                 break
-    if len(found) < 4 and scale < 0.75:
+    if len(seen) < 4 and scale < 0.75:
         # Small sheet in a big frame: markers may need more pixels than the copy holds.
         mid_scale = min(1.0, 2 * scale)
         mid = cv2.resize(gray, None, fx=mid_scale, fy=mid_scale, interpolation=cv2.INTER_AREA)
         corners, ids, _ = _detector(True).detectMarkers(mid)
-        _collect(corners, ids, mid_scale, found)
+        _collect(corners, ids, mid_scale, seen)
+    return seen, scale
+
+
+def find_markers(gray: np.ndarray, search_blind: bool = True) -> dict[int, np.ndarray]:
+    """Corner markers by id -> their 4 corners (photo px, ArUco order), at most one each:
+    the largest where an id shows at two places.
+
+    ``search_blind=False`` skips the harder searches when a first look finds no marker at
+    all: for photos that need not show a sheet (dice on a table), where they would cost
+    time for nothing.
+    """
+    seen, scale = _search(gray, search_blind)
+    found = {i: max(q, key=cv2.contourArea) for i, q in seen.items()}
     if scale < 1.0 and found:
         _refine(gray, found)
     return found
+
+
+def find_sheet_markers(
+    gray: np.ndarray, candidates: Sequence[SheetGeometry]
+) -> dict[int, np.ndarray]:
+    """The corner markers of the one sheet in a photo (``candidates``: the layouts it may
+    be). A neighbour's corner at the photo's edge is left out where the markers fit a
+    sheet without it; a photo holding two sheets is refused (ImageError), since reading
+    one of them would drop a player without a word."""
+    seen, scale = _search(gray, True)
+    found = _one_sheet(seen, candidates)
+    left = {i for i, q in seen.items() if any(p is not found.get(i) for p in q)}
+    if len(left) >= 3:
+        raise ImageError(
+            "this photo shows more than one sheet; photograph each sheet on its own"
+        )
+    if scale < 1.0 and found:
+        _refine(gray, found)
+    return found
+
+
+def _one_sheet(
+    seen: dict[int, list[np.ndarray]], candidates: Sequence[SheetGeometry]
+) -> dict[int, np.ndarray]:
+    """One detection per id that fit one flat sheet together: all four ids where some
+    choice of them fits, else three; the largest of each id where nothing fits (the
+    caller's own checks then say what is wrong)."""
+    largest = {i: max(q, key=cv2.contourArea) for i, q in seen.items()}
+    if len(seen) < 3 or not candidates or all(len(q) == 1 for q in seen.values()):
+        return largest  # the common case (each marker seen once) as it always was
+
+    def fit(choice: dict[int, np.ndarray]) -> float:
+        best = math.inf
+        for geo in candidates:
+            try:
+                best = min(best, marker_homography(choice, geo, 1.0)[1])
+            except ImageError:
+                continue
+        return best
+
+    ids = sorted(seen)
+    for n in range(len(ids), 2, -1):
+        fits = [
+            (fit(choice), choice)
+            for keep in itertools.combinations(ids, n)
+            for pick in itertools.product(*(seen[i][:MAX_PLACES_PER_MARKER] for i in keep))
+            for choice in [dict(zip(keep, pick, strict=True))]
+        ]
+        res, choice = min(fits, key=lambda f: f[0])
+        if res <= MAX_MARKER_RESIDUAL_MM:
+            return choice
+    return largest
 
 
 def _refine(gray: np.ndarray, found: dict[int, np.ndarray]) -> None:
@@ -203,10 +284,10 @@ def _recover_missing(
         patch = cv2.resize(gray[y0:y1, x0:x1], None, fx=up, fy=up, interpolation=cv2.INTER_CUBIC)
         for adaptive in (False, True):
             corners, ids, _ = _detector(adaptive).detectMarkers(patch)
-            got: dict[int, np.ndarray] = {}
+            got: dict[int, list[np.ndarray]] = {}
             _collect(corners, ids, up, got)
             if mid in got:
-                found[mid] = got[mid] + np.array([x0, y0], np.float32)
+                found[mid] = max(got[mid], key=cv2.contourArea) + np.array([x0, y0], np.float32)
                 return
 
 
@@ -449,7 +530,7 @@ def register(
     """
     blank_fn = blank_fn or _layout_blank
     gray = bgr if bgr.ndim == 2 else cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-    found = find_markers(gray)
+    found = find_sheet_markers(gray, candidate_geometries(sheets, geometry_fn))
     if len(found) == 3:
         _recover_missing(gray, found, candidate_geometries(sheets[:1], geometry_fn))
     if len(found) < 3:
