@@ -26,10 +26,10 @@ def read_sheet(
     """Read a photographed Delicious sheet: every field with its confidence, the fields to
     review, the rules they break and the score.
 
-    ``photo`` is a path (JPEG, PNG, WebP, HEIC) or an image array as OpenCV holds it (BGR
-    or grey); ``reader`` picks the letter reader ("ours" or "tesseract"). An unreadable
-    photo raises ``ImageError``, a file that cannot be opened ``InputError`` (both are
-    ``companion.errors.CompanionError``).
+    ``photo`` is a path (JPEG, PNG, WebP, HEIC, or a one-page PDF scan) or an image array
+    as OpenCV holds it (BGR or grey); ``reader`` picks the letter reader ("ours" or
+    "tesseract"). An unreadable photo raises ``ImageError``, a file that cannot be opened
+    ``InputError`` (both are ``companion.errors.CompanionError``).
     """
     from companion.vision.sheet.reader import read_image, read_photo
 

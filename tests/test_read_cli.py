@@ -142,6 +142,17 @@ def test_two_sheets_in_one_photo_exit_2(photos: dict[str, Path], tmp_path: Path)
     assert result.stdout == ""
 
 
+def test_a_sheet_scanned_to_pdf_reads_as_its_photo(photos: dict[str, Path],
+                                                   tmp_path: Path) -> None:
+    from PIL import Image
+
+    scan = tmp_path / "ann.pdf"
+    Image.open(photos["ann"]).save(scan, "PDF", resolution=150.0)
+    by_photo, by_scan = (json.loads(_run(str(p), "--json")[1]) for p in (photos["ann"], scan))
+    assert by_scan["score"]["total"] == by_photo["score"]["total"]
+    assert by_scan["code"] == "AB10"
+
+
 def test_bad_set_exit_2(photos: dict[str, Path]) -> None:
     code, _, err = _run(str(photos["ann"]), "--set", "garden.nowhere=carrot")
     assert code == 2 and "garden.nowhere" in err

@@ -184,3 +184,41 @@ def test_grey_exif_orientation_and_errors(tmp_path: Path) -> None:
         load_grey(cut)
     with pytest.raises(ImageError, match="no such file"):
         load_grey(tmp_path / "none.jpg")
+
+
+def _pdf(path: Path, pages: list[Image.Image], dpi: float = 100.0) -> Path:
+    """The pages put through a scanner: one image a page, ``dpi`` pixels an inch."""
+    pages[0].save(path, "PDF", resolution=dpi, save_all=True, append_images=pages[1:])
+    return path
+
+
+def test_a_one_page_pdf_scan_is_drawn_at_the_reading_resolution(tmp_path: Path) -> None:
+    from companion.vision.constants import SCAN_RENDER_DPI
+    from companion.vision.load import load_grey
+
+    path = _pdf(tmp_path / "scan.pdf", [_pattern(300, 200)])  # 3 x 2 inches
+    img = load_image(path)
+    assert img.shape == (round(2 * SCAN_RENDER_DPI), round(3 * SCAN_RENDER_DPI), 3)
+    b, g, r = (int(v) for v in img[20, 20])
+    assert r > 200 and g < 60 and b < 60
+    assert img[-20, -20].min() > 200
+    grey = load_grey(path)
+    assert grey.shape == img.shape[:2] and grey[-20, -20] > 200 and grey[20, 20] < 120
+
+
+def test_pdfs_that_are_not_one_readable_page(tmp_path: Path) -> None:
+    import pypdfium2 as pdfium
+
+    two = _pdf(tmp_path / "two.pdf", [_pattern(), _pattern()])
+    with pytest.raises(ImageError, match="a PDF of 2 pages; give each sheet's scan"):
+        load_image(two)
+    damaged = tmp_path / "damaged.pdf"
+    damaged.write_bytes(b"%PDF-1.7\nnot really")
+    with pytest.raises(ImageError, match="a PDF that cannot be opened"):
+        load_image(damaged)
+    doc = pdfium.PdfDocument.new()
+    doc.new_page(14_400, 14_400)  # 200 inches a side, the largest page PDF allows
+    huge = tmp_path / "huge.pdf"
+    doc.save(huge)
+    with pytest.raises(ImageError, match="its page .* megapixels"):
+        load_image(huge)

@@ -39,6 +39,9 @@ MAX_MARKER_RESIDUAL_MM = 2.5
 # Places one corner-marker id is tried at when it shows more than once in a photo (another
 # sheet, a neighbour's corner): the largest few, so the choices stay a handful.
 MAX_PLACES_PER_MARKER = 3
+# A scanned sheet given as a PDF is drawn at the resolution the reader flattens photos to
+# (RECTIFIED_DPI): finer costs time and gains nothing, since every field is read there.
+SCAN_RENDER_DPI = 200
 # Per-field shift search: how far a field's printed border may sit from where the
 # homography predicts it, in mm, and the search step in px (rectified).
 FIELD_SHIFT_MAX_MM = 2.5

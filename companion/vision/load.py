@@ -1,8 +1,10 @@
 """Load a photo from disk as a BGR array, the way a phone meant it to be seen.
 
 Pillow decodes (JPEG, PNG, WebP, and HEIC through pillow-heif) because it reads EXIF
-orientation, which OpenCV's imread applies inconsistently across versions. Every way a
-file can be bad ends in one ``ImageError`` line naming the file and the problem.
+orientation, which OpenCV's imread applies inconsistently across versions. A one-page PDF
+(a sheet put through a scanner) is drawn by pdfium, which the sheets are already checked
+with. Every way a file can be bad ends in one ``ImageError`` line naming the file and the
+problem.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from companion.vision.constants import (
     MAX_DEEP_IMAGE_PIXELS,
     MAX_IMAGE_ASPECT,
     MAX_IMAGE_PIXELS,
+    SCAN_RENDER_DPI,
 )
 
 # Pillow modes with more than 8 bits a channel.
@@ -110,6 +113,9 @@ def _decode(path: str | os.PathLike[str], max_pixels: int, grey: bool) -> np.nda
         raise ImageError(f"{name}: is a directory, not a photo")
     if p.stat().st_size == 0:
         raise ImageError(f"{name}: the file is empty")
+    with p.open("rb") as f:
+        if f.read(5) == b"%PDF-":
+            return _scanned_page(p, name, max_pixels, grey)
     _register_heif()
     try:
         with warnings.catch_warnings():
@@ -131,7 +137,8 @@ def _decode(path: str | os.PathLike[str], max_pixels: int, grey: bool) -> np.nda
         raise
     except UnidentifiedImageError:
         raise ImageError(
-            f"{name}: not an image Pillow can read (expected JPEG, PNG, WebP or HEIC)"
+            f"{name}: not an image Pillow can read (expected JPEG, PNG, WebP, HEIC or a "
+            "one-page PDF scan)"
         ) from None
     except Image.DecompressionBombError:
         raise ImageError(
@@ -142,6 +149,36 @@ def _decode(path: str | os.PathLike[str], max_pixels: int, grey: bool) -> np.nda
         if "truncated" in msg or "broken data" in msg or isinstance(exc, EOFError):
             raise ImageError(f"{name}: the image file is truncated or damaged") from None
         raise ImageError(f"{name}: cannot decode the image ({exc})") from None
+
+
+def _scanned_page(p: Path, name: str, max_pixels: int, grey: bool) -> np.ndarray:
+    """The one page of a scanned sheet's PDF, drawn at SCAN_RENDER_DPI (RGB, or grey)."""
+    import pypdfium2 as pdfium
+
+    try:
+        pdf = pdfium.PdfDocument(p)
+    except pdfium.PdfiumError:
+        raise ImageError(f"{name}: a PDF that cannot be opened (damaged or password-protected)"
+                         ) from None
+    try:
+        if len(pdf) != 1:
+            raise ImageError(f"{name}: a PDF of {len(pdf)} pages; give each sheet's scan as a "
+                             "file of its own (one page a file)")
+        page = pdf[0]
+        scale = SCAN_RENDER_DPI / 72  # PDF sizes are in points, 72 an inch
+        w_pt, h_pt = page.get_size()
+        problem = shape_problem(max(1, round(w_pt * scale)), max(1, round(h_pt * scale)),
+                                "RGB", max_pixels)
+        if problem is not None:
+            raise ImageError(f"{name}: its page {problem}")
+        try:
+            bitmap = page.render(scale=scale, grayscale=grey)
+        except pdfium.PdfiumError as exc:
+            raise ImageError(f"{name}: the PDF's page cannot be drawn ({exc})") from None
+        img = bitmap.to_pil()
+        return np.asarray(img.convert("L") if grey else _to_rgb(img), dtype=np.uint8)
+    finally:
+        pdf.close()
 
 
 def _upright_array(img: Image.Image) -> np.ndarray:
