@@ -113,6 +113,20 @@ def test_an_image_that_is_not_a_sheet(client: TestClient) -> None:
     assert r.status_code == 400 and r.json()["error"].startswith("red.png")
 
 
+def test_a_photo_of_two_sheets_is_refused_not_read_as_one(client: TestClient) -> None:
+    one = Image.open(COMBO)
+    both = Image.new("RGB", (2 * one.width, one.height))
+    both.paste(one, (0, 0))
+    both.paste(one.rotate(180), (one.width, 0))
+    buf = io.BytesIO()
+    both.save(buf, "JPEG", quality=92)
+    r = client.post("/api/delicious/read", files=[("photo", ("table.jpg", buf.getvalue(),
+                                                             "image/jpeg"))])
+    assert r.status_code == 400
+    assert r.json()["error"] == ("table.jpg: this photo shows more than one sheet; "
+                                 "photograph each sheet on its own")
+
+
 def test_caps_in_bytes_and_pixels_and_content_not_name() -> None:
     with pytest.raises(ImageError, match="limit"):
         sniff_image(b"\xff" * (MAX_UPLOAD_BYTES + 1), "big.jpg")
