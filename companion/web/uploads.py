@@ -19,6 +19,7 @@ from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request
 
 from companion.errors import ImageError, InputError
+from companion.fileio import copies_message, same_bytes
 from companion.store import Store, StoreFullError
 from companion.vision.constants import IMAGE_FORMATS, MAX_IMAGE_PIXELS
 from companion.web.constants import MAX_PHOTOS_PER_UPLOAD, MAX_UPLOAD_BYTES
@@ -140,6 +141,9 @@ async def photos(form: FormData, field: str = "photo") -> list[Upload]:
         label = label_of(f.filename, i)
         data = await f.read(MAX_UPLOAD_BYTES + 1)
         out.append(Upload(data, label, sniff_image(data, label)))
+    copy = same_bytes((up.label, up.data) for up in out)
+    if copy:  # cp a.jpg b.jpg: one sheet, never two players who tie
+        raise InputError(copies_message(*copy))
     return out
 
 
