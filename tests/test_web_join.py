@@ -149,6 +149,33 @@ def test_another_players_photo_is_refused_and_theirs_kept(store, readers):
         assert 'data-testid="total"' in _send(bo, "Bo", TILTED)
 
 
+def test_a_name_the_table_has_is_refused_to_another_phone(store, readers):
+    """Two phones typing "Ann" and "ann" before either sends were one player (the store
+    folds names); the second is told the name is taken, keeps no one's cookie, and goes on
+    under a name of its own. The phone that is Ann may type her name again."""
+    app = _app(store, readers)
+    with _opened(app, f"/join?t={JOIN}") as ann, _opened(app, f"/join?t={JOIN}") as other:
+        assert ann.post("/join/name", data={"name": "Ann"},
+                        follow_redirects=False).status_code == 303
+        for typed in ("ann", " ANN ", "Ａｎｎ"):  # full-width letters fold to "ann" too
+            r = other.post("/join/name", data={"name": typed}, follow_redirects=False)
+            assert r.status_code == 400 and "Traceback" not in r.text
+            line = (f"{typed.strip()!r} is taken at this table (Ann): pick it from the list "
+                    "if it is yours, or type another name")
+            assert line in r.text.replace("&#39;", "'"), r.text
+            assert "companion_player" not in other.cookies
+        r = other.post("/join/name", data={"name": "ann"},
+                       headers={"accept": "application/json"}, follow_redirects=False)
+        assert r.status_code == 400 and "is taken at this table" in r.json()["error"]
+        assert other.get("/join/me", follow_redirects=False).headers["location"] == "/join"
+        assert [p.name for p in store.night_players(store.current_night().id)] == ["Ann"]
+        assert ann.post("/join/name", data={"name": "ann"},
+                        follow_redirects=False).status_code == 303  # her own name again
+        assert 'data-testid="total"' in _send(ann, "Ann")
+        assert 'data-testid="total"' in _send(other, "Annie", TILTED)
+    assert {p.name for p in store.night_players(store.current_night().id)} == {"Ann", "Annie"}
+
+
 def test_a_sheet_sent_twice_is_kept_once(store, readers):
     """A double tap, or a retry after the answer was lost, sends the same photo again: it
     is the player's one sheet, not a second player of their name at the host's table."""

@@ -13,7 +13,8 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from companion.errors import InputError
 from companion.games.delicious.players import COMBO_SHEET, GARDEN_SHEET, PLAY_SHEET
-from companion.store import NewPhoto, NotFoundError, Player
+from companion.store import NewPhoto, NotFoundError, Player, clean_name
+from companion.store.db import name_key
 from companion.web.delicious import (
     TableScore,
     check_value,
@@ -34,6 +35,7 @@ from companion.web.remote import (
     owns,
     player_cookie,
     remote_table,
+    table_players,
 )
 from companion.web.render import WebState, go, page, state, wants_json, whole
 from companion.web.uploads import Upload, photos, read_form, read_uploads
@@ -75,7 +77,9 @@ async def name(request: Request) -> Response:
         typed = str(form.get("name", "")).strip()
         if not typed:
             raise InputError("type your name, or pick it from the list")
-        player = st.store.add_player(night.id, typed)
+        with st.remote.lock:  # two phones typing "Ann" and "ann" at once: one is refused
+            _refuse_taken(st, night.id, clean_name(typed, "name"), me)
+            player = st.store.add_player(night.id, typed)
     sid = remote_table(st, night.id)
     if (sid is not None and (me is None or me.id != player.id)
             and own_readings(st, sid, player.id)):
@@ -87,6 +91,17 @@ async def name(request: Request) -> Response:
     response.set_cookie(PLAYER_COOKIE, player_cookie(st, player.id), max_age=PLAYER_COOKIE_S,
                         httponly=True, samesite="lax", secure=st.public is not None)
     return response
+
+
+def _refuse_taken(st: WebState, night_id: int, typed: str, me: Player | None) -> None:
+    """Refuse a typed name that is one of the table's (joined or sent) as the store compares
+    names ("ann", "ANN", full-width letters): two phones would become one player. The
+    phone that is that player may type it again."""
+    key = name_key(typed)
+    for player in table_players(st, night_id):
+        if name_key(player.name) == key and (me is None or me.id != player.id):
+            raise InputError(f"{typed!r} is taken at this table ({player.name}): pick it "
+                             "from the list if it is yours, or type another name")
 
 
 async def me(request: Request) -> Response:

@@ -152,6 +152,20 @@ def _line(st: WebState, player: Player, readings: list[Reading], night_id: int) 
                 len(p.problems), score=score)
 
 
+def table_players(st: WebState, night_id: int) -> list[Player]:
+    """Everyone at the night's table: seated (by the host, or by a phone saying who it is),
+    then anyone whose remote sheets are kept but who is not seated."""
+    players = st.store.night_players(night_id)
+    sid = remote_table(st, night_id)
+    if sid is not None:
+        seen = {p.id for p in players}
+        for r in st.store.readings(sid):
+            if r.kind == SHEET and r.player_id is not None and r.player_id not in seen:
+                seen.add(r.player_id)
+                players.append(st.store.player(r.player_id))
+    return players
+
+
 def board(st: WebState) -> dict[str, Any]:
     """What the big screen shows: every player of the night, who has sent a sheet, and the
     ranking of the scored ones (only once revealed)."""
