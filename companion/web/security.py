@@ -201,7 +201,7 @@ class Guard:
         api = request.url.path.startswith("/api/")
         if not self._host_ok(request):
             return _refuse(api, "this server does not answer to that host name; use the "
-                                "URL companion serve printed", status=400)
+                                "URL companion serve printed", status=400, headers=_CLOSE)
         if self.limiter is not None and not (role is not Role.NONE and _shell(request)):
             wait = self.limiter.take(role, request.client.host if request.client else "")
             if wait > 0:
@@ -210,7 +210,7 @@ class Guard:
                                headers={"Retry-After": retry_after(wait)})
         if role is Role.NONE:
             return _refuse(api, "the access token is missing or wrong: scan the QR code "
-                                "again or use the URL companion serve printed")
+                                "again or use the URL companion serve printed", headers=_CLOSE)
         if role is Role.JOIN and not join_may(getattr(self.app, "routes", ()),
                                               request.scope):
             return _refuse(api, JOIN_REFUSED)
@@ -243,6 +243,11 @@ def _shell(request: Request) -> bool:
     by every page a phone opens, so a link's own phones are not limited by them."""
     path = request.url.path
     return request.method == "GET" and (path.startswith("/static/") or path in SHELL_PATHS)
+
+
+# A stranger's request (no token, another host name) is answered and its connection closed:
+# its body is never read, not even to be dropped (companion.web.protocol).
+_CLOSE = {"connection": "close"}
 
 
 def _refuse(api: bool, message: str, status: int = 403,
