@@ -24,6 +24,7 @@ from companion.games.delicious.players import COMBO_SHEET, GARDEN_SHEET, PLAY_SH
 from companion.games.delicious.read_table import TableSheet
 from companion.games.delicious.scoring import Score, rank
 from companion.store import NotFoundError, Photo, Player, Reading
+from companion.text import ascii_number
 from companion.web.delicious import TableScore, score_table
 from companion.web.readers import SHEET
 from companion.web.render import WebState
@@ -219,7 +220,7 @@ def player_cookie(st: WebState, pid: int) -> str:
 def cookie_player(st: WebState, value: str | None) -> Player | None:
     """The player this phone chose (the cookie is signed, so it names no one else)."""
     pid, _, sig = (value or "").partition(".")
-    if not (pid.isascii() and pid.isdigit() and len(pid) < 19):
+    if not ascii_number(pid, 18):
         return None
     if not hmac.compare_digest(sig.encode(), _sign(st.secret, int(pid)).encode()):
         return None

@@ -15,6 +15,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from companion.fileio import write_atomic
 from companion.store.errors import StoreError
+from companion.text import ascii_number
 from companion.web.constants import (
     MAX_FORM_BYTES,
     TOKEN_BYTES,
@@ -218,7 +219,7 @@ class Guard:
             return _refuse(api, "this form was sent from another site")
         if request.method == "POST" and request.url.path not in UPLOAD_PATHS:
             size = request.headers.get("content-length", "")
-            if not (size.isascii() and size.isdigit()):
+            if not ascii_number(size):
                 return _refuse(api, "send the form with its length (Content-Length)",
                                status=411)
             if int(size) > MAX_FORM_BYTES:

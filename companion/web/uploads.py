@@ -21,6 +21,7 @@ from starlette.requests import Request
 from companion.errors import ImageError, InputError
 from companion.fileio import copies_message, same_bytes
 from companion.store import Store, StoreFullError
+from companion.text import ascii_number
 from companion.vision.constants import IMAGE_FORMATS, MAX_IMAGE_PIXELS
 from companion.web.constants import (
     MAX_PHOTOS_PER_UPLOAD,
@@ -107,7 +108,7 @@ async def read_form(request: Request) -> FormData:
     """The request's form, refused early when its declared size is over the caps."""
     size = request.headers.get("content-length")
     cap = MAX_UPLOAD_BODY_BYTES
-    if size is None or not (size.isascii() and size.isdigit()):
+    if size is None or not ascii_number(size):
         raise InputError("send the photo with its length (Content-Length), not chunked")
     if int(size) > cap:
         raise ImageError(f"the upload is {int(size) / 1e6:.0f} MB, more than "

@@ -26,6 +26,7 @@ from companion.games.dulce.model import (
     empty_board,
 )
 from companion.games.jsondoc import game_document, json_object, whole_number
+from companion.text import ascii_number
 
 LEVEL_NAMES = {"butter": Level.BUTTER, "ground": Level.GROUND, "pure": Level.PURE}
 
@@ -98,7 +99,7 @@ def cell(raw: Any, where: str) -> Cell:
         return Cell()
     if isinstance(raw, str):  # shorthand "cacao" or "cacao:2"
         name, _, count = raw.partition(":")
-        if count and not (count.isascii() and count.isdigit() and len(count) <= 15):
+        if count and not ascii_number(count, 15):
             raise InputError(f'{where}: write a cell as "bean" or "bean:cubes"')
         return Cell(bean(name, where), int(count) if count else 0)
     d = json_object(raw, where)
