@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from companion.errors import InputError
 from companion.games.delicious.players import COMBO_SHEET, GARDEN_SHEET, PLAY_SHEET
 from companion.store import NewPhoto, NotFoundError, Player, clean_name
-from companion.store.db import name_key
+from companion.text import name_key
 from companion.web.delicious import (
     TableScore,
     check_value,

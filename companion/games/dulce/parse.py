@@ -26,7 +26,7 @@ from companion.games.dulce.model import (
     empty_board,
 )
 from companion.games.jsondoc import game_document, json_object, whole_number
-from companion.text import ascii_number
+from companion.text import ascii_number, name_key
 
 LEVEL_NAMES = {"butter": Level.BUTTER, "ground": Level.GROUND, "pure": Level.PURE}
 
@@ -224,9 +224,9 @@ def final_players(raw: Any) -> tuple[FinalPlayer, ...]:
         name = pd.get("name", f"player {i + 1}")
         if not isinstance(name, str) or not name.strip():
             raise InputError(f"{where}.name: expected a non-empty name")
-        if name.strip().casefold() in names:
+        if name_key(name) in names:
             raise InputError(f"{where}: two players share the name {name.strip()!r}")
-        names.add(name.strip().casefold())
+        names.add(name_key(name))
         tied = point_counts[points[i]] > 1
         if tied and "chicken" not in pd:
             raise InputError(
