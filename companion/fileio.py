@@ -6,11 +6,13 @@ list where an object belongs is one line naming the file, the same way in every 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
 import stat
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -235,19 +237,61 @@ def _file_key(path: str | os.PathLike[str], regular: bool = False) -> tuple[int,
     return None if regular and not stat.S_ISREG(st.st_mode) else (st.st_dev, st.st_ino)
 
 
+def _first_repeat(keyed: Iterable[tuple[str, object | None]]) -> tuple[str, str] | None:
+    """The first two names whose keys are equal, in the order given; a None key (a file
+    that cannot be looked at) is no one's twin."""
+    seen: dict[object, str] = {}
+    for name, key in keyed:
+        if key is None:
+            continue
+        if key in seen:
+            return seen[key], name
+        seen[key] = name
+    return None
+
+
 def same_file(paths: Sequence[str]) -> tuple[str, str] | None:
     """Two of ``paths`` that name one file (``a.jpg`` and ``./a.jpg``, a link to it, the
     same name twice); None when each is its own. A path that cannot be looked at (``-``,
     a missing file) is left to the reader to name."""
-    seen: dict[tuple[int, int], str] = {}
-    for p in paths:
-        key = _file_key(p, regular=True)
-        if key is None:
-            continue
-        if key in seen:
-            return seen[key], p
-        seen[key] = p
-    return None
+    return _first_repeat((p, _file_key(p, regular=True)) for p in paths)
+
+
+def same_bytes(named: Iterable[tuple[str, bytes]]) -> tuple[str, str] | None:
+    """The names of the first two of ``named`` (name, bytes) whose bytes are equal."""
+    return _first_repeat((name, hashlib.sha256(data).digest()) for name, data in named)
+
+
+def _digest(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.file_digest(fh, "sha256").digest()
+    except OSError:
+        return None
+
+
+def _size(path: str) -> int:
+    """A regular file's size; -1 for a path that is none (missing, ``-``, a FIFO)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return -1
+    return st.st_size if stat.S_ISREG(st.st_mode) else -1
+
+
+def same_content(paths: Sequence[str]) -> tuple[str, str] | None:
+    """Two of ``paths`` that are byte for byte the same file (``cp a.jpg b.jpg``): one
+    photo under two names. Only files of equal size are read; a path that cannot be read
+    is left to the reader to name."""
+    sizes = [(p, _size(p)) for p in paths]
+    counts = Counter(size for _, size in sizes if size >= 0)
+    return _first_repeat((p, _digest(p) if counts[size] > 1 else None) for p, size in sizes)
+
+
+def copies_message(first: str, second: str) -> str:
+    """The one line that refuses one photo given under two names as two sheets."""
+    return (f"{first} and {second} are copies of one photo (the same bytes): each sheet is "
+            "its own photo; give each once")
 
 
 def refuse_replacing(outputs: Iterable[tuple[str, str | os.PathLike[str] | None]],

@@ -217,6 +217,10 @@ def test_score_state_document_and_violations():
         ({"players": [{"recipes": []}]}, "needs a \"name\""),
         ({"players": [{"name": "A"}, {"name": "A"}]}, "two players are called"),
         ({"players": [{"name": "Ann"}, {"name": "ann "}]}, "two players are called 'ann'"),
+        # as the store compares names (NFKC): full-width letters, a decomposed ë, two spaces
+        ({"players": [{"name": "Ann"}, {"name": "Ａｎｎ"}]}, "two players are called 'Ａｎｎ'"),
+        ({"players": [{"name": "Zoë"}, {"name": "Zoe\u0308"}]}, "two players are called"),
+        ({"players": [{"name": "Ann B"}, {"name": "ann  b"}]}, "two players are called"),
         ({"players": [{"name": "A", "recipes": [{"hype": 2}]}]}, "missing \"stars\""),
         ({"players": [{"name": "A", "recipes": [{"stars": -1}]}]}, "0 or more"),
         ({"players": [{"name": "A", "recipes": [{"stars": 2, "hype": "x"}]}]}, "hype"),

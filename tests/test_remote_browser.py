@@ -13,12 +13,13 @@ from typing import Any
 import pytest
 
 from tests.test_web_phone import _assert_accessible, _assert_fits
-from tests.web_support import COMBO, Server
+from tests.web_support import COMBO, EXAMPLES, Server
 from tools.example_photos import photo_with_a_field_to_review
 
 pytestmark = pytest.mark.slow
 CHOOSE = "input[type=file][multiple]:not([capture])"
 READ_MS = 120_000
+TILTED = EXAMPLES / "delicious/photos/combo-tilted-shadow.jpg"  # another player's combo
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +96,7 @@ def test_the_big_screen_follows_a_new_sheet_without_reloading(browser, server):
 
 def test_the_remote_pages_fit_every_phone_and_pass_axe(browser, server):
     page = _phone(browser, axe=True)
-    _join_and_send(page, server, "Cy", COMBO)
+    _join_and_send(page, server, "Cy", TILTED)  # Bo sent COMBO: Cy's sheet is her own
     for width in (360, 390, 412):
         for scheme in ("light", "dark"):
             page.set_viewport_size({"width": width, "height": 844})

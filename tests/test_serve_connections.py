@@ -104,4 +104,57 @@ def test_no_token_is_refused_before_the_body_arrives(lan: Server) -> None:
               b"Content-Length: 20000000\r\n\r\n")  # and not one byte of the 20 MB
     assert _answer(s).startswith(b"HTTP/1.1 403")
     assert time.monotonic() - t0 < 2.0
+    s.sendall(b"x" * 65536)  # its body is not read, not even to be dropped: closed
+    assert _closed(s) and time.monotonic() - t0 < 2.0
     s.close()
+
+
+def _closed(sock: socket.socket) -> bool:
+    try:
+        while sock.recv(65536):
+            pass
+    except ConnectionResetError:
+        pass
+    return True
+
+
+def test_an_upload_refused_for_a_long_file_name_is_answered_not_reset(lan: Server) -> None:
+    """A file name over python-multipart's 4 KB part header is refused while the photo is
+    still on its way: the rest of the body was taken for the next request's head (over
+    MAX_HEAD_BYTES: closed, the client saw a reset). Now the client sends it all, reads the
+    one-line 400, and the same connection serves its next request."""
+    token = lan.url.split("?t=", 1)[1]
+    boundary = "b0undary"
+    head = (f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; '
+            f'filename="{"a" * 6000}.jpg"\r\nContent-Type: image/jpeg\r\n\r\n').encode()
+    body = head + b"\xff" * (8 * 2**20) + f"\r\n--{boundary}--\r\n".encode()
+    s = socket.create_connection(("127.0.0.1", _port(lan)), timeout=30)
+    s.sendall((f"POST /api/delicious/read HTTP/1.1\r\nHost: {lan.root.split('//')[1]}\r\n"
+               f"Authorization: Bearer {token}\r\n"
+               f"Content-Type: multipart/form-data; boundary={boundary}\r\n"
+               f"Content-Length: {len(body)}\r\n\r\n").encode() + body)
+    answer = _response(s)
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
+    assert answer.endswith(b'{"error":"the upload could not be read: a file name in it is too '
+                           b'long; rename the photo and send it again"}'), answer
+    s.sendall(f"GET /alive HTTP/1.1\r\nHost: {lan.root.split('//')[1]}\r\n"
+              f"Authorization: Bearer {token}\r\n\r\n".encode())
+    assert _response(s).startswith(b"HTTP/1.1 204")
+    s.close()
+
+
+def _response(sock: socket.socket) -> bytes:
+    """One whole response (its head and its Content-Length of body) from ``sock``."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        assert chunk, data
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                   if line.lower().startswith(b"content-length:")), 0)
+    while len(body) < length:
+        chunk = sock.recv(65536)
+        assert chunk, data
+        body += chunk
+    return head + b"\r\n\r\n" + body

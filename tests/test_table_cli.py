@@ -110,12 +110,22 @@ def test_one_photo_under_two_names_is_refused(cli: Invoke, tmp_path: Path) -> No
         assert line.endswith(f"{GARDEN} and {other} are the same photo; give each once")
 
 
+def test_one_photo_copied_under_two_names_is_refused(cli: Invoke, tmp_path: Path) -> None:
+    """``cp a.jpg b.jpg``: the same bytes are one sheet, never two players who tie."""
+    copy = tmp_path / "copy.jpg"
+    shutil.copy(GARDEN, copy)
+    for photos in ((GARDEN, str(copy), PLAY), (PLAY, GARDEN, str(copy))):
+        line = one_line_error(cli("delicious", "read", *photos, "--json"))
+        assert line.endswith(f"{GARDEN} and {copy} are copies of one photo (the same bytes): "
+                             "each sheet is its own photo; give each once")
+
+
 # ---- 2. one code on two gardens is refused, never paired by order ------------------------
 
 
 def test_two_gardens_with_one_code_are_refused_naming_both(cli: Invoke, tmp_path: Path) -> None:
-    second = tmp_path / "garden-copy.jpg"
-    shutil.copy(GARDEN, second)
+    second = tmp_path / "garden-copy.jpg"  # another photo of it (a copy's bytes are refused)
+    second.write_bytes(Path(GARDEN).read_bytes() + b"\0")
     r = cli("delicious", "read", GARDEN, str(second), PLAY, "--json")
     assert r.exit_code == 1
     doc = _doc(r)

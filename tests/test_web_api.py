@@ -54,7 +54,9 @@ def test_delicious_api_prints_what_the_cli_prints(client: TestClient, tmp_path: 
     photos = EXAMPLES / "delicious/photos"
     for name in ("combo-good-light.jpg", "garden-player3.jpg", "play-player3.jpg"):
         shutil.copy(photos / name, tmp_path / name)
-    shutil.copy(photos / "garden-player3.jpg", tmp_path / "garden-again.jpg")
+    # another photo of that garden (a copy's bytes are refused as one photo, not two sheets)
+    (tmp_path / "garden-again.jpg").write_bytes((photos / "garden-player3.jpg").read_bytes()
+                                               + b"\0")
     monkeypatch.chdir(tmp_path)
     cases = [["combo-good-light.jpg"],
              ["combo-good-light.jpg", "garden-player3.jpg", "play-player3.jpg"],
@@ -95,7 +97,8 @@ def test_api_errors_are_one_line_json(client: TestClient, tmp_path: Path) -> Non
     cases = [
         client.post("/api/delicious/read", files=[("photo", ("a.jpg", b"GIF89a nope", "x"))]),
         client.post("/api/delicious/read", files=[("other", ("a.jpg", b"x", "image/jpeg"))]),
-        client.post("/api/dice/read", files=_files(BLOCK, BLOCK)),
+        client.post("/api/dice/read",
+                    files=_files(BLOCK, BLOCK.with_name("table-after-cuts.jpg"))),
         client.post("/api/nothing-here"),
     ]
     for r in cases:
@@ -103,6 +106,21 @@ def test_api_errors_are_one_line_json(client: TestClient, tmp_path: Path) -> Non
         body = r.json()
         assert set(body) == {"error"} and "\n" not in body["error"] and body["error"]
         assert "Traceback" not in r.text
+
+
+def test_one_photo_under_two_names_is_refused_naming_both(client: TestClient,
+                                                         store: Store) -> None:
+    """A table's upload holding one photo twice (``cp a.jpg b.jpg``) is one sheet, never
+    two players who tie: refused before any of it is read or kept."""
+    files = [("photo", (name, COMBO.read_bytes(), "image/jpeg")) for name in ("a.jpg", "b.jpg")]
+    line = ("a.jpg and b.jpg are copies of one photo (the same bytes): each sheet is its "
+            "own photo; give each once")
+    r = client.post("/api/delicious/read", files=files)
+    assert r.status_code == 400 and r.json() == {"error": line}
+    r = client.post("/delicious/upload", files=files)
+    assert r.status_code == 400 and 'class="error"' in r.text and line in r.text
+    assert store.scorings(store.current_night().id) == []
+    assert list(store.photo_dir.iterdir()) == []
 
 
 def test_an_image_that_is_not_a_sheet(client: TestClient) -> None:

@@ -8,6 +8,7 @@ import contextlib
 import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from starlette.routing import Mount, Route
 from starlette.testclient import TestClient
@@ -17,7 +18,9 @@ from companion.web.app import create_app
 from companion.web.readers import ReaderPool
 from companion.web.roles import JOIN_REFUSED, JOIN_ROUTES
 from companion.web.security import Guard
-from tests.web_support import COMBO
+from tests.web_support import COMBO, EXAMPLES
+
+TILTED = EXAMPLES / "delicious/photos/combo-tilted-shadow.jpg"  # another player's combo
 
 HOST, JOIN = "host-token-" + "h" * 24, "join-token-" + "j" * 24
 
@@ -84,10 +87,10 @@ def _opened(app: Guard, link: str) -> Iterator[TestClient]:
         yield c
 
 
-def _send(c: TestClient, name: str) -> str:
+def _send(c: TestClient, name: str, photo: Path = COMBO) -> str:
     r = c.post("/join/name", data={"name": name}, follow_redirects=False)
     assert r.status_code == 303, r.text
-    r = c.post("/join/upload", files=[("photo", (COMBO.name, COMBO.read_bytes(),
+    r = c.post("/join/upload", files=[("photo", (photo.name, photo.read_bytes(),
                                                   "image/jpeg"))])
     assert r.status_code == 200, r.text
     return r.text
@@ -99,7 +102,7 @@ def test_a_remote_player_sends_a_sheet_and_sees_only_their_own(store, readers):
         page = _send(ann, "Ann")
         total = re.search(r'data-testid="total">(\d+)<', page)
         assert total and int(total.group(1)) > 0 and 'data-testid="breakdown"' in page
-        _send(bo, "Bo")
+        _send(bo, "Bo", TILTED)  # a sheet of his own: Ann's photo again is refused
         sheets = {r.player_id: r.id for sc in store.scorings(store.current_night().id)
                   for r in store.readings(sc.id)}
         ann_id, bo_id = (store.player(n).id for n in ("Ann", "Bo"))
@@ -124,6 +127,53 @@ def test_a_remote_player_sends_a_sheet_and_sees_only_their_own(store, readers):
                                             "value": ""}, follow_redirects=False)
         assert r.status_code == 303 and len(store.corrections(sheets[ann_id])) == 1
         assert sheets[bo_id] != sheets[ann_id]
+
+
+def test_another_players_photo_is_refused_and_theirs_kept(store, readers):
+    """Bo sends the very bytes Ann sent (a photo passed on in the video call's chat): one
+    sheet, never two players who tie. Refused in one line naming both files; Ann's sheet
+    stays hers, and Bo's own sheet goes through after."""
+    app = _app(store, readers)
+    with _opened(app, f"/join?t={JOIN}") as ann, _opened(app, f"/join?t={JOIN}") as bo:
+        _send(ann, "Ann")
+        assert bo.post("/join/name", data={"name": "Bo"},
+                       follow_redirects=False).status_code == 303
+        r = bo.post("/join/upload", files=[("photo", ("mine.jpg", COMBO.read_bytes(),
+                                                       "image/jpeg"))])
+        assert r.status_code == 400 and "Traceback" not in r.text
+        assert (f"mine.jpg is a copy of {COMBO.name}, which Ann sent (the same bytes): send "
+                "a photo of your own sheet") in r.text
+        kept = [r for sc in store.scorings(store.current_night().id)
+                for r in store.readings(sc.id)]
+        assert [r.player_id for r in kept] == [store.player("Ann").id]
+        assert 'data-testid="total"' in _send(bo, "Bo", TILTED)
+
+
+def test_a_name_the_table_has_is_refused_to_another_phone(store, readers):
+    """Two phones typing "Ann" and "ann" before either sends were one player (the store
+    folds names); the second is told the name is taken, keeps no one's cookie, and goes on
+    under a name of its own. The phone that is Ann may type her name again."""
+    app = _app(store, readers)
+    with _opened(app, f"/join?t={JOIN}") as ann, _opened(app, f"/join?t={JOIN}") as other:
+        assert ann.post("/join/name", data={"name": "Ann"},
+                        follow_redirects=False).status_code == 303
+        for typed in ("ann", " ANN ", "Ａｎｎ"):  # full-width letters fold to "ann" too
+            r = other.post("/join/name", data={"name": typed}, follow_redirects=False)
+            assert r.status_code == 400 and "Traceback" not in r.text
+            line = (f"{typed.strip()!r} is taken at this table (Ann): pick it from the list "
+                    "if it is yours, or type another name")
+            assert line in r.text.replace("&#39;", "'"), r.text
+            assert "companion_player" not in other.cookies
+        r = other.post("/join/name", data={"name": "ann"},
+                       headers={"accept": "application/json"}, follow_redirects=False)
+        assert r.status_code == 400 and "is taken at this table" in r.json()["error"]
+        assert other.get("/join/me", follow_redirects=False).headers["location"] == "/join"
+        assert [p.name for p in store.night_players(store.current_night().id)] == ["Ann"]
+        assert ann.post("/join/name", data={"name": "ann"},
+                        follow_redirects=False).status_code == 303  # her own name again
+        assert 'data-testid="total"' in _send(ann, "Ann")
+        assert 'data-testid="total"' in _send(other, "Annie", TILTED)
+    assert {p.name for p in store.night_players(store.current_night().id)} == {"Ann", "Annie"}
 
 
 def test_a_sheet_sent_twice_is_kept_once(store, readers):

@@ -11,6 +11,7 @@ import click
 
 from companion.errors import InputError
 from companion.games.delicious.read_table import PairedTable, ReadTable, TableSheet, pair_table
+from companion.text import ascii_number
 from companion.vision.sheet.own_drawings import (
     OwnDrawings,
     load_drawings,
@@ -28,7 +29,7 @@ def quoted(spec: str, most: int = 80) -> str:
 def player_number(head: str, players: int) -> int | None:
     """The player index that ``N`` of ``N:...`` names, None when it names none of 1..
     ``players`` ("²" and 5,000 digits, which int() chokes on, included)."""
-    if not (head.isascii() and head.isdigit()) or len(head) > 3:
+    if not ascii_number(head, 3):
         return None
     n = int(head)
     return n - 1 if 1 <= n <= players else None

@@ -25,7 +25,13 @@ from companion.cli.output import not_stdout
 from companion.cli.overlay_path import one_overlay_file, overlay_file
 from companion.cli.store_options import save_options
 from companion.errors import CompanionError, IllegalMoveError, InputError, UnknownNameError
-from companion.fileio import refuse_replacing, same_file, write_json
+from companion.fileio import (
+    copies_message,
+    refuse_replacing,
+    same_content,
+    same_file,
+    write_json,
+)
 from companion.games.delicious.documents import player_verdicts
 from companion.games.delicious.fieldmap import check_value
 from companion.games.delicious.garden import garden
@@ -208,6 +214,9 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
     twice = same_file(photos)
     if twice:
         raise InputError(f"{twice[0]} and {twice[1]} are the same photo; give each once")
+    copy = same_content(photos)
+    if copy:
+        raise InputError(copies_message(*copy))
     if overlay_dir is not None:
         one_overlay_file(overlay_dir, len(photos))
     refuse_replacing([("-o", out_path), ("--overlay", overlay_dir)], photos)

@@ -10,6 +10,7 @@ from typing import Any
 
 from companion.errors import InputError, UnknownNameError
 from companion.games.registry import SHEETS
+from companion.text import ascii_number
 
 # Portrait width x height in mm.
 PAPER_SIZES_MM: dict[str, tuple[float, float]] = {
@@ -121,7 +122,7 @@ class SheetLabel:
         papers = {v: k for k, v in PAPER_CODES.items()}
         _, sheet, version, variant, paper, code = parts
         if (sheet not in sheets or paper not in papers
-                or not (version.isascii() and version.isdigit()) or len(version) > 3):
+                or not ascii_number(version, 3)):
             raise InputError(f"the sheet's QR code is damaged: {text!r}")
         return cls(sheets[sheet], int(version), variant, papers[paper], code)
 

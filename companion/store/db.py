@@ -50,10 +50,10 @@ from companion.store.models import (
     Standing,
 )
 from companion.store.paths import DB_NAME, PHOTO_DIR, data_dir
+from companion.text import MAX_NAME_CHARS, name_key
 
 BUSY_TIMEOUT_S = 15.0
 LOCK_RETRY_S = 0.05  # SQLite's own wait a try; the store tries again until its wait_s
-MAX_NAME_CHARS = 60
 PHOTO_SUFFIX = MappingProxyType({"image/jpeg": ".jpg", "image/png": ".png",
                                  "image/webp": ".webp", "image/heic": ".heic",
                                  "image/heif": ".heif"})
@@ -71,11 +71,6 @@ def _today() -> str:
 # output), lone surrogates (unprintable) and the bidi overrides that make one name look
 # like another.
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def name_key(text: str) -> str:
-    """The form two names are compared in: "Zoë", "ZOË" and "zoe\u0308" are one player."""
-    return unicodedata.normalize("NFKC", text).casefold()
 
 
 def clean_name(name: str, what: str = "name") -> str:

@@ -6,6 +6,8 @@ from __future__ import annotations
 # 3-8 MB and a HEIC half that; 25 MB leaves room for a 48 MP photo at high quality.
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
 MAX_PHOTOS_PER_UPLOAD = 8
+# The largest request body any route reads: a full upload and its form fields.
+MAX_UPLOAD_BODY_BYTES = MAX_UPLOAD_BYTES * MAX_PHOTOS_PER_UPLOAD + 64 * 1024
 TOKEN_FILE = "lan-token"  # the --lan access token, kept in the data directory
 JOIN_TOKEN_FILE = "join-token"  # the join link's token (remote players), next to it
 # A connection has this long to send a request's headers (a phone on poor Wi-Fi needs well
@@ -14,6 +16,10 @@ HEADER_DEADLINE_S = 5.0
 # A request's head (request line and headers) larger than this is answered 431: h11's own
 # cap for a head that arrives in pieces; a phone's is 1-2 KB.
 MAX_HEAD_BYTES = 16 * 1024
+# A request answered before its body was read (an upload refused for its form) has its
+# body read and dropped for at most this long and MAX_UPLOAD_BODY_BYTES, so the client reads
+# the answer instead of a reset; then the connection is closed.
+DRAIN_DEADLINE_S = 30.0
 # Every other form (a name, a correction, a pad, a Dulce state) fits in this many bytes;
 # the routes that take photos check their own, larger cap (uploads.read_form).
 MAX_FORM_BYTES = 256 * 1024

@@ -24,6 +24,7 @@ from companion.games.delicious.supply import Supply
 from companion.games.registry import BY_SLUG
 from companion.paper.model import FieldSpec, SheetGeometry
 from companion.store import NewPhoto, Photo
+from companion.text import ascii_number
 from companion.web.constants import CROP_GROW_MM
 from companion.web.drawings import keep_table_drawings
 from companion.web.pictures import encode_jpeg
@@ -108,7 +109,7 @@ class PlayerResult:
         """The field ``KEY:FIELD`` (a tap on the overlay, or the list) if it is this
         player's."""
         key, _, fid = (chosen or "").partition(":")
-        if not (key.isascii() and key.isdigit()) or len(key) > 19:  # not "²", not past any id
+        if not ascii_number(key, 19):  # not "²", not past any id
             return None
         return next((f for f in self.every.get(int(key), ()) if f.field == fid), None)
 

@@ -30,6 +30,7 @@ from companion.games.diced_veggies.documents import cuts_document
 from companion.games.diced_veggies.model import Block, Ingredient
 from companion.store import Correction, NewPhoto, Photo, Reading, Store
 from companion.store.dice_colours import dice_colours, forget_dice_colours, keep_dice_colours
+from companion.text import ascii_number
 from companion.vision.dice.doubt_words import doubts_sentence
 from companion.web.pictures import encode_jpeg
 from companion.web.readers import DICE
@@ -245,7 +246,7 @@ def _dice_views(st: WebState, scoring_id: int, teacher: int | None = None) -> li
 
 def _cut_index(text: str | None) -> int | None:
     """The cut the page draws (``?cut=N``); anything else draws them all."""
-    if text is None or not (text.isascii() and text.isdigit()) or len(text) > 6:
+    if text is None or not ascii_number(text, 6):
         return None
     return int(text)
 

@@ -4,6 +4,7 @@ sees their own score, breakdown and questions at once (``companion.web.remote``)
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -12,7 +13,8 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from companion.errors import InputError
 from companion.games.delicious.players import COMBO_SHEET, GARDEN_SHEET, PLAY_SHEET
-from companion.store import NewPhoto, NotFoundError, Player
+from companion.store import NewPhoto, NotFoundError, Player, clean_name
+from companion.text import name_key
 from companion.web.delicious import (
     TableScore,
     check_value,
@@ -33,9 +35,10 @@ from companion.web.remote import (
     owns,
     player_cookie,
     remote_table,
+    table_players,
 )
 from companion.web.render import WebState, go, page, state, wants_json, whole
-from companion.web.uploads import photos, read_form, read_uploads
+from companion.web.uploads import Upload, photos, read_form, read_uploads
 
 PLAYER_COOKIE_S = 2 * 86400  # a game night and the morning after
 
@@ -74,7 +77,9 @@ async def name(request: Request) -> Response:
         typed = str(form.get("name", "")).strip()
         if not typed:
             raise InputError("type your name, or pick it from the list")
-        player = st.store.add_player(night.id, typed)
+        with st.remote.lock:  # two phones typing "Ann" and "ann" at once: one is refused
+            _refuse_taken(st, night.id, clean_name(typed, "name"), me)
+            player = st.store.add_player(night.id, typed)
     sid = remote_table(st, night.id)
     if (sid is not None and (me is None or me.id != player.id)
             and own_readings(st, sid, player.id)):
@@ -86,6 +91,17 @@ async def name(request: Request) -> Response:
     response.set_cookie(PLAYER_COOKIE, player_cookie(st, player.id), max_age=PLAYER_COOKIE_S,
                         httponly=True, samesite="lax", secure=st.public is not None)
     return response
+
+
+def _refuse_taken(st: WebState, night_id: int, typed: str, me: Player | None) -> None:
+    """Refuse a typed name that is one of the table's (joined or sent) as the store compares
+    names ("ann", "ANN", full-width letters): two phones would become one player. The
+    phone that is that player may type it again."""
+    key = name_key(typed)
+    for player in table_players(st, night_id):
+        if name_key(player.name) == key and (me is None or me.id != player.id):
+            raise InputError(f"{typed!r} is taken at this table ({player.name}): pick it "
+                             "from the list if it is yours, or type another name")
 
 
 async def me(request: Request) -> Response:
@@ -139,6 +155,24 @@ def _sent(st: WebState, night_id: int, player_id: int) -> set[str]:
     return {st.store.photo(r.photo_id).sha256 for r in own_readings(st, sid, player_id)}
 
 
+def _refuse_others(st: WebState, night_id: int, player_id: int, ups: Sequence[Upload],
+                   digests: Sequence[str]) -> None:
+    """Refuse a photo whose bytes another player of the remote table sent: one sheet, never
+    two players who tie."""
+    sid = remote_table(st, night_id)
+    if sid is None:
+        return
+    for r in st.store.readings(sid):
+        if r.kind != SHEET or r.player_id is None or r.player_id == player_id:
+            continue
+        digest = st.store.photo(r.photo_id).sha256
+        if digest in digests:
+            up = ups[digests.index(digest)]
+            other = st.store.player(r.player_id).name
+            raise InputError(f"{up.label} is a copy of {r.doc.get('photo')}, which {other} "
+                             "sent (the same bytes): send a photo of your own sheet")
+
+
 async def upload(request: Request) -> Response:
     st = state(request)
     player = _need_me(request)
@@ -148,9 +182,11 @@ async def upload(request: Request) -> Response:
     digests = [hashlib.sha256(up.data).hexdigest() for up in ups]
     if set(digests) <= _sent(st, night.id, player.id):
         return go(request, "/join/me")  # a double tap or a retry: kept once, not read again
+    _refuse_others(st, night.id, player.id, ups, digests)
     readings = await run_in_threadpool(read_uploads, st.store, ups, st.readers.sheet)
     with st.remote.lock:  # one remote table a night, however many phones send at once
         sent = _sent(st, night.id, player.id)  # what a send at the same time kept
+        _refuse_others(st, night.id, player.id, ups, digests)  # or another phone's
         fresh = []
         for up, reading, digest in zip(ups, readings, digests, strict=True):
             if digest not in sent:

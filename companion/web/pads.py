@@ -22,6 +22,7 @@ from companion.games.dulce.outcome import Advice, advise
 from companion.games.outcome import Finished
 from companion.games.registry import BY_SLUG, GAMES, ColumnKind, PadColumn, title
 from companion.store import NotFoundError
+from companion.text import ascii_number
 from companion.web.constants import THINK_POLL_S, THINK_WAIT_S
 from companion.web.render import form_once, go, page, render, state, wants_json, whole
 from companion.web.thinking import Thinking
@@ -37,7 +38,7 @@ def _number(text: str) -> int | None:
     """Digits 0-9 as a number (not "²", "1_0" or 5,000 digits, which int() takes or
     chokes on), None when the text is not one."""
     t = text.strip()
-    if not (t.isascii() and t.isdigit()) or len(t) > MAX_DIGITS:
+    if not ascii_number(t, MAX_DIGITS):
         return None
     return int(t)
 

@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 
 from companion.errors import InputError
+from companion.text import ascii_number
 
 MAX_PAGE_DIGITS = 9
 
@@ -46,7 +47,7 @@ class Paging:
 def paging(request: Request, total: int, size: int) -> Paging:
     """The page the request asks for (``?page=``), refused in words when it is not one."""
     raw = request.query_params.get("page", "1").strip() or "1"
-    if not (raw.isascii() and raw.isdigit()) or len(raw) > MAX_PAGE_DIGITS or int(raw) < 1:
+    if not ascii_number(raw, MAX_PAGE_DIGITS) or int(raw) < 1:
         raise InputError(f"page must be a whole number from 1, not {raw[:20]!r}")
     others = [(k, v) for k, v in request.query_params.multi_items() if k != "page"]
     base = request.url.path + (f"?{urlencode(others)}" if others else "")

@@ -14,15 +14,28 @@ The application (the token check of ``--lan``) sees a request only once its head
 complete: that is where ASGI starts. So a client without the token can hold a connection
 for at most HEADER_DEADLINE_S and send at most MAX_HEAD_BYTES before it is refused, and
 it is refused before any of its body is read.
+
+A request answered before its body was read (no token; an upload whose form is refused,
+such as a file name over python-multipart's 4 KB part header) still has body on the way.
+That body is not the next request's head (it was counted as one, and a photo's bytes soon
+made a "head" over MAX_HEAD_BYTES: the connection was closed under the client's feet, which
+saw a reset instead of its answer). uvicorn reads and drops it; here for at most
+DRAIN_DEADLINE_S and MAX_UPLOAD_BODY_BYTES, then the connection is closed.
 """
 
 from __future__ import annotations
 
 import asyncio
 
+import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from companion.web.constants import HEADER_DEADLINE_S, MAX_HEAD_BYTES
+from companion.web.constants import (
+    DRAIN_DEADLINE_S,
+    HEADER_DEADLINE_S,
+    MAX_HEAD_BYTES,
+    MAX_UPLOAD_BODY_BYTES,
+)
 
 _TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
               b"content-type: text/plain; charset=utf-8\r\nconnection: close\r\n"
@@ -34,18 +47,34 @@ class DeadlineH11Protocol(H11Protocol):
     _deadline: asyncio.TimerHandle | None = None
     _head = 0  # bytes of the request head received so far
     _tail = b""  # the last bytes of the head so far, where its end may start
+    _dropped = -1  # body bytes received after the answer was sent (-1: none is dropped)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._arm()
 
     def data_received(self, data: bytes) -> None:
-        if self._waiting_for_headers() and self._head_too_large(data):
+        if self._draining():
+            if self._dropped < 0:  # the answer went before the body: dropped, for a while
+                self._dropped = 0
+                self._disarm()
+                self._arm(DRAIN_DEADLINE_S)
+            self._dropped += len(data)
+            if self._dropped > MAX_UPLOAD_BODY_BYTES:
+                self._disarm()
+                self.transport.close()
+                return
+        elif self._waiting_for_headers() and self._head_too_large(data):
             self._disarm()
             self.transport.write(_TOO_LARGE % (len(_TOO_LARGE_TEXT), _TOO_LARGE_TEXT))
             self.transport.close()
             return
         super().data_received(data)
+        if self._draining():
+            return
+        if self._dropped >= 0:  # the body is all dropped: the next head has its own time
+            self._dropped = -1
+            self._disarm()
         if self._waiting_for_headers():
             self._arm()
         else:
@@ -65,12 +94,19 @@ class DeadlineH11Protocol(H11Protocol):
         self._disarm()
         super().connection_lost(exc)
 
-    def _waiting_for_headers(self) -> bool:
+    def _answered(self) -> bool:
         return self.cycle is None or self.cycle.response_complete
 
-    def _arm(self) -> None:
+    def _draining(self) -> bool:
+        """Answered, and the request's body still coming (uvicorn drops it)."""
+        return self._answered() and self.conn.their_state is h11.SEND_BODY
+
+    def _waiting_for_headers(self) -> bool:
+        return self._answered() and self.conn.their_state is not h11.SEND_BODY
+
+    def _arm(self, seconds: float = HEADER_DEADLINE_S) -> None:
         if self._deadline is None:
-            self._deadline = self.loop.call_later(HEADER_DEADLINE_S, self._expire)
+            self._deadline = self.loop.call_later(seconds, self._expire)
 
     def _disarm(self) -> None:
         if self._deadline is not None:
@@ -79,5 +115,5 @@ class DeadlineH11Protocol(H11Protocol):
 
     def _expire(self) -> None:
         self._deadline = None
-        if self._waiting_for_headers() and not self.transport.is_closing():
+        if self._answered() and not self.transport.is_closing():
             self.transport.close()

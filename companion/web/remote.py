@@ -24,6 +24,7 @@ from companion.games.delicious.players import COMBO_SHEET, GARDEN_SHEET, PLAY_SH
 from companion.games.delicious.read_table import TableSheet
 from companion.games.delicious.scoring import Score, rank
 from companion.store import NotFoundError, Photo, Player, Reading
+from companion.text import ascii_number
 from companion.web.delicious import TableScore, score_table
 from companion.web.readers import SHEET
 from companion.web.render import WebState
@@ -152,6 +153,20 @@ def _line(st: WebState, player: Player, readings: list[Reading], night_id: int) 
                 len(p.problems), score=score)
 
 
+def table_players(st: WebState, night_id: int) -> list[Player]:
+    """Everyone at the night's table: seated (by the host, or by a phone saying who it is),
+    then anyone whose remote sheets are kept but who is not seated."""
+    players = st.store.night_players(night_id)
+    sid = remote_table(st, night_id)
+    if sid is not None:
+        seen = {p.id for p in players}
+        for r in st.store.readings(sid):
+            if r.kind == SHEET and r.player_id is not None and r.player_id not in seen:
+                seen.add(r.player_id)
+                players.append(st.store.player(r.player_id))
+    return players
+
+
 def board(st: WebState) -> dict[str, Any]:
     """What the big screen shows: every player of the night, who has sent a sheet, and the
     ranking of the scored ones (only once revealed)."""
@@ -205,7 +220,7 @@ def player_cookie(st: WebState, pid: int) -> str:
 def cookie_player(st: WebState, value: str | None) -> Player | None:
     """The player this phone chose (the cookie is signed, so it names no one else)."""
     pid, _, sig = (value or "").partition(".")
-    if not (pid.isascii() and pid.isdigit() and len(pid) < 19):
+    if not ascii_number(pid, 18):
         return None
     if not hmac.compare_digest(sig.encode(), _sign(st.secret, int(pid)).encode()):
         return None

@@ -26,6 +26,7 @@ from companion.store import (
     StoreBusyError,
     StoreFullError,
 )
+from companion.text import ascii_number
 from companion.web.busy import BusyError
 from companion.web.constants import DRAWINGS_CACHE_ENTRIES, MAX_ERROR_CHARS
 from companion.web.drawings import KeptDrawings
@@ -207,7 +208,7 @@ def whole(value: object, what: str) -> int:
     one or is past any id (Python's int() would take "²", "1_0" and 5,000 digits)."""
     text = str(value).strip()
     digits = text.removeprefix("-")
-    if not (digits.isascii() and digits.isdigit()):
+    if not ascii_number(digits):
         raise InputError(f"{what} must be a number")
     if len(digits) > len(str(MAX_ID)) or int(digits) > MAX_ID:
         raise InputError(f"{what} is out of range: no {what} has a number that large")

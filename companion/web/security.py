@@ -15,6 +15,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from companion.fileio import write_atomic
 from companion.store.errors import StoreError
+from companion.text import ascii_number
 from companion.web.constants import (
     MAX_FORM_BYTES,
     TOKEN_BYTES,
@@ -201,7 +202,7 @@ class Guard:
         api = request.url.path.startswith("/api/")
         if not self._host_ok(request):
             return _refuse(api, "this server does not answer to that host name; use the "
-                                "URL companion serve printed", status=400)
+                                "URL companion serve printed", status=400, headers=_CLOSE)
         if self.limiter is not None and not (role is not Role.NONE and _shell(request)):
             wait = self.limiter.take(role, request.client.host if request.client else "")
             if wait > 0:
@@ -210,7 +211,7 @@ class Guard:
                                headers={"Retry-After": retry_after(wait)})
         if role is Role.NONE:
             return _refuse(api, "the access token is missing or wrong: scan the QR code "
-                                "again or use the URL companion serve printed")
+                                "again or use the URL companion serve printed", headers=_CLOSE)
         if role is Role.JOIN and not join_may(getattr(self.app, "routes", ()),
                                               request.scope):
             return _refuse(api, JOIN_REFUSED)
@@ -218,7 +219,7 @@ class Guard:
             return _refuse(api, "this form was sent from another site")
         if request.method == "POST" and request.url.path not in UPLOAD_PATHS:
             size = request.headers.get("content-length", "")
-            if not (size.isascii() and size.isdigit()):
+            if not ascii_number(size):
                 return _refuse(api, "send the form with its length (Content-Length)",
                                status=411)
             if int(size) > MAX_FORM_BYTES:
@@ -243,6 +244,11 @@ def _shell(request: Request) -> bool:
     by every page a phone opens, so a link's own phones are not limited by them."""
     path = request.url.path
     return request.method == "GET" and (path.startswith("/static/") or path in SHELL_PATHS)
+
+
+# A stranger's request (no token, another host name) is answered and its connection closed:
+# its body is never read, not even to be dropped (companion.web.protocol).
+_CLOSE = {"connection": "close"}
 
 
 def _refuse(api: bool, message: str, status: int = 403,

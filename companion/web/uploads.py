@@ -19,9 +19,15 @@ from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request
 
 from companion.errors import ImageError, InputError
+from companion.fileio import copies_message, same_bytes
 from companion.store import Store, StoreFullError
+from companion.text import ascii_number
 from companion.vision.constants import IMAGE_FORMATS, MAX_IMAGE_PIXELS
-from companion.web.constants import MAX_PHOTOS_PER_UPLOAD, MAX_UPLOAD_BYTES
+from companion.web.constants import (
+    MAX_PHOTOS_PER_UPLOAD,
+    MAX_UPLOAD_BODY_BYTES,
+    MAX_UPLOAD_BYTES,
+)
 
 # Letters and digits of any script stay ("写真.jpg", "Zoë 1.jpg"): a name of Chinese
 # letters was "jpg". Controls, bidi marks, slashes and the like do not.
@@ -101,8 +107,8 @@ def label_of(name: str | None, index: int) -> str:
 async def read_form(request: Request) -> FormData:
     """The request's form, refused early when its declared size is over the caps."""
     size = request.headers.get("content-length")
-    cap = MAX_UPLOAD_BYTES * MAX_PHOTOS_PER_UPLOAD + 64 * 1024
-    if size is None or not (size.isascii() and size.isdigit()):
+    cap = MAX_UPLOAD_BODY_BYTES
+    if size is None or not ascii_number(size):
         raise InputError("send the photo with its length (Content-Length), not chunked")
     if int(size) > cap:
         raise ImageError(f"the upload is {int(size) / 1e6:.0f} MB, more than "
@@ -115,7 +121,20 @@ async def read_form(request: Request) -> FormData:
                                  "nothing was kept") from None
         raise InputError(f"the upload could not be read: {exc.strerror}") from None
     except Exception as exc:  # multipart parse errors have no common base class
-        raise InputError(f"the upload could not be read: {str(exc).splitlines()[0]}") from None
+        raise InputError(f"the upload could not be read: {_form_problem(exc)}") from None
+
+
+def _form_problem(exc: BaseException) -> str:
+    """What was wrong with a form that could not be parsed, in a player's words where the
+    parser's cause is known (Starlette answers "Invalid multipart data" for all of them)."""
+    seen: BaseException | None = exc
+    for _ in range(8):  # the exception, what it was raised from, and so on
+        if seen is None:
+            break
+        if "header size" in str(seen):  # python-multipart: a part's header over 4 KB
+            return "a file name in it is too long; rename the photo and send it again"
+        seen = seen.__cause__ or seen.__context__
+    return str(getattr(exc, "detail", None) or exc).splitlines()[0]
 
 
 def _files(form: FormData, field: str) -> list[UploadFile]:
@@ -140,6 +159,9 @@ async def photos(form: FormData, field: str = "photo") -> list[Upload]:
         label = label_of(f.filename, i)
         data = await f.read(MAX_UPLOAD_BYTES + 1)
         out.append(Upload(data, label, sniff_image(data, label)))
+    copy = same_bytes((up.label, up.data) for up in out)
+    if copy:  # cp a.jpg b.jpg: one sheet, never two players who tie
+        raise InputError(copies_message(*copy))
     return out
 
 

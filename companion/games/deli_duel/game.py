@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from companion.errors import InputError
 from companion.games.deli_duel.cards import REGULAR_ORDER_CARDS
 from companion.games.deli_duel.orders import Order, order_problems
+from companion.text import name_key
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -63,7 +64,7 @@ def winner(seats: Sequence[Seat]) -> Outcome:
     """
     seen: set[str] = set()
     for s in seats:
-        key = s.name.strip().casefold()
+        key = name_key(s.name)
         if key in seen:
             raise InputError(f"two players share the name {s.name.strip()!r}")
         seen.add(key)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from companion.paper.model import Box, SheetGeometry
+from companion.text import ascii_number
 
 _CELL = re.compile(r"^(?P<sheet>garden|play)\.(?P<part>[\w-]+)\.r(?P<row>\d+)\.c(?P<col>\d+)$")
 _TOOL = re.compile(r"^garden\.(?P<part>[\w-]+)\.tool\.(?P<axis>r|row|col)(?P<n>\d+)$")
@@ -104,7 +105,7 @@ def field_words(geometry: SheetGeometry, field_id: str) -> str:
     if field_id == "garden.honey":
         return "Jar of Honey"
     if len(parts) == 4 and parts[:2] == ["play", "choice"] and parts[2] in _CHOICES \
-            and parts[3].isascii() and parts[3].isdigit() and len(parts[3]) <= 3:
+            and ascii_number(parts[3], 3):
         return f"Plant choice {_CHOICES[parts[2]]}, circle {int(parts[3]) + 1}"
     if len(parts) == 2 and parts[0] == "play" and parts[1] in _PLAY:
         return _PLAY[parts[1]]

@@ -7,10 +7,7 @@ from typing import Any
 
 from companion.errors import IllegalMoveError, InputError
 from companion.games.outcome import Outcome, Seat
-
-# The store's longest player name (companion.store.db.MAX_NAME_CHARS): a name taken from a
-# photo's file name is cut to it, so a long file name does not stop the table being saved.
-MAX_SEAT_NAME = 60
+from companion.text import MAX_NAME_CHARS
 
 TIES = {"planter": "tie on points, decided by the planter",
         "first potter": "tie on points and planter, decided by First Potter checks",
@@ -48,8 +45,9 @@ def play(doc: Mapping[str, Any], names: Sequence[str] = ()) -> Outcome:
 
 
 def _fit(names: Sequence[str]) -> list[str]:
-    """Names taken from photos, each cut to MAX_SEAT_NAME and kept apart from the others
-    (two long names alike up to the cut get their number, as alike names do)."""
-    cut = [n if len(n) <= MAX_SEAT_NAME else n[:MAX_SEAT_NAME - 1] + "…" for n in names]
-    return [n if cut.count(n) == 1 else f"{n[:MAX_SEAT_NAME - 6]}… ({i + 1})"
+    """Names taken from photos, each cut to the store's MAX_NAME_CHARS (a long file name
+    does not stop the table being saved) and kept apart from the others (two long names
+    alike up to the cut get their number, as alike names do)."""
+    cut = [n if len(n) <= MAX_NAME_CHARS else n[:MAX_NAME_CHARS - 1] + "…" for n in names]
+    return [n if cut.count(n) == 1 else f"{n[:MAX_NAME_CHARS - 6]}… ({i + 1})"
             for i, n in enumerate(cut)]

@@ -32,6 +32,7 @@ from companion.games.diced_veggies.constants import (
 from companion.games.diced_veggies.turn import GameOptions
 from companion.games.problems import PlayerProblemCode, Problem
 from companion.games.ranking import ranked
+from companion.text import name_key
 
 GAME_NAME = "diced-veggies"
 
@@ -197,7 +198,7 @@ def from_json(doc: Any) -> tuple[list[PlayerTally], GameOptions]:
     if not isinstance(raw_players, list) or not raw_players:
         raise InputError("a score state needs a non-empty \"players\" list")
     players: list[PlayerTally] = []
-    seen: set[str] = set()  # names as the store tells players apart (case and spaces aside)
+    seen: set[str] = set()  # names as the store tells players apart (name_key)
     for i, p in enumerate(raw_players):
         where = f"player #{i + 1}"
         if not isinstance(p, Mapping):
@@ -205,9 +206,9 @@ def from_json(doc: Any) -> tuple[list[PlayerTally], GameOptions]:
         name = p.get("name")
         if not isinstance(name, str) or not name.strip():
             raise InputError(f"{where}: needs a \"name\"")
-        if name.strip().casefold() in seen:
+        if name_key(name) in seen:
             raise InputError(f"two players are called {name.strip()!r}")
-        seen.add(name.strip().casefold())
+        seen.add(name_key(name))
         recipes = p.get("recipes", [])
         if not isinstance(recipes, list):
             raise InputError(f"{name}: \"recipes\" must be a list")

@@ -26,6 +26,7 @@ from companion.games.dulce.model import (
     empty_board,
 )
 from companion.games.jsondoc import game_document, json_object, whole_number
+from companion.text import ascii_number, name_key
 
 LEVEL_NAMES = {"butter": Level.BUTTER, "ground": Level.GROUND, "pure": Level.PURE}
 
@@ -98,7 +99,7 @@ def cell(raw: Any, where: str) -> Cell:
         return Cell()
     if isinstance(raw, str):  # shorthand "cacao" or "cacao:2"
         name, _, count = raw.partition(":")
-        if count and not (count.isascii() and count.isdigit() and len(count) <= 15):
+        if count and not ascii_number(count, 15):
             raise InputError(f'{where}: write a cell as "bean" or "bean:cubes"')
         return Cell(bean(name, where), int(count) if count else 0)
     d = json_object(raw, where)
@@ -223,9 +224,9 @@ def final_players(raw: Any) -> tuple[FinalPlayer, ...]:
         name = pd.get("name", f"player {i + 1}")
         if not isinstance(name, str) or not name.strip():
             raise InputError(f"{where}.name: expected a non-empty name")
-        if name.strip().casefold() in names:
+        if name_key(name) in names:
             raise InputError(f"{where}: two players share the name {name.strip()!r}")
-        names.add(name.strip().casefold())
+        names.add(name_key(name))
         tied = point_counts[points[i]] > 1
         if tied and "chicken" not in pd:
             raise InputError(

@@ -24,6 +24,7 @@ from companion.games.wild_gardens.constants import (
     SKILL_SLOTS,
     WRAP_VP,
 )
+from companion.text import name_key
 
 # The tiebreak chain after total VP, in rulebook order; names are used in reports.
 TIEBREAKS = (
@@ -171,9 +172,9 @@ def rank(players: Sequence[Player]) -> list[Standing]:
         raise InputError("no players to rank")
     seen: set[str] = set()
     for p in players:
-        if p.name.strip().casefold() in seen:
+        if name_key(p.name) in seen:
             raise InputError(f"two players share the name {p.name.strip()!r}")
-        seen.add(p.name.strip().casefold())
+        seen.add(name_key(p.name))
     out: list[Standing] = []
     for place, p in ranked(players, rank_key):
         key = rank_key(p)
