@@ -226,7 +226,7 @@ def _matched_shift(
 def test_field_shifts_agree_with_match_template() -> None:
     """The shared-transform matcher finds the same shift and score as matchTemplate, for
     each blur of the blank, on a photo whose print sits 3 px right and 2 px up."""
-    from companion.vision.register import field_shifts, shift_template
+    from companion.vision.field_shift import field_shifts, shift_template
 
     blank = np.zeros((160, 200), np.float32)
     cv2.rectangle(blank, (50, 40), (150, 110), 1.0, 2)

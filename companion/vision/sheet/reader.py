@@ -37,15 +37,9 @@ from companion.vision.constants import (
     SHIFT_TRUST_SCORE,
     SHIFT_WINDOW_GROW_MM,
 )
+from companion.vision.field_shift import ShiftTemplate, field_shifts, shift_template
 from companion.vision.load import load_grey
-from companion.vision.register import (
-    DELICIOUS_SHEETS,
-    Registration,
-    ShiftTemplate,
-    field_shifts,
-    register,
-    shift_template,
-)
+from companion.vision.register import DELICIOUS_SHEETS, Registration, register
 from companion.vision.sheet import marks
 from companion.vision.sheet.constants import (
     BLANK_BLUR_PX,
