@@ -163,6 +163,7 @@ def test_a_name_the_table_has_is_refused_to_another_phone(store, readers):
             line = (f"{typed.strip()!r} is taken at this table (Ann): pick it from the list "
                     "if it is yours, or type another name")
             assert line in r.text.replace("&#39;", "'"), r.text
+            assert 'href="/history"' not in r.text  # no host menu on a remote player's page
             assert "companion_player" not in other.cookies
         r = other.post("/join/name", data={"name": "ann"},
                        headers={"accept": "application/json"}, follow_redirects=False)

@@ -33,6 +33,7 @@ from companion.web.drawings import KeptDrawings
 from companion.web.readers import ReaderPool, ReadingCache
 from companion.web.readqueue import ReadQueue
 from companion.web.remote_state import RemoteState
+from companion.web.roles import Role
 from companion.web.thinking import Thinker
 
 
@@ -155,8 +156,10 @@ def error_response(request: Request, message: str, status: int,
         return JSONResponse({"error": line}, status_code=status, headers=headers)
     if status in (503, 507):  # the page itself needs the store: a plain one, no night
         return HTMLResponse(plain_error(line), status_code=status, headers=headers)
-    response = render(request, "error.html", status, {"error": line,
-                                                       "undo": undo_offers(request)})
+    # A remote player's page has no host menu and no host's undo: both would be refused.
+    joined = getattr(request.state, "role", None) == Role.JOIN
+    response = render(request, "error.html", status, {
+        "error": line, "undo": [] if joined else undo_offers(request), "joined": joined})
     response.headers.update(headers or {})
     return response
 
