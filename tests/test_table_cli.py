@@ -252,6 +252,25 @@ def test_low_resolution_photo_gets_one_verdict(cli: Invoke, tmp_path: Path) -> N
     assert verdict["fields"] == sorted(doc["review"])
 
 
+def test_dim_grainy_photo_gets_one_verdict(cli: Invoke, tmp_path: Path) -> None:
+    """A dim room: the phone's gain turns the paper to grain. Every doubt is put down to the
+    light, said once, and nothing wrong is trusted."""
+    img = cv2.imread(COMBO).astype(np.float32) * 0.3
+    img += np.random.default_rng(3).normal(0.0, 15.0, img.shape)
+    dim = tmp_path / "dim.jpg"
+    cv2.imwrite(str(dim), np.clip(img, 0, 255).astype(np.uint8))
+    r = cli("delicious", "read", str(dim))
+    assert r.stdout.count("too dark or grainy: retake the photo in better light") == 1
+    doc = _doc(cli("delicious", "read", str(dim), "--json"))
+    (verdict,) = doc["verdicts"]
+    assert verdict["code"] == "low-light" and len(doc["review"]) >= 5
+    assert verdict["fields"] == sorted(doc["review"])
+    truth = read_json_object(COMBO.replace(".jpg", ".truth.json"))["fields"]
+    wrong = {f for f, v in truth.items() if doc["fields"].get(f) != v}
+    assert wrong <= set(doc["review"])
+    assert _doc(cli("delicious", "read", COMBO, "--json"))["verdicts"] == []
+
+
 def test_glare_is_one_verdict_and_no_silent_error(cli: Invoke, tmp_path: Path) -> None:
     """A reflection clipped to white over the planter: its letters are gone, so every field
     there goes to review under one verdict instead of reading empty with confidence."""

@@ -278,6 +278,21 @@ def test_print_refuses_a_sheet_named_twice(client: TestClient,
     assert r.status_code == 400 and r.json() == {"error": "choose each sheet once"}
 
 
+def test_a_photo_wide_verdict_heads_the_players_card(client: TestClient,
+                                                     tmp_path: Path) -> None:
+    """A dim, grainy photo: the page says to retake it, in one line above the fields."""
+    import cv2
+    import numpy as np
+
+    img = cv2.imread(str(COMBO)).astype(np.float32) * 0.3
+    img += np.random.default_rng(3).normal(0.0, 15.0, img.shape)
+    dim = tmp_path / "dim.jpg"
+    cv2.imwrite(str(dim), np.clip(img, 0, 255).astype(np.uint8))
+    page = client.post("/delicious/upload", files=_files(dim)).text
+    assert page.count('data-testid="photo-verdict"') == 1
+    assert "too dark or grainy: retake the photo in better light" in page
+
+
 @pytest.mark.slow
 def test_delicious_page_corrections_and_save(client: TestClient, store: Store,
                                              tmp_path: Path) -> None:

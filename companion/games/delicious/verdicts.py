@@ -18,6 +18,7 @@ from companion.games.delicious.players import FieldLike
 LOW_DETAIL_NOTE = "too little detail in the photo here to be sure"
 GLARE_NOTE = "glare: the photo is washed out here"
 BENT_NOTE = "the paper bends here: it is not where the sheet should be"
+LOW_LIGHT_NOTE = "the photo is too dark or grainy to be sure"
 VERDICT_MIN_FIELDS = 5  # fewer fields sharing a note are listed one by one
 GLARE_PARTS_NAMED = 3  # a reflection over more parts of the sheet is "much of the sheet"
 
@@ -26,12 +27,14 @@ class VerdictCode(StrEnum):
     LOW_DETAIL = "low-detail"
     GLARE = "glare"
     BENT = "bent"
+    LOW_LIGHT = "low-light"
 
 
 _PHOTO_WIDE: dict[str, VerdictCode] = {
     LOW_DETAIL_NOTE: VerdictCode.LOW_DETAIL,
     GLARE_NOTE: VerdictCode.GLARE,
     BENT_NOTE: VerdictCode.BENT,
+    LOW_LIGHT_NOTE: VerdictCode.LOW_LIGHT,
 }
 
 
@@ -63,6 +66,9 @@ def _message(code: VerdictCode, fields: tuple[str, ...]) -> str:
     if code is VerdictCode.LOW_DETAIL:
         return (f"too little detail: retake the photo closer or at a higher resolution "
                 f"({n} fields in doubt)")
+    if code is VerdictCode.LOW_LIGHT:
+        return (f"too dark or grainy: retake the photo in better light, holding the phone "
+                f"still ({n} fields in doubt)")
     if code is VerdictCode.BENT:
         return (f"the paper lifts off the table at {_where(fields)}: lay the sheet flat and "
                 f"retake the photo ({n} fields in doubt)")
@@ -79,9 +85,11 @@ def photo_verdicts(photo: str, readings: Mapping[str, FieldLike]) -> list[Verdic
         if code is not None:
             shared.setdefault(code, []).append(fid)
     shared = {c: f for c, f in shared.items() if len(f) >= VERDICT_MIN_FIELDS}
-    if VerdictCode.LOW_DETAIL in shared:
-        # On a photo this coarse every doubt has the same cure (faint strokes blur away),
-        # so the one verdict covers all of them.
-        shared = {VerdictCode.LOW_DETAIL: doubtful}
+    for code in (VerdictCode.LOW_DETAIL, VerdictCode.LOW_LIGHT):
+        if code in shared:
+            # On a photo this coarse (or this grainy) every doubt has the same cure, so the
+            # one verdict covers all of them.
+            shared = {code: doubtful}
+            break
     return [Verdict(code, photo, tuple(fids), _message(code, tuple(fids)))
             for code, fids in shared.items()]

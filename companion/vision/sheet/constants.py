@@ -196,3 +196,20 @@ GLARE_WINDOW_MM = 2.5
 GLARE_REACH_MM = 0.8
 GLARE_FIELD_SHARE = 0.1
 GLARE_MIN_PRINTED_PX = 40
+
+# --- low light -------------------------------------------------------------------------------
+# The page's contrast to noise (light.py): the printed lines' depth below the paper (their
+# median, in lightness over local paper white) over the robust spread of plain paper
+# (darker than LOW_LIGHT_PAPER_FROM nowhere within LOW_LIGHT_PAPER_MARGIN_MM on the blank)
+# once its shading is taken off (a blur of LOW_LIGHT_SMOOTH_MM). Under LOW_LIGHT_CNR the
+# photo's doubtful fields are put down to the light, said once for the photo. Chosen on
+# generated photos, 2026-12-06: 400 of the reader benchmark's photos (normal light, bent
+# paper) measure 22.7 and up (1% under 26, median 65); under darker exposures and heavier
+# sensor noise, photos at 18.7 and above kept the 2-5 fields in review of a good photo,
+# at 14.9-15.7 8-12 went to review, at 12.2 and below 16-59 (the wrong fields among them).
+LOW_LIGHT_CNR = 17.0
+LOW_LIGHT_PAPER_FROM = 250
+LOW_LIGHT_PAPER_MARGIN_MM = 1.0
+LOW_LIGHT_PRINT_BELOW = 100
+LOW_LIGHT_SMOOTH_MM = 0.4
+LOW_LIGHT_STRIDE = 3  # px of the flattened page between those measured, each way

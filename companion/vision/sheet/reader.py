@@ -24,7 +24,12 @@ from companion.games.delicious.players import FieldSummary, PlayerReading
 from companion.games.delicious.scoring import Score
 from companion.games.delicious.symbols import Mark
 from companion.games.delicious.table import TableResult, assess
-from companion.games.delicious.verdicts import BENT_NOTE, GLARE_NOTE, LOW_DETAIL_NOTE
+from companion.games.delicious.verdicts import (
+    BENT_NOTE,
+    GLARE_NOTE,
+    LOW_DETAIL_NOTE,
+    LOW_LIGHT_NOTE,
+)
 from companion.games.problems import Problem
 from companion.paper.model import FieldKind, FieldSpec, SheetGeometry
 from companion.vision import local_fit
@@ -62,6 +67,7 @@ from companion.vision.sheet.constants import (
     LETTER_PRINT_BELOW,
     LETTER_REVIEW_BELOW,
     LOW_DETAIL_CONFIDENCE,
+    LOW_LIGHT_CNR,
     MARK_BLANK_BELOW,
     MARK_GROW,
     MARK_INK_BELOW,
@@ -105,6 +111,7 @@ from companion.vision.sheet.field_reading import (
 )
 from companion.vision.sheet.glare import glared_fields
 from companion.vision.sheet.letter_pairs import LetterCall, doubted_pairs
+from companion.vision.sheet.light import contrast_to_noise
 from companion.vision.sheet.own_drawings import OwnDrawings, drawings_from
 from companion.vision.sheet.settle import group_rule, settle_drawings
 
@@ -263,6 +270,7 @@ class _Page:
     raw_ratio: np.ndarray  # float32: the same unsmoothed; 1 - it is aligned on
     px_per_mm: float
     shift_templates: dict[str, tuple[ShiftTemplate | None, ...]]  # by field id, per blur
+    contrast_to_noise: float  # the print's depth over the paper's grain (light.py)
     # the blank's expected lightness around a field (_rel_patch), by window and blur: a
     # mark is measured five times, nudged a pixel each way, over the same window
     expected: dict[tuple[int, ...], np.ndarray] = field(default_factory=dict, repr=False,
@@ -626,7 +634,7 @@ def _page(grey: np.ndarray, reg: Registration) -> _Page:
     ratio = cv2.GaussianBlur(raw, (0, 0), INK_SMOOTH_PX)  # sensor noise off the ink test
     templates = _shift_templates(label.sheet, label.paper, label.variant, bw, size, ppm,
                                  _aligned_specs(reg.geometry), label.version)
-    return _Page(grey, ratio, blank, raw, ppm, templates)
+    return _Page(grey, ratio, blank, raw, ppm, templates, contrast_to_noise(raw, blank, ppm))
 
 
 def read_fields(
@@ -703,6 +711,7 @@ def read_fields(
                if pair_review_below > letter_review_below else set())
     out: dict[str, FieldReading] = {}
     specs = {s.id: s for s in geometry.fields}
+    grainy = page.contrast_to_noise < LOW_LIGHT_CNR
     for fid, (value, conf, note) in decided.items():
         ordered = tuple(sorted(cands[fid], key=lambda c: -c[1]))
         spec = specs[fid]
@@ -727,6 +736,9 @@ def read_fields(
         evidence = drawn.get(fid) if value is not None else None
         if evidence is not None:  # never trusted alone: its group names it
             conf, note = min(conf, DRAWING_CONFIDENCE), note or DRAWING_NOTE
+        if grainy and conf < REVIEW_BELOW and note not in (GLARE_NOTE, BENT_NOTE,
+                                                           LOW_DETAIL_NOTE):
+            note = LOW_LIGHT_NOTE  # the grain is the likelier cause of any other doubt
         look = looks.get(fid) if value is not None else None
         as_drawing = as_letters.get(fid) if value is not None else None
         out[fid] = FieldReading(fid, spec.kind, value, conf, ordered, shifts[fid][:2], note,
