@@ -252,6 +252,17 @@ def test_low_resolution_photo_gets_one_verdict(cli: Invoke, tmp_path: Path) -> N
     assert verdict["fields"] == sorted(doc["review"])
 
 
+def test_out_of_focus_photo_says_so_not_closer(cli: Invoke, tmp_path: Path) -> None:
+    """Too little detail from a blur, not from distance: coming closer would not help."""
+    blurred = tmp_path / "blurred.jpg"
+    cv2.imwrite(str(blurred), cv2.GaussianBlur(cv2.imread(COMBO), (0, 0), 4))
+    doc = _doc(cli("delicious", "read", str(blurred), "--json"))
+    (verdict,) = doc["verdicts"]
+    assert verdict["code"] == "low-detail" and verdict["fields"] == sorted(doc["review"])
+    assert "out of focus: retake it holding the phone still" in verdict["message"]
+    assert "closer" not in verdict["message"]
+
+
 def test_dim_grainy_photo_gets_one_verdict(cli: Invoke, tmp_path: Path) -> None:
     """A dim room: the phone's gain turns the paper to grain. Every doubt is put down to the
     light, said once, and nothing wrong is trusted."""

@@ -16,6 +16,7 @@ from typing import Any
 from companion.games.delicious.players import FieldLike
 
 LOW_DETAIL_NOTE = "too little detail in the photo here to be sure"
+BLUR_NOTE = "the photo is out of focus here: too little detail to be sure"
 GLARE_NOTE = "glare: the photo is washed out here"
 BENT_NOTE = "the paper bends here: it is not where the sheet should be"
 LOW_LIGHT_NOTE = "the photo is too dark or grainy to be sure"
@@ -32,6 +33,7 @@ class VerdictCode(StrEnum):
 
 _PHOTO_WIDE: dict[str, VerdictCode] = {
     LOW_DETAIL_NOTE: VerdictCode.LOW_DETAIL,
+    BLUR_NOTE: VerdictCode.LOW_DETAIL,  # the same want of detail; another cure, said so
     GLARE_NOTE: VerdictCode.GLARE,
     BENT_NOTE: VerdictCode.BENT,
     LOW_LIGHT_NOTE: VerdictCode.LOW_LIGHT,
@@ -61,8 +63,11 @@ def _where(fields: tuple[str, ...]) -> str:
     return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
 
 
-def _message(code: VerdictCode, fields: tuple[str, ...]) -> str:
+def _message(code: VerdictCode, fields: tuple[str, ...], blurred: bool = False) -> str:
     n = len(fields)
+    if code is VerdictCode.LOW_DETAIL and blurred:
+        return (f"too little detail, the photo is out of focus: retake it holding the phone "
+                f"still until it focuses on the sheet ({n} fields in doubt)")
     if code is VerdictCode.LOW_DETAIL:
         return (f"too little detail: retake the photo closer or at a higher resolution "
                 f"({n} fields in doubt)")
@@ -84,6 +89,9 @@ def photo_verdicts(photo: str, readings: Mapping[str, FieldLike]) -> list[Verdic
         code = _PHOTO_WIDE.get(readings[fid].note)
         if code is not None:
             shared.setdefault(code, []).append(fid)
+    # out of focus rather than too far: most of the fields short of detail say so
+    blurs = [readings[f].note == BLUR_NOTE for f in shared.get(VerdictCode.LOW_DETAIL, [])]
+    blurred = 2 * sum(blurs) > len(blurs)
     shared = {c: f for c, f in shared.items() if len(f) >= VERDICT_MIN_FIELDS}
     for code in (VerdictCode.LOW_DETAIL, VerdictCode.LOW_LIGHT):
         if code in shared:
@@ -91,5 +99,5 @@ def photo_verdicts(photo: str, readings: Mapping[str, FieldLike]) -> list[Verdic
             # one verdict covers all of them.
             shared = {code: doubtful}
             break
-    return [Verdict(code, photo, tuple(fids), _message(code, tuple(fids)))
+    return [Verdict(code, photo, tuple(fids), _message(code, tuple(fids), blurred))
             for code, fids in shared.items()]

@@ -26,6 +26,7 @@ from companion.games.delicious.symbols import Mark
 from companion.games.delicious.table import TableResult, assess
 from companion.games.delicious.verdicts import (
     BENT_NOTE,
+    BLUR_NOTE,
     GLARE_NOTE,
     LOW_DETAIL_NOTE,
     LOW_LIGHT_NOTE,
@@ -716,7 +717,8 @@ def read_fields(
         ordered = tuple(sorted(cands[fid], key=lambda c: -c[1]))
         spec = specs[fid]
         clear_cross = spec.kind is FieldKind.TOOL and value is not None and conf >= REVIEW_BELOW
-        cap = 1.0 if clear_cross else _detail_cap(reg, spec, shifts[fid])
+        cap, detail_note = (1.0, LOW_DETAIL_NOTE) if clear_cross else _detail_cap(
+            reg, spec, shifts[fid])
         if fid in erased and value is None:
             note = "faint ink, far lighter than this sheet's writing: read as erased"
         if fid in unread:  # ink but no letter from the reader: only as sure as "empty" is
@@ -728,7 +730,7 @@ def read_fields(
                 cap = LETTER_DOUBT_CONFIDENCE
                 note = LETTER_DOUBT_NOTE if letter_p < letter_review_below else LETTER_PAIR_NOTE
         if conf > cap:
-            conf, note = cap, note or LOW_DETAIL_NOTE
+            conf, note = cap, note or detail_note
         if fid in glared and not clear_cross:  # glare hides ink, never adds it
             conf, note = min(conf, LOW_DETAIL_CONFIDENCE), GLARE_NOTE
         if local is not None and _bent_here(local, spec):  # misplaced print adds "ink"
@@ -737,7 +739,7 @@ def read_fields(
         if evidence is not None:  # never trusted alone: its group names it
             conf, note = min(conf, DRAWING_CONFIDENCE), note or DRAWING_NOTE
         if grainy and conf < REVIEW_BELOW and note not in (GLARE_NOTE, BENT_NOTE,
-                                                           LOW_DETAIL_NOTE):
+                                                           LOW_DETAIL_NOTE, BLUR_NOTE):
             note = LOW_LIGHT_NOTE  # the grain is the likelier cause of any other doubt
         look = looks.get(fid) if value is not None else None
         as_drawing = as_letters.get(fid) if value is not None else None
@@ -891,8 +893,9 @@ def _with_drawing(letters: list[tuple[str, float]], ev: DrawingEvidence
     return sorted(mixed.items(), key=lambda c: -c[1])
 
 
-def _detail_cap(reg: Registration, spec: FieldSpec, align: Align) -> float:
-    """The most confidence a field can earn given how much detail the photo holds there.
+def _detail_cap(reg: Registration, spec: FieldSpec, align: Align) -> tuple[float, str]:
+    """The most confidence a field can earn given how much detail the photo holds there,
+    and the note that says why (too far, or out of focus).
 
     A blank icon and a faint pencil cross over it look alike when the sheet is far away or
     out of focus, so such a field is never trusted blindly, whatever its measurements say.
@@ -902,9 +905,11 @@ def _detail_cap(reg: Registration, spec: FieldSpec, align: Align) -> float:
     ppm = reg.photo_px_per_mm(*spec.box_mm.center)
     fine = spec.kind in (FieldKind.TOOL, FieldKind.FIRST_POTTER)  # marks over printed icons
     blurred = align[2] == len(BLANK_BLUR_PX) - 1
-    if ppm < (MIN_MARK_PX_PER_MM if fine else MIN_CELL_PX_PER_MM) or (fine and blurred):
-        return LOW_DETAIL_CONFIDENCE
-    return 1.0
+    if ppm < (MIN_MARK_PX_PER_MM if fine else MIN_CELL_PX_PER_MM):
+        return LOW_DETAIL_CONFIDENCE, LOW_DETAIL_NOTE
+    if fine and blurred:
+        return LOW_DETAIL_CONFIDENCE, BLUR_NOTE
+    return 1.0, LOW_DETAIL_NOTE
 
 
 def read_image(
