@@ -195,6 +195,7 @@ def read_dice_image(bgr: np.ndarray, colours: DiceColours | None = None) -> Dice
             break  # the cells were read on (nearly) this grid already
         grid = trim(new, mask, s_det / s_read)
         cells = _read_cells(source, grid)
+    grid, cells = _grown(source, grid, cells, mat is not None)
     cells = [replace(c, read=with_paint(c.patch, c.read)) for c in cells]
     offset, white = _white_offset(src, mat, s_read / s_det, cells, seen.white_bgr)
     white_sure = white != "photo"
@@ -433,6 +434,36 @@ def _read_cells(
                 centre = grid.center(r, c)
             out.append(_Cell(r, c, read, centre, patch))
     return out
+
+
+def _grown(
+    source: _Source, grid: DiceGrid, cells: list[_Cell], on_mat: bool
+) -> tuple[DiceGrid, list[_Cell]]:
+    """The grid grown by a row or column beyond each side whose outermost cells read a
+    die (where the cell beyond it is in the photo), the new cells read, until no side's
+    outermost cells do. The lattice spans what stands out from the table plus a ring of
+    cells; dice of the table's own colour at the block's edge (orange dice on orange wood)
+    stand out too little, so the ring can hold a die, and a die pushed away from the block
+    lies beyond it."""
+    hgt, wid = source.image.shape[:2]
+
+    def seen(r: int, c: int) -> bool:
+        x, y = grid.center(r, c)
+        return 0 <= x < wid and 0 <= y < hgt
+
+    for _ in range(C.GROW_ROUNDS):
+        die = [(c.row, c.col) for c in cells if _die_like(c.read, on_mat)]
+        rows, cols = grid.rows, grid.cols
+        up = any(r == rows.start and seen(r - 1, c) for r, c in die)
+        down = any(r == rows.stop - 1 and seen(r + 1, c) for r, c in die)
+        left = any(c == cols.start and seen(r, c - 1) for r, c in die)
+        right = any(c == cols.stop - 1 and seen(r, c + 1) for r, c in die)
+        if not (up or down or left or right):
+            break
+        grid = DiceGrid(grid.h, range(rows.start - up, rows.stop + down),
+                        range(cols.start - left, cols.stop + right))
+        cells = _read_cells(source, grid, cells)
+    return grid, cells
 
 
 def _neighbours(row: int, col: int) -> tuple[tuple[int, int], ...]:
