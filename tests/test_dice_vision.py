@@ -494,3 +494,35 @@ def test_a_die_beyond_the_ring_of_cells_around_the_block_is_read():
     assert len(reading.dice) == len(pairs) == len(truth)
     die = next(d for d, t in pairs if t == (4, 0))
     assert (die.ingredient.value, die.value) == truth[(4, 0)]
+
+
+@pytest.mark.parametrize("seed", [3, 9, 21])
+def test_paper_seen_through_holes_in_a_block_is_no_die(seed):
+    """Full blocks on paper with two dice taken from the middle (the hole check's photos
+    3, 9 and 21): the paper in a hole, framed by the dark side faces of the dice around
+    it, made blobs off any layout (or one blob) over the paper's white or several colours,
+    and was read as a die in review. No hole is read as a die."""
+    from tools.synth.dice_style import PIPS, SATIN, WIDER, draw_look
+    from tools.synth.dice_truth import match_dice
+
+    rng = np.random.default_rng(555_000 + seed)
+    block = random_block(rng)
+    holes = [(1 + int(rng.integers(3)), 1 + int(rng.integers(5)))]
+    while len(holes) < 2:
+        h = (1 + int(rng.integers(3)), 1 + int(rng.integers(5)))
+        if h != holes[0]:
+            holes.append(h)
+    block["dice"] = [d for d in block["dice"] if (d["row"], d["col"]) not in holes]
+    look = draw_look((WIDER, PIPS, SATIN)[seed % 3], rng)
+    shot = render_dice_photo(block, rng, table="paper", look=look)
+    reading = read_dice_image(shot.image)
+    assert len(reading.dice) == len(match_dice(shot, reading.dice)) == len(block["dice"])
+
+
+@pytest.mark.parametrize("index", [2, 7])
+def test_paper_beside_a_block_is_no_die(index):
+    """Tuning photos (the wider set's photos 2 and 7, blocks on paper): the shadowed paper
+    beside the block read as 5 and 8 colourless dice in review, whose colours then crowded
+    the real dice's families. No cell off the dice is read as one."""
+    reading, truth, pairs = _tuning_read("wider", index)
+    assert len(reading.dice) == len(pairs) == len(truth)

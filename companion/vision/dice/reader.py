@@ -583,6 +583,8 @@ def _decide(
         elif _faint_but_read(rd, on_mat, offset):
             presence, flags = C.TABLE_LIKE_PRESENCE, ["like-the-table"]
         elif rd.occupied >= C.PRESENT_SURE_ABOVE and rd.pips > 0:
+            if _table_between(rd, offset):
+                continue
             presence, flags = 0.5, ["pips-unclear"]
             if rd.face_spread > C.FACE_MIXED_LOG_CHROMA:
                 flags.append("colours-mixed")
@@ -885,6 +887,18 @@ def _counts_agree(read: CellRead, pip_margin: float) -> bool:
     paint reading the same count surely."""
     return (_one_face(read) and read.pips >= 2 and read.pip_margin >= pip_margin
             and _paint_agrees(read))
+
+
+def _table_between(read: CellRead, white: np.ndarray) -> bool:
+    """Blobs making no face (off every layout, or one blob: our dice have no 1s) that the
+    paint reads no face in either, over the photo's white or over several colours: the
+    paper seen through a hole in the block or beside it, its bright patches framed by the
+    dark side faces of the dice around it, not a die (every die is one of the game's
+    colours, and its face shows a layout of two or more pips)."""
+    if (read.layout_ok and read.pips >= 2) or read.paint_pips is not None:
+        return False
+    return (read.face_spread > C.FACE_MIXED_LOG_CHROMA
+            or gate.colourless(log_chroma(read.face_bgr), white))
 
 
 def _paint_agrees(read: CellRead) -> bool:
