@@ -65,14 +65,21 @@ def test_real_answer_sheet_photos_hold_no_dice(path):
 
 
 def test_dice_on_the_mat_that_cannot_be_read_ask_for_a_closer_photo(tmp_path):
-    """A wide tuning photo (76: the mat small in the frame, its dice 60 px across and
-    blurred): no die reads surely. The mat is there, so the player is told to come closer,
-    not that the photo holds no dice; one line, exit 2."""
+    """A wide tuning photo (4: a cut block on the mat) with its block blurred (a Gaussian
+    of 6 px over the dice, the mat's markers sharp): no die reads surely. The mat is there,
+    so the player is told to come closer, not that the photo holds no dice; one line, exit
+    2. (The wide set's photo 76, used here before, was read once its lattice's pitch was
+    found: its dice were not too blurred to read.)"""
     from tools.dice_errors import _render
 
-    shot, _, _ = _render("wide", 76)
-    path = tmp_path / "far.jpg"
-    path.write_bytes(shot.jpeg)
+    shot, _, _ = _render("wide", 4)
+    pts = np.array(list(shot.centers_px.values()))
+    (x0, y0), (x1, y1) = (pts.min(axis=0) - shot.pitch_px).astype(int), (
+        pts.max(axis=0) + shot.pitch_px).astype(int)
+    img = shot.image.copy()
+    img[y0:y1, x0:x1] = cv2.GaussianBlur(img, (0, 0), 6)[y0:y1, x0:x1]
+    path = tmp_path / "blurred.jpg"
+    cv2.imwrite(str(path), img)
     result = CliRunner().invoke(main, ["dice", "read", str(path)])
     assert result.exit_code == 2, result.stdout
     lines = result.stderr.strip().splitlines()

@@ -405,18 +405,24 @@ def test_the_block_outline_gives_a_tilted_blocks_axes():
     assert outline_axes(np.zeros((10, 10), bool)) is None
 
 
+def _tuning_read(setting: str, index: int):
+    """A tuning photo (``tools.dice_errors``) read: the reading, its true (ingredient,
+    value) by cell, and each read die paired with the true cell it stands on."""
+    from tools.dice_errors import _render
+    from tools.synth.dice_truth import match_dice
+
+    shot, _, _ = _render(setting, index)
+    reading = read_dice_image(shot.image)
+    truth = {(d["row"], d["col"]): (d["ingredient"], d["value"]) for d in shot.block["dice"]}
+    return reading, truth, match_dice(shot, reading.dice)
+
+
 def test_a_close_slanted_block_whose_side_faces_pull_the_seams_is_read():
     """A tuning photo (the pips set's photo 42: a restocked block on paper under a warm
     lamp, seen close and slanted, side faces showing): the seams' edge directions were
     pulled 9 degrees off by the side faces, no cell read as a die and the photo was refused
     as holding no dice. The lattice along the block's outline reads all 22, right."""
-    from tools.dice_errors import _render
-    from tools.synth.dice_truth import match_dice
-
-    shot, _, _ = _render("pips", 42)
-    reading = read_dice_image(shot.image)
-    truth = {(d["row"], d["col"]): (d["ingredient"], d["value"]) for d in shot.block["dice"]}
-    pairs = match_dice(shot, reading.dice)
+    reading, truth, pairs = _tuning_read("pips", 42)
     assert len(reading.dice) == len(truth) == len(pairs) == 22
     assert all((d.ingredient.value, d.value) == truth[t] for d, t in pairs)
 
@@ -430,13 +436,7 @@ def test_a_die_walled_in_by_dice_that_reads_as_a_face_is_found(setting, index, c
     a tan 6 on tan paper whose glint on a pip left its blobs off any layout while the
     paint read 6 (wider 87). Dice stand on all four sides of it and it reads as one face:
     it is a die, in review, read right."""
-    from tools.dice_errors import _render
-    from tools.synth.dice_truth import match_dice
-
-    shot, _, _ = _render(setting, index)
-    reading = read_dice_image(shot.image)
-    truth = {(d["row"], d["col"]): (d["ingredient"], d["value"]) for d in shot.block["dice"]}
-    pairs = match_dice(shot, reading.dice)
+    reading, truth, pairs = _tuning_read(setting, index)
     assert len(reading.dice) == len(pairs) == len(truth)
     die = next(d for d, t in pairs if t == cell)
     assert "walled-in" in die.flags and die.review
@@ -461,3 +461,68 @@ def test_holes_walled_in_by_dice_stay_holes(seed):
     reading = read_dice_image(shot.image)
     assert len(reading.dice) == len(match_dice(shot, reading.dice)) == len(holed["dice"])
     assert not any("walled-in" in d.flags for d in reading.dice)
+
+
+def test_the_seams_repeat_at_the_end_of_the_lags_the_mat_allows_is_the_pitch():
+    """Seam profiles repeating every 40 pixels where the mat's print predicts 32.5 (a
+    tilted camera close to the mat shows the dice's tops nearly a quarter larger): the
+    repeat at the last lag the mat allows is the pitch, not the print's guess."""
+    from companion.vision.dice.grid import grid_pitch
+
+    xs = np.arange(400, dtype=np.float64)
+    seams = np.exp(-0.5 * ((xs % 40.0 - 20.0) / 2.0) ** 2)
+    pitch = grid_pitch(seams, seams, 32.49)
+    assert pitch is not None and abs(pitch - 40.0) < 1.0
+
+
+def test_a_mat_photo_whose_dice_look_larger_than_the_print_is_read():
+    """A tuning photo (the wide set's photo 76: a cut block on the mat, the camera tilted
+    and close, the dice's tops 1.18 times the size the mat's print predicts): the seams'
+    repeat fell on the last lag the mat allows, was not taken as a peak, the lattice kept
+    the print's pitch and the photo was refused as unread. All 32 dice are read, right."""
+    reading, truth, pairs = _tuning_read("wide", 76)
+    assert len(reading.dice) == len(truth) == len(pairs) == 32
+    assert all((d.ingredient.value, d.value) == truth[t] for d, t in pairs)
+
+
+def test_a_die_beyond_the_ring_of_cells_around_the_block_is_read():
+    """A tuning photo (the wider set's photo 56: a restocked block on orange wood): its
+    bottom row of orange dice hardly stands out from the wood, so it fell in the ring of
+    cells around what does, and the tan die pushed below it lay beyond the lattice. The
+    lattice grows while its outermost cells read dice: the tan die is read, right."""
+    reading, truth, pairs = _tuning_read("wider", 56)
+    assert len(reading.dice) == len(pairs) == len(truth)
+    die = next(d for d, t in pairs if t == (4, 0))
+    assert (die.ingredient.value, die.value) == truth[(4, 0)]
+
+
+@pytest.mark.parametrize("seed", [3, 9, 21])
+def test_paper_seen_through_holes_in_a_block_is_no_die(seed):
+    """Full blocks on paper with two dice taken from the middle (the hole check's photos
+    3, 9 and 21): the paper in a hole, framed by the dark side faces of the dice around
+    it, made blobs off any layout (or one blob) over the paper's white or several colours,
+    and was read as a die in review. No hole is read as a die."""
+    from tools.synth.dice_style import PIPS, SATIN, WIDER, draw_look
+    from tools.synth.dice_truth import match_dice
+
+    rng = np.random.default_rng(555_000 + seed)
+    block = random_block(rng)
+    holes = [(1 + int(rng.integers(3)), 1 + int(rng.integers(5)))]
+    while len(holes) < 2:
+        h = (1 + int(rng.integers(3)), 1 + int(rng.integers(5)))
+        if h != holes[0]:
+            holes.append(h)
+    block["dice"] = [d for d in block["dice"] if (d["row"], d["col"]) not in holes]
+    look = draw_look((WIDER, PIPS, SATIN)[seed % 3], rng)
+    shot = render_dice_photo(block, rng, table="paper", look=look)
+    reading = read_dice_image(shot.image)
+    assert len(reading.dice) == len(match_dice(shot, reading.dice)) == len(block["dice"])
+
+
+@pytest.mark.parametrize("index", [2, 7])
+def test_paper_beside_a_block_is_no_die(index):
+    """Tuning photos (the wider set's photos 2 and 7, blocks on paper): the shadowed paper
+    beside the block read as 5 and 8 colourless dice in review, whose colours then crowded
+    the real dice's families. No cell off the dice is read as one."""
+    reading, truth, pairs = _tuning_read("wider", index)
+    assert len(reading.dice) == len(pairs) == len(truth)

@@ -61,6 +61,7 @@ REFINE_ROUNDS = 3  # grid refits to the die centres found, at most
 REFIT_MAX_SCALE_CHANGE = 0.2  # a refit may change the pitch by this fraction at most
 REFIT_MAX_TURN_DEG = 10.0  # and turn a grid axis by this much at most
 REFINE_SETTLED_PITCH = 0.05  # pitch units: a refit moving cells less than this is final
+GROW_ROUNDS = 2  # the lattice grows at most this many cells beyond its ring of empty cells
 
 # --- the mat --------------------------------------------------------------------------------------
 # The mat's markers, papers and die size come from its layout (``layouts.dice_mat``).

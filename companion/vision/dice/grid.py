@@ -288,7 +288,11 @@ def grid_pitch(
     if hi <= lo + 2:
         return float(prior) if prior is not None else (float(n) if n > C.MIN_PITCH_PX else None)
     seg = ac[lo:hi]
-    peaks = [i for i in range(1, len(seg) - 1) if seg[i] >= seg[i - 1] and seg[i] >= seg[i + 1]]
+    # a repeat at either end of the allowed lags is a peak too when the lags just outside
+    # fall away from it (a tilted camera can show the dice's tops nearly a quarter larger
+    # than the mat's print predicts)
+    peaks = [i for i in range(len(seg)) if 0 < i + lo < len(ac) - 1
+             and ac[i + lo] >= ac[i + lo - 1] and ac[i + lo] >= ac[i + lo + 1]]
     if not peaks:
         return float(prior) if prior is not None else None
     best = max(peaks, key=lambda i: seg[i])

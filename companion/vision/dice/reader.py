@@ -195,6 +195,7 @@ def read_dice_image(bgr: np.ndarray, colours: DiceColours | None = None) -> Dice
             break  # the cells were read on (nearly) this grid already
         grid = trim(new, mask, s_det / s_read)
         cells = _read_cells(source, grid)
+    grid, cells = _grown(source, grid, cells, mat is not None)
     cells = [replace(c, read=with_paint(c.patch, c.read)) for c in cells]
     offset, white = _white_offset(src, mat, s_read / s_det, cells, seen.white_bgr)
     white_sure = white != "photo"
@@ -435,6 +436,36 @@ def _read_cells(
     return out
 
 
+def _grown(
+    source: _Source, grid: DiceGrid, cells: list[_Cell], on_mat: bool
+) -> tuple[DiceGrid, list[_Cell]]:
+    """The grid grown by a row or column beyond each side whose outermost cells read a
+    die (where the cell beyond it is in the photo), the new cells read, until no side's
+    outermost cells do. The lattice spans what stands out from the table plus a ring of
+    cells; dice of the table's own colour at the block's edge (orange dice on orange wood)
+    stand out too little, so the ring can hold a die, and a die pushed away from the block
+    lies beyond it."""
+    hgt, wid = source.image.shape[:2]
+
+    def seen(r: int, c: int) -> bool:
+        x, y = grid.center(r, c)
+        return 0 <= x < wid and 0 <= y < hgt
+
+    for _ in range(C.GROW_ROUNDS):
+        die = [(c.row, c.col) for c in cells if _die_like(c.read, on_mat)]
+        rows, cols = grid.rows, grid.cols
+        up = any(r == rows.start and seen(r - 1, c) for r, c in die)
+        down = any(r == rows.stop - 1 and seen(r + 1, c) for r, c in die)
+        left = any(c == cols.start and seen(r, c - 1) for r, c in die)
+        right = any(c == cols.stop - 1 and seen(r, c + 1) for r, c in die)
+        if not (up or down or left or right):
+            break
+        grid = DiceGrid(grid.h, range(rows.start - up, rows.stop + down),
+                        range(cols.start - left, cols.stop + right))
+        cells = _read_cells(source, grid, cells)
+    return grid, cells
+
+
 def _neighbours(row: int, col: int) -> tuple[tuple[int, int], ...]:
     """The four places that share a side with (row, col) in the block's grid."""
     return ((row + 1, col), (row - 1, col), (row, col + 1), (row, col - 1))
@@ -552,6 +583,8 @@ def _decide(
         elif _faint_but_read(rd, on_mat, offset):
             presence, flags = C.TABLE_LIKE_PRESENCE, ["like-the-table"]
         elif rd.occupied >= C.PRESENT_SURE_ABOVE and rd.pips > 0:
+            if _table_between(rd, offset):
+                continue
             presence, flags = 0.5, ["pips-unclear"]
             if rd.face_spread > C.FACE_MIXED_LOG_CHROMA:
                 flags.append("colours-mixed")
@@ -854,6 +887,18 @@ def _counts_agree(read: CellRead, pip_margin: float) -> bool:
     paint reading the same count surely."""
     return (_one_face(read) and read.pips >= 2 and read.pip_margin >= pip_margin
             and _paint_agrees(read))
+
+
+def _table_between(read: CellRead, white: np.ndarray) -> bool:
+    """Blobs making no face (off every layout, or one blob: our dice have no 1s) that the
+    paint reads no face in either, over the photo's white or over several colours: the
+    paper seen through a hole in the block or beside it, its bright patches framed by the
+    dark side faces of the dice around it, not a die (every die is one of the game's
+    colours, and its face shows a layout of two or more pips)."""
+    if (read.layout_ok and read.pips >= 2) or read.paint_pips is not None:
+        return False
+    return (read.face_spread > C.FACE_MIXED_LOG_CHROMA
+            or gate.colourless(log_chroma(read.face_bgr), white))
 
 
 def _paint_agrees(read: CellRead) -> bool:
