@@ -20,6 +20,9 @@ BLUR_NOTE = "the photo is out of focus here: too little detail to be sure"
 GLARE_NOTE = "glare: the photo is washed out here"
 BENT_NOTE = "the paper bends here: it is not where the sheet should be"
 LOW_LIGHT_NOTE = "the photo is too dark or grainy to be sure"
+# The photo lost or blurred the ink here (or the paper is not where it should be): a
+# drawn cell's letter is not taken under these notes, and low light does not replace them.
+SIGHT_NOTES = frozenset({LOW_DETAIL_NOTE, BLUR_NOTE, GLARE_NOTE, BENT_NOTE})
 VERDICT_MIN_FIELDS = 5  # fewer fields sharing a note are listed one by one
 GLARE_PARTS_NAMED = 3  # a reflection over more parts of the sheet is "much of the sheet"
 

@@ -30,6 +30,7 @@ from companion.games.delicious.verdicts import (
     GLARE_NOTE,
     LOW_DETAIL_NOTE,
     LOW_LIGHT_NOTE,
+    SIGHT_NOTES,
 )
 from companion.games.problems import Problem
 from companion.paper.model import FieldKind, FieldSpec, SheetGeometry
@@ -738,8 +739,7 @@ def read_fields(
         evidence = drawn.get(fid) if value is not None else None
         if evidence is not None:  # never trusted alone: its group names it
             conf, note = min(conf, DRAWING_CONFIDENCE), note or DRAWING_NOTE
-        if grainy and conf < REVIEW_BELOW and note not in (GLARE_NOTE, BENT_NOTE,
-                                                           LOW_DETAIL_NOTE, BLUR_NOTE):
+        if grainy and conf < REVIEW_BELOW and note not in SIGHT_NOTES:
             note = LOW_LIGHT_NOTE  # the grain is the likelier cause of any other doubt
         look = looks.get(fid) if value is not None else None
         as_drawing = as_letters.get(fid) if value is not None else None

@@ -13,12 +13,7 @@ import numpy as np
 
 from companion.games.delicious.garden import garden
 from companion.games.delicious.players import OWN_EARLIER, OWN_KEY
-from companion.games.delicious.verdicts import (
-    BENT_NOTE,
-    BLUR_NOTE,
-    GLARE_NOTE,
-    LOW_DETAIL_NOTE,
-)
+from companion.games.delicious.verdicts import SIGHT_NOTES
 from companion.vision.sheet.constants import LETTER_DOUBT_CONFIDENCE
 from companion.vision.sheet.constants_letters import LETTER_GROUP_DISTANCE
 from companion.vision.sheet.constants_sketches import (
@@ -325,8 +320,7 @@ def _own_letters(readings: Mapping[str, Any], drawn: Mapping[str, DrawingEvidenc
         looks[fid] = r.letter_look
         if fid in drawn:
             letter = drawn[fid].letter
-            if letter is not None and r.note not in (GLARE_NOTE, BENT_NOTE, LOW_DETAIL_NOTE,
-                                                     BLUR_NOTE):
+            if letter is not None and r.note not in SIGHT_NOTES:
                 reads[fid] = letter
         elif r.kind in LETTER_VALUES and not r.review:
             reads[fid] = (r.value, r.written_share)
