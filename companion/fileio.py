@@ -237,7 +237,7 @@ def _file_key(path: str | os.PathLike[str], regular: bool = False) -> tuple[int,
     return None if regular and not stat.S_ISREG(st.st_mode) else (st.st_dev, st.st_ino)
 
 
-def _first_repeat(keyed: Iterable[tuple[str, object | None]]) -> tuple[str, str] | None:
+def first_repeat(keyed: Iterable[tuple[str, object | None]]) -> tuple[str, str] | None:
     """The first two names whose keys are equal, in the order given; a None key (a file
     that cannot be looked at) is no one's twin."""
     seen: dict[object, str] = {}
@@ -254,12 +254,7 @@ def same_file(paths: Sequence[str]) -> tuple[str, str] | None:
     """Two of ``paths`` that name one file (``a.jpg`` and ``./a.jpg``, a link to it, the
     same name twice); None when each is its own. A path that cannot be looked at (``-``,
     a missing file) is left to the reader to name."""
-    return _first_repeat((p, _file_key(p, regular=True)) for p in paths)
-
-
-def same_bytes(named: Iterable[tuple[str, bytes]]) -> tuple[str, str] | None:
-    """The names of the first two of ``named`` (name, bytes) whose bytes are equal."""
-    return _first_repeat((name, hashlib.sha256(data).digest()) for name, data in named)
+    return first_repeat((p, _file_key(p, regular=True)) for p in paths)
 
 
 def _digest(path: str) -> bytes | None:
@@ -285,7 +280,7 @@ def same_content(paths: Sequence[str]) -> tuple[str, str] | None:
     is left to the reader to name."""
     sizes = [(p, _size(p)) for p in paths]
     counts = Counter(size for _, size in sizes if size >= 0)
-    return _first_repeat((p, _digest(p) if counts[size] > 1 else None) for p, size in sizes)
+    return first_repeat((p, _digest(p) if counts[size] > 1 else None) for p, size in sizes)
 
 
 def copies_message(first: str, second: str) -> str:

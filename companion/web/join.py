@@ -3,7 +3,6 @@ sees their own score, breakdown and questions at once (``companion.web.remote``)
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -179,7 +178,7 @@ async def upload(request: Request) -> Response:
     form = await read_form(request)
     ups = await photos(form)
     night = st.store.current_night()
-    digests = [hashlib.sha256(up.data).hexdigest() for up in ups]
+    digests = [up.sha256 for up in ups]
     if set(digests) <= _sent(st, night.id, player.id):
         return go(request, "/join/me")  # a double tap or a retry: kept once, not read again
     _refuse_others(st, night.id, player.id, ups, digests)

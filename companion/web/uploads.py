@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import io
 import re
 import secrets
@@ -19,7 +20,7 @@ from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request
 
 from companion.errors import ImageError, InputError
-from companion.fileio import copies_message, same_bytes
+from companion.fileio import copies_message, first_repeat
 from companion.store import Store, StoreFullError
 from companion.text import ascii_number
 from companion.vision.constants import IMAGE_FORMATS, MAX_IMAGE_PIXELS
@@ -53,6 +54,7 @@ class Upload:
     data: bytes
     label: str  # the client's file name, tidied: shown and echoed, never used as a path
     info: ImageInfo
+    sha256: str  # of ``data``, hex: one photo under two names, or sent again, is told by it
 
 
 def sniff_image(data: bytes, label: str) -> ImageInfo:
@@ -158,8 +160,9 @@ async def photos(form: FormData, field: str = "photo") -> list[Upload]:
     for i, f in enumerate(files):
         label = label_of(f.filename, i)
         data = await f.read(MAX_UPLOAD_BYTES + 1)
-        out.append(Upload(data, label, sniff_image(data, label)))
-    copy = same_bytes((up.label, up.data) for up in out)
+        out.append(Upload(data, label, sniff_image(data, label),
+                          hashlib.sha256(data).hexdigest()))
+    copy = first_repeat((up.label, up.sha256) for up in out)
     if copy:  # cp a.jpg b.jpg: one sheet, never two players who tie
         raise InputError(copies_message(*copy))
     return out
