@@ -153,18 +153,28 @@ def _line(st: WebState, player: Player, readings: list[Reading], night_id: int) 
                 len(p.problems), score=score)
 
 
-def table_players(st: WebState, night_id: int) -> list[Player]:
+def _sheets_by_player(st: WebState, sid: int | None) -> dict[int, list[Reading]]:
+    """The remote table's sheets by player, players in the order they first sent."""
+    by_player: dict[int, list[Reading]] = {}
+    if sid is not None:
+        for r in st.store.readings(sid):
+            if r.kind == SHEET and r.player_id is not None:
+                by_player.setdefault(r.player_id, []).append(r)
+    return by_player
+
+
+def _seated_then_sent(st: WebState, night_id: int,
+                      by_player: dict[int, list[Reading]]) -> list[Player]:
     """Everyone at the night's table: seated (by the host, or by a phone saying who it is),
     then anyone whose remote sheets are kept but who is not seated."""
     players = st.store.night_players(night_id)
-    sid = remote_table(st, night_id)
-    if sid is not None:
-        seen = {p.id for p in players}
-        for r in st.store.readings(sid):
-            if r.kind == SHEET and r.player_id is not None and r.player_id not in seen:
-                seen.add(r.player_id)
-                players.append(st.store.player(r.player_id))
-    return players
+    seen = {p.id for p in players}
+    return players + [st.store.player(pid) for pid in by_player if pid not in seen]
+
+
+def table_players(st: WebState, night_id: int) -> list[Player]:
+    """Everyone at the night's table (``_seated_then_sent``)."""
+    return _seated_then_sent(st, night_id, _sheets_by_player(st, remote_table(st, night_id)))
 
 
 def board(st: WebState) -> dict[str, Any]:
@@ -172,14 +182,8 @@ def board(st: WebState) -> dict[str, Any]:
     ranking of the scored ones (only once revealed)."""
     night = st.store.current_night()
     sid = remote_table(st, night.id)
-    players = st.store.night_players(night.id)
-    by_player: dict[int, list[Reading]] = {}
-    if sid is not None:
-        for r in st.store.readings(sid):
-            if r.kind == SHEET and r.player_id is not None:
-                by_player.setdefault(r.player_id, []).append(r)
-    seen = {p.id for p in players}
-    players += [st.store.player(pid) for pid in by_player if pid not in seen]
+    by_player = _sheets_by_player(st, sid)
+    players = _seated_then_sent(st, night.id, by_player)
     lines = []
     for p in players:
         mine = current(by_player.get(p.id, []))
