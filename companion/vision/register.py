@@ -183,10 +183,15 @@ def find_markers(gray: np.ndarray, search_blind: bool = True) -> dict[int, np.nd
     time for nothing.
     """
     seen, scale = _search(gray, search_blind)
-    found = {i: max(q, key=cv2.contourArea) for i, q in seen.items()}
+    found = _largest(seen)
     if scale < 1.0 and found:
         _refine(gray, found)
     return found
+
+
+def _largest(seen: dict[int, list[np.ndarray]]) -> dict[int, np.ndarray]:
+    """Each id at the largest of the places it shows."""
+    return {i: max(q, key=cv2.contourArea) for i, q in seen.items()}
 
 
 def find_sheet_markers(
@@ -214,7 +219,7 @@ def _one_sheet(
     """One detection per id that fit one flat sheet together: all four ids where some
     choice of them fits, else three; the largest of each id where nothing fits (the
     caller's own checks then say what is wrong)."""
-    largest = {i: max(q, key=cv2.contourArea) for i, q in seen.items()}
+    largest = _largest(seen)
     if len(seen) < 3 or not candidates or all(len(q) == 1 for q in seen.values()):
         return largest  # the common case (each marker seen once) as it always was
 
