@@ -272,7 +272,6 @@ class _Page:
     raw_ratio: np.ndarray  # float32: the same unsmoothed; 1 - it is aligned on
     px_per_mm: float
     shift_templates: dict[str, tuple[ShiftTemplate | None, ...]]  # by field id, per blur
-    contrast_to_noise: float  # the print's depth over the paper's grain (light.py)
     # the blank's expected lightness around a field (_rel_patch), by window and blur: a
     # mark is measured five times, nudged a pixel each way, over the same window
     expected: dict[tuple[int, ...], np.ndarray] = field(default_factory=dict, repr=False,
@@ -636,7 +635,7 @@ def _page(grey: np.ndarray, reg: Registration) -> _Page:
     ratio = cv2.GaussianBlur(raw, (0, 0), INK_SMOOTH_PX)  # sensor noise off the ink test
     templates = _shift_templates(label.sheet, label.paper, label.variant, bw, size, ppm,
                                  _aligned_specs(reg.geometry), label.version)
-    return _Page(grey, ratio, blank, raw, ppm, templates, contrast_to_noise(raw, blank, ppm))
+    return _Page(grey, ratio, blank, raw, ppm, templates)
 
 
 def read_fields(
@@ -713,7 +712,6 @@ def read_fields(
                if pair_review_below > letter_review_below else set())
     out: dict[str, FieldReading] = {}
     specs = {s.id: s for s in geometry.fields}
-    grainy = page.contrast_to_noise < LOW_LIGHT_CNR
     for fid, (value, conf, note) in decided.items():
         ordered = tuple(sorted(cands[fid], key=lambda c: -c[1]))
         spec = specs[fid]
@@ -739,12 +737,17 @@ def read_fields(
         evidence = drawn.get(fid) if value is not None else None
         if evidence is not None:  # never trusted alone: its group names it
             conf, note = min(conf, DRAWING_CONFIDENCE), note or DRAWING_NOTE
-        if grainy and conf < REVIEW_BELOW and note not in SIGHT_NOTES:
-            note = LOW_LIGHT_NOTE  # the grain is the likelier cause of any other doubt
         look = looks.get(fid) if value is not None else None
         as_drawing = as_letters.get(fid) if value is not None else None
         out[fid] = FieldReading(fid, spec.kind, value, conf, ordered, shifts[fid][:2], note,
                                 evidence, letter_look=look, as_drawing=as_drawing)
+    # How grainy the photo is, measured only where something is in doubt (most photos have
+    # nothing to put down to the light): the grain is then the likelier cause of any doubt
+    # the photo's sight (detail, focus, glare, a bend) does not already explain.
+    doubtful = [fid for fid, r in out.items() if r.review and r.note not in SIGHT_NOTES]
+    if doubtful and contrast_to_noise(page.raw_ratio, page.blank, page.px_per_mm) < LOW_LIGHT_CNR:
+        for fid in doubtful:
+            out[fid] = replace(out[fid], note=LOW_LIGHT_NOTE)
     return out, key
 
 
