@@ -197,6 +197,7 @@ def test_unfinished_game_is_not_saved(cli: Invoke, tmp_path: Path) -> None:
         {"name": "A", "completed_orders": 1}, {"name": "B", "completed_orders": 0}]}))
     r = cli("deli-duel", "winner", str(state), "--save", "--data", str(tmp_path / "d"))
     assert "no winner yet" in one_line_error(r)
+    assert "No winner yet. Still needed: A 4, B 5." in r.stdout  # the answer all the same
     with Store.open(tmp_path / "d") as s:
         assert s.plays() == []
 
@@ -205,9 +206,11 @@ def test_unfinished_game_is_not_saved(cli: Invoke, tmp_path: Path) -> None:
 def test_delicious_read_save_keeps_photos_and_corrections(cli: Invoke, tmp_path: Path) -> None:
     photos = [_ex("delicious", "photos", "combo-good-light.jpg"),
               _ex("delicious", "photos", "combo-tilted-shadow.jpg")]
-    # two photos of different tables: both crossed First Potter, so the crosses go
-    assert "breaks a rule" in one_line_error(
-        cli("delicious", "read", *photos, "--save", "--data", str(tmp_path)), 1)
+    # two photos of different tables: both crossed First Potter, so the crosses go; the
+    # reading is printed all the same, so the player sees which field to --set
+    refused = cli("delicious", "read", *photos, "--save", "--data", str(tmp_path))
+    assert "breaks a rule" in one_line_error(refused, 1)
+    assert "crossed First Potter on the teapot but nobody checked it" in refused.stdout
     fix = "garden.teapot.first-potter"
     r = cli("delicious", "read", *photos, "--json", "--save", "--player", "Ann",
             "--player", "Bo", "--set", f"1:{fix}=", "--set", f"2:{fix}=",

@@ -121,9 +121,9 @@ def winner_cmd(state: str, as_json: bool, save: bool, night: str | None,
     shows, two wins at once, more orders than exist.
     """
     finished = finish(read_json_object(state))
+    emit(finished.doc, finished.lines, as_json)
     if save:
         save_finished("deli-duel", finished.doc, finished.problems, data, night)
-    emit(finished.doc, finished.lines, as_json)
     if finished.problems:
         sys.exit(1)
 

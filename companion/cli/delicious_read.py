@@ -260,7 +260,11 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
         _overlays(overlay_dir, read, [sheet for sheet, _ in read.unpaired])
 
     doc = read.document
-    if save:
+    if as_json:
+        click.echo(json.dumps(doc, indent=2))
+    else:
+        _print_text(shown.players, shown.names, shown.result, shown.pairing)
+    if save:  # after the reading, so a table that cannot be kept still shows what to fix
         from companion.cli.delicious_save import save_table
 
         if errors:
@@ -268,10 +272,6 @@ def read_cmd(ctx: click.Context, photos: tuple[str, ...], as_json: bool,
         if pairing.problems:
             raise IllegalMoveError(f"not saved: {pairing.problems[0].message}")
         save_table(doc, players, player_names, table.legal, data, night)
-    if as_json:
-        click.echo(json.dumps(doc, indent=2))
-    else:
-        _print_text(shown.players, shown.names, shown.result, shown.pairing)
     for e in errors:
         click.echo(f"companion: error: {e['photo']}: {e['error']}", err=True)
     if errors:

@@ -213,11 +213,11 @@ def score_cmd(ctx: click.Context, state: str, as_json: bool, save: bool, night: 
     doc = read_json_object(state, 'a score state: an object with a "players" list')
     with errors_naming(state):
         finished = finish(doc)
-    if save:
-        save_finished("diced-veggies", finished.doc, finished.problems, data, night)
     if as_json:
         echo_json(finished.doc, indent=None)
     else:
         click.echo("\n".join(finished.lines))
+    if save:
+        save_finished("diced-veggies", finished.doc, finished.problems, data, night)
     if finished.problems:
         ctx.exit(1)

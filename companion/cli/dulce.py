@@ -107,8 +107,8 @@ def final_cmd(state: str, tiebreak: str, as_json: bool, save: bool, night: str |
     Exit 1 for a table no game has (more than four players).
     """
     finished = finish(read_json_object(state), Tiebreak(tiebreak))
+    emit(finished.doc, finished.lines, as_json)
     if save:
         save_finished("dulce", finished.doc, finished.problems, data, night)
-    emit(finished.doc, finished.lines, as_json)
 
 __all__ = ["dulce"]

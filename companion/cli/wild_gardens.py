@@ -24,8 +24,8 @@ def wild_gardens() -> None:
 def score(state: str, as_json: bool, save: bool, night: str | None, data: str | None) -> None:
     """Final scores and ranking with the full tiebreak chain (exit 1 on an impossible state)."""
     finished = finish(read_json_object(state))
+    emit(finished.doc, finished.lines, as_json)
     if save:
         save_finished("wild-gardens", finished.doc, finished.problems, data, night)
-    emit(finished.doc, finished.lines, as_json)
     if finished.problems:
         sys.exit(1)
