@@ -114,6 +114,12 @@ def test_the_players_drawings_command_shows_exports_loads_and_forgets(tmp_path: 
     shown = invoke("players", "drawings", "ann", "--from", str(mine), "--data", data)
     assert shown.stdout.strip() == "Ann: 3 drawings of 2 plants (carrot 2, fig 1)"
     assert "saved by another version of the sketch reader" in shown.stderr  # model "x"
+    one = tmp_path / "cy.json"
+    one.write_text(json.dumps({**DOC, "plants": {"fig": [[0.6, 0.8]]}}))
+    with Store.open(data) as s:
+        s.player("Cy", create=True)
+    assert invoke("players", "drawings", "Cy", "--from", str(one), "--data", data
+                  ).stdout.strip() == "Cy: 1 drawing of 1 plant (fig 1)"
     listed = json.loads(invoke("players", "drawings", "Ann", "--json", "--data", data).stdout)
     assert listed == {"player": "Ann", "plants": {"carrot": 2, "fig": 1}}
     out = tmp_path / "back.json"

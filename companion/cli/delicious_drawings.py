@@ -11,6 +11,7 @@ import click
 
 from companion.errors import InputError
 from companion.games.delicious.read_table import PairedTable, ReadTable, TableSheet, pair_table
+from companion.plural import count
 from companion.text import ascii_number
 from companion.vision.sheet.own_drawings import (
     OwnDrawings,
@@ -102,5 +103,5 @@ def save_drawings(read: ReadTable[SheetReading], paths: Mapping[int, str],
         if i in loaded:
             own = loaded[i].with_newer(own)
         save_drawings_file(own, path)
-        click.echo(f"wrote {path} ({own.count} drawings of {len(own.plants())} plants)",
-                   err=True)
+        click.echo(f"wrote {path} ({count(own.count, 'drawing')} of "
+                   f"{count(len(own.plants()), 'plant')})", err=True)

@@ -8,6 +8,7 @@ import click
 
 from companion.cli.output import echo_json, json_option, not_stdout
 from companion.cli.store_options import data_option, open_store
+from companion.plural import count
 from companion.store import aliases as al
 
 
@@ -120,5 +121,6 @@ def drawings_cmd(name: str, forget: bool, out_path: str | None, from_path: str |
     if not counts:
         click.echo(f"No drawings kept for {player.name}.")
         return
-    click.echo(f"{player.name}: {sum(counts.values())} drawings of {len(counts)} plants "
+    click.echo(f"{player.name}: {count(sum(counts.values()), 'drawing')} of "
+               f"{count(len(counts), 'plant')} "
                f"({', '.join(f'{p} {n}' for p, n in counts.items())})")
