@@ -30,6 +30,7 @@ BENCHES = (
     ("Letters: ours vs tesseract", "tools.bench_letters"),
     ("Delicious photo reader", "tools.bench_reader"),
     ("Delicious photos with glare", "tools.bench_glare"),
+    ("Delicious photos with something on the sheet", "tools.bench_cover"),
     ("Delicious photos of bent paper", "tools.bench_bent"),
     ("Delicious sketched sheets", "tools.bench_sketch"),
     ("Diced Veggies: cuts", "tools.bench_dice_cuts"),

@@ -19,10 +19,11 @@ LOW_DETAIL_NOTE = "too little detail in the photo here to be sure"
 BLUR_NOTE = "the photo is out of focus here: too little detail to be sure"
 GLARE_NOTE = "glare: the photo is washed out here"
 BENT_NOTE = "the paper bends here: it is not where the sheet should be"
+COVER_NOTE = "something lies on the sheet here: its print is hidden"
 LOW_LIGHT_NOTE = "the photo is too dark or grainy to be sure"
 # The photo lost or blurred the ink here (or the paper is not where it should be): a
 # drawn cell's letter is not taken under these notes, and low light does not replace them.
-SIGHT_NOTES = frozenset({LOW_DETAIL_NOTE, BLUR_NOTE, GLARE_NOTE, BENT_NOTE})
+SIGHT_NOTES = frozenset({LOW_DETAIL_NOTE, BLUR_NOTE, GLARE_NOTE, BENT_NOTE, COVER_NOTE})
 VERDICT_MIN_FIELDS = 5  # fewer fields sharing a note are listed one by one
 GLARE_PARTS_NAMED = 3  # a reflection over more parts of the sheet is "much of the sheet"
 
@@ -32,6 +33,7 @@ class VerdictCode(StrEnum):
     GLARE = "glare"
     BENT = "bent"
     LOW_LIGHT = "low-light"
+    COVERED = "covered"
 
 
 _PHOTO_WIDE: dict[str, VerdictCode] = {
@@ -40,6 +42,7 @@ _PHOTO_WIDE: dict[str, VerdictCode] = {
     GLARE_NOTE: VerdictCode.GLARE,
     BENT_NOTE: VerdictCode.BENT,
     LOW_LIGHT_NOTE: VerdictCode.LOW_LIGHT,
+    COVER_NOTE: VerdictCode.COVERED,
 }
 
 
@@ -80,6 +83,9 @@ def _message(code: VerdictCode, fields: tuple[str, ...], blurred: bool = False) 
     if code is VerdictCode.BENT:
         return (f"the paper lifts off the table at {_where(fields)}: lay the sheet flat and "
                 f"retake the photo ({n} fields in doubt)")
+    if code is VerdictCode.COVERED:
+        return (f"something lies on {_where(fields)}: move it off the sheet and retake the "
+                f"photo ({n} fields hidden)")
     return (f"glare over {_where(fields)}: retake the photo without the reflection, tilting "
             f"the phone or moving the light ({n} fields washed out)")
 

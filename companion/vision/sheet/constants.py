@@ -197,6 +197,33 @@ GLARE_REACH_MM = 0.8
 GLARE_FIELD_SHARE = 0.1
 GLARE_MIN_PRINTED_PX = 40
 
+# --- covers ----------------------------------------------------------------------------------
+# The blank's print is judged over its own local paper white (darker than
+# COVER_PRINTED_BELOW there: lines and edges, not wide fills). A printed pixel is seen when
+# some photo pixel within COVER_REACH_MM (around a field, after its shift) or
+# COVER_MAP_REACH_MM (across the page, where no field shift applies) is at least
+# COVER_SEEN_SHARE of the print's own depth below the paper. A field with COVER_FIELD_SHARE
+# of its print (its box grown by COVER_WINDOW_MM; at least COVER_MIN_PRINTED_PX printed
+# pixels) unseen is covered; so is one within COVER_MARGIN_MM of a place on the page
+# (a grid of COVER_MAP_PX_PER_MM) where that share of the print within COVER_AREA_MM is
+# unseen and print fills at least COVER_AREA_MIN_PRINTED of it. Chosen on 90 calibration
+# combo photos of the reader benchmark with two random covers each (tools/synth/covers.py's
+# tuning shapes): silent errors 280 without the check, 21 with the fields' test alone, 12
+# with the page's at a 6 mm margin and 0.1 of print, 8 at 9 mm and 0.06 (kept); on 300
+# calibration photos with nothing on them it flags 2 fields of 23,547, and none on 240 bent
+# and sketched ones.
+COVER_PRINTED_BELOW = 0.6
+COVER_WINDOW_MM = 2.5
+COVER_REACH_MM = 0.8
+COVER_SEEN_SHARE = 0.4
+COVER_FIELD_SHARE = 0.5
+COVER_MIN_PRINTED_PX = 40
+COVER_AREA_MM = 8.0
+COVER_AREA_MIN_PRINTED = 0.06
+COVER_MAP_REACH_MM = 2.5
+COVER_MAP_PX_PER_MM = 1.0
+COVER_MARGIN_MM = 9.0
+
 # --- low light -------------------------------------------------------------------------------
 # The page's contrast to noise (light.py): the printed lines' depth below the paper (their
 # median, in lightness over local paper white) over the robust spread of plain paper

@@ -27,6 +27,7 @@ from companion.games.delicious.table import TableResult, assess
 from companion.games.delicious.verdicts import (
     BENT_NOTE,
     BLUR_NOTE,
+    COVER_NOTE,
     GLARE_NOTE,
     LOW_DETAIL_NOTE,
     LOW_LIGHT_NOTE,
@@ -96,6 +97,7 @@ from companion.vision.sheet.constants_sketches import (
     SKETCH_CLASSES,
     VEGETABLE_PLANTS,
 )
+from companion.vision.sheet.cover import covered_fields
 from companion.vision.sheet.decide import Candidates, Decision, decide
 from companion.vision.sheet.drawing_groups import (
     DrawingEvidence,
@@ -270,6 +272,7 @@ class _Page:
     ratio: np.ndarray  # float32: photo lightness over local paper white, smoothed
     blank: np.ndarray  # uint8: the blank sheet as printed
     raw_ratio: np.ndarray  # float32: the same unsmoothed; 1 - it is aligned on
+    blank_ratio: np.ndarray  # float32: the blank sheet over its own local paper white
     px_per_mm: float
     shift_templates: dict[str, tuple[ShiftTemplate | None, ...]]  # by field id, per blur
     # the blank's expected lightness around a field (_rel_patch), by window and blur: a
@@ -298,6 +301,17 @@ def _shift_window(spec: FieldSpec, ppm: float, shape: tuple[int, ...]
         return None
     window = (slice(y0 - pad, y1 + pad), slice(x0 - pad, x1 + pad))
     return window, (pad, pad, pad + x1 - x0, pad + y1 - y0), reach
+
+
+@lru_cache(maxsize=8)
+def _blank_ratio(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int, int],
+                 ppm: float, version: int = layouts.LAYOUT_VERSION) -> np.ndarray:
+    """The blank sheet as the reader sees a photo of it, over its own local paper white
+    (the same for every photo of the sheet; kept for the last eight, 15 MB each)."""
+    blank = _fit(blank_sheet(sheet, paper, variant, bw, version), size)
+    out = marks.paper_ratio(blank, ppm)
+    out.flags.writeable = False
+    return out
 
 
 @lru_cache(maxsize=8)
@@ -635,7 +649,9 @@ def _page(grey: np.ndarray, reg: Registration) -> _Page:
     ratio = cv2.GaussianBlur(raw, (0, 0), INK_SMOOTH_PX)  # sensor noise off the ink test
     templates = _shift_templates(label.sheet, label.paper, label.variant, bw, size, ppm,
                                  _aligned_specs(reg.geometry), label.version)
-    return _Page(grey, ratio, blank, raw, ppm, templates)
+    blank_ratio = _blank_ratio(label.sheet, label.paper, label.variant, bw, size, ppm,
+                               label.version)
+    return _Page(grey, ratio, blank, raw, blank_ratio, ppm, templates)
 
 
 def read_fields(
@@ -706,6 +722,8 @@ def read_fields(
         cands[fid] = written_candidates(p, lst)
     decided = decide(cands, reg.label.variant)
     glared = glared_fields(grey, page.blank, geometry.fields, reg.px_per_mm)
+    covered = covered_fields(page.raw_ratio, page.blank_ratio, geometry.fields,
+                             reg.px_per_mm, shifts)
     letter_review_below = _letter_review_below(reader)
     pair_review_below = _pair_review_below(reader)
     doubted = (doubted_pairs(letter_calls(decided, cands), letter_review_below)
@@ -732,6 +750,8 @@ def read_fields(
             conf, note = cap, note or detail_note
         if fid in glared and not clear_cross:  # glare hides ink, never adds it
             conf, note = min(conf, LOW_DETAIL_CONFIDENCE), GLARE_NOTE
+        elif fid in covered:  # a cover's edge can look like a stroke: crosses too
+            conf, note = min(conf, LOW_DETAIL_CONFIDENCE), COVER_NOTE
         if local is not None and _bent_here(local, spec):  # misplaced print adds "ink"
             conf, note = min(conf, LOW_DETAIL_CONFIDENCE), BENT_NOTE
         evidence = drawn.get(fid) if value is not None else None
