@@ -223,6 +223,9 @@ COVER_AREA_MIN_PRINTED = 0.06
 COVER_MAP_REACH_MM = 2.5
 COVER_MAP_PX_PER_MM = 1.0
 COVER_MARGIN_MM = 9.0
+# Print lost within COVER_GLARE_RIM_MM of clipped white (GLARE_LEVEL) is a reflection's:
+# the glare check speaks for it (a spot's soft rim washes the print out without clipping).
+COVER_GLARE_RIM_MM = 6.0
 
 # --- low light -------------------------------------------------------------------------------
 # The page's contrast to noise (light.py): the printed lines' depth below the paper (their

@@ -21,6 +21,7 @@ from companion.vision.sheet.constants import (
     COVER_AREA_MIN_PRINTED,
     COVER_AREA_MM,
     COVER_FIELD_SHARE,
+    COVER_GLARE_RIM_MM,
     COVER_MAP_PX_PER_MM,
     COVER_MAP_REACH_MM,
     COVER_MARGIN_MM,
@@ -29,18 +30,21 @@ from companion.vision.sheet.constants import (
     COVER_REACH_MM,
     COVER_SEEN_SHARE,
     COVER_WINDOW_MM,
+    GLARE_LEVEL,
 )
 from companion.vision.sheet.marks import box_px, crop
 
 
 def unseen_print(ratio: np.ndarray, blank_ratio: np.ndarray, spec: FieldSpec, px_per_mm: float,
-                 shift: tuple[int, int] = (0, 0)) -> float | None:
+                 shift: tuple[int, int] = (0, 0), glare: np.ndarray | None = None
+                 ) -> float | None:
     """The share of the print around a field that the photo does not show (0 all seen, 1
     none); None when the blank prints too little there to judge.
 
     ``ratio`` is the photo over its local paper white (1 = paper), ``blank_ratio`` the
     blank sheet's own (at the photo's size: a wide printed fill is its own "paper" there,
-    and so never judged), ``shift`` where the field sits in the photo (px).
+    and so never judged), ``shift`` where the field sits in the photo (px), ``glare``
+    where a reflection may have washed it out (print lost there is glare's, not a cover's).
     """
     b = spec.box_mm
     box = (b.x, b.y, b.w, b.h)
@@ -59,11 +63,13 @@ def unseen_print(ratio: np.ndarray, blank_ratio: np.ndarray, spec: FieldSpec, px
     darkest = cv2.erode(photo, kernel)[r:r + expected.shape[0], r:r + expected.shape[1]]
     want = 1.0 - expected[printed]  # the print's depth below its paper
     seen = (1.0 - darkest[printed]) >= COVER_SEEN_SHARE * want
+    if glare is not None:
+        seen |= crop(glare, photo_rect)[r:r + expected.shape[0], r:r + expected.shape[1]][printed]
     return 1.0 - float(seen.mean())
 
 
-def hidden_print(ratio: np.ndarray, blank_ratio: np.ndarray, px_per_mm: float
-                 ) -> tuple[np.ndarray, float]:
+def hidden_print(ratio: np.ndarray, blank_ratio: np.ndarray, px_per_mm: float,
+                 glare: np.ndarray | None = None) -> tuple[np.ndarray, float]:
     """Where a cover lies, on a coarse grid of the page: most of the print within
     COVER_AREA_MM unseen, grown by COVER_MARGIN_MM; and the grid's px per mm.
 
@@ -78,6 +84,8 @@ def hidden_print(ratio: np.ndarray, blank_ratio: np.ndarray, px_per_mm: float
     darkest = cv2.erode(ratio, kernel)
     printed = blank_ratio < COVER_PRINTED_BELOW
     unseen = printed & ((1.0 - darkest) < COVER_SEEN_SHARE * (1.0 - blank_ratio))
+    if glare is not None:
+        unseen &= ~glare
     h, w = ratio.shape[:2]
     scale = COVER_MAP_PX_PER_MM / px_per_mm
     size = (max(1, round(w * scale)), max(1, round(h * scale)))
@@ -94,11 +102,24 @@ def hidden_print(ratio: np.ndarray, blank_ratio: np.ndarray, px_per_mm: float
     return cv2.dilate(hidden, grow) > 0, COVER_MAP_PX_PER_MM
 
 
+def glare_rim(grey: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """Where a reflection may have washed the print out (bool): clipped white (the glare
+    check's own level) and COVER_GLARE_RIM_MM around it, where a spot's soft rim washes the
+    print out without clipping it. Print lost there is glare's to report, not a cover's."""
+    clipped = (grey >= GLARE_LEVEL).astype(np.uint8)
+    r = max(1, int(round(COVER_GLARE_RIM_MM * px_per_mm)))
+    out: np.ndarray = cv2.dilate(clipped, cv2.getStructuringElement(
+        cv2.MORPH_RECT, (2 * r + 1, 2 * r + 1))) > 0
+    return out
+
+
 def covered_fields(ratio: np.ndarray, blank_ratio: np.ndarray, specs: Iterable[FieldSpec],
-                   px_per_mm: float, shifts: Mapping[str, tuple[int, ...]]) -> set[str]:
+                   px_per_mm: float, shifts: Mapping[str, tuple[int, ...]],
+                   glare: np.ndarray | None = None) -> set[str]:
     """Ids of the fields around which most of the print is hidden, or which lie within a
-    cover's margin."""
-    near, grid_ppm = hidden_print(ratio, blank_ratio, px_per_mm)
+    cover's margin; print lost where a reflection may have washed it out (``glare``, from
+    :func:`glare_rim`) is left to the glare check."""
+    near, grid_ppm = hidden_print(ratio, blank_ratio, px_per_mm, glare)
     out: set[str] = set()
     for spec in specs:
         dx, dy = shifts.get(spec.id, (0, 0))[:2]
@@ -106,7 +127,7 @@ def covered_fields(ratio: np.ndarray, blank_ratio: np.ndarray, specs: Iterable[F
         if crop(near, box_px((b.x, b.y, b.w, b.h), grid_ppm)).any():
             out.add(spec.id)
             continue
-        share = unseen_print(ratio, blank_ratio, spec, px_per_mm, (dx, dy))
+        share = unseen_print(ratio, blank_ratio, spec, px_per_mm, (dx, dy), glare)
         if share is not None and share >= COVER_FIELD_SHARE:
             out.add(spec.id)
     return out

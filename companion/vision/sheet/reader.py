@@ -97,7 +97,7 @@ from companion.vision.sheet.constants_sketches import (
     SKETCH_CLASSES,
     VEGETABLE_PLANTS,
 )
-from companion.vision.sheet.cover import covered_fields
+from companion.vision.sheet.cover import covered_fields, glare_rim
 from companion.vision.sheet.decide import Candidates, Decision, decide
 from companion.vision.sheet.drawing_groups import (
     DrawingEvidence,
@@ -723,7 +723,7 @@ def read_fields(
     decided = decide(cands, reg.label.variant)
     glared = glared_fields(grey, page.blank, geometry.fields, reg.px_per_mm)
     covered = covered_fields(page.raw_ratio, page.blank_ratio, geometry.fields,
-                             reg.px_per_mm, shifts)
+                             reg.px_per_mm, shifts, glare_rim(grey, reg.px_per_mm))
     letter_review_below = _letter_review_below(reader)
     pair_review_below = _pair_review_below(reader)
     doubted = (doubted_pairs(letter_calls(decided, cands), letter_review_below)
@@ -736,6 +736,7 @@ def read_fields(
         clear_cross = spec.kind is FieldKind.TOOL and value is not None and conf >= REVIEW_BELOW
         cap, detail_note = (1.0, LOW_DETAIL_NOTE) if clear_cross else _detail_cap(
             reg, spec, shifts[fid])
+        sharp = cap >= 1.0  # detail enough here to tell print hidden from print blurred
         if fid in erased and value is None:
             note = "faint ink, far lighter than this sheet's writing: read as erased"
         if fid in unread:  # ink but no letter from the reader: only as sure as "empty" is
@@ -750,7 +751,7 @@ def read_fields(
             conf, note = cap, note or detail_note
         if fid in glared and not clear_cross:  # glare hides ink, never adds it
             conf, note = min(conf, LOW_DETAIL_CONFIDENCE), GLARE_NOTE
-        elif fid in covered:  # a cover's edge can look like a stroke: crosses too
+        elif fid in covered and sharp:  # a cover's rim can look like a stroke: crosses too
             conf, note = min(conf, LOW_DETAIL_CONFIDENCE), COVER_NOTE
         if local is not None and _bent_here(local, spec):  # misplaced print adds "ink"
             conf, note = min(conf, LOW_DETAIL_CONFIDENCE), BENT_NOTE
