@@ -162,6 +162,46 @@ def test_a_surplus_that_came_along_a_chain_of_families_leaves_the_whole_chain_in
     assert _too_many(even, np.ones((35, 5))) == even
 
 
+
+# a satin tuning photo's dice on paper (5,500 K, relative to the photo's brightest pixels,
+# no mat and no sure pips): pale carrots, tan mushrooms and green peppers
+_PALE = {
+    "carrot": [(0.446, -0.395), (0.554, -0.415), (0.456, -0.442), (0.51, -0.413),
+               (0.511, -0.456)],
+    "mushroom": [(0.157, -0.229), (0.102, -0.251), (0.108, -0.345), (0.142, -0.324),
+                 (0.152, -0.189)],
+    "pepper": [(-0.672, -0.453), (-0.452, -0.368), (-0.602, -0.39), (-0.586, -0.398)],
+    "onion": [(0.624, 0.672), (0.531, 0.587), (0.498, 0.577), (0.644, 0.693)],
+    "tomato": [(1.789, 0.557), (1.905, 0.502), (1.723, 0.423), (1.851, 0.522),
+               (1.993, 0.62), (1.705, 0.356), (1.763, 0.397)],
+}
+
+
+def test_a_light_naming_too_many_leaves_the_dice_a_capped_light_names_otherwise_in_doubt():
+    """The best light names the carrots and mushrooms carrots (10, more than the game's
+    7) and the peppers, lying nearest the mushrooms' place, mushrooms at full confidence.
+    The best light naming at most 7 of each names the peppers peppers: they are in doubt
+    (``crowded``), pepper named; nothing read right is made wrong."""
+    names = [n for n, faces in _PALE.items() for _ in faces]
+    faces = [np.array(f) for fs in _PALE.values() for f in fs]
+    calls = name_families(faces, np.zeros(2), False)
+    peppers = [c for n, c in zip(names, calls, strict=True) if n == "pepper"]
+    assert all(c.ingredient == "mushroom" and c.crowded == "pepper" for c in peppers), peppers
+    for n, c in zip(names, calls, strict=True):
+        assert c.ingredient == n or c.crowded == n or c.too_many, (n, c)
+
+
+def test_a_capped_light_is_not_asked_when_the_best_light_names_at_most_seven_of_each():
+    from companion.vision.dice.families import _capped_light
+
+    rng = np.random.default_rng(3)
+    faces, _, white = _block(5000, 1.0, 3.0, rng)
+    rel = np.array(faces[:30]) - white
+    assert _capped_light(rel, 0.12) is None
+    # the pale photo's best light names 10 carrots; the capped one at most 7 of each
+    capped = _capped_light(np.array([f for fs in _PALE.values() for f in fs]), 0.5)
+    assert capped is not None and np.bincount(capped, minlength=5).max() <= 7
+
 # a warm-mat tuning photo's dice (2,900-3,100 K lamp, relative to the paper's white): the
 # lamp squeezes the carrots' dim blue towards grey, so one shift and saturation per axis
 # puts them on the mushrooms' place and the mushroom family holds 9 dice

@@ -443,6 +443,21 @@ def test_a_die_walled_in_by_dice_that_reads_as_a_face_is_found(setting, index, c
     assert (die.ingredient.value, die.value) == truth[cell]
 
 
+@pytest.mark.parametrize(("setting", "index", "cell"), [("satin", 172, (1, 3)),
+                                                        ("two-lamp", 129, (2, 2))])
+def test_a_walled_in_die_the_pip_network_counts_surely_is_found(setting, index, cell):
+    """Tuning photos whose tan 5 in the middle of the block was missed: pale square pips
+    on paper (satin 172), drilled pips on stone (two-lamp 129), which the blobs counted as
+    one or two weak pips and the paint could not place. Dice stand on all four sides, the
+    cell is unlike the table, and the pip network counts 5 surely: a die, in review, read
+    right."""
+    reading, truth, pairs = _tuning_read(setting, index)
+    assert len(reading.dice) == len(pairs) == len(truth)
+    die = next(d for d, t in pairs if t == cell)
+    assert "walled-in" in die.flags and die.review
+    assert (die.ingredient.value, die.value) == truth[cell]
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_holes_walled_in_by_dice_stay_holes(seed):
     """A full block with two dice taken from its middle, on each table and on the mat:

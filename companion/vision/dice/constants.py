@@ -280,3 +280,6 @@ PIP_NET_CROP = 0.9
 PIP_NET_TAKE = 0.5
 PIP_NET_DOUBT = 0.15
 PIP_NET_TAKEN_CONFIDENCE = 0.6
+# A walled-in cell unlike the table, whose blobs and paint make no face, is a die (in
+# review) when the network puts at least this belief on one count (reader._walled_by_network).
+PIP_NET_WALLED_SURE = 0.95

@@ -325,13 +325,17 @@ def fit_families(
                               i in rivals, regrouped=was))
     # what naming a die one family costs, in its face's own doubt where known
     cost = (d if faced is None else faced) ** 2
-    calls = _apart(rel, centres, _twins(rel, _too_many(out, cost)))
+    # (a photo regrouped with at most 7 of each was named so by one light already)
+    light = _capped_light(rel, prior) if known is None and not seven and plain is None \
+        else None
+    calls = _apart(rel, centres, _twins(rel, _too_many(out, cost, light)))
     if known is None and not seven:
         calls = _beside_absent(rel, centres, calls)
     return FamilyFit(calls, centres, rel, seven)
 
 
-def _too_many(calls: list[FamilyCall], cost: np.ndarray) -> list[FamilyCall]:
+def _too_many(calls: list[FamilyCall], cost: np.ndarray,
+              light: np.ndarray | None = None) -> list[FamilyCall]:
     """The game has 7 dice of each family, so a photo naming more than 7 of one has named
     some of another family's dice with it (a light that makes orange look tan names the
     carrots mushrooms): its dice whose runner-up family holds fewer than 7 are in doubt.
@@ -339,14 +343,20 @@ def _too_many(calls: list[FamilyCall], cost: np.ndarray) -> list[FamilyCall]:
     all (dice x families, squared spread units), names otherwise: the surplus can have
     come along a chain (the same lamp makes red look orange: the tomatoes named carrots,
     the carrots mushrooms), whose middle family holds its 7 and looks sure (``crowded``:
-    the family the capped naming gives)."""
+    the family the capped naming gives). ``light``: each die's family under the best
+    light naming at most 7 of each (``_capped_light``), when the best light named more;
+    a die it names otherwise is in doubt too (``crowded``: that family), the calls'
+    counts holding or not."""
     count = {n: 0 for n in INGREDIENT_NAMES}
     for c in calls:
         count[c.ingredient] += 1
     over = {n for n, k in count.items() if k > DICE_PER_FAMILY}
-    if not over:
+    if not over and light is None:
         return calls
-    capped = _capped_names(cost, DICE_PER_FAMILY)
+    capped = _capped_names(cost, DICE_PER_FAMILY) if over else [None] * len(calls)
+    if light is not None:
+        capped = [a if a is not None and a != c.ingredient else INGREDIENT_NAMES[k]
+                  for a, c, k in zip(capped, calls, light, strict=True)]
     out = []
     for c, alt in zip(calls, capped, strict=True):
         moved = alt if alt is not None and alt != c.ingredient else None
@@ -387,6 +397,33 @@ def _capped_groups(
     if rival is not None or not np.array_equal(names, used):
         return None  # the one light names the groups otherwise, or nearly as well
     return groups
+
+
+def _capped_light(rel: np.ndarray, prior_sigma: float) -> np.ndarray | None:
+    """Each die's family (its index) under the light, of those ``_fit_light`` searches
+    first, that fits best while naming no family more than 7 dice, when the best light
+    names more: the game has 7 of each, so that light has named some dice as their
+    neighbours, and may have moved whole families along a chain with them (on paper the
+    tan mushrooms named carrots and the green peppers, then nearest the mushrooms' place,
+    named mushrooms at full confidence, 4 carrots, 5 mushrooms and 4 peppers in all, while
+    the best light naming at most 7 of each named all 25 right). None when the best
+    light names at most 7 of each, or no light does, or the dice are more than a full
+    block."""
+    if len(rel) > C.FULL_BLOCK_DICE:
+        return None
+    sats = [np.array([a, b]) for a in C.FAMILY_SATURATIONS for b in C.FAMILY_SATURATIONS]
+    fits: list[tuple[np.ndarray, np.ndarray]] = []
+    _search(rel, _lattice(np.zeros(2), C.FAMILY_SHIFT_SPAN, 3 * C.FAMILY_SHIFT_STEP), sats,
+            prior_sigma, fits)
+    totals = np.concatenate([t for t, _ in fits])
+    labels = np.concatenate([lab for _, lab in fits])
+    most = (labels[:, :, None] == np.arange(len(CENTROIDS))).sum(axis=1).max(axis=1)
+    if most[int(np.argmin(totals))] <= DICE_PER_FAMILY:
+        return None
+    held = most <= DICE_PER_FAMILY
+    if not held.any():
+        return None
+    return labels[int(np.argmin(np.where(held, totals, np.inf)))]
 
 
 def _capped_names(cost: np.ndarray, per: int) -> list[str | None]:

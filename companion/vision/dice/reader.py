@@ -478,14 +478,32 @@ def _with_walled_in(cells: list[_Cell], present: list[tuple[_Cell, float, list[s
     pips of a red die on a red cloth leaves it at 1.1). A hole walled in by dice on every
     side is rare in a block, and the table seen through it makes no such face."""
     taken = {(c.row, c.col) for c, _, _ in present}
-    walled = [cell for cell in cells if (cell.row, cell.col) not in taken
-              and all(nb in taken for nb in _neighbours(cell.row, cell.col))
-              and _walled_face(cell.read)]
+    hemmed = [cell for cell in cells if (cell.row, cell.col) not in taken
+              and all(nb in taken for nb in _neighbours(cell.row, cell.col))]
+    walled = [cell for cell in hemmed if _walled_face(cell.read)]
+    walled += _walled_by_network([cell for cell in hemmed if cell not in walled])
     if not walled:
         return present
     kept = {id(c): (p, f) for c, p, f in present}
     kept |= {id(cell): (C.TABLE_LIKE_PRESENCE, ["walled-in"]) for cell in walled}
     return [(cell, *kept[id(cell)]) for cell in cells if id(cell) in kept]
+
+
+def _walled_by_network(cells: list[_Cell]) -> list[_Cell]:
+    """Of walled-in ``cells`` whose blobs and paint make no face, those unlike the table,
+    over one colour, whose pips the pip network counts surely (PIP_NET_WALLED_SURE): a
+    tan die's pale or drilled pips, hardly apart from its face, that the blobs count as
+    one or two weak pips and the paint cannot place. The network knows no empty cell (it
+    names a count on bare table as surely), so only a cell that differs from the table,
+    with dice on all four sides, is asked."""
+    asked = [cell for cell in cells
+             if cell.read.occupied >= C.OCCUPIED_MIN and _one_colour(cell.read)]
+    net = pip_net()
+    if not asked or net is None:
+        return []
+    probs = net.probs([cell.patch for cell in asked])
+    return [cell for cell, p in zip(asked, probs, strict=True)
+            if float(p.max()) >= C.PIP_NET_WALLED_SURE]
 
 
 def _walled_face(read: CellRead) -> bool:
