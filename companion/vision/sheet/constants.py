@@ -211,7 +211,8 @@ GLARE_MIN_PRINTED_PX = 40
 # tuning shapes): silent errors 280 without the check, 21 with the fields' test alone, 12
 # with the page's at a 6 mm margin and 0.1 of print, 8 at 9 mm and 0.06 (kept); on 300
 # calibration photos with nothing on them it flags 2 fields of 23,547, and none on 240 bent
-# and sketched ones.
+# and sketched ones (the glare rim below, added after, left those counts and the cover
+# bench's tuning rows as they were).
 COVER_PRINTED_BELOW = 0.6
 COVER_WINDOW_MM = 2.5
 COVER_REACH_MM = 0.8
