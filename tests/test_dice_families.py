@@ -192,15 +192,20 @@ def test_a_light_naming_too_many_leaves_the_dice_a_capped_light_names_otherwise_
 
 
 def test_a_capped_light_is_not_asked_when_the_best_light_names_at_most_seven_of_each():
-    from companion.vision.dice.families import _capped_light
+    from companion.vision.dice.families import _capped_light, _fit_light
+
+    def capped(rel: np.ndarray, prior: float) -> np.ndarray | None:
+        fits: list[tuple[np.ndarray, np.ndarray]] = []
+        _fit_light(rel, prior, fits=fits)
+        return _capped_light(fits, len(rel))
 
     rng = np.random.default_rng(3)
     faces, _, white = _block(5000, 1.0, 3.0, rng)
     rel = np.array(faces[:30]) - white
-    assert _capped_light(rel, 0.12) is None
+    assert capped(rel, 0.12) is None
     # the pale photo's best light names 10 carrots; the capped one at most 7 of each
-    capped = _capped_light(np.array([f for fs in _PALE.values() for f in fs]), 0.5)
-    assert capped is not None and np.bincount(capped, minlength=5).max() <= 7
+    capped_pale = capped(np.array([f for fs in _PALE.values() for f in fs]), 0.5)
+    assert capped_pale is not None and np.bincount(capped_pale, minlength=5).max() <= 7
 
 # a warm-mat tuning photo's dice (2,900-3,100 K lamp, relative to the paper's white): the
 # lamp squeezes the carrots' dim blue towards grey, so one shift and saturation per axis

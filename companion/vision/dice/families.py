@@ -59,6 +59,7 @@ class FamilyCall:
 def _fit_light(
     rel: np.ndarray, prior_sigma: float, base: np.ndarray = CENTROIDS,
     saturations: Sequence[float] = C.FAMILY_SATURATIONS, centre: np.ndarray | None = None,
+    fits: list[tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, set[int]]:
     """Shift t and saturation s (one per axis) with rel ~ s * centroid + t, chosen by every
     die at once: a robust sum of distances to the nearest family, plus priors keeping t
@@ -69,11 +70,12 @@ def _fit_light(
     in doubt (several dice of one family could pass for the next family under another
     light). ``base``: the families' layout fitted (the nominal one, or a game's learnt
     colours), with these saturations tried on each axis; ``centre``: the shift the search
-    is centred on and its prior drawn to (none: no shift)."""
+    is centred on and its prior drawn to (none: no shift); ``fits``: where the coarse
+    search's candidates are also kept (``_search``), for ``_capped_light``."""
     span, step = C.FAMILY_SHIFT_SPAN, C.FAMILY_SHIFT_STEP
     mid = np.zeros(2) if centre is None else np.asarray(centre, np.float64)
     sats = [np.array([a, b]) for a in saturations for b in saturations]
-    fits: list[tuple[np.ndarray, np.ndarray]] = []
+    fits = [] if fits is None else fits
     coarse = _search(rel, _lattice(mid, span, 3 * step), sats, prior_sigma, fits, base, mid)
     fine = _search(rel, _lattice(coarse[0], 1.5 * step, step / 2), [coarse[1]], prior_sigma,
                    base=base, centre=mid)
@@ -254,7 +256,8 @@ def fit_families(
         return FamilyFit([], CENTROIDS.copy(), np.zeros((0, 2)))
     rel = np.array(features, np.float64) - white
     prior = C.FAMILY_PRIOR_SURE if white_is_sure else C.FAMILY_PRIOR_LOOSE
-    centres, rivals, seven = _photo_centres(rel, prior)
+    searched: list[tuple[np.ndarray, np.ndarray]] = []  # the photo's own light search
+    centres, rivals, seven = _photo_centres(rel, prior, searched)
     plain: np.ndarray | None = None  # the plain fit's families, when regrouped
     if known is None and not seven:
         nearest = _nearest(rel, centres)
@@ -326,8 +329,8 @@ def fit_families(
     # what naming a die one family costs, in its face's own doubt where known
     cost = (d if faced is None else faced) ** 2
     # (a photo regrouped with at most 7 of each was named so by one light already)
-    light = _capped_light(rel, prior) if known is None and not seven and plain is None \
-        else None
+    light = _capped_light(searched, len(rel)) if known is None and not seven \
+        and plain is None else None
     calls = _apart(rel, centres, _twins(rel, _too_many(out, cost, light)))
     if known is None and not seven:
         calls = _beside_absent(rel, centres, calls)
@@ -399,9 +402,11 @@ def _capped_groups(
     return groups
 
 
-def _capped_light(rel: np.ndarray, prior_sigma: float) -> np.ndarray | None:
-    """Each die's family (its index) under the light, of those ``_fit_light`` searches
-    first, that fits best while naming no family more than 7 dice, when the best light
+def _capped_light(fits: list[tuple[np.ndarray, np.ndarray]], n_dice: int
+                  ) -> np.ndarray | None:
+    """Each die's family (its index) under the light, of those ``_fit_light``'s coarse
+    search tried on the photo's ``n_dice`` dice (its ``fits``), that fits best while
+    naming no family more than 7 dice, when the best light
     names more: the game has 7 of each, so that light has named some dice as their
     neighbours, and may have moved whole families along a chain with them (on paper the
     tan mushrooms named carrots and the green peppers, then nearest the mushrooms' place,
@@ -409,12 +414,8 @@ def _capped_light(rel: np.ndarray, prior_sigma: float) -> np.ndarray | None:
     the best light naming at most 7 of each named all 25 right). None when the best
     light names at most 7 of each, or no light does, or the dice are more than a full
     block."""
-    if len(rel) > C.FULL_BLOCK_DICE:
+    if n_dice > C.FULL_BLOCK_DICE or not fits:
         return None
-    sats = [np.array([a, b]) for a in C.FAMILY_SATURATIONS for b in C.FAMILY_SATURATIONS]
-    fits: list[tuple[np.ndarray, np.ndarray]] = []
-    _search(rel, _lattice(np.zeros(2), C.FAMILY_SHIFT_SPAN, 3 * C.FAMILY_SHIFT_STEP), sats,
-            prior_sigma, fits)
     totals = np.concatenate([t for t, _ in fits])
     labels = np.concatenate([lab for _, lab in fits])
     most = (labels[:, :, None] == np.arange(len(CENTROIDS))).sum(axis=1).max(axis=1)
@@ -436,12 +437,14 @@ def _capped_names(cost: np.ndarray, per: int) -> list[str | None]:
     return [INGREDIENT_NAMES[j] for j in balanced_labels(cost, per)]
 
 
-def _photo_centres(rel: np.ndarray, prior: float) -> tuple[np.ndarray, set[int], bool]:
+def _photo_centres(rel: np.ndarray, prior: float,
+                   searched: list[tuple[np.ndarray, np.ndarray]] | None = None,
+                   ) -> tuple[np.ndarray, set[int], bool]:
     """The families' centres judged from this photo's dice alone: the light fitted to all
     of them, each family's centre drawn to its dice, then the 7-each naming of a full
     block or a family split in two. Also the dice left in doubt, and whether the block
-    was named 7 of each."""
-    shift, sat, rivals = _fit_light(rel, prior)
+    was named 7 of each; ``searched`` keeps the light search's candidates (``_fit_light``)."""
+    shift, sat, rivals = _fit_light(rel, prior, fits=searched)
     centres = CENTROIDS * sat[None, :] + shift
     for _ in range(C.FAMILY_ROUNDS):
         d = np.linalg.norm(rel[:, None, :] - centres[None], axis=-1)
