@@ -35,6 +35,14 @@ from companion.vision.sheet.constants import (
 from companion.vision.sheet.marks import box_px, crop
 
 
+def _unseen(darkest: np.ndarray, blank_ratio: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The blank's print (bool) and the print the photo does not show: no pixel near it
+    (``darkest``, the photo's darkest within reach, over its paper white) as much as
+    COVER_SEEN_SHARE of the print's own depth below the paper."""
+    printed = blank_ratio < COVER_PRINTED_BELOW
+    return printed, printed & ((1.0 - darkest) < COVER_SEEN_SHARE * (1.0 - blank_ratio))
+
+
 def unseen_print(ratio: np.ndarray, blank_ratio: np.ndarray, spec: FieldSpec, px_per_mm: float,
                  shift: tuple[int, int] = (0, 0), glare: np.ndarray | None = None
                  ) -> float | None:
@@ -55,17 +63,15 @@ def unseen_print(ratio: np.ndarray, blank_ratio: np.ndarray, spec: FieldSpec, px
     photo = crop(ratio, photo_rect)
     if photo.shape[0] < expected.shape[0] + 2 * r or photo.shape[1] < expected.shape[1] + 2 * r:
         return None  # the window leaves the page
-    printed = expected < COVER_PRINTED_BELOW
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * r + 1, 2 * r + 1))
+    darkest = cv2.erode(photo, kernel)[r:r + expected.shape[0], r:r + expected.shape[1]]
+    printed, unseen = _unseen(darkest, expected)
     n = int(printed.sum())
     if n < COVER_MIN_PRINTED_PX:
         return None
-    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * r + 1, 2 * r + 1))
-    darkest = cv2.erode(photo, kernel)[r:r + expected.shape[0], r:r + expected.shape[1]]
-    want = 1.0 - expected[printed]  # the print's depth below its paper
-    seen = (1.0 - darkest[printed]) >= COVER_SEEN_SHARE * want
     if glare is not None:
-        seen |= crop(glare, photo_rect)[r:r + expected.shape[0], r:r + expected.shape[1]][printed]
-    return 1.0 - float(seen.mean())
+        unseen &= ~crop(glare, photo_rect)[r:r + expected.shape[0], r:r + expected.shape[1]]
+    return float(unseen.sum()) / n
 
 
 def hidden_print(ratio: np.ndarray, blank_ratio: np.ndarray, px_per_mm: float,
@@ -81,9 +87,7 @@ def hidden_print(ratio: np.ndarray, blank_ratio: np.ndarray, px_per_mm: float,
     """
     r = max(1, int(round(COVER_MAP_REACH_MM * px_per_mm)))
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * r + 1, 2 * r + 1))
-    darkest = cv2.erode(ratio, kernel)
-    printed = blank_ratio < COVER_PRINTED_BELOW
-    unseen = printed & ((1.0 - darkest) < COVER_SEEN_SHARE * (1.0 - blank_ratio))
+    printed, unseen = _unseen(cv2.erode(ratio, kernel), blank_ratio)
     if glare is not None:
         unseen &= ~glare
     h, w = ratio.shape[:2]
