@@ -22,6 +22,7 @@ import numpy as np
 import companion.vision.sheet.reader as sheet_reader
 from companion.games.delicious.simulate import simulate_game
 from companion.games.delicious.verdicts import COVER_NOTE
+from tools.bench_glare import sheet_counts
 from tools.synth.camera import CameraOptions
 from tools.synth.covers import CoverSetting, lay_cover
 from tools.synth.sheet_photo import render_sheet_photo
@@ -38,14 +39,7 @@ def _count(img: np.ndarray, truth: dict[str, str], check: bool) -> dict[str, int
         r = sheet_reader.read_image(img)
     finally:
         sheet_reader.covered_fields = real  # type: ignore[assignment]
-    wrong = [k for k, f in r.readings.items() if f.value != truth.get(k)]
-    return {
-        "fields": len(r.readings),
-        "wrong": len(wrong),
-        "silent": sum(not r.readings[k].review for k in wrong),
-        "review": len(r.review),
-        "cover_notes": sum(f.note == COVER_NOTE for f in r.readings.values()),
-    }
+    return sheet_counts(r, truth, COVER_NOTE)
 
 
 def main() -> None:
@@ -94,7 +88,7 @@ def bench(setting: CoverSetting, photos: int) -> None:
     print("|---|---|---|---|---|---|---|")
     for name, t in totals.items():
         print(f"| {setting.value}: {name} | {t['fields']} | {t['wrong']} | {t['silent']} | "
-              f"{100 * t['review'] / max(t['fields'], 1):.2f}% | {t['cover_notes']} | "
+              f"{100 * t['review'] / max(t['fields'], 1):.2f}% | {t['notes']} | "
               f"{t['refused']} |")
     print(f"\n| thing on the sheet ({setting.value}) | photos | silent errors, check off "
           "| check on |")

@@ -14,14 +14,14 @@ from __future__ import annotations
 import argparse
 import tempfile
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
 
 import companion.vision.sheet.glare as glare
 from companion.games.delicious.simulate import simulate_game
-from companion.vision.sheet.reader import read_photo
+from companion.games.delicious.verdicts import GLARE_NOTE
+from companion.vision.sheet.reader import SheetReading, read_photo
 from tools.synth.camera import CameraOptions
 from tools.synth.sheet_photo import render_sheet_photo
 
@@ -41,7 +41,7 @@ def _glared(jpeg: bytes, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def _count(path: Path, truth: dict[str, str], check: bool) -> dict[str, Any]:
+def _count(path: Path, truth: dict[str, str], check: bool) -> dict[str, int]:
     saved = glare.GLARE_FIELD_SHARE
     if not check:
         glare.GLARE_FIELD_SHARE = 2.0  # no field is ever more than all clipped
@@ -49,13 +49,19 @@ def _count(path: Path, truth: dict[str, str], check: bool) -> dict[str, Any]:
         r = read_photo(str(path))
     finally:
         glare.GLARE_FIELD_SHARE = saved
+    return sheet_counts(r, truth, GLARE_NOTE)
+
+
+def sheet_counts(r: SheetReading, truth: dict[str, str], note: str) -> dict[str, int]:
+    """One photo's fields, those read wrong, wrong and not in review (silent), in review,
+    and those whose note is ``note`` (the check a bench measures)."""
     wrong = [k for k, f in r.readings.items() if f.value != truth.get(k)]
     return {
         "fields": len(r.readings),
         "wrong": len(wrong),
         "silent": sum(not r.readings[k].review for k in wrong),
         "review": len(r.review),
-        "glare_notes": sum(f.note.startswith("glare") for f in r.readings.values()),
+        "notes": sum(f.note == note for f in r.readings.values()),
     }
 
 
@@ -92,7 +98,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     for name, t in totals.items():
         print(f"| {name} | {t['fields']} | {t['wrong']} | {t['silent']} | "
-              f"{100 * t['review'] / max(t['fields'], 1):.2f}% | {t['glare_notes']} |")
+              f"{100 * t['review'] / max(t['fields'], 1):.2f}% | {t['notes']} |")
 
 
 if __name__ == "__main__":
