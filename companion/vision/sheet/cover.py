@@ -11,7 +11,9 @@ lightness, so the print's darkness is what goes missing under light and dark cov
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -31,6 +33,21 @@ from companion.vision.sheet.constants import (
     COVER_SEEN_SHARE,
     COVER_WINDOW_MM,
     GLARE_LEVEL,
+    LYING_ALIKE,
+    LYING_BLUR_PX,
+    LYING_BORDER_MM,
+    LYING_CANNY_LOW,
+    LYING_DIRECTIONS,
+    LYING_END_MM,
+    LYING_FOLLOW_MM,
+    LYING_FOLLOW_RUN_MM,
+    LYING_FOLLOW_SHARE,
+    LYING_GAP_MM,
+    LYING_MIN_LENGTH_MM,
+    LYING_PRINT_MM,
+    LYING_PX_PER_MM,
+    LYING_REACH_MM,
+    LYING_SIDE_MM,
 )
 from companion.vision.sheet.marks import box_px, crop
 
@@ -117,15 +134,173 @@ def glare_rim(grey: np.ndarray, px_per_mm: float) -> np.ndarray:
     return out
 
 
+@dataclass(frozen=True, eq=False)
+class PrintEdges:
+    """The blank's edges on the lying-things grid, by direction: bit k of a pixel is set
+    where an edge of direction k or a neighbouring one lies within LYING_PRINT_MM
+    (``near``) or LYING_FOLLOW_MM (``follow``). The same for every photo of a sheet."""
+
+    near: np.ndarray
+    follow: np.ndarray
+
+
+def _on_grid(ratio: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """``ratio`` (1 = paper) as uint8 on a grid of LYING_PX_PER_MM."""
+    s = LYING_PX_PER_MM / px_per_mm
+    size = (max(1, round(ratio.shape[1] * s)), max(1, round(ratio.shape[0] * s)))
+    # bilinear, not area: a tenth of the time, and the grid is blurred before edges are sought
+    small = cv2.resize(ratio, size, interpolation=cv2.INTER_LINEAR)
+    return np.asarray(np.clip(small * 255.0, 0, 255), np.uint8)
+
+
+def _directions(grey: np.ndarray) -> np.ndarray:
+    """Each pixel's gradient direction, folded to a half turn, as one of LYING_DIRECTIONS
+    bins (uint8): an edge and its own print differ in place, never in direction."""
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1)
+    turn = cv2.phase(gx, gy, angleInDegrees=True)  # 0 .. 360
+    bins = (turn * (LYING_DIRECTIONS / 180.0)).astype(np.uint8)
+    return np.asarray(bins % np.uint8(LYING_DIRECTIONS), np.uint8)
+
+
+def _disc(mm: float) -> np.ndarray:
+    r = max(1, int(round(mm * LYING_PX_PER_MM)))
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+
+
+def print_edges(blank_ratio: np.ndarray, px_per_mm: float) -> PrintEdges:
+    """The blank sheet's edges by direction (see :class:`PrintEdges`)."""
+    grey = cv2.GaussianBlur(_on_grid(blank_ratio, px_per_mm), (0, 0), 1.0)
+    edges = cv2.Canny(grey, 40, 80) > 0
+    turn = _directions(grey)
+    near = np.zeros(grey.shape, np.uint8)
+    follow = np.zeros(grey.shape, np.uint8)
+    for k in range(LYING_DIRECTIONS):
+        alike = [(k - 1) % LYING_DIRECTIONS, k, (k + 1) % LYING_DIRECTIONS]
+        same = (edges & np.isin(turn, alike)).astype(np.uint8)
+        bit = np.uint8(1 << k)
+        near |= np.where(cv2.dilate(same, _disc(LYING_PRINT_MM)) > 0, bit, np.uint8(0))
+        follow |= np.where(cv2.dilate(same, _disc(LYING_FOLLOW_MM)) > 0, bit, np.uint8(0))
+    near.flags.writeable = follow.flags.writeable = False
+    return PrintEdges(near, follow)
+
+
+Segment = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm on the page
+
+
+def _follows_print(follow: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> bool:
+    """Whether a segment (grid px) lies along print of its own direction for most of its
+    length: a printed line the photo shows a little further off than LYING_PRINT_MM."""
+    k = int(((math.degrees(math.atan2(y1 - y0, x1 - x0)) + 90.0) % 180.0)
+            // (180.0 / LYING_DIRECTIONS)) % LYING_DIRECTIONS
+    n = max(2, int(math.hypot(x1 - x0, y1 - y0)))
+    xs = np.clip(np.linspace(x0, x1, n).round().astype(int), 0, follow.shape[1] - 1)
+    ys = np.clip(np.linspace(y0, y1, n).round().astype(int), 0, follow.shape[0] - 1)
+    return float(((follow[ys, xs] >> k) & 1).mean()) >= LYING_FOLLOW_SHARE
+
+
+def lying_lines(ratio: np.ndarray, printed: PrintEdges, px_per_mm: float) -> list[Segment]:
+    """Long straight edges in the photo that the blank does not print (mm on the page):
+    the sides of a pencil or a pen lying on the sheet."""
+    grey = cv2.GaussianBlur(_on_grid(ratio, px_per_mm), (0, 0), LYING_BLUR_PX)
+    if grey.shape != printed.near.shape:
+        return []  # a photo of another size than the blank's: nothing to compare with
+    edges = cv2.Canny(grey, LYING_CANNY_LOW, 2.5 * LYING_CANNY_LOW)
+    edges[((printed.near >> _directions(grey)) & 1) > 0] = 0
+    b = int(round(LYING_BORDER_MM * LYING_PX_PER_MM))
+    edges[:b], edges[-b:], edges[:, :b], edges[:, -b:] = 0, 0, 0, 0
+    # a pencil's edge is a little wavy on the grid: thickened so its pixels meet in one line
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    length = LYING_MIN_LENGTH_MM * LYING_PX_PER_MM
+    found = cv2.HoughLinesP(edges, 1, np.pi / 180, int(0.3 * length), minLineLength=int(length),
+                            maxLineGap=int(LYING_GAP_MM * LYING_PX_PER_MM))
+    if found is None:
+        return []
+    grid = grey.astype(np.float32) / 255.0
+    # every segment is followed, even one beside another: where the strip beside an edge
+    # ends depends on which pixel row the edge was found on
+    mm = 1.0 / LYING_PX_PER_MM
+    out: list[Segment] = []
+    for x0, y0, x1, y1 in found.reshape(-1, 4).tolist():
+        if not _follows_print(printed.follow, x0, y0, x1, y1):
+            a0, b0, a1, b1 = _followed(grid, x0, y0, x1, y1)
+            out.append((a0 * mm, b0 * mm, a1 * mm, b1 * mm))
+    return out
+
+
+def _followed(grid: np.ndarray, x0: float, y0: float, x1: float, y1: float
+              ) -> tuple[float, float, float, float]:
+    """The segment (grid px) stretched along its axis while the strip beside it, on
+    either side, looks as it does along the segment (LYING_ALIKE)."""
+    span = math.hypot(x1 - x0, y1 - y0)
+    ux, uy = (x1 - x0) / span, (y1 - y0) / span
+    reach = float(math.hypot(*grid.shape))
+    t = np.arange(-reach, reach, 1.0, dtype=np.float32)
+    run = max(1, int(round(LYING_FOLLOW_RUN_MM * LYING_PX_PER_MM)))
+    a, b = int(reach), int(reach + span)  # the segment's own part of ``t``
+    lo, hi = a, b
+    side = LYING_SIDE_MM * LYING_PX_PER_MM
+    for across in (np.arange(1.0, side + 1.0), -np.arange(1.0, side + 1.0)):
+        mx = (x0 + t[None, :] * ux - across[:, None] * uy).astype(np.float32)
+        my = (y0 + t[None, :] * uy + across[:, None] * ux).astype(np.float32)
+        strip = cv2.remap(grid, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                          borderValue=-1.0)
+        if b - a < run:
+            continue
+        look = np.median(strip[:, a:b], axis=1)
+        off = np.abs(strip - look[:, None]).mean(axis=0)
+        off[(strip < 0).any(axis=0)] = np.inf  # off the page
+        alike = np.convolve(off, np.ones(run) / run, mode="same") <= LYING_ALIKE
+        j = b
+        while j < len(t) and alike[j]:
+            j += 1
+        k = a
+        while k > 0 and alike[k - 1]:
+            k -= 1
+        lo, hi = min(lo, k), max(hi, j)
+    return (x0 + float(t[lo]) * ux, y0 + float(t[lo]) * uy,
+            x0 + float(t[hi - 1]) * ux, y0 + float(t[hi - 1]) * uy)
+
+
+def fields_near_lines(lines: Sequence[Segment], specs: Iterable[FieldSpec]) -> set[str]:
+    """Ids of the fields whose box lies within LYING_REACH_MM of a line stretched
+    LYING_END_MM past both its ends."""
+    specs = list(specs)
+    if not lines or not specs:
+        return set()
+    x = np.array([s.box_mm.x for s in specs])[:, None]
+    y = np.array([s.box_mm.y for s in specs])[:, None]
+    w = np.array([s.box_mm.w for s in specs])[:, None]
+    h = np.array([s.box_mm.h for s in specs])[:, None]
+    hit = np.zeros(len(specs), bool)
+    for x0, y0, x1, y1 in lines:
+        span = math.hypot(x1 - x0, y1 - y0)
+        if span <= 0:
+            continue
+        t = np.arange(-LYING_END_MM, span + LYING_END_MM + 0.5, 0.5)[None, :]
+        px, py = x0 + t * (x1 - x0) / span, y0 + t * (y1 - y0) / span
+        dx = np.maximum(np.maximum(x - px, px - (x + w)), 0.0)
+        dy = np.maximum(np.maximum(y - py, py - (y + h)), 0.0)
+        hit |= (np.hypot(dx, dy) <= LYING_REACH_MM).any(axis=1)
+    return {s.id for s, on in zip(specs, hit, strict=True) if on}
+
+
 def covered_fields(ratio: np.ndarray, blank_ratio: np.ndarray, specs: Iterable[FieldSpec],
                    px_per_mm: float, shifts: Mapping[str, tuple[int, ...]],
-                   glare: np.ndarray | None = None) -> set[str]:
+                   glare: np.ndarray | None = None, printed: PrintEdges | None = None
+                   ) -> set[str]:
     """Ids of the fields around which most of the print is hidden, or which lie within a
-    cover's margin; print lost where a reflection may have washed it out (``glare``, from
-    :func:`glare_rim`) is left to the glare check."""
+    cover's margin, or near a long thin thing lying on the sheet (found where ``printed``,
+    the blank's :func:`print_edges`, is given); print lost where a reflection may have
+    washed it out (``glare``, from :func:`glare_rim`) is left to the glare check."""
+    specs = list(specs)
     near, grid_ppm = hidden_print(ratio, blank_ratio, px_per_mm, glare)
     out: set[str] = set()
+    if printed is not None:
+        out |= fields_near_lines(lying_lines(ratio, printed, px_per_mm), specs)
     for spec in specs:
+        if spec.id in out:
+            continue
         dx, dy = shifts.get(spec.id, (0, 0))[:2]
         b = spec.box_mm
         if crop(near, box_px((b.x, b.y, b.w, b.h), grid_ppm)).any():

@@ -97,7 +97,7 @@ from companion.vision.sheet.constants_sketches import (
     SKETCH_CLASSES,
     VEGETABLE_PLANTS,
 )
-from companion.vision.sheet.cover import covered_fields, glare_rim
+from companion.vision.sheet.cover import PrintEdges, covered_fields, glare_rim, print_edges
 from companion.vision.sheet.decide import Candidates, Decision, decide
 from companion.vision.sheet.drawing_groups import (
     DrawingEvidence,
@@ -274,6 +274,7 @@ class _Page:
     raw_ratio: np.ndarray  # float32: the same unsmoothed; 1 - it is aligned on
     blank_ratio: np.ndarray  # float32: the blank sheet over its own local paper white
     px_per_mm: float
+    printed: PrintEdges  # the blank's edges by direction (a pencil's are not among them)
     shift_templates: dict[str, tuple[ShiftTemplate | None, ...]]  # by field id, per blur
     # the blank's expected lightness around a field (_rel_patch), by window and blur: a
     # mark is measured five times, nudged a pixel each way, over the same window
@@ -312,6 +313,14 @@ def _blank_ratio(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int
     out = marks.paper_ratio(blank, ppm)
     out.flags.writeable = False
     return out
+
+
+@lru_cache(maxsize=8)
+def _print_edges(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int, int],
+                 ppm: float, version: int = layouts.LAYOUT_VERSION) -> PrintEdges:
+    """The blank sheet's edges by direction, for finding a pencil lying on a photo of it
+    (the same for every photo of the sheet; kept for the last eight, 1 MB each)."""
+    return print_edges(_blank_ratio(sheet, paper, variant, bw, size, ppm, version), ppm)
 
 
 @lru_cache(maxsize=8)
@@ -651,7 +660,9 @@ def _page(grey: np.ndarray, reg: Registration) -> _Page:
                                  _aligned_specs(reg.geometry), label.version)
     blank_ratio = _blank_ratio(label.sheet, label.paper, label.variant, bw, size, ppm,
                                label.version)
-    return _Page(grey, ratio, blank, raw, blank_ratio, ppm, templates)
+    printed = _print_edges(label.sheet, label.paper, label.variant, bw, size, ppm,
+                           label.version)
+    return _Page(grey, ratio, blank, raw, blank_ratio, ppm, printed, templates)
 
 
 def read_fields(
@@ -723,7 +734,8 @@ def read_fields(
     decided = decide(cands, reg.label.variant)
     glared = glared_fields(grey, page.blank, geometry.fields, reg.px_per_mm)
     covered = covered_fields(page.raw_ratio, page.blank_ratio, geometry.fields,
-                             reg.px_per_mm, shifts, glare_rim(grey, reg.px_per_mm))
+                             reg.px_per_mm, shifts, glare_rim(grey, reg.px_per_mm),
+                             page.printed)
     letter_review_below = _letter_review_below(reader)
     pair_review_below = _pair_review_below(reader)
     doubted = (doubted_pairs(letter_calls(decided, cands), letter_review_below)
