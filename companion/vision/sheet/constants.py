@@ -251,10 +251,15 @@ LYING_BORDER_MM = 3.0
 # A line found is followed along its axis, past where its edges were lost in print, while
 # the LYING_SIDE_MM beside it on one side looks like it did along the part found: a pencil
 # hides what lies under it, so its look carries on. Followed while the mean difference over
-# LYING_FOLLOW_RUN_MM stays within LYING_ALIKE (of the grey scale, 1 = black to white).
+# LYING_FOLLOW_RUN_MM stays within LYING_ALIKE (of the grey scale, 1 = black to white). A
+# line whose strips, on both sides, differ from their own look by more than LYING_EVEN on
+# average along the line itself is no pencil's edge (print a bent page moved, lined up by
+# chance along a row of cells' corners: 1 of 40 bent photos before; 0.12 kept it, 0.1 not,
+# and 0.08 lost a pencil).
 LYING_SIDE_MM = 6.0
 LYING_FOLLOW_RUN_MM = 5.0
 LYING_ALIKE = 0.08
+LYING_EVEN = 0.1
 # Print lost within COVER_GLARE_RIM_MM of clipped white (GLARE_LEVEL) is a reflection's:
 # the glare check speaks for it (a spot's soft rim washes the print out without clipping).
 COVER_GLARE_RIM_MM = 6.0

@@ -39,6 +39,7 @@ from companion.vision.sheet.constants import (
     LYING_CANNY_LOW,
     LYING_DIRECTIONS,
     LYING_END_MM,
+    LYING_EVEN,
     LYING_FOLLOW_MM,
     LYING_FOLLOW_RUN_MM,
     LYING_FOLLOW_SHARE,
@@ -222,34 +223,45 @@ def lying_lines(ratio: np.ndarray, printed: PrintEdges, px_per_mm: float) -> lis
     mm = 1.0 / LYING_PX_PER_MM
     out: list[Segment] = []
     for x0, y0, x1, y1 in found.reshape(-1, 4).tolist():
-        if not _follows_print(printed.follow, x0, y0, x1, y1):
-            a0, b0, a1, b1 = _followed(grid, x0, y0, x1, y1)
+        if _follows_print(printed.follow, x0, y0, x1, y1):
+            continue
+        followed = _followed(grid, x0, y0, x1, y1, LYING_EVEN)
+        if followed is not None:
+            a0, b0, a1, b1 = followed
             out.append((a0 * mm, b0 * mm, a1 * mm, b1 * mm))
     return out
 
 
-def _followed(grid: np.ndarray, x0: float, y0: float, x1: float, y1: float
-              ) -> tuple[float, float, float, float]:
+def _followed(grid: np.ndarray, x0: float, y0: float, x1: float, y1: float, even: float
+              ) -> tuple[float, float, float, float] | None:
     """The segment (grid px) stretched along its axis while the strip beside it, on
-    either side, looks as it does along the segment (LYING_ALIKE)."""
+    either side, looks as it does along the segment (LYING_ALIKE); None when neither
+    side's strip looks alike along the segment itself within ``even`` (the mean
+    difference): a pencil looks the same all along, while edges of print a bent page
+    moved, lined up by chance (corners of a row of cells), have cells, letters and paper
+    beside them by turns."""
     span = math.hypot(x1 - x0, y1 - y0)
     ux, uy = (x1 - x0) / span, (y1 - y0) / span
     reach = float(math.hypot(*grid.shape))
     t = np.arange(-reach, reach, 1.0, dtype=np.float32)
     run = max(1, int(round(LYING_FOLLOW_RUN_MM * LYING_PX_PER_MM)))
     a, b = int(reach), int(reach + span)  # the segment's own part of ``t``
+    if b - a < run:
+        return None
     lo, hi = a, b
     side = LYING_SIDE_MM * LYING_PX_PER_MM
+    steady = False
     for across in (np.arange(1.0, side + 1.0), -np.arange(1.0, side + 1.0)):
         mx = (x0 + t[None, :] * ux - across[:, None] * uy).astype(np.float32)
         my = (y0 + t[None, :] * uy + across[:, None] * ux).astype(np.float32)
         strip = cv2.remap(grid, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                           borderValue=-1.0)
-        if b - a < run:
-            continue
         look = np.median(strip[:, a:b], axis=1)
         off = np.abs(strip - look[:, None]).mean(axis=0)
         off[(strip < 0).any(axis=0)] = np.inf  # off the page
+        if float(np.mean(off[a:b])) > even:
+            continue
+        steady = True
         alike = np.convolve(off, np.ones(run) / run, mode="same") <= LYING_ALIKE
         j = b
         while j < len(t) and alike[j]:
@@ -258,6 +270,8 @@ def _followed(grid: np.ndarray, x0: float, y0: float, x1: float, y1: float
         while k > 0 and alike[k - 1]:
             k -= 1
         lo, hi = min(lo, k), max(hi, j)
+    if not steady:
+        return None
     return (x0 + float(t[lo]) * ux, y0 + float(t[lo]) * uy,
             x0 + float(t[hi - 1]) * ux, y0 + float(t[hi - 1]) * uy)
 
