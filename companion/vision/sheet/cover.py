@@ -49,6 +49,7 @@ from companion.vision.sheet.constants import (
     LYING_PX_PER_MM,
     LYING_REACH_MM,
     LYING_SIDE_MM,
+    LYING_SUPPORT,
 )
 from companion.vision.sheet.marks import box_px, crop
 
@@ -200,6 +201,15 @@ def _follows_print(follow: np.ndarray, x0: float, y0: float, x1: float, y1: floa
     return float(((follow[ys, xs] >> k) & 1).mean()) >= LYING_FOLLOW_SHARE
 
 
+def _support(edges: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> float:
+    """The share of a segment's length (grid px) that lies on an edge pixel: a pencil's
+    side is an edge nearly all along; chance alignments of print are sparse."""
+    n = max(2, int(math.hypot(x1 - x0, y1 - y0)))
+    xs = np.clip(np.linspace(x0, x1, n).round().astype(int), 0, edges.shape[1] - 1)
+    ys = np.clip(np.linspace(y0, y1, n).round().astype(int), 0, edges.shape[0] - 1)
+    return float((edges[ys, xs] > 0).mean())
+
+
 def lying_lines(ratio: np.ndarray, printed: PrintEdges, px_per_mm: float) -> list[Segment]:
     """Long straight edges in the photo that the blank does not print (mm on the page):
     the sides of a pencil or a pen lying on the sheet."""
@@ -225,18 +235,20 @@ def lying_lines(ratio: np.ndarray, printed: PrintEdges, px_per_mm: float) -> lis
     for x0, y0, x1, y1 in found.reshape(-1, 4).tolist():
         if _follows_print(printed.follow, x0, y0, x1, y1):
             continue
-        followed = _followed(grid, x0, y0, x1, y1, LYING_EVEN)
+        if _support(edges, x0, y0, x1, y1) < LYING_SUPPORT:
+            continue
+        followed = _followed(grid, x0, y0, x1, y1)
         if followed is not None:
             a0, b0, a1, b1 = followed
             out.append((a0 * mm, b0 * mm, a1 * mm, b1 * mm))
     return out
 
 
-def _followed(grid: np.ndarray, x0: float, y0: float, x1: float, y1: float, even: float
+def _followed(grid: np.ndarray, x0: float, y0: float, x1: float, y1: float
               ) -> tuple[float, float, float, float] | None:
     """The segment (grid px) stretched along its axis while the strip beside it, on
     either side, looks as it does along the segment (LYING_ALIKE); None when neither
-    side's strip looks alike along the segment itself within ``even`` (the mean
+    side's strip looks alike along the segment itself within LYING_EVEN (the mean
     difference): a pencil looks the same all along, while edges of print a bent page
     moved, lined up by chance (corners of a row of cells), have cells, letters and paper
     beside them by turns."""
@@ -259,7 +271,7 @@ def _followed(grid: np.ndarray, x0: float, y0: float, x1: float, y1: float, even
         look = np.median(strip[:, a:b], axis=1)
         off = np.abs(strip - look[:, None]).mean(axis=0)
         off[(strip < 0).any(axis=0)] = np.inf  # off the page
-        if float(np.mean(off[a:b])) > even:
+        if float(np.mean(off[a:b])) > LYING_EVEN:
             continue
         steady = True
         alike = np.convolve(off, np.ones(run) / run, mode="same") <= LYING_ALIKE
