@@ -12,7 +12,7 @@ lightness, so the print's darkness is what goes missing under light and dark cov
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -125,11 +125,14 @@ def hidden_print(ratio: np.ndarray, blank_ratio: np.ndarray, px_per_mm: float,
     return cv2.dilate(hidden, grow) > 0, COVER_MAP_PX_PER_MM
 
 
-def glare_rim(grey: np.ndarray, px_per_mm: float) -> np.ndarray:
+def glare_rim(grey: np.ndarray, px_per_mm: float) -> np.ndarray | None:
     """Where a reflection may have washed the print out (bool): clipped white (the glare
     check's own level) and COVER_GLARE_RIM_MM around it, where a spot's soft rim washes the
-    print out without clipping it. Print lost there is glare's to report, not a cover's."""
+    print out without clipping it. Print lost there is glare's to report, not a cover's.
+    None when nothing is clipped (most photos: the map is not made)."""
     clipped = (grey >= GLARE_LEVEL).astype(np.uint8)
+    if not clipped.any():
+        return None
     r = max(1, int(round(COVER_GLARE_RIM_MM * px_per_mm)))
     out: np.ndarray = cv2.dilate(clipped, cv2.getStructuringElement(
         cv2.MORPH_RECT, (2 * r + 1, 2 * r + 1))) > 0
@@ -313,17 +316,19 @@ def fields_near_lines(lines: Sequence[Segment], specs: Iterable[FieldSpec]) -> s
 
 def covered_fields(ratio: np.ndarray, blank_ratio: np.ndarray, specs: Iterable[FieldSpec],
                    px_per_mm: float, shifts: Mapping[str, tuple[int, ...]],
-                   glare: np.ndarray | None = None, printed: PrintEdges | None = None
-                   ) -> set[str]:
+                   glare: np.ndarray | None = None, printed: PrintEdges | None = None,
+                   fold: Callable[[Segment], bool] | None = None) -> set[str]:
     """Ids of the fields around which most of the print is hidden, or which lie within a
     cover's margin, or near a long thin thing lying on the sheet (found where ``printed``,
-    the blank's :func:`print_edges`, is given); print lost where a reflection may have
+    the blank's :func:`print_edges`, is given; a line ``fold`` says runs along the paper's
+    own bend is left to the bent-paper check); print lost where a reflection may have
     washed it out (``glare``, from :func:`glare_rim`) is left to the glare check."""
     specs = list(specs)
     near, grid_ppm = hidden_print(ratio, blank_ratio, px_per_mm, glare)
     out: set[str] = set()
     if printed is not None:
-        out |= fields_near_lines(lying_lines(ratio, printed, px_per_mm), specs)
+        lines = lying_lines(ratio, printed, px_per_mm)
+        out |= fields_near_lines([q for q in lines if fold is None or not fold(q)], specs)
     for spec in specs:
         if spec.id in out:
             continue

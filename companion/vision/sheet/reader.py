@@ -8,11 +8,12 @@ except ``decide``, which may only settle close calls.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from functools import cache, cached_property, lru_cache
+from functools import cache, cached_property, lru_cache, partial
 from typing import Any
 
 import cv2
@@ -71,6 +72,8 @@ from companion.vision.sheet.constants import (
     LETTER_REVIEW_BELOW,
     LOW_DETAIL_CONFIDENCE,
     LOW_LIGHT_CNR,
+    LYING_FOLD_SHARE,
+    LYING_FOLD_STEP_MM,
     MARK_BLANK_BELOW,
     MARK_GROW,
     MARK_INK_BELOW,
@@ -735,7 +738,7 @@ def read_fields(
     glared = glared_fields(grey, page.blank, geometry.fields, reg.px_per_mm)
     covered = covered_fields(page.raw_ratio, page.blank_ratio, geometry.fields,
                              reg.px_per_mm, shifts, glare_rim(grey, reg.px_per_mm),
-                             page.printed)
+                             page.printed, None if local is None else partial(_on_fold, local))
     letter_review_below = _letter_review_below(reader)
     pair_review_below = _pair_review_below(reader)
     doubted = (doubted_pairs(letter_calls(decided, cands), letter_review_below)
@@ -837,6 +840,17 @@ def read_key(page: _Page, geometry: SheetGeometry, local: local_fit.LocalFit | N
             continue
         named.append((plant, scores.features[i]))
     return drawings_from(named, model)
+
+
+def _on_fold(local: local_fit.LocalFit, line: tuple[float, float, float, float]) -> bool:
+    """Does a straight line (mm) run where the bent sheet's fit is in doubt, for at least
+    LYING_FOLD_SHARE of its length? The paper's own fold or lifted edge draws such a line."""
+    x0, y0, x1, y1 = line
+    n = max(2, int(math.hypot(x1 - x0, y1 - y0) / LYING_FOLD_STEP_MM))
+    g = SHIFT_WINDOW_GROW_MM
+    doubtful = [local.doubt_in(x - g, y - g, 2 * g, 2 * g) > LOCAL_DOUBT_MM
+                for x, y in zip(np.linspace(x0, x1, n), np.linspace(y0, y1, n), strict=True)]
+    return sum(doubtful) >= LYING_FOLD_SHARE * n
 
 
 def _bent_here(local: local_fit.LocalFit, spec: FieldSpec) -> bool:
