@@ -101,10 +101,17 @@ def test_simplify_keeps_the_ends_and_the_corners() -> None:
     assert 5 <= len(S._simplify(circle(0.5, 0.5, 0.4, 60), 0.03)) < 20
 
 
-def test_quick_players_are_trained_and_calibrated_on_but_never_held_out() -> None:
+def test_quick_players_are_off_unless_asked_and_never_held_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def sources(setting: str) -> list[str]:
+        return [v for s in range(40)
+                for v in S.make_player(np.random.default_rng([s, 1]), setting).sources.values()]
+
     assert S.QUICK_SHARE[S.Setting.HELDOUT] == 0.0
-    assert S.QUICK_SHARE[S.Setting.TRAIN] == S.QUICK_SHARE[S.Setting.CALIB] > 0
-    quick = [S.make_player(np.random.default_rng([s, 1]), "train").sources for s in range(40)]
-    assert any(v.endswith("-quick") for src in quick for v in src.values())
-    held = [S.make_player(np.random.default_rng([s, 1]), "heldout").sources for s in range(40)]
-    assert not any(v.endswith("-quick") for src in held for v in src.values())
+    assert S.QUICK_SHARE[S.Setting.TRAIN] == S.QUICK_SHARE[S.Setting.CALIB]
+    before = sources("train")
+    if S.QUICK_SHARE[S.Setting.TRAIN] == 0.0:
+        assert not any(v.endswith("-quick") for v in before)
+    monkeypatch.setitem(S.QUICK_SHARE, S.Setting.TRAIN, 0.35)
+    assert any(v.endswith("-quick") for v in sources("train"))
+    assert not any(v.endswith("-quick") for v in sources("heldout"))
