@@ -73,3 +73,45 @@ def test_held_out_doodles_reach_beyond_training_ranges() -> None:
     assert S.DOODLE_RANGES[S.Setting.CALIB] == train
     assert held.widen > train.widen and held.spin > train.spin and held.retrace > 0
     assert held.aspect[0] < train.aspect[0] and held.aspect[1] > train.aspect[1]
+
+
+def test_quick_hands_draw_few_straight_pieces_and_stay_deterministic() -> None:
+    rng = np.random.default_rng([6, 1])
+    parts = S.doodle_parts("carrot", rng, S.Setting.TRAIN)
+    a = S.quick_parts(parts, np.random.default_rng(9))
+    b = S.quick_parts(parts, np.random.default_rng(9))
+    assert len(a) == len(b)
+    assert all(np.array_equal(x.points, y.points) for x, y in zip(a, b, strict=True))
+    assert 1 <= len(a) <= 2 * len(parts)  # parts left out, a stroke now and then broken in two
+    points = sum(len(p.points) for p in parts)
+    assert sum(len(p.points) for p in a) < points  # corners, not curves
+    for plant in S.PLANTS:
+        for seed in range(6):
+            got = S.quick_parts(S.icon_parts(plant), np.random.default_rng(seed))
+            pts = np.concatenate([p.points for p in got])
+            assert np.isfinite(pts).all() and len(got) >= 1, plant
+
+
+def test_simplify_keeps_the_ends_and_the_corners() -> None:
+    from tools.synth.doodles import circle
+
+    square = np.array([[0, 0], [0.5, 0.001], [1, 0], [1, 1], [0, 1]], np.float64)
+    got = S._simplify(square, 0.01)
+    assert np.array_equal(got[[0, -1]], square[[0, -1]]) and len(got) == 4
+    assert 5 <= len(S._simplify(circle(0.5, 0.5, 0.4, 60), 0.03)) < 20
+
+
+def test_quick_players_are_off_unless_asked_and_never_held_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def sources(setting: str) -> list[str]:
+        return [v for s in range(40)
+                for v in S.make_player(np.random.default_rng([s, 1]), setting).sources.values()]
+
+    assert S.QUICK_SHARE[S.Setting.HELDOUT] == 0.0
+    assert S.QUICK_SHARE[S.Setting.TRAIN] == S.QUICK_SHARE[S.Setting.CALIB]
+    before = sources("train")
+    if S.QUICK_SHARE[S.Setting.TRAIN] == 0.0:
+        assert not any(v.endswith("-quick") for v in before)
+    monkeypatch.setitem(S.QUICK_SHARE, S.Setting.TRAIN, 0.35)
+    assert any(v.endswith("-quick") for v in sources("train"))
+    assert not any(v.endswith("-quick") for v in sources("heldout"))

@@ -310,10 +310,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--key", type=int, default=200,
                     help="papers of each sketch column photographed again with the "
                          "player's key drawn (0: none)")
+    ap.add_argument("--calib", type=int, default=0,
+                    help="read this many papers of the calib setting (the one the thresholds "
+                         "are fitted on, photos shared with tools/sketch_evidence.py) and "
+                         "nothing else: the setting to choose on")
     args = ap.parse_args(argv)
     from tools.synth import sketches as S
 
     out = OUT_DIR / f"v{GENERATOR_VERSION}-layout{LAYOUT_VERSION}"
+    if args.calib:
+        got = run(plan(args.calib, "calib"), OUT_DIR / f"v{GENERATOR_VERSION}", args.jobs)
+        if args.details:
+            args.details.write_text("".join(
+                json.dumps({k: v for k, v in r.items() if k != "own"}) + "\n" for r in got))
+        print_tables([("calib", "calib setting (fits the thresholds)")], {"calib": got})
+        return
     columns: list[tuple[str, str]] = []
     if S.quickdraw() is not None:
         columns.append(("real", "real sketches (+ lettuce, pepper, fig from the generator)"))
@@ -343,6 +354,11 @@ def main(argv: Sequence[str] | None = None) -> None:
             for rs in results.values():
                 for r in rs:
                     f.write(json.dumps({k: v for k, v in r.items() if k != "own"}) + "\n")
+    print_tables(columns, results)
+
+
+def print_tables(columns: Sequence[tuple[str, str]],
+                 results: dict[str, list[dict[str, Any]]]) -> None:
     print("| papers | n | failed | fields right, no answer | silent errors | questions per "
           "paper, median / max | right after every answer | CPU s per photo |")
     print("|---|---|---|---|---|---|---|---|")
@@ -362,7 +378,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         key = sum(r.get("key_named", 0) for r in results[col])
         drawn = sum(r.get("key_drawn", 0) for r in results[col])
         taken = sum(r.get("key_read", 0) for r in results[col])
-        print(f"\n{col}: {len(sizes)} groups (median size "
+        qs = [r["questions"] for r in results[col] if not r["error"]]
+        print(f"\n{col}: questions mean {statistics.mean(qs) if qs else 0:.2f}; "
+              f"{len(sizes)} groups (median size "
               f"{statistics.median(sizes) if sizes else 0:g}, {own} named by the player's "
               f"earlier drawings, {key} by their key: {taken} of {drawn} key drawings "
               f"taken), {mixed} questions mixing plants; silent errors e.g. {silent}")

@@ -10,7 +10,10 @@ choice comes from the caller's generator, so one seed gives one picture.
 Three settings keep training, calibration and the benchmark apart: ``train`` and
 ``calib`` draw their players from the same ranges with different seeds; ``heldout`` (the
 benchmark's synthetic column) from wider ranges, with shading, retraced outlines and
-doodle shapes beyond the templates' training ranges, which training never sees.
+doodle shapes beyond the templates' training ranges, which training never sees. ``train``
+and ``calib`` players may also draw from memory in a hurry (:func:`quick_parts`: the
+outline and a telling feature, crude proportions, a few straight pieces, outlines left open
+or run on; ``QUICK_SHARE``, off for now); the ``heldout`` setting never does.
 """
 
 from __future__ import annotations
@@ -168,6 +171,15 @@ DOODLE_RANGES: dict[Setting, DoodleRanges] = {
     Setting.HELDOUT: DoodleRanges(0.2, 1.25, (0.65, 1.5), 0.2, (0.0, 0.1), (0.0, 0.2), 0.3),
 }
 DOODLE_RANGES[Setting.CALIB] = DOODLE_RANGES[Setting.TRAIN]
+# Players who draw from memory in a hurry (quick_parts), for train and calib alike; a share
+# of 0 takes no random draw, so every player is drawn as in version 2. Off: a network
+# trained with 0.35 of them (44,000 crops, 6 epochs, all two shared cores allowed on
+# 2026-12-06) read the calib crops worse than the shipped one (docs/benchmarks.md). Turning
+# it on means GENERATOR_VERSION 3, a full retraining and fit_sketches again. The held-out
+# setting stays at 0, so the benchmark's players (and its real column's generated plants)
+# are drawn as before either way.
+QUICK_SHARE: dict[Setting, float] = {Setting.TRAIN: 0.0, Setting.CALIB: 0.0,
+                                     Setting.HELDOUT: 0.0}
 
 
 def _overshoot(st: Points, amount: float) -> Points:
@@ -216,6 +228,71 @@ def doodle_parts(plant: str, rng: np.random.Generator, setting: Setting) -> list
     turned = [(s - lo) / span for s in turned]  # back into the 0-1 box
     return ([Part(s, False, detail=False) for s in turned[:len(main)]]
             + [Part(s, False, detail=True) for s in turned[len(main):]])
+
+
+def _simplify(st: Points, eps: float) -> Points:
+    """The stroke as few straight pieces (Ramer-Douglas-Peucker): a quick hand's corners."""
+    if len(st) < 3:
+        return st
+    a, b = st[0], st[-1]
+    d = b - a
+    n = float(np.hypot(*d))
+    rel = st - a
+    dist = (np.abs(d[0] * rel[:, 1] - d[1] * rel[:, 0]) / n if n > 1e-9
+            else np.hypot(rel[:, 0], rel[:, 1]))
+    i = int(np.argmax(dist))
+    if dist[i] <= eps:
+        return np.stack([a, b])
+    return np.concatenate([_simplify(st[:i + 1], eps)[:-1], _simplify(st[i:], eps)])
+
+
+def quick_parts(parts: Sequence[Part], rng: np.random.Generator) -> list[Part]:
+    """A drawing made again as a hurried hand does from memory: the outline and one or two
+    telling features (the rest left out), each part at its own crude size and place, in a
+    few straight pieces with their corners off, outlines left open or run past their start,
+    strokes drawn the other way, broken in two or run on into the next."""
+    ranked = sorted(parts, key=lambda p: -float(np.ptp(p.points, axis=0).max()))
+    outline, rest = ranked[0], list(ranked[1:])
+    order = rng.permutation(len(rest))
+    big = [rest[i] for i in order if not rest[i].detail]
+    small = [rest[i] for i in order if rest[i].detail]
+    # the outline and a telling feature or two; of many alike parts (florets, berries,
+    # leaves) a share
+    kept = [outline] + big[:max(int(rng.integers(1, 3)),
+                                int(round(len(big) * rng.uniform(0.3, 0.8))))]
+    kept += [p for p in small if rng.random() < 0.25][:int(rng.integers(0, 5))]
+    eps = float(rng.uniform(0.015, 0.06))
+    out: list[Points] = []
+    for k, p in enumerate(kept):
+        st = np.asarray(p.points, np.float64)
+        if p.dot:
+            out.append(st)
+            continue
+        c = st.mean(axis=0)
+        a = math.radians(rng.uniform(-15.0, 15.0))
+        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        grow = 1.0 if k == 0 else float(rng.uniform(0.7, 1.45))
+        stretch = np.exp(rng.uniform(-0.25, 0.25, 2)) * grow
+        shift = 0.0 if k == 0 else rng.normal(0.0, 0.05, 2)
+        st = ((st - c) * stretch) @ rot.T + c + shift
+        st = _simplify(st, eps * (0.5 if p.detail else 1.0))
+        st = st + rng.normal(0.0, 0.4 * eps, st.shape)
+        closed = float(np.hypot(*(st[0] - st[-1]))) < 0.05 and len(st) > 3
+        if closed and rng.random() < 0.5:  # left open ...
+            st = st[:max(2, len(st) - int(rng.integers(1, 3)))]
+        elif closed:  # ... or run on past its start
+            st = np.concatenate([st, st[1:2] + rng.normal(0.0, 0.02, 2)])
+        if rng.random() < 0.5:
+            st = st[::-1]
+        if len(st) > 4 and rng.random() < 0.2:  # lifted and put down again
+            cut = int(rng.integers(2, len(st) - 1))
+            out += [st[:cut], st[cut - 1:] + rng.normal(0.0, 0.01, 2)]
+            continue
+        if out and k > 0 and rng.random() < 0.2:  # run on from the last stroke
+            out[-1] = np.concatenate([out[-1], st])
+            continue
+        out.append(st)
+    return [Part(st, False, detail=False) for st in out]
 
 
 def _tremble(st: Points, rng: np.random.Generator, amount: float) -> Points:
@@ -306,6 +383,8 @@ def make_player(rng: np.random.Generator, setting: Setting | str = Setting.TRAIN
     size = float(rng.uniform(*ranges.size))
     wobble = float(rng.uniform(*ranges.wobble))
     doodler = rng.random() < ranges.doodle_share
+    quick_share = QUICK_SHARE[Setting(setting)]
+    quick = quick_share > 0 and rng.random() < quick_share  # no draw when the share is 0
     drawings: dict[str, Drawing] = {}
     sources: dict[str, str] = {}
     for plant in plants:
@@ -319,6 +398,9 @@ def make_player(rng: np.random.Generator, setting: Setting | str = Setting.TRAIN
         else:
             parts = icon_parts(plant)
             sources[plant] = "icon"
+        if quick and sources[plant] != "real":
+            parts = quick_parts(parts, rng)
+            sources[plant] += "-quick"
         drawings[plant] = _player_drawing(parts, rng, ranges, keep, shade, squash, rot,
                                           pen_rel, size, wobble)
     return SketchPlayer(drawings, name, sources)
