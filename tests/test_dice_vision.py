@@ -541,17 +541,3 @@ def test_paper_beside_a_block_is_no_die(index):
     the real dice's families. No cell off the dice is read as one."""
     reading, truth, pairs = _tuning_read("wider", index)
     assert len(reading.dice) == len(pairs) == len(truth)
-
-
-def test_dice_the_lattice_misses_at_a_slanted_block_s_edge_are_read_where_their_line_puts_them():
-    """A tuning photo (the satin set's photo 171: a cut block on wood, seen slanted, its
-    dice a little pushed about): the lattice, one homography fitted to the dice, swelled
-    and drifted a third of a die off the bottom row, so no cell there read a face and
-    three dice were missed (gaps). Each such cell is read again where the dice around it
-    put it: every die is read, right, those off their cell in review."""
-    reading, truth, pairs = _tuning_read("satin", 171)
-    assert len(reading.dice) == len(pairs) == len(truth)
-    assert reading.gaps == ()
-    for die, cell in pairs:
-        assert (die.ingredient.value, die.value) == truth[cell]
-    assert all(d.review for d, cell in pairs if cell[0] == 4 and cell[1] >= 4)

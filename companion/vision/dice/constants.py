@@ -62,12 +62,6 @@ REFIT_MAX_SCALE_CHANGE = 0.2  # a refit may change the pitch by this fraction at
 REFIT_MAX_TURN_DEG = 10.0  # and turn a grid axis by this much at most
 REFINE_SETTLED_PITCH = 0.05  # pitch units: a refit moving cells less than this is final
 GROW_ROUNDS = 2  # the lattice grows at most this many cells beyond its ring of empty cells
-# pitch units: a cell the lattice misses, read again where the dice in line put it, is
-# also read this far off that place on either axis (dice stand a little pushed about)
-RESEAT_SEARCH_PITCH = 0.15
-# pitch units: dice do not overlap, so a face read nearer than this to a die's centre (a
-# die's width less the push MAX_CELL_OFFSET_PITCH allows) is that die's, read again
-RESEAT_APART_PITCH = 1.0 - MAX_CELL_OFFSET_PITCH
 
 # --- the mat --------------------------------------------------------------------------------------
 # The mat's markers, papers and die size come from its layout (``layouts.dice_mat``).

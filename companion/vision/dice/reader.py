@@ -197,7 +197,6 @@ def read_dice_image(bgr: np.ndarray, colours: DiceColours | None = None) -> Dice
         cells = _read_cells(source, grid)
     grid, cells = _grown(source, grid, cells, mat is not None)
     cells = [replace(c, read=with_paint(c.patch, c.read)) for c in cells]
-    cells = _reseated(source, grid, cells, pitch_full * s_read, mat is not None)
     offset, white = _white_offset(src, mat, s_read / s_det, cells, seen.white_bgr)
     white_sure = white != "photo"
     if mat is not None:
@@ -406,6 +405,11 @@ def _read_cells(
 ) -> list[_Cell]:
     """Every cell of the grid, read; ``known``: cells already read on this very lattice
     (the phase probe's), taken as they are (the same warp gives the same patch)."""
+    n = C.CELL_PATCH_PX
+    q = C.CELL_MASK_PX
+    k = source.to_fg
+    to_mask = np.diag([k, k, 1.0])
+    from_small = np.array([[n / q, 0, (n / q - 1) / 2], [0, n / q, (n / q - 1) / 2], [0, 0, 1.0]])
     out = []
     done = {(cell.row, cell.col): cell for cell in known}
     for r in grid.rows:
@@ -413,33 +417,23 @@ def _read_cells(
             if (r, c) in done:
                 out.append(done[(r, c)])
                 continue
-            out.append(_read_at(source, _patch_homography(grid, r, c), r, c,
-                                grid.center(r, c)))
+            m = _patch_homography(grid, r, c)
+            patch = cv2.warpPerspective(
+                source.image, m, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            fg = cv2.warpPerspective(
+                source.fg, to_mask @ m @ from_small, (q, q),
+                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            )
+            read = read_cell(patch, fg > 127)
+            if read.center is not None and read.layout_ok:
+                p = m @ np.array([read.center[0], read.center[1], 1.0])
+                centre = (float(p[0] / p[2]), float(p[1] / p[2]))
+            else:
+                centre = grid.center(r, c)
+            out.append(_Cell(r, c, read, centre, patch))
     return out
-
-
-def _read_at(source: _Source, m: np.ndarray, row: int, col: int,
-             centre: tuple[float, float]) -> _Cell:
-    """Cell (row, col) read from the patch homography ``m``; ``centre``: where it lies
-    when no face is found in it."""
-    n = C.CELL_PATCH_PX
-    q = C.CELL_MASK_PX
-    k = source.to_fg
-    to_mask = np.diag([k, k, 1.0])
-    from_small = np.array([[n / q, 0, (n / q - 1) / 2], [0, n / q, (n / q - 1) / 2], [0, 0, 1.0]])
-    patch = cv2.warpPerspective(
-        source.image, m, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-    fg = cv2.warpPerspective(
-        source.fg, to_mask @ m @ from_small, (q, q),
-        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-    )
-    read = read_cell(patch, fg > 127)
-    if read.center is not None and read.layout_ok:
-        p = m @ np.array([read.center[0], read.center[1], 1.0])
-        centre = (float(p[0] / p[2]), float(p[1] / p[2]))
-    return _Cell(row, col, read, centre, patch)
 
 
 def _grown(
@@ -470,101 +464,6 @@ def _grown(
                         range(cols.start - left, cols.stop + right))
         cells = _read_cells(source, grid, cells)
     return grid, cells
-
-
-def _reseated(
-    source: _Source, grid: DiceGrid, cells: list[_Cell], pitch: float, on_mat: bool
-) -> list[_Cell]:
-    """``cells`` (their paint read) with each cell beside the dice that is not read as a
-    die (by its blobs or its paint), yet unlike the table, read again where the dice
-    around it put it, and kept when it reads as a die there; again while that finds
-    dice. Dice pushed together or apart and a slanted view make the lattice, one
-    homography fitted to the dice, miss a block's edge by a third of a die and swell its
-    cells there (satin 171's bottom row: no cell there read a face, so none pulled the
-    fit). A face short of a die's replaces only a cell that read no face. ``pitch``: the
-    lattice's, in reading pixels (a die read off its cell is in review, however it was
-    found)."""
-    at = {(c.row, c.col): c for c in cells}
-    moved: set[tuple[int, int]] = set()
-    while True:
-        die = {key for key, c in at.items() if _die_like(c.read, on_mat)}
-        found = {}
-        for (r, c), cell in at.items():
-            if ((r, c) in die or (r, c) in moved or cell.read.occupied < C.GAP_MIN_OCCUPIED
-                    or _paint_sure(cell.read, on_mat)):
-                continue
-            for like, there in _places(at, die, r, c):
-                if math.dist(there, grid.center(r, c)) < C.SURE_CELL_OFFSET_PITCH * pitch:
-                    continue  # the lattice reads it there already
-                again = _read_near(source, grid, like, (r, c), there, pitch, on_mat,
-                                   np.array([at[k].center for k in die]))
-                if again is None or not (_die_like(again.read, on_mat)
-                                         or _no_face(cell.read)):
-                    continue  # a face short of a die's is kept only for none
-                found[(r, c)] = again
-                break
-        if not found:
-            return [at[(c.row, c.col)] for c in cells]
-        at |= found
-        moved |= found.keys()
-
-
-def _no_face(read: CellRead) -> bool:
-    """No face of two or more pips on a standard layout over one colour."""
-    return not (_one_face(read) and read.pips >= 2)
-
-
-def _places(at: dict[tuple[int, int], _Cell], die: set[tuple[int, int]], r: int, c: int
-            ) -> list[tuple[tuple[int, int], np.ndarray]]:
-    """Where the dice ``die`` around cell (r, c) put a die there, each with the die beside
-    it whose cell shape it is read on: a die beside it plus the step, away from it,
-    between two dice side by side along the same line, nearest first (that die and the
-    next in line, then the two beside them in a line next to it)."""
-    out = []
-    for dr, dc in _neighbours(0, 0):
-        a = (r + dr, c + dc)
-        if a not in die:
-            continue
-        er, ec = dc, dr  # across the line
-        for p in (a, (r + er, c + ec), (r - er, c - ec), (a[0] + er, a[1] + ec),
-                  (a[0] - er, a[1] - ec)):
-            q = (p[0] + dr, p[1] + dc)
-            if p in die and q in die:
-                step = np.array(at[p].center) - np.array(at[q].center)
-                out.append((a, np.array(at[a].center) + step))
-    return out
-
-
-def _read_near(
-    source: _Source, grid: DiceGrid, like: tuple[int, int], cell: tuple[int, int],
-    there: np.ndarray, pitch: float, on_mat: bool, dice: np.ndarray,
-) -> _Cell | None:
-    """Cell ``cell`` read on the shape of cell ``like``, centred on ``there`` and
-    RESEAT_SEARCH_PITCH from it on either axis (dice in a block stand a little pushed
-    about, so a die's place in line is a guess): the read that makes a die, its pips the
-    clearest, else the clearest face of two or more pips over one colour that stands out
-    from the table as a die there must (a glint across a 6 leaves its pips short of a
-    die's margin; read on its lattice cell, such a die is in review); or None. A face
-    nearer than RESEAT_APART_PITCH to one of ``dice`` (their centres) is that die's."""
-    step = C.RESEAT_SEARCH_PITCH * pitch
-    base = _patch_homography(grid, *like)
-    best: tuple[bool, float, _Cell] | None = None
-    for dx in (0, -1, 1):
-        for dy in (0, -1, 1):
-            at = there + step * np.array([dx, dy], np.float64)
-            shift = at - np.array(grid.center(*like))
-            move = np.array([[1.0, 0.0, shift[0]], [0.0, 1.0, shift[1]], [0.0, 0.0, 1.0]])
-            got = _read_at(source, move @ base, *cell, (float(at[0]), float(at[1])))
-            rd = got.read
-            die = _die_like(rd, on_mat)
-            if not die and (_no_face(rd) or rd.occupied < C.PRESENT_SURE_ABOVE):
-                continue
-            if np.hypot(*(dice - np.array(got.center)).T).min() < C.RESEAT_APART_PITCH * pitch:
-                continue
-            if best is None or (die, rd.pip_margin) > best[:2]:
-                best = (die, rd.pip_margin, got)
-    return None if best is None else replace(best[2], read=with_paint(best[2].patch,
-                                                                      best[2].read))
 
 
 def _neighbours(row: int, col: int) -> tuple[tuple[int, int], ...]:
