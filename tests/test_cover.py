@@ -163,3 +163,14 @@ def test_lying_lines_find_a_pencil_not_print_or_strokes() -> None:
     # lies on and those within a pencil's width, never the row's far end
     assert {"garden.tool.x120", "garden.tool.x140"} <= near
     assert not near & {"garden.tool.x20", "garden.tool.x40", "garden.tool.x60"}
+
+
+def test_a_line_along_a_bends_doubtful_fit_is_the_fold_not_a_pencil() -> None:
+    from companion.vision.sheet.reader import _on_fold
+
+    class Bend:  # doubt only near the page's lower edge (y above 200 mm)
+        def doubt_in(self, x: float, y: float, w: float, h: float) -> float:
+            return 5.0 if y + h > 200 else 0.0
+
+    assert _on_fold(Bend(), (10.0, 205.0, 250.0, 206.0))  # type: ignore[arg-type]
+    assert not _on_fold(Bend(), (10.0, 60.0, 250.0, 120.0))  # type: ignore[arg-type]

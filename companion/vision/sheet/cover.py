@@ -193,24 +193,26 @@ def print_edges(blank_ratio: np.ndarray, px_per_mm: float) -> PrintEdges:
 Segment = tuple[float, float, float, float]  # x0, y0, x1, y1 in mm on the page
 
 
+def _along(grid: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    """The grid's values along a segment (grid px), one a pixel."""
+    n = max(2, int(math.hypot(x1 - x0, y1 - y0)))
+    xs = np.clip(np.linspace(x0, x1, n).round().astype(int), 0, grid.shape[1] - 1)
+    ys = np.clip(np.linspace(y0, y1, n).round().astype(int), 0, grid.shape[0] - 1)
+    return np.asarray(grid[ys, xs])
+
+
 def _follows_print(follow: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> bool:
     """Whether a segment (grid px) lies along print of its own direction for most of its
     length: a printed line the photo shows a little further off than LYING_PRINT_MM."""
     k = int(((math.degrees(math.atan2(y1 - y0, x1 - x0)) + 90.0) % 180.0)
             // (180.0 / LYING_DIRECTIONS)) % LYING_DIRECTIONS
-    n = max(2, int(math.hypot(x1 - x0, y1 - y0)))
-    xs = np.clip(np.linspace(x0, x1, n).round().astype(int), 0, follow.shape[1] - 1)
-    ys = np.clip(np.linspace(y0, y1, n).round().astype(int), 0, follow.shape[0] - 1)
-    return float(((follow[ys, xs] >> k) & 1).mean()) >= LYING_FOLLOW_SHARE
+    return float(((_along(follow, x0, y0, x1, y1) >> k) & 1).mean()) >= LYING_FOLLOW_SHARE
 
 
 def _support(edges: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> float:
     """The share of a segment's length (grid px) that lies on an edge pixel: a pencil's
     side is an edge nearly all along; chance alignments of print are sparse."""
-    n = max(2, int(math.hypot(x1 - x0, y1 - y0)))
-    xs = np.clip(np.linspace(x0, x1, n).round().astype(int), 0, edges.shape[1] - 1)
-    ys = np.clip(np.linspace(y0, y1, n).round().astype(int), 0, edges.shape[0] - 1)
-    return float((edges[ys, xs] > 0).mean())
+    return float((_along(edges, x0, y0, x1, y1) > 0).mean())
 
 
 def lying_lines(ratio: np.ndarray, printed: PrintEdges, px_per_mm: float) -> list[Segment]:

@@ -322,7 +322,7 @@ def _blank_ratio(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int
 def _print_edges(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int, int],
                  ppm: float, version: int = layouts.LAYOUT_VERSION) -> PrintEdges:
     """The blank sheet's edges by direction, for finding a pencil lying on a photo of it
-    (the same for every photo of the sheet; kept for the last eight, 1 MB each)."""
+    (the same for every photo of the sheet; kept for the last eight, 2 MB each)."""
     return print_edges(_blank_ratio(sheet, paper, variant, bw, size, ppm, version), ppm)
 
 
