@@ -847,8 +847,7 @@ def _on_fold(local: local_fit.LocalFit, line: tuple[float, float, float, float])
     LYING_FOLD_SHARE of its length? The paper's own fold or lifted edge draws such a line."""
     x0, y0, x1, y1 = line
     n = max(2, int(math.hypot(x1 - x0, y1 - y0) / LYING_FOLD_STEP_MM))
-    g = SHIFT_WINDOW_GROW_MM
-    doubtful = [local.doubt_in(x - g, y - g, 2 * g, 2 * g) > LOCAL_DOUBT_MM
+    doubtful = [_doubted(local, x, y, 0.0, 0.0)
                 for x, y in zip(np.linspace(x0, x1, n), np.linspace(y0, y1, n), strict=True)]
     return sum(doubtful) >= LYING_FOLD_SHARE * n
 
@@ -856,8 +855,15 @@ def _on_fold(local: local_fit.LocalFit, line: tuple[float, float, float, float])
 def _bent_here(local: local_fit.LocalFit, spec: FieldSpec) -> bool:
     """Is the page around this field (and the print it is aligned on) possibly further
     from where the bent sheet's fit puts it than per-field alignment can be sure of?"""
-    b, g = spec.box_mm, SHIFT_WINDOW_GROW_MM
-    return local.doubt_in(b.x - g, b.y - g, b.w + 2 * g, b.h + 2 * g) > LOCAL_DOUBT_MM
+    b = spec.box_mm
+    return _doubted(local, b.x, b.y, b.w, b.h)
+
+
+def _doubted(local: local_fit.LocalFit, x: float, y: float, w: float, h: float) -> bool:
+    """Is the bent sheet's fit in doubt over a box (mm) grown by the field shift's window,
+    beyond what per-field alignment can take up?"""
+    g = SHIFT_WINDOW_GROW_MM
+    return local.doubt_in(x - g, y - g, w + 2 * g, h + 2 * g) > LOCAL_DOUBT_MM
 
 
 def _follow_bends(grey_photo: np.ndarray, reg: Registration, grey: np.ndarray
