@@ -325,3 +325,49 @@ def test_a_two_lamp_photo_whose_carrots_pass_for_tomatoes_leaves_them_in_review(
     wrong = [d for d, t in pairs if d.ingredient.value != truth[t]]
     assert wrong
     assert all(d.review and "colour-near-carrot" in d.flags for d in wrong)
+
+
+# two-lamp tuning photo 235 read alone (a restocked block on the mat, its faces relative to
+# the paper's white): 4 carrots lying on the mushrooms' place, 2 mushrooms apart from them,
+# and one tomato (the 7th die) off every family's colour, nearest the carrots' empty place
+_FACES_235 = [(0.431, -0.717), (0.446, -0.658), (-0.712, -1.074), (1.806, -0.282),
+              (-0.913, -1.159), (0.453, -0.7), (1.457, -1.155), (-0.887, -0.97),
+              (1.502, -0.535), (0.228, -0.206), (0.514, -0.561), (0.713, 0.689),
+              (0.592, 0.607), (0.185, -0.258), (1.608, -0.583), (0.543, 0.543),
+              (-0.784, -1.146), (1.365, -0.717)]
+_TRUTH_235 = ["carrot", "carrot", "pepper", "tomato", "pepper", "carrot", "tomato", "pepper",
+              "tomato", "mushroom", "carrot", "onion", "onion", "mushroom", "tomato", "onion",
+              "pepper", "tomato"]
+
+
+def test_a_lone_die_of_no_family_s_colour_does_not_keep_a_family_from_being_cut_in_two():
+    """The mushroom family's 6 dice fall into two groups apart (4 carrots, 2 mushrooms),
+    but the lone tomato named carrot made the groups outnumber the families, so the cut
+    was not named and the 4 carrots read as mushrooms at full confidence. Left out of the
+    naming, the stray lets the two groups be named carrot and mushroom; the stray itself
+    stays in doubt. No die is named wrong and sure."""
+    faces = [np.array(f) for f in _FACES_235]
+    calls = name_families(faces, np.zeros(2), True)
+    stray = _TRUTH_235.index("tomato", 5)  # the tomato off every family's colour
+    for i, (call, truth) in enumerate(zip(calls, _TRUTH_235, strict=True)):
+        doubted = call.rival or call.apart is not None or call.confidence < REVIEW_BELOW
+        assert call.ingredient == truth or doubted, (i, call, truth)
+        if truth == "carrot":
+            assert call.ingredient == "carrot", call
+    assert calls[stray].rival
+
+
+def test_a_lone_die_near_its_own_family_still_keeps_the_groups_from_a_cut():
+    """A family of one die lying near its family's centre is a family seen once, not a
+    stray: with two families cut in two the groups outnumber the families and the names
+    stand, as before."""
+    from companion.vision.dice.families import _strays
+
+    rel = np.array([[0.0, 0.0], [1.0, 1.0]])
+    centres = np.array([[0.0, 0.0], [1.0 + 0.2 * 0.11, 1.0], [5.0, 5.0]])
+    members = {0: np.array([0]), 1: np.array([1])}
+    assert _strays(rel, centres, members, 1) == set()
+    far = centres.copy()
+    far[1] = [0.5, 1.0]  # its die beyond COLOUR_MAX_DISTANCE spread units
+    assert _strays(rel, far, members, 1) == {1}
+    assert _strays(rel, far, members, 0) == set()
