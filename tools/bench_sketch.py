@@ -34,7 +34,7 @@ import multiprocessing
 import statistics
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -321,8 +321,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.calib:
         got = run(plan(args.calib, "calib"), OUT_DIR / f"v{GENERATOR_VERSION}", args.jobs)
         if args.details:
-            args.details.write_text("".join(
-                json.dumps({k: v for k, v in r.items() if k != "own"}) + "\n" for r in got))
+            write_details(args.details, [got])
         print_tables([("calib", "calib setting (fits the thresholds)")], {"calib": got})
         return
     columns: list[tuple[str, str]] = []
@@ -350,11 +349,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         columns.append((f"{col}, key", f"{col}: the first {keyed} papers again, with the "
                                        "player's key drawn"))
     if args.details:
-        with args.details.open("w") as f:
-            for rs in results.values():
-                for r in rs:
-                    f.write(json.dumps({k: v for k, v in r.items() if k != "own"}) + "\n")
+        write_details(args.details, results.values())
     print_tables(columns, results)
+
+
+def write_details(path: Path, columns: Iterable[list[dict[str, Any]]]) -> None:
+    """Every paper's result, one JSON line each (the players' named drawings left out)."""
+    with path.open("w") as f:
+        for rs in columns:
+            for r in rs:
+                f.write(json.dumps({k: v for k, v in r.items() if k != "own"}) + "\n")
 
 
 def print_tables(columns: Sequence[tuple[str, str]],
