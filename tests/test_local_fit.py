@@ -25,6 +25,10 @@ def blank() -> np.ndarray:
     return np.asarray(blank_sheet("delicious-combo", "letter", "A", True))
 
 
+def _scaled(blank: np.ndarray) -> local_fit.ScaledBlank:
+    return local_fit.ScaledBlank(blank, PPM)
+
+
 def _lifted(w_px: int, h_px: int, lift_mm: float) -> tuple[np.ndarray, np.ndarray]:
     """A displacement (mm, per pixel) rising smoothly over the 60 mm nearest the left
     edge to ``lift_mm`` at the edge, as a sheet whose left edge is lifted off the table."""
@@ -52,11 +56,11 @@ def _registration() -> Registration:
 
 def test_a_flat_sheet_is_left_alone(blank: np.ndarray) -> None:
     page_mm = layout_geometry("delicious-combo", "letter", "A").page_mm
-    rough = local_fit.coarse(blank, blank, PPM, page_mm)
+    rough = local_fit.coarse(blank, _scaled(blank), page_mm)
     assert len(rough) > 50
     assert max(np.hypot(a.dx_mm, a.dy_mm) for a in rough) < 0.2
     assert not local_fit.bent(rough)
-    same, fit = local_fit.follow(blank, _registration(), blank, blank)
+    same, fit = local_fit.follow(blank, _registration(), blank, _scaled(blank))
     assert fit is None and same is blank
 
 
@@ -65,9 +69,9 @@ def test_the_fit_finds_a_lifted_edge(blank: np.ndarray) -> None:
     dx, dy = _lifted(w, h, 8.0)
     photo = _warp(blank, dx, dy)
     page_mm = layout_geometry("delicious-combo", "letter", "A").page_mm
-    rough = local_fit.coarse(photo, blank, PPM, page_mm)
+    rough = local_fit.coarse(photo, _scaled(blank), page_mm)
     assert local_fit.bent(rough)
-    fit = local_fit.fit(photo, blank, PPM, page_mm, rough)
+    fit = local_fit.fit(photo, _scaled(blank), page_mm, rough)
     errors = [np.hypot(a.dx_mm - dx[int(a.y_mm * PPM), int(a.x_mm * PPM)],
                        a.dy_mm - dy[int(a.y_mm * PPM), int(a.x_mm * PPM)])
               for a in fit.anchors]
@@ -80,7 +84,7 @@ def test_flattening_through_the_fit_undoes_the_bend(blank: np.ndarray) -> None:
     dx, dy = _lifted(w, h, 8.0)
     photo = _warp(blank, dx, dy)
     reg = _registration()
-    flat, fit = local_fit.follow(photo, reg, photo, blank)
+    flat, fit = local_fit.follow(photo, reg, photo, _scaled(blank))
     assert fit is not None
     left = np.s_[200:h - 200, 60:int(50 * PPM)]  # the lifted strip, inside the margins
 
@@ -101,7 +105,7 @@ def test_doubt_where_no_print_vouches_or_the_page_breaks(blank: np.ndarray) -> N
     # ... and its print hidden over a 65 mm square (a hand, a curl seen edge on).
     hidden = np.s_[int(140 * PPM):int(205 * PPM), int(150 * PPM):int(215 * PPM)]
     photo[hidden] = 255
-    fit = local_fit.fit(photo, blank, PPM, page_mm)
+    fit = local_fit.fit(photo, _scaled(blank), page_mm)
     assert fit.doubt_in(96.0, 120.0, 8.0, 8.0) > 0.6  # at the break
     assert fit.doubt_in(30.0, 60.0, 10.0, 10.0) < 0.6  # far from it, in the print
     assert fit.doubt_in(178.0, 168.0, 8.0, 8.0) == float("inf")  # nothing vouches
@@ -113,6 +117,6 @@ def test_switched_off_reads_as_before(blank: np.ndarray) -> None:
     photo = _warp(blank, dx, dy)
     with local_fit.switched_off():
         assert not local_fit.enabled()
-        same, fit = local_fit.follow(photo, _registration(), photo, blank)
+        same, fit = local_fit.follow(photo, _registration(), photo, _scaled(blank))
     assert fit is None and same is photo
     assert local_fit.enabled()

@@ -22,6 +22,7 @@ import contextlib
 from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -133,6 +134,25 @@ def _small(img: np.ndarray, px_per_mm: float, want: float) -> np.ndarray:
     f = want / px_per_mm
     return np.asarray(cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA),
                       np.float32)
+
+
+@dataclass(frozen=True, eq=False)
+class ScaledBlank:
+    """A blank sheet at the flattened photo's resolution, with its copies at the fit's two
+    levels made on first use: the same for every photo of the sheet, so a caller that keeps
+    one per sheet spares each read a shrink of the whole page (about a tenth of a
+    flat sheet's check)."""
+
+    image: np.ndarray  # grey, the flattened photo's size
+    px_per_mm: float
+
+    @cached_property
+    def coarse(self) -> np.ndarray:
+        return _small(self.image, self.px_per_mm, LOCAL_COARSE.px_per_mm)
+
+    @cached_property
+    def fine(self) -> np.ndarray:
+        return _small(self.image, self.px_per_mm, LOCAL_FINE.px_per_mm)
 
 
 def _peak(scores: np.ndarray, loc: tuple[int, int]) -> tuple[float, float]:
@@ -263,13 +283,12 @@ def _residuals(anchors: list[Anchor], field: _Field, page_mm: tuple[float, float
     return np.asarray(np.partition(vals, -k, axis=2)[:, :, -k], np.float32)
 
 
-def coarse(rectified: np.ndarray, blank: np.ndarray, px_per_mm: float,
-           page_mm: tuple[float, float]) -> list[Anchor]:
+def coarse(rectified: np.ndarray, blank: ScaledBlank, page_mm: tuple[float, float]
+           ) -> list[Anchor]:
     """Large blocks of print found far around where the markers put them (cheap: about a
     hundred blocks at 1 px/mm), enough to tell whether the sheet is bent."""
-    photo = _small(rectified, px_per_mm, LOCAL_COARSE.px_per_mm)
-    small_blank = _small(blank, px_per_mm, LOCAL_COARSE.px_per_mm)
-    return _reject_outliers(match_blocks(photo, small_blank, page_mm, LOCAL_COARSE),
+    photo = _small(rectified, blank.px_per_mm, LOCAL_COARSE.px_per_mm)
+    return _reject_outliers(match_blocks(photo, blank.coarse, page_mm, LOCAL_COARSE),
                             2.5 * LOCAL_COARSE.stride_mm)
 
 
@@ -279,15 +298,14 @@ def bent(rough: list[Anchor]) -> bool:
     return any(np.hypot(a.dx_mm, a.dy_mm) >= LOCAL_ENGAGE_MM for a in rough)
 
 
-def fit(rectified: np.ndarray, blank: np.ndarray, px_per_mm: float,
-        page_mm: tuple[float, float], rough: list[Anchor] | None = None) -> LocalFit:
+def fit(rectified: np.ndarray, blank: ScaledBlank, page_mm: tuple[float, float],
+        rough: list[Anchor] | None = None) -> LocalFit:
     """The displacement of the flattened photo against its blank sheet, and its doubt."""
     if rough is None:
-        rough = coarse(rectified, blank, px_per_mm, page_mm)
+        rough = coarse(rectified, blank, page_mm)
     guess = smooth_field(rough, page_mm, 1.5 * LOCAL_COARSE.stride_mm)
-    fine_photo = _small(rectified, px_per_mm, LOCAL_FINE.px_per_mm)
-    fine_blank = _small(blank, px_per_mm, LOCAL_FINE.px_per_mm)
-    found = match_blocks(fine_photo, fine_blank, page_mm, LOCAL_FINE, guess)
+    fine_photo = _small(rectified, blank.px_per_mm, LOCAL_FINE.px_per_mm)
+    found = match_blocks(fine_photo, blank.fine, page_mm, LOCAL_FINE, guess)
     anchors = _reject_outliers(found, 1.6 * LOCAL_FINE.stride_mm)
     field = smooth_field(anchors, page_mm, LOCAL_SMOOTH_MM)
     doubt = _residuals(anchors, field, page_mm, LOCAL_SMOOTH_MM)
@@ -322,15 +340,15 @@ def flatten(photo_grey: np.ndarray, reg: Registration, local: LocalFit) -> np.nd
 
 
 def follow(photo_grey: np.ndarray, reg: Registration, rectified: np.ndarray,
-           blank: np.ndarray) -> tuple[np.ndarray, LocalFit | None]:
+           blank: ScaledBlank) -> tuple[np.ndarray, LocalFit | None]:
     """The flattened sheet, re-flattened through a fitted warp when the print shows it bent,
     with that fit (None, and ``rectified`` untouched, for a flat sheet or when switched off).
     """
     if not enabled():
         return rectified, None
     page_mm = reg.geometry.page_mm
-    rough = coarse(rectified, blank, reg.px_per_mm, page_mm)
+    rough = coarse(rectified, blank, page_mm)
     if not bent(rough):
         return rectified, None
-    local = fit(rectified, blank, reg.px_per_mm, page_mm, rough)
+    local = fit(rectified, blank, page_mm, rough)
     return flatten(photo_grey, reg, local), local

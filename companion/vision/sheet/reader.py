@@ -651,11 +651,12 @@ def _classifier() -> Any:
 # ---- the reader --------------------------------------------------------------------------
 
 
-def _page(grey: np.ndarray, reg: Registration) -> _Page:
+def _page(grey: np.ndarray, reg: Registration, bw: bool | None = None) -> _Page:
     label = reg.label
     ppm = reg.px_per_mm
     size = (grey.shape[1], grey.shape[0])
-    bw = _printed_in_bw(grey, label.sheet, label.paper, label.variant, label.version)
+    if bw is None:
+        bw = _printed_in_bw(grey, label.sheet, label.paper, label.variant, label.version)
     blank = _fit(blank_sheet(label.sheet, label.paper, label.variant, bw, label.version), size)
     raw = marks.paper_ratio(grey, ppm)
     ratio = cv2.GaussianBlur(raw, (0, 0), INK_SMOOTH_PX)  # sensor noise off the ink test
@@ -670,13 +671,14 @@ def _page(grey: np.ndarray, reg: Registration) -> _Page:
 
 def read_fields(
     grey: np.ndarray, reg: Registration, reader: Reader = Reader.OURS, own_letters: bool = False,
-    local: local_fit.LocalFit | None = None,
+    local: local_fit.LocalFit | None = None, *, bw: bool | None = None,
 ) -> tuple[dict[str, FieldReading], OwnDrawings | None]:
     """Read every field of a registered sheet from its rectified grey image (``own_letters``:
     compare doubtful letters with the player's sure ones on the sheet; ``local``: the warp a
-    bent sheet was flattened through, whose doubt sends fields to review), and the drawings
-    of its key (``read_key``)."""
-    page = _page(grey, reg)
+    bent sheet was flattened through, whose doubt sends fields to review; ``bw``: whether
+    the sheet was printed in black and white, when already judged on this image), and the
+    drawings of its key (``read_key``)."""
+    page = _page(grey, reg, bw)
     geometry = reg.geometry
     key = read_key(page, geometry, local)
     cands: dict[str, Candidates] = {}
@@ -866,14 +868,23 @@ def _doubted(local: local_fit.LocalFit, x: float, y: float, w: float, h: float) 
     return local.doubt_in(x - g, y - g, w + 2 * g, h + 2 * g) > LOCAL_DOUBT_MM
 
 
-def _follow_bends(grey_photo: np.ndarray, reg: Registration, grey: np.ndarray
+def _follow_bends(grey_photo: np.ndarray, reg: Registration, grey: np.ndarray, bw: bool
                   ) -> tuple[np.ndarray, local_fit.LocalFit | None]:
-    """The flattened sheet, flattened again through a fitted warp if its paper bends."""
+    """The flattened sheet, flattened again through a fitted warp if its paper bends
+    (``bw``: the sheet was printed in black and white)."""
     label = reg.label
-    bw = _printed_in_bw(grey, label.sheet, label.paper, label.variant, label.version)
-    blank = _fit(blank_sheet(label.sheet, label.paper, label.variant, bw, label.version),
-                 (grey.shape[1], grey.shape[0]))
+    blank = _scaled_blank(label.sheet, label.paper, label.variant, bw,
+                          (grey.shape[1], grey.shape[0]), reg.px_per_mm, label.version)
     return local_fit.follow(grey_photo, reg, grey, blank)
+
+
+@lru_cache(maxsize=8)
+def _scaled_blank(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int, int],
+                  ppm: float, version: int = layouts.LAYOUT_VERSION) -> local_fit.ScaledBlank:
+    """The blank sheet as the bent-paper check compares it (the same for every photo of
+    the sheet; kept for the last eight, under 1 MB each besides the shared blank)."""
+    return local_fit.ScaledBlank(_fit(blank_sheet(sheet, paper, variant, bw, version), size),
+                                 ppm)
 
 
 def _letter_gate() -> float:
@@ -984,8 +995,13 @@ def read_image(
         raise UnknownNameError(f"unknown reader {reader!r}; choose ours or tesseract") from None
     grey_photo = bgr if bgr.ndim == 2 else cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     reg = register(grey_photo, sheets)
-    grey, local = _follow_bends(grey_photo, reg, reg.rectify(grey_photo))
-    readings, key = read_fields(grey, reg, rd, own_letters, local)
+    rectified = reg.rectify(grey_photo)
+    label = reg.label
+    bw = _printed_in_bw(rectified, label.sheet, label.paper, label.variant, label.version)
+    grey, local = _follow_bends(grey_photo, reg, rectified, bw)
+    # a sheet flattened again is judged again; a flat one is the very image judged above
+    readings, key = read_fields(grey, reg, rd, own_letters, local,
+                                bw=bw if grey is rectified else None)
     return SheetReading(photo, reg, readings, grey, time.perf_counter() - start, rd.value,
                         key_drawings=key)
 
