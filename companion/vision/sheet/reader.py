@@ -100,7 +100,14 @@ from companion.vision.sheet.constants_sketches import (
     SKETCH_CLASSES,
     VEGETABLE_PLANTS,
 )
-from companion.vision.sheet.cover import PrintEdges, covered_fields, glare_rim, print_edges
+from companion.vision.sheet.cover import (
+    CoverBlank,
+    PrintEdges,
+    cover_blank,
+    covered_fields,
+    glare_rim,
+    print_edges,
+)
 from companion.vision.sheet.decide import Candidates, Decision, decide
 from companion.vision.sheet.drawing_groups import (
     DrawingEvidence,
@@ -279,6 +286,7 @@ class _Page:
     px_per_mm: float
     printed: PrintEdges  # the blank's edges by direction (a pencil's are not among them)
     shift_templates: dict[str, tuple[ShiftTemplate | None, ...]]  # by field id, per blur
+    cover_blank: CoverBlank  # the blank's side of the cover map
     # the blank's expected lightness around a field (_rel_patch), by window and blur: a
     # mark is measured five times, nudged a pixel each way, over the same window
     expected: dict[tuple[int, ...], np.ndarray] = field(default_factory=dict, repr=False,
@@ -324,6 +332,14 @@ def _print_edges(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int
     """The blank sheet's edges by direction, for finding a pencil lying on a photo of it
     (the same for every photo of the sheet; kept for the last eight, 2 MB each)."""
     return print_edges(_blank_ratio(sheet, paper, variant, bw, size, ppm, version), ppm)
+
+
+@lru_cache(maxsize=8)
+def _cover_blank(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int, int],
+                 ppm: float, version: int = layouts.LAYOUT_VERSION) -> CoverBlank:
+    """The blank's side of the cover map (the same for every photo of the sheet; kept for
+    the last eight, 19 MB each)."""
+    return cover_blank(_blank_ratio(sheet, paper, variant, bw, size, ppm, version), ppm)
 
 
 @lru_cache(maxsize=8)
@@ -666,7 +682,8 @@ def _page(grey: np.ndarray, reg: Registration, bw: bool | None = None) -> _Page:
                                label.version)
     printed = _print_edges(label.sheet, label.paper, label.variant, bw, size, ppm,
                            label.version)
-    return _Page(grey, ratio, blank, raw, blank_ratio, ppm, printed, templates)
+    cover = _cover_blank(label.sheet, label.paper, label.variant, bw, size, ppm, label.version)
+    return _Page(grey, ratio, blank, raw, blank_ratio, ppm, printed, templates, cover)
 
 
 def read_fields(
@@ -740,7 +757,8 @@ def read_fields(
     glared = glared_fields(grey, page.blank, geometry.fields, reg.px_per_mm)
     covered = covered_fields(page.raw_ratio, page.blank_ratio, geometry.fields,
                              reg.px_per_mm, shifts, glare_rim(grey, reg.px_per_mm),
-                             page.printed, None if local is None else partial(_on_fold, local))
+                             page.printed, None if local is None else partial(_on_fold, local),
+                             page.cover_blank)
     letter_review_below = _letter_review_below(reader)
     pair_review_below = _pair_review_below(reader)
     doubted = (doubted_pairs(letter_calls(decided, cands), letter_review_below)
