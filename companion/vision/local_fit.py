@@ -38,6 +38,7 @@ from companion.vision.constants import (
     LOCAL_SMOOTH_MM,
 )
 from companion.vision.register import Registration
+from companion.vision.shrink import shrink
 
 # Benches switch the check off to measure the reader without it (a context variable, not a
 # global: each thread or task sees its own).
@@ -131,9 +132,7 @@ _GUESS_MAX_MM = K.LOCAL_COARSE[3] + 2.0
 
 
 def _small(img: np.ndarray, px_per_mm: float, want: float) -> np.ndarray:
-    f = want / px_per_mm
-    return np.asarray(cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_AREA),
-                      np.float32)
+    return np.asarray(shrink(img, want / px_per_mm), np.float32)
 
 
 @dataclass(frozen=True, eq=False)

@@ -39,6 +39,7 @@ from companion.vision.constants import (
     QR_PX_PER_MM,
     RECTIFIED_PX_PER_MM,
 )
+from companion.vision.shrink import shrink
 
 DELICIOUS_SHEETS = ("delicious-combo", "delicious-garden", "delicious-play")
 PAPERS = ("letter", "a4")
@@ -143,23 +144,6 @@ def _same_place(a: np.ndarray, b: np.ndarray) -> bool:
     return math.dist(a.mean(axis=0), b.mean(axis=0)) < side
 
 
-def _shrunk(gray: np.ndarray, scale: float) -> np.ndarray:
-    """``gray`` resized by ``scale`` (< 1), averaging the pixels each new one covers.
-
-    Where the photo is at least twice the size wanted, its pixels are first averaged in
-    twos each way: OpenCV does that exact halving about fifteen times faster than a
-    shrink by any other factor, and the rest of the way then costs a quarter.
-    """
-    if scale <= 0.5:
-        h, w = gray.shape[:2]
-        even = gray[: h - h % 2, : w - w % 2]
-        half = cv2.resize(even, (even.shape[1] // 2, even.shape[0] // 2),
-                          interpolation=cv2.INTER_AREA)
-        return np.asarray(cv2.resize(half, None, fx=2 * scale, fy=2 * scale,
-                                     interpolation=cv2.INTER_AREA))
-    return np.asarray(cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA))
-
-
 def _search(gray: np.ndarray, search_blind: bool) -> tuple[dict[int, list[np.ndarray]], float]:
     """Every corner-marker detection by id (unrefined), and the scale searched at.
 
@@ -168,7 +152,7 @@ def _search(gray: np.ndarray, search_blind: bool) -> tuple[dict[int, list[np.nda
     """
     h, w = gray.shape[:2]
     scale = min(1.0, DETECT_LONG_SIDE_PX / max(h, w))
-    small = _shrunk(gray, scale) if scale < 1.0 else gray
+    small = shrink(gray, scale) if scale < 1.0 else gray
     seen: dict[int, list[np.ndarray]] = {}
     corners, ids, _ = _detector(False).detectMarkers(small)
     _collect(corners, ids, scale, seen)
