@@ -76,11 +76,11 @@ def _unseen_of(darkest: np.ndarray, printed: np.ndarray, seen_depth: np.ndarray
 @dataclass(frozen=True, eq=False)
 class CoverBlank:
     """The blank's side of the cover map (``hidden_print``), the same for every photo of
-    a sheet: made once per sheet (``cover_blank``), it spares each read a third of the
-    map's work."""
+    a sheet: made once per sheet (``cover_blank``), it spares each read a fifth of the
+    map's work (the print's depth, a float a pixel, is worked out again each read rather
+    than kept: four times the memory for a few milliseconds)."""
 
     printed: np.ndarray  # bool, the page: the blank's print
-    seen_depth: np.ndarray  # the page: _seen_depth
     printed_near: np.ndarray  # the cover grid: the share of print within COVER_AREA_MM
 
 
@@ -102,7 +102,7 @@ def _area_share(mask: np.ndarray, px_per_mm: float) -> np.ndarray:
 def cover_blank(blank_ratio: np.ndarray, px_per_mm: float) -> CoverBlank:
     """The blank's side of the cover map, from the blank over its own paper white."""
     printed = blank_ratio < COVER_PRINTED_BELOW
-    return CoverBlank(printed, _seen_depth(blank_ratio), _area_share(printed, px_per_mm))
+    return CoverBlank(printed, _area_share(printed, px_per_mm))
 
 
 def unseen_print(ratio: np.ndarray, blank_ratio: np.ndarray, spec: FieldSpec, px_per_mm: float,
@@ -136,8 +136,9 @@ def unseen_print(ratio: np.ndarray, blank_ratio: np.ndarray, spec: FieldSpec, px
     return float(unseen.sum()) / n
 
 
-def hidden_print(ratio: np.ndarray, blank: CoverBlank, px_per_mm: float,
-                 glare: np.ndarray | None = None) -> tuple[np.ndarray, float]:
+def hidden_print(ratio: np.ndarray, blank_ratio: np.ndarray, px_per_mm: float,
+                 glare: np.ndarray | None = None, blank: CoverBlank | None = None
+                 ) -> tuple[np.ndarray, float]:
     """Where a cover lies, on a coarse grid of the page: most of the print within
     COVER_AREA_MM unseen, grown by COVER_MARGIN_MM; and the grid's px per mm.
 
@@ -145,11 +146,14 @@ def hidden_print(ratio: np.ndarray, blank: CoverBlank, px_per_mm: float,
     white is judged over a few millimetres, so the band inside a dark cover's edge looks
     like ink (and shows the print's darkness), and its shadow darkens the paper beside it.
     Judged on a grid of COVER_MAP_PX_PER_MM, since a cover is many millimetres wide (a
-    tenth of the work of the photo's own pixels).
+    tenth of the work of the photo's own pixels). ``blank``: :func:`cover_blank` of
+    ``blank_ratio``, when kept for the sheet.
     """
+    if blank is None:
+        blank = cover_blank(blank_ratio, px_per_mm)
     r = max(1, int(round(COVER_MAP_REACH_MM * px_per_mm)))
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (2 * r + 1, 2 * r + 1))
-    unseen = _unseen_of(cv2.erode(ratio, kernel), blank.printed, blank.seen_depth)
+    unseen = _unseen_of(cv2.erode(ratio, kernel), blank.printed, _seen_depth(blank_ratio))
     if glare is not None:
         unseen &= ~glare
     n_printed = blank.printed_near
@@ -364,9 +368,7 @@ def covered_fields(ratio: np.ndarray, blank_ratio: np.ndarray, specs: Iterable[F
     washed it out (``glare``, from :func:`glare_rim`) is left to the glare check;
     ``blank``: :func:`cover_blank` of ``blank_ratio``, when kept for the sheet."""
     specs = list(specs)
-    if blank is None:
-        blank = cover_blank(blank_ratio, px_per_mm)
-    near, grid_ppm = hidden_print(ratio, blank, px_per_mm, glare)
+    near, grid_ppm = hidden_print(ratio, blank_ratio, px_per_mm, glare, blank)
     out: set[str] = set()
     if printed is not None:
         lines = lying_lines(ratio, printed, px_per_mm)

@@ -338,7 +338,7 @@ def _print_edges(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int
 def _cover_blank(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int, int],
                  ppm: float, version: int = layouts.LAYOUT_VERSION) -> CoverBlank:
     """The blank's side of the cover map (the same for every photo of the sheet; kept for
-    the last eight, 19 MB each)."""
+    the last eight, 4 MB each)."""
     return cover_blank(_blank_ratio(sheet, paper, variant, bw, size, ppm, version), ppm)
 
 
