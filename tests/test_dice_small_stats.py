@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from companion.vision.dice import cell, small_stats
+from companion.vision.dice import constants as C
 
 FLOATS = st.floats(0.0, 300.0, width=32, allow_nan=False)
 
@@ -48,3 +50,31 @@ def test_quarter_medians_match_masked_medians(seed: int, share: float) -> None:
             assert med is None
         else:
             assert med is not None and np.array_equal(med, np.median(px, axis=0))
+
+
+def _peaks_on_whole_patch(resp: np.ndarray, region: np.ndarray,
+                          min_dist: float) -> list[tuple[float, int, int]]:
+    """The peak search as it was, over the whole patch and its region mask."""
+    dil = cv2.dilate(resp, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((resp >= dil) & region & (resp > 0))
+    vals = resp[ys, xs]
+    order = np.lexsort((xs, ys, vals))[::-1]
+    kept: list[tuple[float, int, int]] = []
+    for v, y, x in zip(vals[order].tolist(), ys[order].tolist(), xs[order].tolist(),
+                       strict=True):
+        if all((y - ky) ** 2 + (x - kx) ** 2 >= min_dist**2 for _, ky, kx in kept):
+            kept.append((v, y, x))
+            if len(kept) >= 12:
+                break
+    return kept
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([16, 33, 64]))
+def test_peaks_in_the_face_box_match_the_whole_patch(seed: int, n: int) -> None:
+    rng = np.random.default_rng(seed)
+    resp = cv2.GaussianBlur(rng.normal(0.0, 10.0, (n, n)).astype(np.float32), (0, 0), 1.5)
+    _, _, region = cell._patch_grid(n)
+    spacing = 0.6 * C.PIP_LATTICE_FRACTION * n
+    assert cell._peaks(resp, cell._face_box(n), spacing) == _peaks_on_whole_patch(
+        resp, region, spacing)

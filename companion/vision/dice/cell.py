@@ -86,25 +86,43 @@ LAYOUTS = _layouts()
 _Side = tuple[np.ndarray, np.ndarray, list[np.ndarray], list[tuple[float, int, int]]]
 
 
-def _peaks(resp: np.ndarray, region: np.ndarray, min_dist: float) -> list[tuple[float, int, int]]:
-    """Local maxima of ``resp`` inside ``region`` as (value, y, x), strongest first, with
-    non-maximum suppression at ``min_dist`` pixels."""
-    dil = cv2.dilate(resp, np.ones((3, 3), np.uint8))
-    ys, xs = np.nonzero((resp >= dil) & region & (resp > 0))
-    vals = resp[ys, xs]
+def _peaks(resp: np.ndarray, box: tuple[int, int], min_dist: float) -> list[tuple[float, int, int]]:
+    """Local maxima of ``resp`` inside the square ``box`` (first and past-last row and
+    column, ``_face_box``) as (value, y, x), strongest first, with non-maximum suppression
+    at ``min_dist`` pixels."""
+    lo, hi = box
+    n, m = resp.shape
+    # the box and a one-pixel rim: the dilation inside the box sees the very same pixels
+    # as on the whole patch (beyond the patch's edge it sees none either way)
+    y0, x0 = max(lo - 1, 0), max(lo - 1, 0)
+    sub = resp[y0 : min(hi + 1, n), x0 : min(hi + 1, m)]
+    dil = cv2.dilate(sub, _ones_3x3())
+    inner = (slice(lo - y0, hi - y0), slice(lo - x0, hi - x0))
+    core = sub[inner]
+    ys, xs = np.nonzero((core >= dil[inner]) & (core > 0))
+    vals = core[ys, xs]
     order = np.lexsort((xs, ys, vals))[::-1]  # by value, then y, then x, all descending
     kept: list[tuple[float, int, int]] = []
     limit = min_dist**2
-    for v, y, x in zip(vals[order].tolist(), ys[order].tolist(), xs[order].tolist(),
-                       strict=True):
+    for v, y, x in zip(vals[order].tolist(), (ys[order] + lo).tolist(),
+                       (xs[order] + lo).tolist(), strict=True):
         for _, ky, kx in kept:
-            if (y - ky) ** 2 + (x - kx) ** 2 < limit:
+            dy, dx = y - ky, x - kx
+            if dy * dy + dx * dx < limit:
                 break
         else:
             kept.append((v, y, x))
             if len(kept) >= 12:
                 break
     return kept
+
+
+@functools.cache
+def _ones_3x3() -> np.ndarray:
+    """The 3x3 structuring element of a local maximum (read-only)."""
+    out = np.ones((3, 3), np.uint8)
+    out.flags.writeable = False
+    return out
 
 
 @functools.cache
@@ -131,6 +149,19 @@ def _patch_grid(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     for a in (yy, xx, region):
         a.flags.writeable = False
     return yy, xx, region
+
+
+@functools.cache
+def _face_box(n: int) -> tuple[int, int]:
+    """The face region of an n x n patch (``_patch_grid``) as its first and past-last row,
+    the same for columns: the region is that square."""
+    _, _, region = _patch_grid(n)
+    inside = np.flatnonzero(region.any(axis=1))
+    lo, hi = int(inside[0]), int(inside[-1]) + 1
+    square = np.zeros_like(region)
+    square[lo:hi, lo:hi] = True
+    assert np.array_equal(square, region)
+    return lo, hi
 
 
 @functools.cache
@@ -176,8 +207,10 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
     grey += r
     grey /= 3
     yy, xx, region = _patch_grid(n)
+    box = _face_box(n)
     q = fg.shape[0]  # the mask may be coarser than the patch
-    occupied = float(fg[q // 4 : q - q // 4, q // 4 : q - q // 4].mean())
+    middle = fg[q // 4 : q - q // 4, q // 4 : q - q // 4]
+    occupied = int(np.count_nonzero(middle)) / middle.size  # its mean, counted: the same float
     # faint pips may make a face only where the cell is unlike the table: a tan table's
     # knots or a shadow are the face's own shade darkened too
     faint = occupied >= C.OCCUPIED_MIN
@@ -220,7 +253,7 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
             # no blob anywhere reaches a pip's least contrast, so no face on this side:
             # what _read_pips would conclude from the first blob, without finding them
             return _Pips(0, False, 0.0, 0.0, None, (), light), [], (one_side, resp, [], [])
-        peaks = _peaks(resp, region, 0.6 * spacing)
+        peaks = _peaks(resp, box, 0.6 * spacing)
         raw = peaks
         glint = False
         if light and len(peaks) >= 3 and peaks[0][0] > C.GLINT_RATIO * peaks[1][0]:
@@ -304,9 +337,13 @@ def read_cell(patch: np.ndarray, fg: np.ndarray) -> CellRead:
         # a dark-pip face whose middle shows a strong light blob (or the reverse)
         resp_other = sides[not best.light][1]
         cx, cy = best.center
-        near_middle = np.hypot(xx - cx, yy - cy) <= C.PIP_HIDDEN_RADIUS * spacing
+        radius = C.PIP_HIDDEN_RADIUS * spacing
+        # the disc's bounding square: the largest response within it is the same
+        y0, y1 = max(math.floor(cy - radius) - 1, 0), min(math.ceil(cy + radius) + 2, n)
+        x0, x1 = max(math.floor(cx - radius) - 1, 0), min(math.ceil(cx + radius) + 2, n)
+        near_middle = np.hypot(xx[y0:y1, x0:x1] - cx, yy[y0:y1, x0:x1] - cy) <= radius
         weakest = min(v for v, _, _ in best.points)
-        glow = float(resp_other[near_middle].max()) / max(weakest, 1e-6)
+        glow = float(resp_other[y0:y1, x0:x1][near_middle].max()) / max(weakest, 1e-6)
         # what is left of a pip the glint half covers, right at the middle point
         rest = float(sides[best.light][1][round(cy), round(cx)]) / max(weakest, 1e-6)
         hidden = glow >= C.PIP_HIDDEN_SHARE or (
@@ -440,9 +477,10 @@ def _quarter_medians(patch: np.ndarray, mask: np.ndarray, least: int) -> list[np
     cdf = cv2.calcHist([planes, _quadrant_labels(n)], [0, 1], masks, [256, 12],
                        [0, 256, 0, 12]).cumsum(axis=0)  # (value, 4 * channel + quarter)
     count = cdf[-1, :4].astype(np.int64)
-    lo = (cdf < np.tile((count - 1) // 2 + 1, 3)).sum(axis=0).astype(np.float32)
-    hi = (cdf < np.tile(count // 2 + 1, 3)).sum(axis=0).astype(np.float32)
-    med = ((lo + hi) / np.float32(2)).reshape(3, 4)  # (channel, quarter)
+    by_channel = cdf.reshape(256, 3, 4)  # (value, channel, quarter)
+    lo = (by_channel < (count - 1) // 2 + 1).sum(axis=0).astype(np.float32)
+    hi = (by_channel < count // 2 + 1).sum(axis=0).astype(np.float32)
+    med = (lo + hi) / np.float32(2)  # (channel, quarter)
     return [np.ascontiguousarray(med[:, i]) if count[i] >= least else None for i in range(4)]
 
 
@@ -498,23 +536,27 @@ def _read_pips(
             s, found = _on_layout(chosen, cx, cy, spacing)
             ok = found is not None and any(num == k and found == lay for num, lay in LAYOUTS)
             cells = found or set()
+        if weak and (k < 2 or not ok):
+            continue  # faint blobs make a face only on a layout (and see below)
         even = k < 3 or not light or _same_paint(cores[:k], face)  # highlights are light
         rest = 0.0
+        reach = 1.4 * s
         for v, y, x in peaks[k:]:
-            if max(abs(y - cy), abs(x - cx)) <= 1.4 * s:
+            if max(abs(y - cy), abs(x - cx)) <= reach:
                 rest = max(rest, v)
-        for r in (-1, 0, 1):
-            for c in (-1, 0, 1):
+        # the lattice's rows and columns once each, not once per point
+        ys = [min(n - 1, max(0, round(cy + r * s))) for r in (-1, 0, 1)]
+        xs = [min(n - 1, max(0, round(cx + c * s))) for c in (-1, 0, 1)]
+        for r, y in zip((-1, 0, 1), ys, strict=True):
+            for c, x in zip((-1, 0, 1), xs, strict=True):
                 if (r, c) not in cells:
-                    y = min(n - 1, max(0, round(cy + r * s)))
-                    x = min(n - 1, max(0, round(cx + c * s)))
                     rest = max(rest, float(near[y, x]))
         margin = min(20.0, weakest / max(rest, 0.05 * weakest))
         # the count is where the responses drop most in absolute terms: a glossy highlight
         # sits well below the pips and well above the bare face
         gap = (weakest - rest) / top
-        if weak and (k < 2 or not ok or margin < C.PIP_FAINT_MARGIN):
-            continue  # faint blobs make a face only on a layout, standing far above the rest
+        if weak and margin < C.PIP_FAINT_MARGIN:
+            continue  # faint blobs make a face only standing far above the rest
         cand = _Pips(k, ok, margin, contrast, (cx, cy), tuple(chosen), light, gap, even)
         if cand.beats(best):
             best = cand
@@ -556,7 +598,7 @@ def _centroid(img: np.ndarray, x: int, y: int, radius: float) -> tuple[float, fl
     y0, y1, x0, x1 = max(y - r, 0), min(y + r + 1, n), max(x - r, 0), min(x + r + 1, n)
     win = img[y0:y1, x0:x1]
     inside = _disc(r, radius)[y0 - y + r : y1 - y + r, x0 - x + r : x1 - x + r]
-    w = np.clip(win - small_stats.percentile(win[inside], 30), 0, None) * inside
+    w = np.maximum(win - small_stats.percentile(win[inside], 30), 0) * inside  # np.clip's own
     total = float(w.sum())
     if total <= 0:
         return float(x), float(y)
