@@ -194,7 +194,7 @@ def test_the_reader_reads_letters_through_the_ensemble() -> None:
     """The sheet reader's letters are the classifier's (ensemble included), own letters
     compared or not; those the first network reads at the shipped ``doubt_below`` or above
     are its own, the others pooled with the other members."""
-    from companion.vision.sheet.reader import _classifier, _classify
+    from companion.vision.sheet.reader import _classifier, _classify, _net_inputs
     from tools.synth.handwriting import letter_cell_crop
 
     rng = np.random.default_rng(5)
@@ -202,7 +202,7 @@ def test_the_reader_reads_letters_through_the_ensemble() -> None:
     alloweds = [sorted(FIELD_LETTERS["fruit" if a in "SGW" else "vegetable"]) for a in "BSGCOMPW"]
     clf = _classifier()
     want = clf.classify_many(crops, alloweds)
-    got, looks = _classify(crops, alloweds, [True] * len(crops), own=False)
+    got, looks = _classify(_net_inputs(crops), alloweds, [True] * len(crops), own=False)
     assert looks is not None and looks.shape[0] == len(crops)  # letter_groups' features
     assert np.allclose(np.linalg.norm(looks, axis=1), 1.0)
     assert [[a for a, _ in r] for r in got] == [[a for a, _ in r] for r in want]

@@ -569,11 +569,12 @@ def _first_potter(page: _Page, spec: FieldSpec, shift: Align,
 
 def _letter_candidates(
     crops: Sequence[np.ndarray], kinds: Sequence[FieldKind], reader: Reader,
-    trusted: Sequence[bool] = (), own: bool = False,
+    trusted: Sequence[bool] = (), own: bool = False, inputs: np.ndarray | None = None,
 ) -> tuple[list[list[tuple[str, float]]], np.ndarray | None]:
     """Ranked (value, probability) per crop among the values its field kind allows, and
     the letter network's unit-length features per crop (None from tesseract), by which a
-    player's alike letters are grouped (letter_groups.py).
+    player's alike letters are grouped (letter_groups.py); ``inputs``: the crops as the
+    networks take them (``_net_inputs``), when already made.
 
     With ``own``, a doubtful letter is also compared with the sheet's sure letters (those
     in surely written cells, ``trusted``): one player wrote them all (own_letters.py).
@@ -592,19 +593,29 @@ def _letter_candidates(
         return out, None
     if not crops:
         return [], None
-    ranked, feats = _classify(list(crops), alloweds, list(trusted) or [True] * len(crops), own)
+    if inputs is None:
+        inputs = _net_inputs(crops)
+    ranked, feats = _classify(inputs, alloweds, list(trusted) or [True] * len(crops), own)
     for lst, kind in zip(ranked, kinds, strict=True):
         out.append([(LETTER_VALUES[kind][letter], float(p)) for letter, p in lst])
     return out, feats
 
 
-def _classify(crops: list[np.ndarray], alloweds: list[list[str]], trusted: list[bool],
-              own: bool) -> tuple[list[list[tuple[str, float]]], np.ndarray | None]:
+def _net_inputs(crops: Sequence[np.ndarray]) -> np.ndarray:
+    """Written cells' crops as the letter and sketch networks both take them (n, INPUT_PX,
+    INPUT_PX): made once a sheet, for the two networks alike."""
     from companion.vision.sheet.letters import preprocess
+
+    return np.stack([preprocess(c) for c in crops])
+
+
+def _classify(inputs: np.ndarray, alloweds: list[list[str]], trusted: list[bool],
+              own: bool) -> tuple[list[list[tuple[str, float]]], np.ndarray | None]:
+    """Letters ranked among each field's, and the letter network's features, for network
+    ``inputs`` (``_net_inputs``)."""
     from companion.vision.sheet.own_letters import compare_own, letter_features
 
     clf = _classifier()
-    inputs = np.stack([preprocess(c) for c in crops])
     logits, hidden = clf.logits_and_features(inputs)
     ranked = clf.rank(inputs, alloweds, logits)
     # the network's own unit-length view of each letter (an older model without it: none)
@@ -736,10 +747,11 @@ def read_fields(
             p = _mark(page, spec, shift, below)
             cands[spec.id] = ((None, 1 - p), (MARK_VALUES[spec.kind], p))
     trusted = [p_written[fid] >= REVIEW_BELOW for fid in letter_ids]
+    inputs = _net_inputs(letter_crops) if letter_crops else None
     ranked, letter_feats = _letter_candidates(letter_crops, letter_kinds, reader, trusted,
-                                              own_letters)
+                                              own_letters, inputs)
     letter_top = [lst[0][1] if lst else 0.0 for lst in ranked]
-    drawn, as_letters = _drawings(letter_ids, letter_crops, letter_kinds, p_written, letter_top)
+    drawn, as_letters = _drawings(letter_ids, inputs, letter_kinds, p_written, letter_top)
     # a letter's look, for asking alike ones once and for telling a writer's letter the
     # sketch network doubted from a doodle (settle_drawings)
     looks = ({fid: letter_feats[i] for i, fid in enumerate(letter_ids)}
@@ -913,20 +925,20 @@ def _letter_gate() -> float:
     return float(value) if isinstance(value, int | float) else LETTER_GATE_DEFAULT
 
 
-def _drawings(ids: Sequence[str], crops: Sequence[np.ndarray], kinds: Sequence[FieldKind],
+def _drawings(ids: Sequence[str], inputs: np.ndarray | None, kinds: Sequence[FieldKind],
               p_written: dict[str, float], letter_top: Sequence[float]
               ) -> tuple[dict[str, DrawingEvidence], dict[str, DrawingEvidence]]:
     """The written cells that may hold a drawing rather than a letter, with their evidence
-    (``letter_top``: the letter reader's probability of its best letter, per cell); and
+    (``inputs``: the cells as the networks take them, ``_net_inputs``; ``letter_top``: the
+    letter reader's probability of its best letter, per cell); and
     the cells let through as letters (by the sketch network's gate, or under it on the
     letter reader's word alone), with their evidence as drawings, should the player turn
     out to draw them (settle_drawings)."""
-    if not ids:
+    if not ids or inputs is None:
         return {}, {}
-    from companion.vision.sheet.letters import preprocess
     from companion.vision.sheet.sketch_model import sketch_classifier
 
-    scores = sketch_classifier().scores(np.stack([preprocess(c) for c in crops]))
+    scores = sketch_classifier().scores(inputs)
     gate = _letter_gate()
     out: dict[str, DrawingEvidence] = {}
     as_letters: dict[str, DrawingEvidence] = {}
