@@ -50,6 +50,7 @@ SHEET_STAGES: tuple[tuple[str, str, str], ...] = (
     ("page + align", "companion.vision.sheet.reader", "_smooth_shifts"),
     ("fields/letters", "companion.vision.sheet.reader", "_cell"),
     ("fields/letters", "companion.vision.sheet.reader", "_letter_candidates"),
+    ("fields/letters", "companion.vision.sheet.reader", "_net_inputs"),
     ("drawings", "companion.vision.sheet.reader", "_drawings"),
     ("drawings", "companion.vision.sheet.reader", "read_key"),
     ("bent paper", "companion.vision.sheet.reader", "_follow_bends"),

@@ -2,11 +2,12 @@
 
 OpenCV averages 2 x 2 blocks (an exact halving) about fifteen times faster than it
 shrinks by any other factor, and each halving leaves a quarter of the pixels for the
-rest of the way. A 12 MP photo shrunk to 1600 px costs about a third as much so, and a
-rectified page shrunk to 1 px/mm a tenth. The result is a little softer than a one-step
-shrink's (where a new pixel's edge cuts a halved pixel, its four pixels count alike) and
-each halving rounds to whole grey levels: what the marker search and the bent-paper
-check look for is many pixels wide.
+rest of the way. A rectified page shrunk to 1 px/mm (two halvings first) costs a fifth
+as much so; a 12 MP photo shrunk to 1600 px (one halving, then a small general step,
+which costs more per pixel than a large one) about three quarters. The result is a
+little softer than a one-step shrink's (where a new pixel's edge cuts a halved pixel, its
+four pixels count alike) and each halving rounds to whole grey levels: what the marker
+search and the bent-paper check look for is many pixels wide.
 """
 
 from __future__ import annotations
