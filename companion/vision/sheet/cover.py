@@ -56,8 +56,13 @@ from companion.vision.sheet.marks import box_px, crop
 
 def _unseen(darkest: np.ndarray, blank_ratio: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The blank's print (bool) and the print the photo does not show (``_unseen_of``)."""
-    printed = blank_ratio < COVER_PRINTED_BELOW
+    printed = _printed(blank_ratio)
     return printed, _unseen_of(darkest, printed, _seen_depth(blank_ratio))
+
+
+def _printed(blank_ratio: np.ndarray) -> np.ndarray:
+    """Where the blank prints lines and edges the cover check looks for (bool)."""
+    return np.asarray(blank_ratio < COVER_PRINTED_BELOW)
 
 
 def _seen_depth(blank_ratio: np.ndarray) -> np.ndarray:
@@ -101,7 +106,7 @@ def _area_share(mask: np.ndarray, px_per_mm: float) -> np.ndarray:
 
 def cover_blank(blank_ratio: np.ndarray, px_per_mm: float) -> CoverBlank:
     """The blank's side of the cover map, from the blank over its own paper white."""
-    printed = blank_ratio < COVER_PRINTED_BELOW
+    printed = _printed(blank_ratio)
     return CoverBlank(printed, _area_share(printed, px_per_mm))
 
 
