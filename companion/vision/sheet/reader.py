@@ -315,42 +315,85 @@ def _shift_window(spec: FieldSpec, ppm: float, shape: tuple[int, ...]
     return window, (pad, pad, pad + x1 - x0, pad + y1 - y0), reach
 
 
-@lru_cache(maxsize=8)
-def _blank_ratio(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int, int],
-                 ppm: float, version: int = layouts.LAYOUT_VERSION) -> np.ndarray:
-    """The blank sheet as the reader sees a photo of it, over its own local paper white
-    (the same for every photo of the sheet; kept for the last eight, 15 MB each)."""
-    blank = _fit(blank_sheet(sheet, paper, variant, bw, version), size)
-    out = marks.paper_ratio(blank, ppm)
-    out.flags.writeable = False
-    return out
+@dataclass(frozen=True)
+class _BlankKey:
+    """One sheet as printed, flattened to one page size: what every per-sheet piece of
+    the blank below depends on."""
+
+    sheet: str
+    paper: str
+    variant: str
+    bw: bool
+    size: tuple[int, int]  # the flattened page's width and height (px)
+    px_per_mm: float
+    version: int = layouts.LAYOUT_VERSION
+
+
+class _SheetBlank:
+    """What the reader derives from a blank sheet, the same for every photo of it: each
+    piece made on first use and kept with the sheet (``_sheet_blank`` keeps the last
+    eight sheets: up to about 55 MB each with every piece made)."""
+
+    def __init__(self, key: _BlankKey) -> None:
+        self.key = key
+        self._templates: dict[tuple[FieldSpec, ...],
+                              dict[str, tuple[ShiftTemplate | None, ...]]] = {}
+
+    @cached_property
+    def image(self) -> np.ndarray:
+        """The blank as printed, at the page's size (uint8, 9 MB)."""
+        k = self.key
+        out = _fit(blank_sheet(k.sheet, k.paper, k.variant, k.bw, k.version), k.size)
+        out.flags.writeable = False  # shared by every read of the sheet
+        return out
+
+    @cached_property
+    def ratio(self) -> np.ndarray:
+        """The blank as the reader sees a photo of it, over its own local paper white
+        (float32, 15 MB)."""
+        out = marks.paper_ratio(self.image, self.key.px_per_mm)
+        out.flags.writeable = False
+        return out
+
+    @cached_property
+    def print_edges(self) -> PrintEdges:
+        """The blank's edges by direction, for finding a pencil lying on a photo of it
+        (2 MB)."""
+        return print_edges(self.ratio, self.key.px_per_mm)
+
+    @cached_property
+    def cover(self) -> CoverBlank:
+        """The blank's side of the cover map (4 MB)."""
+        return cover_blank(self.ratio, self.key.px_per_mm)
+
+    @cached_property
+    def scaled(self) -> local_fit.ScaledBlank:
+        """The blank as the bent-paper check compares it (under 1 MB besides the image)."""
+        return local_fit.ScaledBlank(self.image, self.key.px_per_mm)
+
+    def shift_templates(self, specs: tuple[FieldSpec, ...]
+                        ) -> dict[str, tuple[ShiftTemplate | None, ...]]:
+        """Every field's printed surroundings on the blank, softened by each lens blur and
+        made ready for matching (about 0.2 s to make, up to 25 MB)."""
+        if specs not in self._templates:
+            self._templates[specs] = _shift_templates(self.image, self.key.px_per_mm, specs)
+        return self._templates[specs]
 
 
 @lru_cache(maxsize=8)
-def _print_edges(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int, int],
-                 ppm: float, version: int = layouts.LAYOUT_VERSION) -> PrintEdges:
-    """The blank sheet's edges by direction, for finding a pencil lying on a photo of it
-    (the same for every photo of the sheet; kept for the last eight, 2 MB each)."""
-    return print_edges(_blank_ratio(sheet, paper, variant, bw, size, ppm, version), ppm)
+def _sheet_blank(key: _BlankKey) -> _SheetBlank:
+    """The blank's pieces for ``key``, kept for the last eight sheets read."""
+    return _SheetBlank(key)
 
 
-@lru_cache(maxsize=8)
-def _cover_blank(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int, int],
-                 ppm: float, version: int = layouts.LAYOUT_VERSION) -> CoverBlank:
-    """The blank's side of the cover map (the same for every photo of the sheet; kept for
-    the last eight, 4 MB each)."""
-    return cover_blank(_blank_ratio(sheet, paper, variant, bw, size, ppm, version), ppm)
+def _blank_key(reg: Registration, bw: bool, size: tuple[int, int]) -> _BlankKey:
+    label = reg.label
+    return _BlankKey(label.sheet, label.paper, label.variant, bw, size, reg.px_per_mm,
+                     label.version)
 
 
-@lru_cache(maxsize=8)
-def _shift_templates(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int, int],
-                     ppm: float, specs: tuple[FieldSpec, ...],
-                     version: int = layouts.LAYOUT_VERSION,
+def _shift_templates(blank: np.ndarray, ppm: float, specs: tuple[FieldSpec, ...]
                      ) -> dict[str, tuple[ShiftTemplate | None, ...]]:
-    """Every field's printed surroundings on the blank, softened by each lens blur and made
-    ready for matching (the same for every photo of the sheet: made once, in about 0.2 s,
-    and kept for the last eight sheets read, up to 25 MB each)."""
-    blank = _fit(blank_sheet(sheet, paper, variant, bw, version), size)
     out: dict[str, tuple[ShiftTemplate | None, ...]] = {}
     for spec in specs:
         found = _shift_window(spec, ppm, blank.shape)
@@ -681,20 +724,13 @@ def _classifier() -> Any:
 def _page(grey: np.ndarray, reg: Registration, bw: bool | None = None) -> _Page:
     label = reg.label
     ppm = reg.px_per_mm
-    size = (grey.shape[1], grey.shape[0])
     if bw is None:
         bw = _printed_in_bw(grey, label.sheet, label.paper, label.variant, label.version)
-    blank = _fit(blank_sheet(label.sheet, label.paper, label.variant, bw, label.version), size)
+    blank = _sheet_blank(_blank_key(reg, bw, (grey.shape[1], grey.shape[0])))
     raw = marks.paper_ratio(grey, ppm)
     ratio = cv2.GaussianBlur(raw, (0, 0), INK_SMOOTH_PX)  # sensor noise off the ink test
-    templates = _shift_templates(label.sheet, label.paper, label.variant, bw, size, ppm,
-                                 _aligned_specs(reg.geometry), label.version)
-    blank_ratio = _blank_ratio(label.sheet, label.paper, label.variant, bw, size, ppm,
-                               label.version)
-    printed = _print_edges(label.sheet, label.paper, label.variant, bw, size, ppm,
-                           label.version)
-    cover = _cover_blank(label.sheet, label.paper, label.variant, bw, size, ppm, label.version)
-    return _Page(grey, ratio, blank, raw, blank_ratio, ppm, printed, templates, cover)
+    return _Page(grey, ratio, blank.image, raw, blank.ratio, ppm, blank.print_edges,
+                 blank.shift_templates(_aligned_specs(reg.geometry)), blank.cover)
 
 
 def read_fields(
@@ -902,19 +938,8 @@ def _follow_bends(grey_photo: np.ndarray, reg: Registration, grey: np.ndarray, b
                   ) -> tuple[np.ndarray, local_fit.LocalFit | None]:
     """The flattened sheet, flattened again through a fitted warp if its paper bends
     (``bw``: the sheet was printed in black and white)."""
-    label = reg.label
-    blank = _scaled_blank(label.sheet, label.paper, label.variant, bw,
-                          (grey.shape[1], grey.shape[0]), reg.px_per_mm, label.version)
+    blank = _sheet_blank(_blank_key(reg, bw, (grey.shape[1], grey.shape[0]))).scaled
     return local_fit.follow(grey_photo, reg, grey, blank)
-
-
-@lru_cache(maxsize=8)
-def _scaled_blank(sheet: str, paper: str, variant: str, bw: bool, size: tuple[int, int],
-                  ppm: float, version: int = layouts.LAYOUT_VERSION) -> local_fit.ScaledBlank:
-    """The blank sheet as the bent-paper check compares it (the same for every photo of
-    the sheet; kept for the last eight, under 1 MB each besides the shared blank)."""
-    return local_fit.ScaledBlank(_fit(blank_sheet(sheet, paper, variant, bw, version), size),
-                                 ppm)
 
 
 def _letter_gate() -> float:
