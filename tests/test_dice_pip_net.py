@@ -36,6 +36,34 @@ def test_a_sure_count_the_network_disbelieves_goes_to_review_naming_both() -> No
     assert flags == ["pips-network-differs"]
 
 
+@pytest.mark.parametrize("p_net", [C.PIP_NET_TAKE, C.PIP_NET_TAKE_OVER_FACE - 0.01])
+def test_a_face_doubted_for_a_glint_stays_unless_the_network_is_surer(p_net: float) -> None:
+    flags: list[str] = []
+    value, conf, other = _with_network(_probs(3, p_net), 2, C.GLINT_CONFIDENCE, flags)
+    assert (value, other) == (2, 3)
+    assert conf < C.REVIEW_BELOW
+    assert flags == ["pips-network-differs"]
+    flags = []
+    value, _, other = _with_network(_probs(3, C.PIP_NET_TAKE_OVER_FACE), 2,
+                                    C.GLINT_CONFIDENCE, flags)
+    assert (value, other) == (3, 2)
+    assert flags == ["pips-by-network"]
+
+
+@pytest.mark.parametrize("pip_conf", [1.0, C.GLINT_CONFIDENCE, 0.3])
+def test_a_counted_three_the_network_reads_as_a_two_is_a_two_in_review(pip_conf: float
+                                                                       ) -> None:
+    # a glint between a 2's corner pips passes for a 3's middle one, however sure the count
+    probs = _probs(2, 0.4)
+    probs[C.PIP_NET_CLASSES.index("3")] = 0.25
+    probs /= probs.sum()
+    flags: list[str] = []
+    value, conf, other = _with_network(probs, 3, pip_conf, flags)
+    assert (value, other) == (2, 3)
+    assert conf < C.REVIEW_BELOW
+    assert flags == ["pips-by-network"]
+
+
 @pytest.mark.parametrize("p_other", [0.5, 0.8])
 def test_a_network_in_two_minds_changes_nothing(p_other: float) -> None:
     # the network leans to 6 but leaves the counter's 5 more than PIP_NET_DOUBT
