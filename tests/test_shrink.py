@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.vision.shrink import shrink
+from companion.vision.shrink import shrink, shrink_large
 
 
 def _smooth(h: int, w: int, seed: int, feature_px: int = 8) -> np.ndarray:
@@ -46,3 +46,12 @@ def test_exact_halving_and_no_shrink() -> None:
 def test_a_12_mp_photo_to_the_marker_search_size() -> None:
     img = _smooth(3000, 4000, 2)
     assert shrink(img, 0.4).shape == (1200, 1600)
+
+
+def test_shrink_large_halves_only_large_images() -> None:
+    rng = np.random.default_rng(7)
+    small = rng.integers(0, 256, (1200, 1600, 3), dtype=np.uint8)
+    one_step = cv2.resize(small, None, fx=0.3, fy=0.3, interpolation=cv2.INTER_AREA)
+    assert np.array_equal(shrink_large(small, 0.3, 3000), one_step)
+    big = rng.integers(0, 256, (2250, 3000, 3), dtype=np.uint8)
+    assert np.array_equal(shrink_large(big, 0.3, 3000), shrink(big, 0.3))

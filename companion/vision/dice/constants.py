@@ -40,6 +40,11 @@ CELL_PATCH_PX = 64  # each cell is resampled to a square this size (one grid pit
 CELL_MASK_PX = 16  # and its foreground mask to this size
 # Cells are read from a copy scaled so one pitch is about this many pixels (never upscaled).
 READ_PITCH_PX = 72.0
+# A photo this long or longer (a phone's own, 4,000 px at 12 MP) is shrunk for the gate's
+# thumbnail, the detection copy and the reading copy by exact halvings first
+# (vision/shrink.py: a tenth less CPU a 12 MP photo, its dice read as right); smaller ones,
+# the benchmark's 1,600 px photos among them, in one step as before.
+HALVE_FROM_PX = 3000
 # the lattice's phase probe (nine cells) finding fewer dice than this: the seams may repeat at
 # two dice (spaced dice), so the lattice at half the pitch is probed too; it is taken when
 # most of its probed cells (this many of nine) show faces the dice have, more than the first

@@ -18,6 +18,7 @@ import numpy as np
 
 from companion.errors import ImageError
 from companion.vision.dice import constants as C
+from companion.vision.shrink import shrink_large
 
 NO_DICE = "no Diced Veggies dice found"
 MAT_DICE_UNREAD = ("the dice mat is in the photo, but no die on it could be read surely "
@@ -49,7 +50,7 @@ class Glance:
 
 def thumbnail(bgr: np.ndarray) -> np.ndarray:
     s = min(1.0, C.GATE_LONG_SIDE_PX / max(bgr.shape[:2]))
-    return cv2.resize(bgr, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    return shrink_large(bgr, s, C.HALVE_FROM_PX)
 
 
 def white_reference(bgr: np.ndarray) -> np.ndarray:

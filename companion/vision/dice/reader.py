@@ -46,6 +46,7 @@ from companion.vision.dice.pip_lattice import pip_step
 from companion.vision.dice.pip_net import pip_net, value_of
 from companion.vision.load import load_image
 from companion.vision.register import sheet_label
+from companion.vision.shrink import shrink_large
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,7 @@ def read_dice_image(bgr: np.ndarray, colours: DiceColours | None = None) -> Dice
     seen = gate.check(bgr)
     h, w = bgr.shape[:2]
     s_det = min(1.0, C.DETECT_LONG_SIDE_PX / max(h, w))
-    det = cv2.resize(bgr, None, fx=s_det, fy=s_det, interpolation=cv2.INTER_AREA)
+    det = shrink_large(bgr, s_det, C.HALVE_FROM_PX)
     mat, fg, mask, grid, refit = _locate(det, seen)
 
     fg8 = fg.astype(np.uint8) * 255
@@ -258,9 +259,7 @@ def _probe(
     mid_c = (grid.cols.start + grid.cols.stop) / 2
     pitch_full = grid.pitch_px(mid_r, mid_c) / s_det
     s_read = min(1.0, C.READ_PITCH_PX / pitch_full)
-    src = bgr if s_read == 1.0 else cv2.resize(
-        bgr, None, fx=s_read, fy=s_read, interpolation=cv2.INTER_AREA
-    )
+    src = bgr if s_read == 1.0 else shrink_large(bgr, s_read, C.HALVE_FROM_PX)
     source = _Source(src, fg8, s_det / s_read)
     best, cells = _best_phase(source, grid.scaled(s_read / s_det), on_mat)
     dice = [c for c in cells if _die_like(c.read, on_mat)]
