@@ -734,26 +734,22 @@ def _with_network(
         return value, pip_conf, None
     face = str(value) in C.PIP_NET_CLASSES
     p_counter = float(probs[C.PIP_NET_CLASSES.index(str(value))]) if face else 0.0
-    if value == 3 and mine == 2:
-        # a glint between a 2's corner pips passes for a 3's middle pip, which the whole
-        # face tells apart (on the tuning photos the network's 2 was right on all 21 of
-        # the counter's 3s it read as 2s, and never read a true 3 as a 2)
-        flags.append("pips-by-network")
-        return mine, min(pip_conf, C.PIP_NET_TAKEN_CONFIDENCE), value
+    # a glint between a 2's corner pips passes for a 3's middle pip, which the whole face
+    # tells apart (on the tuning photos the network's 2 was right on all 21 of the
+    # counter's 3s it read as 2s, and never read a true 3 as a 2)
+    glint_three = value == 3 and mine == 2
+    # a face the counter made, doubted only for a glint or faint pips, takes a surer network
+    # to overturn; short of that, the network's count is named beside it
     doubted_face = face and pip_conf >= C.GLINT_CONFIDENCE
-    if (doubted_face and pip_conf < C.REVIEW_BELOW
-            and C.PIP_NET_TAKE <= p_net < C.PIP_NET_TAKE_OVER_FACE):
-        # a face the counter made, doubted for a glint or faint pips: the network, not
-        # sure enough to overturn it, is named beside it
-        flags.append("pips-network-differs")
-        return value, min(pip_conf, C.PIP_NET_TAKEN_CONFIDENCE), mine
-    if not face or (pip_conf < C.REVIEW_BELOW and p_net >= C.PIP_NET_TAKE):
+    take_at = C.PIP_NET_TAKE_OVER_FACE if doubted_face else C.PIP_NET_TAKE
+    unsure = pip_conf < C.REVIEW_BELOW
+    if not face or glint_three or (unsure and p_net >= take_at):
         # a count no die shows, or an unsure one: the whole face's count is the better guess
         if not face:
             flags.append("face-not-in-set")
         flags.append("pips-by-network")
         return mine, min(pip_conf, C.PIP_NET_TAKEN_CONFIDENCE), value
-    if p_counter < C.PIP_NET_DOUBT:
+    if p_counter < C.PIP_NET_DOUBT or (doubted_face and unsure and p_net >= C.PIP_NET_TAKE):
         flags.append("pips-network-differs")
         return value, min(pip_conf, C.PIP_NET_TAKEN_CONFIDENCE), mine
     return value, pip_conf, None
