@@ -386,10 +386,12 @@ def _sheet_blank(key: _BlankKey) -> _SheetBlank:
     return _SheetBlank(key)
 
 
-def _blank_key(reg: Registration, bw: bool, size: tuple[int, int]) -> _BlankKey:
+def _blank_for(reg: Registration, bw: bool, page: np.ndarray) -> _SheetBlank:
+    """The blank's pieces for the sheet ``reg`` found, flattened to ``page``'s size."""
     label = reg.label
-    return _BlankKey(label.sheet, label.paper, label.variant, bw, size, reg.px_per_mm,
-                     label.version)
+    return _sheet_blank(_BlankKey(label.sheet, label.paper, label.variant, bw,
+                                  (page.shape[1], page.shape[0]), reg.px_per_mm,
+                                  label.version))
 
 
 def _shift_templates(blank: np.ndarray, ppm: float, specs: tuple[FieldSpec, ...]
@@ -726,7 +728,7 @@ def _page(grey: np.ndarray, reg: Registration, bw: bool | None = None) -> _Page:
     ppm = reg.px_per_mm
     if bw is None:
         bw = _printed_in_bw(grey, label.sheet, label.paper, label.variant, label.version)
-    blank = _sheet_blank(_blank_key(reg, bw, (grey.shape[1], grey.shape[0])))
+    blank = _blank_for(reg, bw, grey)
     raw = marks.paper_ratio(grey, ppm)
     ratio = cv2.GaussianBlur(raw, (0, 0), INK_SMOOTH_PX)  # sensor noise off the ink test
     return _Page(grey, ratio, blank.image, raw, blank.ratio, ppm, blank.print_edges,
@@ -938,7 +940,7 @@ def _follow_bends(grey_photo: np.ndarray, reg: Registration, grey: np.ndarray, b
                   ) -> tuple[np.ndarray, local_fit.LocalFit | None]:
     """The flattened sheet, flattened again through a fitted warp if its paper bends
     (``bw``: the sheet was printed in black and white)."""
-    blank = _sheet_blank(_blank_key(reg, bw, (grey.shape[1], grey.shape[0]))).scaled
+    blank = _blank_for(reg, bw, grey).scaled
     return local_fit.follow(grey_photo, reg, grey, blank)
 
 
