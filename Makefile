@@ -67,7 +67,9 @@ bench: $(STAMP) fonts
 # calibration writers), the check-or-cross classifier (assets/marks.onnx, from mark
 # patches the reader cuts from 600 synthetic photos) and the dice pip counter's second
 # opinion (assets/pips.onnx, from the dice the reader cuts from 600 synthetic dice photos of
-# the tuning camera settings) in their own venv with PyTorch (CPU);
+# the tuning camera settings) and the cell network (assets/cells.onnx: every cell of the
+# reader's lattices on 900 tuning photos, bare ones too, so it tells a die from the table)
+# in their own venv with PyTorch (CPU);
 # then the sketch classifier (assets/sketches.onnx: our icons traced and doodles from
 # several templates per plant, turned, mirrored and stretched, by synthetic players; and
 # letters, 4,000 more than a plant's share, so written cells pass the letter gate), its
@@ -86,6 +88,8 @@ train: $(STAMP) fonts
 	PYTHONPATH=. .trainenv/bin/python -m tools.train_marks
 	$(BIN)/python -m tools.train_pips --harvest --workers 2
 	PYTHONPATH=. .trainenv/bin/python -m tools.train_pips --threads 2
+	$(BIN)/python -m tools.train_cells --harvest --workers 2
+	PYTHONPATH=. .trainenv/bin/python -m tools.train_cells --threads 2
 	.trainenv/bin/pip install -q reportlab segno pypdfium2  # the sketches trace layouts/art
 	PYTHONPATH=. .trainenv/bin/python -m tools.train_sketches --threads 2 --cache .trainenv/cache
 	$(BIN)/python -m tools.fit_sketches --jobs 2 --cache .trainenv/cache --papers 800 --no-trust-floor

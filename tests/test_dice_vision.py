@@ -458,6 +458,23 @@ def test_a_walled_in_die_the_pip_network_counts_surely_is_found(setting, index, 
     assert (die.ingredient.value, die.value) == truth[cell]
 
 
+@pytest.mark.parametrize(("setting", "index", "cell"), [("two-lamp", 103, (1, 5)),
+                                                        ("two-lamp", 627, (0, 6)),
+                                                        ("warm-mat", 10, (2, 5))])
+def test_a_die_beside_the_block_the_cell_network_sees_is_found(setting, index, cell):
+    """Tuning photos whose die at the block's edge was missed: a red 3 on a red cloth, its
+    middle pip merged with a glint (two-lamp 103: the blobs read 2, the paint 3, and the
+    cell hardly differs from the cloth), a tan 6 on paper (two-lamp 627: no foreground at
+    all), a tan 3 on the mat under a warm lamp with pips too faint to count (warm-mat 10).
+    The cell network, which learnt bare cells too, sees a die there: found, in review,
+    read right."""
+    reading, truth, pairs = _tuning_read(setting, index)
+    assert len(reading.dice) == len(pairs) == len(truth)
+    die = next(d for d, t in pairs if t == cell)
+    assert "found-by-network" in die.flags and die.review
+    assert (die.ingredient.value, die.value) == truth[cell]
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_holes_walled_in_by_dice_stay_holes(seed):
     """A full block with two dice taken from its middle, on each table and on the mat:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
+import numpy as np
+from numpy.typing import NDArray
 
 from companion.errors import InputError
 
@@ -41,3 +43,17 @@ def load_onnx_model(model: Path, meta_path: Path, classes: tuple[str, ...], inpu
     net = cv2.dnn.readNetFromONNX(str(model))
     temperature = float(meta.get("temperature", 1.0))  # type: ignore[arg-type]
     return OnnxModel(net, temperature, meta)
+
+
+def softmax_rows(net: cv2.dnn.Net, temperature: float, inputs: NDArray[np.float32],
+                 classes: int) -> NDArray[np.float64]:
+    """Calibrated probabilities of a one-channel image classifier for (n, H, W) inputs,
+    one row each: the softmax of its logits divided by ``temperature``."""
+    if len(inputs) == 0:
+        return np.zeros((0, classes))
+    net.setInput(np.ascontiguousarray(inputs[:, None], np.float32))
+    z = np.asarray(net.forward(), np.float64).reshape(len(inputs), classes)
+    z = z / temperature
+    z -= z.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    return p / p.sum(axis=1, keepdims=True)

@@ -297,3 +297,17 @@ PIP_NET_TAKEN_CONFIDENCE = 0.6
 # A walled-in cell unlike the table, whose blobs and paint make no face, is a die (in
 # review) when the network puts at least this belief on one count (reader._walled_by_network).
 PIP_NET_WALLED_SURE = 0.95
+
+# --- the cell network (cell_net.py): is a die there at all, and its count -----------------
+CELL_NET_NONE = "none"  # no die centred on the cell: bare table, a hole, astride two dice
+CELL_NET_CLASSES: tuple[str, ...] = (CELL_NET_NONE, "2", "3", "4", "5", "6")
+CELL_NET_INPUT_PX = 32
+# The whole cell (one grid pitch): a die's outline and shadow tell it from bare table where
+# its colour does not.
+CELL_NET_CROP = 1.0
+# A cell beside the block's read dice that its blobs and paint did not read as a die is one
+# (in review) when the network believes a die is there more than not
+# (reader._with_found_by_network). On the two-lamp tuning photos 0-699 (14,669 cells asked,
+# read alone) the 14,661 bare ones reached 0.092 at most, and 7 of the 8 missed dice were
+# at 0.96 to 0.9997 (the eighth, a tan die a third of a die off its cell, at 0.03).
+CELL_NET_DIE_AT = 0.5

@@ -12,6 +12,7 @@ _WORDS: dict[str, str] = {
     "no-pips-found": "no pips were found on it",
     "like-the-table": "it looks much like the table or mat it stands on",
     "walled-in": "it was found only because dice stand on all four sides of it",
+    "found-by-network": "it hardly stands out from the table, and was found by its shape",
     "off-cell": "it sits off the block's grid",
     "off-centre": "it sits off the middle of its place",
     "detached": "it stands apart from the block",

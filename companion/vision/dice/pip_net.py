@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from companion.vision.assets import asset_path
 from companion.vision.dice import constants as C
-from companion.vision.onnx_model import load_onnx_model
+from companion.vision.onnx_model import load_onnx_model, softmax_rows
 
 PIP_MODEL_PATH = asset_path("pips.onnx")
 PIP_META_PATH = asset_path("pips.json")
@@ -33,13 +33,18 @@ PIP_META_PATH = asset_path("pips.json")
 
 def pip_input(patch: NDArray[np.uint8]) -> NDArray[np.float32]:
     """The network's input for one BGR cell patch: (PIP_NET_INPUT_PX, PIP_NET_INPUT_PX)."""
+    return projected(patch, C.PIP_NET_CROP, C.PIP_NET_INPUT_PX)
+
+
+def projected(patch: NDArray[np.uint8], crop: float, side: int) -> NDArray[np.float32]:
+    """The middle ``crop`` of a BGR cell patch, resized to ``side`` square and projected on
+    its main colour axis, standardised (the module docstring says why)."""
     n = patch.shape[0]
-    m = int(round(n * (1.0 - C.PIP_NET_CROP) / 2))
+    m = int(round(n * (1.0 - crop) / 2))
     face = patch[m:n - m, m:n - m] if m > 0 else patch
-    small = cv2.resize(face, (C.PIP_NET_INPUT_PX, C.PIP_NET_INPUT_PX),
-                       interpolation=cv2.INTER_AREA).astype(np.float32)
-    px = small.reshape(-1, 3)
-    centred = px - px.mean(axis=0)
+    small = cv2.resize(face, (side, side), interpolation=cv2.INTER_AREA).astype(np.float32)
+    colours = small.reshape(-1, 3)
+    centred = colours - colours.mean(axis=0)
     cov = centred.T @ centred
     _, vecs = np.linalg.eigh(cov)
     axis = vecs[:, -1]
@@ -48,8 +53,7 @@ def pip_input(patch: NDArray[np.uint8]) -> NDArray[np.float32]:
     if np.median(proj) > 0:
         proj = -proj
     proj = proj / max(float(proj.std()), 1.0)
-    return np.clip(proj, -4.0, 4.0).reshape(C.PIP_NET_INPUT_PX, C.PIP_NET_INPUT_PX).astype(
-        np.float32)
+    return np.clip(proj, -4.0, 4.0).reshape(side, side).astype(np.float32)
 
 
 @dataclass
@@ -59,16 +63,9 @@ class PipNet:
 
     def probs(self, patches: list[NDArray[np.uint8]]) -> NDArray[np.float64]:
         """Calibrated probabilities over PIP_NET_CLASSES, one row per patch."""
-        k = len(C.PIP_NET_CLASSES)
-        if not patches:
-            return np.zeros((0, k))
-        x = np.stack([pip_input(p) for p in patches])[:, None]
-        self.net.setInput(np.ascontiguousarray(x, np.float32))
-        z = np.asarray(self.net.forward(), np.float64).reshape(len(patches), k)
-        z = z / self.temperature
-        z -= z.max(axis=1, keepdims=True)
-        p = np.exp(z)
-        return p / p.sum(axis=1, keepdims=True)
+        return softmax_rows(self.net, self.temperature,
+                            np.array([pip_input(p) for p in patches], np.float32),
+                            len(C.PIP_NET_CLASSES))
 
 
 @cache

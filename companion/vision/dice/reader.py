@@ -25,6 +25,7 @@ from companion.games.diced_veggies.model import Block, Die, Ingredient
 from companion.vision.dice import constants as C
 from companion.vision.dice import gate, small_stats
 from companion.vision.dice.cell import LAYOUTS, CellRead, read_cell, with_paint
+from companion.vision.dice.cell_net import cell_net
 from companion.vision.dice.colour import log_chroma
 from companion.vision.dice.colours import DOUBTFUL_LIGHT, DiceColours
 from companion.vision.dice.families import FamilyCall, FamilyFit, fit_families
@@ -159,11 +160,25 @@ class _Cell:
     patch: np.ndarray = field(repr=False, compare=False)  # the cell as read (BGR uint8)
 
 
-def read_dice_image(bgr: np.ndarray, colours: DiceColours | None = None) -> DiceReading:
-    """Read the block in a BGR photo array; raises ImageError when no dice are found.
-    ``colours``: the game's dice colours, read against instead of fitting a light to this
-    photo's dice."""
-    start = time.perf_counter()
+@dataclass(frozen=True)
+class Lattice:
+    """The block's lattice on a photo with every cell of it read: what the dice are decided
+    from, and what the cell network's training cuts its patches from
+    (tools/train_cells.py)."""
+
+    cells: list[_Cell]
+    grid: DiceGrid  # reading-copy pixels
+    src: np.ndarray  # the reading copy
+    s_read: float  # photo pixels -> reading-copy pixels
+    s_det: float  # photo pixels -> detection-copy pixels
+    pitch: float  # the lattice's pitch in reading-copy pixels
+    mat: MatView | None
+    seen: gate.Glance
+
+
+def read_lattice(bgr: np.ndarray) -> Lattice:
+    """Find the block in a BGR photo array, fit its lattice and read every cell; raises
+    ImageError when no block is there."""
     if bgr.ndim != 3 or bgr.shape[2] != 3 or min(bgr.shape[:2]) < 32:
         raise ImageError("expected a colour photo")
     seen = gate.check(bgr)
@@ -198,13 +213,24 @@ def read_dice_image(bgr: np.ndarray, colours: DiceColours | None = None) -> Dice
         cells = _read_cells(source, grid)
     grid, cells = _grown(source, grid, cells, mat is not None)
     cells = [replace(c, read=with_paint(c.patch, c.read)) for c in cells]
+    return Lattice(cells, grid, src, s_read, s_det, pitch_full * s_read, mat, seen)
+
+
+def read_dice_image(bgr: np.ndarray, colours: DiceColours | None = None) -> DiceReading:
+    """Read the block in a BGR photo array; raises ImageError when no dice are found.
+    ``colours``: the game's dice colours, read against instead of fitting a light to this
+    photo's dice."""
+    start = time.perf_counter()
+    lat = read_lattice(bgr)
+    cells, grid, src, mat, seen = lat.cells, lat.grid, lat.src, lat.mat, lat.seen
+    s_read, s_det = lat.s_read, lat.s_det
     offset, white = _white_offset(src, mat, s_read / s_det, cells, seen.white_bgr)
     white_sure = white != "photo"
     if mat is not None:
         inside = mat.block_area(src.shape, C.MAT_CENTRE_MARGIN_MM, s_read / s_det)
         cells = [c for c in cells if _at(inside, c.center, 1.0)]
     dice, grid_out, gaps, fit = _decide(
-        cells, grid, offset, pitch_full * s_read, mat is not None, white_sure, colours
+        cells, grid, offset, lat.pitch, mat is not None, white_sure, colours
     )
     # a light that leaves the families' naming in doubt is a colour doubt, not a sign that
     # no dice are there: count the dice surely there by their shape and pips, as with
@@ -488,6 +514,32 @@ def _with_walled_in(cells: list[_Cell], present: list[tuple[_Cell, float, list[s
     return [(cell, *kept[id(cell)]) for cell in cells if id(cell) in kept]
 
 
+def _with_found_by_network(cells: list[_Cell], present: list[tuple[_Cell, float, list[str]]]
+                           ) -> list[tuple[_Cell, float, list[str]]]:
+    """``present`` with the cells beside its dice that the cell network believes hold a die
+    (CELL_NET_DIE_AT), in review: a die hardly unlike the table or with its pips merged
+    into a glint, which the blobs and the paint did not read as one. Only cells beside a
+    read die are asked: a block is one piece, and a die apart from it is no die the
+    network should conjure on bare table."""
+    net = cell_net()
+    if net is None:
+        return present
+    taken = {(c.row, c.col) for c, _, _ in present}
+    asked = [cell for cell in cells if (cell.row, cell.col) not in taken
+             and any(nb in taken for nb in _neighbours(cell.row, cell.col))]
+    if not asked:
+        return present
+    none = C.CELL_NET_CLASSES.index(C.CELL_NET_NONE)
+    probs = net.probs([cell.patch for cell in asked])
+    found = {id(cell) for cell, p in zip(asked, probs, strict=True)
+             if 1.0 - float(p[none]) >= C.CELL_NET_DIE_AT}
+    if not found:
+        return present
+    kept = {id(c): (p, f) for c, p, f in present}
+    kept |= {i: (C.TABLE_LIKE_PRESENCE, ["found-by-network"]) for i in found}
+    return [(cell, *kept[id(cell)]) for cell in cells if id(cell) in kept]
+
+
 def _walled_by_network(cells: list[_Cell]) -> list[_Cell]:
     """Of walled-in ``cells`` whose blobs and paint make no face, those unlike the table,
     over one colour, whose pips the pip network counts surely (PIP_NET_WALLED_SURE): a
@@ -623,6 +675,7 @@ def _decide(
             presence = min(presence, 0.6)
         present.append((cell, presence, flags))
     present = _with_walled_in(cells, present)
+    present = _with_found_by_network(cells, present)
     present = _connected_to_block(present)
     if not present:
         return [], grid, [], None
