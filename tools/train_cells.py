@@ -148,38 +148,19 @@ def load(n_photos: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
 
 
 def train(args: argparse.Namespace) -> None:
-    import torch
+    from tools.train_common import PatchRecipe, train_patch_net
 
-    from tools.train_common import (
-        export_onnx,
-        fit_temperature,
-        logits_of,
-        small_cnn,
-        train_keep_best,
-    )
-    from tools.train_pips import _turned
-
-    torch.manual_seed(SEED)
-    torch.set_num_threads(args.threads)
     data = load(args.photos)
     xtr, ytr = data["train"]
-    xv, yv = data["val"]
-    xc, yc = data["check"]
     none = C.CELL_NET_CLASSES.index(C.CELL_NET_NONE)
-    print(f"cells: train {len(xtr)} ({int(np.sum(ytr == none))} none), val {len(xv)}, "
-          f"check {len(xc)}")
-    xtr, ytr = _turned(xtr, ytr)
-    model = small_cnn(len(C.CELL_NET_CLASSES), args.width)
+    print(f"cells: train {len(xtr)} ({int(np.sum(ytr == none))} none), val "
+          f"{len(data['val'][0])}, check {len(data['check'][0])}")
     t0 = time.perf_counter()
-    loss = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
-    acc = train_keep_best(model, xtr, ytr, xv, yv, loss, epochs=args.epochs,
-                          batch=BATCH, lr=LR, seed=SEED, t0=t0)
-    lv = logits_of(model, xv)
-    temperature = max(TEMPERATURE_FLOOR, fit_temperature(lv, yv))
-    lc = logits_of(model, xc)
-    net_acc = float(np.mean(lc.argmax(1) == yc)) if len(yc) else 0.0
+    recipe = PatchRecipe(len(C.CELL_NET_CLASSES), C.CELL_NET_INPUT_PX, SEED, BATCH, LR, OPSET,
+                         TEMPERATURE_FLOOR)
+    acc, temperature, net_acc, _ = train_patch_net(recipe, args, data["train"], data["val"],
+                                                   data["check"])
     print(f"val accuracy {acc:.4f}; check photos {net_acc:.4f}; temperature {temperature}")
-    export_onnx(model, args.out, C.CELL_NET_INPUT_PX, OPSET, xc[:64], lc[:64])
     meta = {"classes": list(C.CELL_NET_CLASSES), "input_px": C.CELL_NET_INPUT_PX,
             "temperature": temperature, "seed": SEED, "photos": args.photos,
             "harvest_seed": HARVEST_SEED, "epochs": args.epochs, "width": args.width,
@@ -189,20 +170,10 @@ def train(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(prog="python -m tools.train_cells",
-                                 description=__doc__.split("\n\n")[0])
-    ap.add_argument("--harvest", action="store_true", help="cut the cells (project venv)")
-    ap.add_argument("--photos", type=int, default=N_PHOTOS)
-    ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--epochs", type=int, default=EPOCHS)
-    ap.add_argument("--width", type=float, default=1.0)
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--out", type=Path, default=MODEL_OUT)
-    args = ap.parse_args()
-    if args.harvest:
-        harvest(args.photos, args.workers)
-    else:
-        train(args)
+    from tools.train_common import patch_net_main
+
+    patch_net_main("python -m tools.train_cells", __doc__, N_PHOTOS, EPOCHS, MODEL_OUT,
+                   harvest, train)
 
 
 if __name__ == "__main__":

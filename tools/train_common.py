@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -182,3 +183,71 @@ def train_keep_best(model: Any, x: np.ndarray, y: np.ndarray, x_check: np.ndarra
             best = (acc, {k: v.clone() for k, v in model.state_dict().items()})
     model.load_state_dict(best[1])
     return best[0]
+
+
+def turned(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every patch in its eight quarter turns and mirror images: a die's face, and whether
+    a die is there, do not depend on how the die lies, and the render's shadows and glints
+    do."""
+    xs = [np.rot90(x, k, axes=(1, 2)) for k in range(4)]
+    xs += [np.flip(a, axis=2) for a in xs]
+    return np.ascontiguousarray(np.concatenate(xs)), np.concatenate([y] * 8)
+
+
+@dataclass
+class PatchRecipe:
+    """How one of the dice's patch networks is trained (pips, cells)."""
+
+    classes: int
+    input_px: int
+    seed: int
+    batch: int
+    lr: float
+    opset: int
+    temperature_floor: float
+
+
+def train_patch_net(recipe: PatchRecipe, args: Any, train: tuple[np.ndarray, np.ndarray],
+                    val: tuple[np.ndarray, np.ndarray], check: tuple[np.ndarray, np.ndarray]
+                    ) -> tuple[float, float, float, np.ndarray]:
+    """Train the small CNN on ``train`` turned every way (label smoothing 0.02, the epoch
+    best on ``val`` kept), fit its temperature on ``val`` and write it as ONNX to
+    ``args.out``. Returns the validation accuracy, the temperature, the accuracy on
+    ``check`` and the check logits."""
+    import torch
+
+    torch.manual_seed(recipe.seed)
+    torch.set_num_threads(args.threads)
+    xtr, ytr = turned(*train)
+    (xv, yv), (xc, yc) = val, check
+    model = small_cnn(recipe.classes, args.width)
+    t0 = time.perf_counter()
+    loss = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
+    acc = train_keep_best(model, xtr, ytr, xv, yv, loss, epochs=args.epochs,
+                          batch=recipe.batch, lr=recipe.lr, seed=recipe.seed, t0=t0)
+    temperature = max(recipe.temperature_floor, fit_temperature(logits_of(model, xv), yv))
+    lc = logits_of(model, xc)
+    net_acc = float(np.mean(lc.argmax(1) == yc)) if len(yc) else 0.0
+    export_onnx(model, args.out, recipe.input_px, recipe.opset, xc[:64], lc[:64])
+    return acc, temperature, net_acc, lc
+
+
+def patch_net_main(prog: str, doc: str, n_photos: int, epochs: int, model_out: Path,
+                   harvest: Callable[[int, int], None], train: Callable[[Any], None]) -> None:
+    """The command line of a patch network's two steps: ``--harvest`` cuts the patches (in
+    the project's venv), else the network is trained (in the training venv)."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0])
+    ap.add_argument("--harvest", action="store_true", help="cut the patches (project venv)")
+    ap.add_argument("--photos", type=int, default=n_photos)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--epochs", type=int, default=epochs)
+    ap.add_argument("--width", type=float, default=1.0)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=model_out)
+    args = ap.parse_args()
+    if args.harvest:
+        harvest(args.photos, args.workers)
+    else:
+        train(args)

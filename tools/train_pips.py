@@ -134,46 +134,22 @@ def load(n_photos: int) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     return out
 
 
-def _turned(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every patch in its eight quarter turns and mirror images: a face's count does not
-    depend on how the die lies, and the shadows and glints of the render do."""
-    xs = [np.rot90(x, k, axes=(1, 2)) for k in range(4)]
-    xs += [np.flip(a, axis=2) for a in xs]
-    return np.ascontiguousarray(np.concatenate(xs)), np.concatenate([y] * 8)
-
-
 def train(args: argparse.Namespace) -> None:
-    import torch
+    from tools.train_common import PatchRecipe, train_patch_net
 
-    from tools.train_common import (
-        export_onnx,
-        fit_temperature,
-        logits_of,
-        small_cnn,
-        train_keep_best,
-    )
-
-    torch.manual_seed(SEED)
-    torch.set_num_threads(args.threads)
     data = load(args.photos)
     xtr, ytr, _ = data["train"]
     xv, yv, _ = data["val"]
     xc, yc, rc = data["check"]
     print(f"patches: train {len(xtr)}, val {len(xv)}, check {len(xc)}")
-    xtr, ytr = _turned(xtr, ytr)
-    model = small_cnn(len(C.PIP_NET_CLASSES), args.width)
     t0 = time.perf_counter()
-    loss = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
-    acc = train_keep_best(model, xtr, ytr, xv, yv, loss, epochs=args.epochs,
-                          batch=BATCH, lr=LR, seed=SEED, t0=t0)
-    lv = logits_of(model, xv)
-    temperature = max(TEMPERATURE_FLOOR, fit_temperature(lv, yv))
-    lc = logits_of(model, xc)
+    recipe = PatchRecipe(len(C.PIP_NET_CLASSES), C.PIP_NET_INPUT_PX, SEED, BATCH, LR, OPSET,
+                         TEMPERATURE_FLOOR)
+    acc, temperature, net_acc, _ = train_patch_net(recipe, args, (xtr, ytr), (xv, yv),
+                                                   (xc, yc))
     counter = float(np.mean(rc == yc + 2)) if len(yc) else 0.0
-    net_acc = float(np.mean(lc.argmax(1) == yc)) if len(yc) else 0.0
     print(f"val accuracy {acc:.4f}; check photos: network {net_acc:.4f}, the reader as "
           f"harvested {counter:.4f}; temperature {temperature}")
-    export_onnx(model, args.out, C.PIP_NET_INPUT_PX, OPSET, xc[:64], lc[:64])
     meta = {"classes": list(C.PIP_NET_CLASSES), "input_px": C.PIP_NET_INPUT_PX,
             "temperature": temperature, "seed": SEED, "photos": args.photos,
             "harvest_seed": HARVEST_SEED, "epochs": args.epochs, "width": args.width,
@@ -184,20 +160,10 @@ def train(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(prog="python -m tools.train_pips",
-                                 description=__doc__.split("\n\n")[0])
-    ap.add_argument("--harvest", action="store_true", help="cut the patches (project venv)")
-    ap.add_argument("--photos", type=int, default=N_PHOTOS)
-    ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--epochs", type=int, default=EPOCHS)
-    ap.add_argument("--width", type=float, default=1.0)
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--out", type=Path, default=MODEL_OUT)
-    args = ap.parse_args()
-    if args.harvest:
-        harvest(args.photos, args.workers)
-    else:
-        train(args)
+    from tools.train_common import patch_net_main
+
+    patch_net_main("python -m tools.train_pips", __doc__, N_PHOTOS, EPOCHS, MODEL_OUT,
+                   harvest, train)
 
 
 if __name__ == "__main__":
