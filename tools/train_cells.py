@@ -39,7 +39,6 @@ CACHE_DIR = Path("bench-out/cells/patches")
 N_PHOTOS = 900
 LABEL_DIE_PITCH = 0.3  # a cell this near a die's centre (in pitches) shows that die
 LABEL_EMPTY_PITCH = 0.6  # and one this far from every die's shows none
-VAL_EVERY, CHECK_EVERY = (10, 0), (10, 1)  # photo i is validation when i % 10 == 0, ...
 EPOCHS = 10
 BATCH = 128
 LR = 3e-3
@@ -129,22 +128,10 @@ def harvest(n_photos: int, workers: int) -> None:
 
 def load(n_photos: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """(inputs, labels) of the train, val and check photos."""
-    parts: dict[str, list[Any]] = {"train": [], "val": [], "check": []}
-    for i in range(n_photos):
-        path = CACHE_DIR / f"{i:05d}.npz"
-        if not path.exists():
-            continue
-        z = np.load(path)
-        split = ("val" if i % VAL_EVERY[0] == VAL_EVERY[1] else
-                 "check" if i % CHECK_EVERY[0] == CHECK_EVERY[1] else "train")
-        parts[split].append((z["x"], z["y"]))
-    n = C.CELL_NET_INPUT_PX
-    out = {}
-    for k, items in parts.items():
-        x = np.concatenate([a for a, _ in items]) if items else np.zeros((0, n, n))
-        y = np.concatenate([b for _, b in items]) if items else np.zeros(0, np.int64)
-        out[k] = (x.astype(np.float32), y.astype(np.int64))
-    return out
+    from tools.train_common import load_patches
+
+    got = load_patches(CACHE_DIR, n_photos, ("x", "y"), C.CELL_NET_INPUT_PX)
+    return {k: (x, y.astype(np.int64)) for k, (x, y) in got.items()}
 
 
 def train(args: argparse.Namespace) -> None:

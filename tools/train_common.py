@@ -28,6 +28,32 @@ def harvest_photos(one: Callable[[int], object], n_photos: int, workers: int) ->
                 print(f"{k + 1}/{n_photos} photos, {time.perf_counter() - t0:.0f} s", flush=True)
 
 
+# the dice patch harvests' split by photo (never by patch, so one photo's dice never
+# straddle two sets): photo i is validation when i % 10 == 0, check when i % 10 == 1
+VAL_EVERY, CHECK_EVERY = (10, 0), (10, 1)
+
+
+def load_patches(cache_dir: Path, n_photos: int, keys: tuple[str, ...], side: int
+                 ) -> dict[str, tuple[np.ndarray, ...]]:
+    """The arrays ``keys`` of each harvested photo's npz (the first the (n, side, side)
+    inputs), joined per split: train, val and check."""
+    parts: dict[str, list[Any]] = {"train": [], "val": [], "check": []}
+    for i in range(n_photos):
+        path = cache_dir / f"{i:05d}.npz"
+        if not path.exists():
+            continue
+        with np.load(path) as z:
+            split = ("val" if i % VAL_EVERY[0] == VAL_EVERY[1] else
+                     "check" if i % CHECK_EVERY[0] == CHECK_EVERY[1] else "train")
+            parts[split].append(tuple(z[k] for k in keys))
+    out = {}
+    for name, items in parts.items():
+        arrays = [np.concatenate([it[j] for it in items]) if items
+                  else np.zeros((0, side, side) if j == 0 else 0) for j in range(len(keys))]
+        out[name] = (arrays[0].astype(np.float32), *arrays[1:])
+    return out
+
+
 def logits_of(model: Any, x: np.ndarray) -> np.ndarray:
     """The model's logits for (n, H, W) inputs, in batches, in eval mode."""
     import torch

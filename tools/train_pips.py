@@ -36,7 +36,6 @@ CACHE_DIR = Path("bench-out/pips/patches")
 N_PHOTOS = 1200
 PIPS_FROM = 600  # photos from here on: the pips looks (the first 600 as harvested before)
 SATIN_FROM = 900  # and from here on the satin looks (900 photos until they joined)
-VAL_EVERY, CHECK_EVERY = (10, 0), (10, 1)  # photo i is validation when i % 10 == 0, ...
 EPOCHS = 12  # the shipped model's (assets/pips.json); 8 until the pips looks joined
 BATCH = 128
 LR = 3e-3
@@ -115,23 +114,10 @@ def load(n_photos: int) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """(inputs, labels, the reader's count when harvested) of the train, val and check
     photos. The shipped model's harvest ran before any pip network existed, so there the
     reader's count is the blob counter's alone."""
-    parts: dict[str, list[Any]] = {"train": [], "val": [], "check": []}
-    for i in range(n_photos):
-        path = CACHE_DIR / f"{i:05d}.npz"
-        if not path.exists():
-            continue
-        z = np.load(path)
-        split = ("val" if i % VAL_EVERY[0] == VAL_EVERY[1] else
-                 "check" if i % CHECK_EVERY[0] == CHECK_EVERY[1] else "train")
-        parts[split].append((z["x"], z["y"], z["read"]))
-    out = {}
-    for k, items in parts.items():
-        x = (np.concatenate([a for a, _, _ in items]) if items
-             else np.zeros((0, C.PIP_NET_INPUT_PX, C.PIP_NET_INPUT_PX)))
-        y = np.concatenate([b for _, b, _ in items]) if items else np.zeros(0, np.int64)
-        r = np.concatenate([c for _, _, c in items]) if items else np.zeros(0, np.int64)
-        out[k] = (x.astype(np.float32), y.astype(np.int64), r)
-    return out
+    from tools.train_common import load_patches
+
+    got = load_patches(CACHE_DIR, n_photos, ("x", "y", "read"), C.PIP_NET_INPUT_PX)
+    return {k: (x, y.astype(np.int64), r.astype(np.int64)) for k, (x, y, r) in got.items()}
 
 
 def train(args: argparse.Namespace) -> None:

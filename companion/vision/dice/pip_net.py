@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -57,25 +58,37 @@ def projected(patch: NDArray[np.uint8], crop: float, side: int) -> NDArray[np.fl
 
 
 @dataclass
-class PipNet:
+class PatchNet:
+    """One of the dice's small CNNs over a cell patch (pips here, cells in cell_net.py):
+    the same input (``projected``) and calibrated softmax, their own crop and classes."""
+
     net: cv2.dnn.Net
     temperature: float
+    crop: float
+    side: int
+    n_classes: int
 
     def probs(self, patches: list[NDArray[np.uint8]]) -> NDArray[np.float64]:
-        """Calibrated probabilities over PIP_NET_CLASSES, one row per patch."""
+        """Calibrated probabilities over the network's classes, one row per patch."""
         return softmax_rows(self.net, self.temperature,
-                            np.array([pip_input(p) for p in patches], np.float32),
-                            len(C.PIP_NET_CLASSES))
+                            np.array([projected(p, self.crop, self.side) for p in patches],
+                                     np.float32), self.n_classes)
+
+
+def load_patch_net(model: Path, meta: Path, classes: tuple[str, ...], side: int,
+                   crop: float, name: str) -> PatchNet | None:
+    """The shipped network, or None before it is trained (the reader goes without)."""
+    if not model.is_file():
+        return None
+    got = load_onnx_model(model, meta, classes, side, name)
+    return PatchNet(got.net, got.temperature, crop, side, len(classes))
 
 
 @cache
-def pip_net() -> PipNet | None:
-    """The shipped network, or None before it is trained (the counter reads alone)."""
-    if not PIP_MODEL_PATH.is_file():
-        return None
-    got = load_onnx_model(PIP_MODEL_PATH, PIP_META_PATH, C.PIP_NET_CLASSES,
-                          C.PIP_NET_INPUT_PX, "pip")
-    return PipNet(got.net, got.temperature)
+def pip_net() -> PatchNet | None:
+    """The shipped pip network, or None before it is trained (the counter reads alone)."""
+    return load_patch_net(PIP_MODEL_PATH, PIP_META_PATH, C.PIP_NET_CLASSES,
+                          C.PIP_NET_INPUT_PX, C.PIP_NET_CROP, "pip")
 
 
 def value_of(index: int) -> int:
