@@ -507,10 +507,17 @@ def _with_walled_in(cells: list[_Cell], present: list[tuple[_Cell, float, list[s
               and all(nb in taken for nb in _neighbours(cell.row, cell.col))]
     walled = [cell for cell in hemmed if _walled_face(cell.read)]
     walled += _walled_by_network([cell for cell in hemmed if cell not in walled])
-    if not walled:
+    return _with_added(cells, present, walled, "walled-in")
+
+
+def _with_added(cells: list[_Cell], present: list[tuple[_Cell, float, list[str]]],
+                added: list[_Cell], flag: str) -> list[tuple[_Cell, float, list[str]]]:
+    """``present`` with ``added`` as dice in review (a table-like presence, ``flag``
+    their reason), all in the order of ``cells``."""
+    if not added:
         return present
     kept = {id(c): (p, f) for c, p, f in present}
-    kept |= {id(cell): (C.TABLE_LIKE_PRESENCE, ["walled-in"]) for cell in walled}
+    kept |= {id(cell): (C.TABLE_LIKE_PRESENCE, [flag]) for cell in added}
     return [(cell, *kept[id(cell)]) for cell in cells if id(cell) in kept]
 
 
@@ -531,13 +538,9 @@ def _with_found_by_network(cells: list[_Cell], present: list[tuple[_Cell, float,
         return present
     none = C.CELL_NET_CLASSES.index(C.CELL_NET_NONE)
     probs = net.probs([cell.patch for cell in asked])
-    found = {id(cell) for cell, p in zip(asked, probs, strict=True)
-             if 1.0 - float(p[none]) >= C.CELL_NET_DIE_AT}
-    if not found:
-        return present
-    kept = {id(c): (p, f) for c, p, f in present}
-    kept |= {i: (C.TABLE_LIKE_PRESENCE, ["found-by-network"]) for i in found}
-    return [(cell, *kept[id(cell)]) for cell in cells if id(cell) in kept]
+    found = [cell for cell, p in zip(asked, probs, strict=True)
+             if 1.0 - float(p[none]) >= C.CELL_NET_DIE_AT]
+    return _with_added(cells, present, found, "found-by-network")
 
 
 def _walled_by_network(cells: list[_Cell]) -> list[_Cell]:
