@@ -247,3 +247,66 @@ def test_a_trusted_group_is_never_joined_with_a_question() -> None:
              "b": _at("vegetable", {"carrot": 0.6, "pepper": 0.3}, turn)}
     groups = group_drawings(drawn, CHOICES, GroupRule(0.2, 0.99, merge=0.3))
     assert sorted((g.fields, g.trusted) for g in groups) == [(("a",), True), (("b",), False)]
+
+
+# ---- answers rule plants out for the player's other drawings ------------------------------
+
+def _two_doubtful_groups() -> dict[str, DrawingEvidence]:
+    # two plants the network hesitates between, drawn unalike (looks 0 and 1)
+    drawn = {f"a{i}": _mixed("vegetable", {"carrot": 0.6, "pepper": 0.398}, 0) for i in range(3)}
+    drawn |= {f"b{i}": _mixed("vegetable", {"carrot": 0.5, "pepper": 0.498}, 1)
+              for i in range(2)}
+    return drawn
+
+
+def test_a_plant_named_for_some_drawings_is_ruled_out_for_the_others() -> None:
+    drawn = _two_doubtful_groups()
+    rule = GroupRule(0.3, 0.99, match=False)
+    assert [g.trusted for g in group_drawings(drawn, CHOICES, rule)] == [False, False]
+    named = {f"a{i}": "carrot" for i in range(3)}
+    groups = {g.fields: g for g in group_drawings(drawn, CHOICES, rule, named=named)}
+    other = groups[("b0", "b1")]
+    assert (other.guess, other.trusted, other.own) == ("pepper", True, "answers")
+    assert other.confidence > 0.99
+    # the answered group itself is left to the player's answer
+    assert not groups[("a0", "a1", "a2")].trusted
+
+
+def test_drawings_like_the_ones_named_keep_that_plant() -> None:
+    # the second group looks like the first (one plant's drawings cut in two): not ruled out
+    from dataclasses import replace
+
+    drawn = _two_doubtful_groups()
+    near = np.full(8, 0.05, np.float32)
+    near[:2] = 1.0, 1.5  # between the first group's look and the second's
+    drawn |= {f"b{i}": replace(drawn[f"b{i}"], features=near / np.linalg.norm(near))
+              for i in range(2)}
+    apart = 1.0 - float(drawn["a0"].features @ drawn["b0"].features)
+    assert 0.3 < apart < 0.6  # too far to group, near enough to be one plant
+    named = {f"a{i}": "carrot" for i in range(3)}
+    groups = group_drawings(drawn, CHOICES, GroupRule(0.3, 0.99, match=False, merge=0.0),
+                            named=named)
+    b = next(g for g in groups if g.fields == ("b0", "b1"))
+    assert not b.trusted and b.own == ""
+
+
+def test_a_letter_named_rules_no_drawing_out() -> None:
+    # a player may write P in some cells and draw peppers in others
+    from dataclasses import replace
+
+    drawn = _two_doubtful_groups()
+    drawn |= {f"a{i}": replace(drawn[f"a{i}"], p_letter=0.8) for i in range(3)}
+    named = {f"a{i}": "carrot" for i in range(3)}
+    groups = group_drawings(drawn, CHOICES, GroupRule(0.3, 0.99, match=False), named=named)
+    assert not next(g for g in groups if g.fields == ("b0", "b1")).trusted
+
+
+def test_a_trusted_group_whose_plant_the_player_named_elsewhere_is_asked() -> None:
+    drawn = {f"m{i}": _ev("vegetable", "mushroom", 0.999, 1) for i in range(3)}
+    drawn |= {f"x{i}": _ev("vegetable", "mushroom", 0.5, 0) for i in range(2)}
+    rule = GroupRule(0.3, 0.99, match=False)
+    before = {g.fields: g.trusted for g in group_drawings(drawn, CHOICES, rule)}
+    assert before[("m0", "m1", "m2")]
+    named = {"x0": "mushroom", "x1": "mushroom"}
+    after = {g.fields: g for g in group_drawings(drawn, CHOICES, rule, named=named)}
+    assert not after[("m0", "m1", "m2")].trusted

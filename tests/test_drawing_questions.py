@@ -25,6 +25,7 @@ class _Group:
     guess: str
     trusted: bool
     choices: tuple[str, ...] = ("carrot", "onion")
+    confidence: float = 0.6
     what: str = "drawing"
 
 
@@ -37,7 +38,8 @@ class _Sheet:
     seconds: float = 1.0
     readings: dict[str, FakeField] = field(default_factory=dict)
 
-    def group_drawings(self, readings: Mapping[str, Any], keys: Sequence[Any] = ()
+    def group_drawings(self, readings: Mapping[str, Any], keys: Sequence[Any] = (),
+                       named: Mapping[str, str] | None = None
                        ) -> tuple[dict[str, Any], tuple[_Group, ...]]:
         """The X fields are one untrusted group (read as carrot), the Y fields one trusted
         group (onion)."""

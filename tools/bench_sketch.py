@@ -150,6 +150,12 @@ class PaperResult:
     key_named: int = 0  # groups named by the player's drawings in their sheet's key
     key_drawn: int = 0  # plants drawn in the key, and taken by the reader
     key_read: int = 0
+    # the questions answered one at a time, first shown first, the reading rescored after
+    # each (an answer rules its plant out for the player's other drawings): taps until none
+    # is left, the fields then wrong and in no review, and right with the rest checked
+    taps: int = 0
+    taps_silent: list[str] = field(default_factory=list)
+    right_after_taps: int = 0
     # the drawings this paper's player has named after it (for their next sheet)
     own: dict[str, Any] | None = None
 
@@ -250,7 +256,27 @@ def _read(job: tuple[Sequence[str], dict[str, Any] | None, bool]) -> dict[str, A
         else:
             got = readings[fid].value
         res.right_after += got == want
+    _tap_through(res, p, truth)
     return _as_dict(res)
+
+
+def _tap_through(res: PaperResult, player: Any, truth: dict[str, str | None],
+                 most: int = 60) -> None:
+    """Answer ``player``'s questions one at a time (the first shown, with the plant most of
+    its fields hold), rescoring after each, and note the taps and what is then wrong."""
+    while (qs := player.questions) and res.taps < most:
+        fields = qs[0]["fields"]
+        answer = Counter(truth[f] for f in fields).most_common(1)[0][0]
+        player = player.corrected([(f, answer) for f in fields])
+        res.taps += 1
+    hand = {fid for fid, _ in player.corrections}
+    readings, review = player.readings, set(player.review)
+    for fid, want in truth.items():
+        got = readings[fid].value
+        if got != want and fid not in review and fid not in hand:
+            res.taps_silent.append(f"{fid}: {want} read {got} "
+                                   f"({readings[fid].confidence:.3f})")
+        res.right_after_taps += (want if fid in review and fid not in hand else got) == want
 
 
 def _pct(a: int, b: int) -> str:
@@ -284,6 +310,19 @@ def column_row(name: str, results: Sequence[dict[str, Any]]) -> list[str]:
             f"{statistics.median(qs):g} / {max(qs)}" if qs else "-",
             _pct(sum(r["right_after"] for r in ok), fields),
             f"{statistics.median(secs):.2f}" if secs else "-"]
+
+
+def taps_row(name: str, results: Sequence[dict[str, Any]]) -> list[str]:
+    """Questions asked at first against taps when answered one at a time."""
+    ok = [r for r in results if not r["error"]]
+    fields = sum(r["fields"] for r in ok)
+    qs = [r["questions"] for r in ok]
+    taps = [r.get("taps", 0) for r in ok]
+    return [name, f"{statistics.median(qs):g} / {max(qs)}" if qs else "-",
+            f"{statistics.median(taps):g} / {max(taps)}" if taps else "-",
+            f"{statistics.mean(taps):.2f}" if taps else "-",
+            str(sum(len(r.get("taps_silent", [])) for r in ok)),
+            _pct(sum(r.get("right_after_taps", 0) for r in ok), fields)]
 
 
 def cell_rows(name: str, results: Sequence[dict[str, Any]]) -> list[list[str]]:
@@ -363,12 +402,18 @@ def write_details(path: Path, columns: Iterable[list[dict[str, Any]]]) -> None:
 
 def print_tables(columns: Sequence[tuple[str, str]],
                  results: dict[str, list[dict[str, Any]]]) -> None:
-    print("| papers | n | failed | fields right, no answer | silent errors | questions per "
-          "paper, median / max | right after every answer | CPU s per photo |")
-    print("|---|---|---|---|---|---|---|---|")
-    for col, title in columns:
-        print("| " + " | ".join(column_row(title, results[col])) + " |")
-    print()
+    tables = (
+        (["fields right, no answer", "silent errors", "questions per paper, median / max",
+          "right after every answer", "CPU s per photo"], column_row),
+        (["questions at first, median / max", "taps answering one at a time, median / max",
+          "taps, mean", "silent errors then", "right then, the rest checked"], taps_row))
+    for head, make_row in tables:
+        heads = ["papers", *(["n", "failed"] if make_row is column_row else []), *head]
+        print("| " + " | ".join(heads) + " |")
+        print("|" + "---|" * len(heads))
+        for col, title in columns:
+            print("| " + " | ".join(make_row(title, results[col])) + " |")
+        print()
     print("| papers | plant cells | n | right, no answer | silent errors |")
     print("|---|---|---|---|---|")
     for col, _ in columns:

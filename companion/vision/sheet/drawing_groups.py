@@ -17,12 +17,14 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
+from companion.games.delicious.players import OWN_ANSWERS
 from companion.vision.sheet.constants_sketches import (
+    ANSWER_APART,
     ASSIGN_CLOSE,
     EVIDENCE_FLOOR,
     GROUP_DISTANCE_DEFAULT,
@@ -32,6 +34,7 @@ from companion.vision.sheet.constants_sketches import (
     OUTLIER_OWN,
     QUESTION_MERGE_DISTANCE,
     SKETCH_CLASSES,
+    WRITER_LETTERISH_FLOOR,
 )
 
 
@@ -90,7 +93,8 @@ class DrawingGroup:
     choices: tuple[str, ...]
     what: str = "drawing"  # what its cells hold: "drawing" or "letter"
     # named by the player's own named drawings: "key" (the sheet's key) or "earlier" (an
-    # earlier sheet's), "" when not (own_drawings.py)
+    # earlier sheet's), "" when not (own_drawings.py); "answers": trusted once the plants
+    # the player named for other drawings were ruled out (_after_answers)
     own: str = ""
 
     def question_json(self) -> dict[str, Any]:
@@ -211,11 +215,15 @@ class GroupRule:
             return -1.0
         return float(mean @ c / max(float(np.linalg.norm(mean) * np.linalg.norm(c)), 1e-9))
 
-    def trusts(self, members: Sequence[DrawingEvidence], guess: str, conf: float) -> bool:
+    def trusts(self, members: Sequence[DrawingEvidence], guess: str, conf: float,
+               seen: Sequence[DrawingEvidence] | None = None) -> bool:
+        """``seen``: the members as the network saw them, where ``members`` are narrowed
+        to fewer plants (_after_answers): how far they stray is judged on those."""
+        looks = members if seen is None else seen
         return (conf >= self.trust and all(m.backs(guess) for m in members)
                 and all(m.prob(guess) >= MEMBER_FLOOR for m in members)
-                and min(on_kind_mass(m) for m in members) >= self.on_kind
-                and self.likeness(members, guess) >= self.typical)
+                and min(on_kind_mass(m) for m in looks) >= self.on_kind
+                and self.likeness(looks, guess) >= self.typical)
 
 
 def on_kind_mass(ev: DrawingEvidence) -> float:
@@ -231,6 +239,7 @@ class _Draft:
     guess: str
     conf: float
     trusted: bool
+    narrowed: bool = False  # trusted once the player's answers ruled plants out
 
 
 def _assign(logs: Sequence[Mapping[str, float]]) -> list[str] | None:
@@ -297,9 +306,11 @@ def _merge_questions(drafts: list[_Draft], drawings: Mapping[str, DrawingEvidenc
 
 
 def _settle_kind(drawings: Mapping[str, DrawingEvidence], ids: Sequence[str],
-                 rule: GroupRule, apart: Collection[frozenset[str]]) -> list[_Draft]:
+                 rule: GroupRule, apart: Collection[frozenset[str]],
+                 named: Mapping[str, str] | None = None) -> list[_Draft]:
     """The groups of one player's drawings of one kind, each trusted or a question
-    (``apart``: pairs of cells that cannot hold the same plant)."""
+    (``apart``: pairs of cells that cannot hold the same plant; ``named``: the drawings
+    the player has named, _after_answers)."""
     feats = np.stack([drawings[f].features for f in ids]).astype(np.float64)
     pending = [[ids[i] for i in c] for c in alike_clusters(feats, rule.distance)]
     drafts: list[_Draft] = []
@@ -327,34 +338,98 @@ def _settle_kind(drawings: Mapping[str, DrawingEvidence], ids: Sequence[str],
         evs = [drawings[f] for f in members]
         drafts.append(_Draft(members, guess, conf, rule.trusts(evs, guess, conf)))
     drafts = _merge_questions(drafts, drawings, apart, rule.merge)
-    # The player's groups as different plants: a group whose plant the assignment gives to
-    # another group is not trusted, and a close call goes the assignment's way.
-    logs = [_plant_logs([drawings[f] for f in d.members]) for d in drafts]
-    assigned = _assign(logs) if rule.match else None
-    if assigned is not None:
-        for d, lg, plant in zip(drafts, logs, assigned, strict=True):
-            if plant != d.guess:
+    if rule.match:
+        _match([(d, [drawings[f] for f in d.members]) for d in drafts])
+    return _after_answers(drafts, drawings, named, rule) if named else drafts
+
+
+def _match(drafts: Sequence[tuple[_Draft, Sequence[DrawingEvidence]]]) -> None:
+    """The player's groups as different plants (each draft with its members' evidence,
+    changed in place): a group whose plant the assignment gives to another group is not
+    trusted, and a close call goes the assignment's way."""
+    logs = [_plant_logs(members) for _, members in drafts]
+    plants = list(dict.fromkeys(p for lg in logs for p in lg))
+    floor = math.log(EVIDENCE_FLOOR)  # a plant ruled out for a group (_after_answers)
+    logs = [{p: lg.get(p, floor) for p in plants} for lg in logs]
+    assigned = _assign(logs)
+    if assigned is None:
+        return
+    for (d, _), lg, plant in zip(drafts, logs, assigned, strict=True):
+        if plant != d.guess:
+            d.trusted = False
+            if lg[plant] >= lg[d.guess] + math.log(ASSIGN_CLOSE):
+                top = max(lg.values())
+                d.guess = plant
+                d.conf = math.exp(lg[plant] - top) / sum(math.exp(v - top)
+                                                         for v in lg.values())
+
+
+def _narrowed(ev: DrawingEvidence, ruled_out: Collection[str]) -> DrawingEvidence:
+    """The drawing's plant evidence without ``ruled_out``, the rest scaled to sum as
+    before (itself when nothing would be left)."""
+    kept = [(p, q) for p, q in ev.plants if p not in ruled_out]
+    total, left = sum(q for _, q in ev.plants), sum(q for _, q in kept)
+    if not kept or left <= 0:
+        return ev
+    return replace(ev, plants=tuple((p, q * total / left) for p, q in kept))
+
+
+def _after_answers(drafts: list[_Draft], drawings: Mapping[str, DrawingEvidence],
+                   named: Mapping[str, str], rule: GroupRule) -> list[_Draft]:
+    """The drafts once the player has named some drawings (``named``: cell -> plant, as
+    set by hand). A player draws each plant one way, so a plant they named is ruled out
+    for their other groups of drawings, unless a group looks like the drawings they named
+    it for (ANSWER_APART: one plant's drawings cut in two) and unless the cells named look
+    like letters. A question whose evidence, so narrowed, is strong enough by the same
+    rule is trusted (``narrowed``); a trusted group whose plant the player gave to other
+    drawings is asked."""
+    answered = {f: p for d in drafts for f in d.members if (p := named.get(f))}
+    ruling = {f: p for f, p in answered.items()
+              if drawings[f].p_letter < WRITER_LETTERISH_FLOOR}
+    if not answered:
+        return drafts
+    feats = {f: drawings[f].features.astype(np.float64) for d in drafts for f in d.members}
+    open_ = []
+    for d in drafts:
+        if any(f in answered for f in d.members):
+            continue  # the player's own answer (or a cell of it) stands
+        ruled_out = set()
+        for plant in set(ruling.values()):
+            theirs = [f for f, p in ruling.items() if p == plant]
+            dist = float(np.mean([1.0 - feats[a] @ feats[b]
+                                  for a in d.members for b in theirs]))
+            if dist >= ANSWER_APART:
+                ruled_out.add(plant)
+        if d.trusted:
+            if d.guess in ruled_out:
                 d.trusted = False
-                if lg[plant] >= lg[d.guess] + math.log(ASSIGN_CLOSE):
-                    top = max(lg.values())
-                    d.guess = plant
-                    d.conf = math.exp(lg[plant] - top) / sum(math.exp(v - top)
-                                                             for v in lg.values())
+            continue
+        if not ruled_out:
+            continue
+        seen = [drawings[f] for f in d.members]
+        members = [_narrowed(ev, ruled_out) for ev in seen]
+        d.guess, d.conf = _read_group(members)
+        d.trusted = d.narrowed = rule.trusts(members, d.guess, d.conf, seen)
+        open_.append((d, members))
+    if rule.match and open_:
+        _match(open_)
     return drafts
 
 
 def group_drawings(drawings: Mapping[str, DrawingEvidence], choices: Mapping[str, tuple[str, ...]],
-                   rule: GroupRule, apart: Collection[frozenset[str]] = frozenset()
-                   ) -> list[DrawingGroup]:
+                   rule: GroupRule, apart: Collection[frozenset[str]] = frozenset(),
+                   named: Mapping[str, str] | None = None) -> list[DrawingGroup]:
     """The groups of one player's drawings (``choices``: the plants of each kind;
     ``apart``: pairs of cells the game's rules keep from holding the same plant, so a
-    group never holds both: a group that would is split, its weakest fit asked alone)."""
+    group never holds both: a group that would is split, its weakest fit asked alone;
+    ``named``: cells the player has named, cell -> plant, whose plants their other groups
+    are unlikely to be)."""
     out: list[DrawingGroup] = []
     for kind in sorted({d.kind for d in drawings.values()}):
         ids = sorted(f for f, d in drawings.items() if d.kind == kind)
-        for d in _settle_kind(drawings, ids, rule, apart):
+        for d in _settle_kind(drawings, ids, rule, apart, named):
             out.append(DrawingGroup("", kind, tuple(sorted(d.members)), d.guess, d.conf,
-                                    d.trusted, choices[kind]))
+                                    d.trusted, choices[kind],
+                                    own=OWN_ANSWERS if d.trusted and d.narrowed else ""))
     out.sort(key=lambda g: g.fields[0])
-    return [DrawingGroup(f"q{i + 1}", g.kind, g.fields, g.guess, g.confidence, g.trusted,
-                         g.choices) for i, g in enumerate(out)]
+    return [replace(g, id=f"q{i + 1}") for i, g in enumerate(out)]

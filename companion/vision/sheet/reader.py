@@ -195,16 +195,18 @@ class SheetReading(FieldSummary):
     def score(self) -> Score:
         return self._alone.scores[0]
 
-    def group_drawings(self, readings: Mapping[str, Any], keys: Sequence[Any] = ()
+    def group_drawings(self, readings: Mapping[str, Any], keys: Sequence[Any] = (),
+                       named: Mapping[str, str] | None = None
                        ) -> tuple[dict[str, Any], tuple[DrawingGroup, ...]]:
         """``readings`` (one player's, merged from their sheets) with every drawing named
         by its group, and the groups (drawing_groups.py); ``keys``: the drawings of the
-        keys of the player's sheets (``key_drawings``, None where a sheet has none)."""
+        keys of the player's sheets (``key_drawings``, None where a sheet has none);
+        ``named``: the cells the player has named by hand (cell -> plant)."""
         mine = [k for k in keys if isinstance(k, OwnDrawings) and k.count]
         key = None
         for k in mine:
             key = k if key is None else key.with_newer(k)
-        return settle_drawings(readings, self.variant, self.own_drawings, key)
+        return settle_drawings(readings, self.variant, self.own_drawings, key, named)
 
     def to_json(self) -> dict[str, Any]:
         """The per-photo document of ``delicious read --json`` (docs/contracts.md)."""

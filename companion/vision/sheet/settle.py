@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from companion.games.delicious.garden import garden
-from companion.games.delicious.players import OWN_EARLIER, OWN_KEY
+from companion.games.delicious.players import OWN_ANSWERS, OWN_EARLIER, OWN_KEY
 from companion.games.delicious.verdicts import SIGHT_NOTES
 from companion.vision.sheet.constants import LETTER_DOUBT_CONFIDENCE
 from companion.vision.sheet.constants_letters import LETTER_GROUP_DISTANCE
@@ -56,7 +56,10 @@ GROUP_TRUSTED_NOTE = "a drawing, named with its group of alike drawings"
 GROUP_QUESTION_NOTE = "a drawing: one question for its group of alike drawings"
 OWN_DRAWING_NOTE = "a drawing, named like the player's drawings of an earlier sheet"
 KEY_DRAWING_NOTE = "a drawing, named like the player's own drawing in the sheet's key"
-OWN_NOTES = {OWN_EARLIER: OWN_DRAWING_NOTE, OWN_KEY: KEY_DRAWING_NOTE}
+ANSWERS_NOTE = ("a drawing, named with its group once the plants named for the player's "
+                "other drawings were ruled out")
+OWN_NOTES = {OWN_EARLIER: OWN_DRAWING_NOTE, OWN_KEY: KEY_DRAWING_NOTE,
+             OWN_ANSWERS: ANSWERS_NOTE}
 OWN_LETTER_NOTE = "a letter like the player's own, though first taken for a drawing"
 DRAWN_TOO_NOTE = "a letter for a plant this player draws elsewhere"
 LIKE_DRAWINGS_NOTE = "a letter that looks like this player's drawings more than their letters"
@@ -80,6 +83,7 @@ def group_rule() -> GroupRule:
 
 def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
                     own: OwnDrawings | None = None, key: OwnDrawings | None = None,
+                    named: Mapping[str, str] | None = None,
                     ) -> tuple[dict[str, Any], tuple[DrawingGroup, ...]]:
     """Group the drawings among ``readings`` and name each by its group: a trusted group
     gives its members its guess with its confidence, an untrusted one its guess in review
@@ -90,7 +94,9 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
     (_join_sure_letters_like_doubtful). ``variant``: the garden whose containers' rules
     keep cells apart; ``own``: the player's named drawings of earlier sheets
     (own_drawings.py); ``key``: the drawings of the key of the player's sheet (read_key),
-    asked first: a group either names otherwise is asked."""
+    asked first: a group either names otherwise is asked; ``named``: cells the player has
+    named by hand (cell -> plant: answered questions), whose plants their other groups are
+    unlikely to be (drawing_groups._after_answers)."""
     from companion.vision.sheet.sketch_model import model_fingerprint
 
     drawn = {fid: r.drawing for fid, r in readings.items()
@@ -114,7 +120,7 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
     groups: list[DrawingGroup] = []
     apart = garden(variant).apart() if variant else frozenset()  # the containers' rules
     if drawn:
-        groups = group_drawings(drawn, choices, rule, apart)
+        groups = group_drawings(drawn, choices, rule, apart, named)
         # a drawing's look where the letter reader is sure of its letter (a writer's
         # letter the sketch network doubts), never a sketch's
         looks = {fid: r.letter_look for fid, r in readings.items()
@@ -123,10 +129,10 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
         if writer:
             groups = guess_written_letters(groups, drawn, WRITER_LETTER_READ)
         groups = join_alike_questions(groups, looks, apart)
-        for source, named, reach in ((OWN_KEY, key, rule.key_distance),
-                                     (OWN_EARLIER, own, rule.own_distance)):
-            if named is not None and named.model == model_fingerprint():
-                groups = name_by_own(groups, drawn, named, reach, source)
+        for source, theirs, reach in ((OWN_KEY, key, rule.key_distance),
+                                      (OWN_EARLIER, own, rule.own_distance)):
+            if theirs is not None and theirs.model == model_fingerprint():
+                groups = name_by_own(groups, drawn, theirs, reach, source)
         groups = [replace(g, id=f"q{i + 1}") for i, g in enumerate(groups)]
     for g in groups:
         for fid in g.fields:
