@@ -80,3 +80,24 @@ def test_a_bad_drawings_option_is_one_line(sheets: list[tuple[Path, dict[str, An
                                  "model": "another", "plants": {"fig": [[1.0, 0.0]]}}))
     res = invoke("delicious", "read", photo, "--drawings", str(stale))
     assert res.exit_code in (0, 1) and "another version of the sketch reader" in res.stderr
+
+
+def test_an_answer_rules_its_plant_out_for_the_other_drawings(
+        sheets: list[tuple[Path, dict[str, Any]]]) -> None:
+    """Questions answered one at a time with --name: an answer settles other questions
+    (their fields leave review, named_by_answers), and nothing is then silently wrong."""
+    first, truth = sheets[0]
+    doc = _read(str(first))
+    asked = len(doc["questions"])
+    assert "named_by_answers" not in doc
+    names: list[str] = []
+    while doc["questions"]:
+        names += ["--name", _answers(doc, truth)[0]]
+        doc = _read(str(first), *names)
+    assert len(names) // 2 < asked  # fewer answers than questions
+    settled = doc["named_by_answers"]
+    assert settled and not set(settled) & set(doc["review"])
+    wrong = [f for f, v in truth.items() if doc["fields"].get(f) != v]
+    assert not [f for f in wrong if f not in doc["review"]], "a silent error"
+    text = invoke("delicious", "read", str(first), *names).stdout
+    assert re.search(r"^\d+ more drawings? named from the answers", text, re.M)

@@ -295,6 +295,10 @@ def _print_text(players: Sequence[Player], names: Sequence[str], table: TableRes
         if p.named_by_drawings:
             click.echo(f"{count(len(p.named_by_drawings), 'drawing')} named like the "
                        "player's earlier drawings (--drawings)")
+        if p.named_by_answers:
+            click.echo(f"{count(len(p.named_by_answers), 'more drawing')} named from the "
+                       "answers (--name, --set): a plant already named is ruled out for the "
+                       "player's other drawings")
         for q in p.questions:
             held = q["what"]  # "drawing" or "letter"
             what = (f"the {held} in {q['fields'][0]} looks" if len(q["fields"]) == 1 else

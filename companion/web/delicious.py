@@ -104,6 +104,8 @@ class PlayerResult:
     key_named: int = 0
     # drawings asked about, and the sheet's key left empty: suggest it for next time
     key_hint: bool = False
+    # drawings named once the player's answers ruled their other plants out
+    answers_named: int = 0
 
     def pick(self, chosen: str | None) -> ReviewField | None:
         """The field ``KEY:FIELD`` (a tap on the overlay, or the list) if it is this
@@ -224,7 +226,7 @@ def score_table(items: Sequence[TableSheet[SheetReading]],
                                     tuple((key_of[g.fields[0]], g.fields[0]) for g in p.groups
                                           if len(g.fields) > 1 and set(g.fields) <= hand),
                                     len(p.named_by_drawings), len(p.named_by_key),
-                                    p.key_hint))
+                                    p.key_hint, len(p.named_by_answers)))
     unpaired = []
     for (sheet, p), doc in zip(read.unpaired, read.document.get("unpaired", []), strict=True):
         problem = read.pairing.problem_for(p)

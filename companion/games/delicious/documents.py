@@ -53,6 +53,7 @@ def player_doc(p: PlayerReading[Any], name: str, table: TableResult, i: int) -> 
            if any(getattr(s, "own_drawings", None) is not None for s in p.sheets) else {}),
         **({"key_plants": p.key_plants, "named_by_key": p.named_by_key}
            if p.key_plants else {}),
+        **({"named_by_answers": answered} if (answered := p.named_by_answers) else {}),
     }
 
 

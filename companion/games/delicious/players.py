@@ -251,6 +251,12 @@ class PlayerReading(FieldSummary, Generic[S]):
         return (has_key and not self.key_plants
                 and any(q["what"] == "drawing" for q in self.questions))
 
+    @property
+    def named_by_answers(self) -> list[str]:
+        """The fields of groups trusted once the plants the player named for their other
+        drawings were ruled out (the groups the reader marks ``own`` "answers")."""
+        return self._named_by(OWN_ANSWERS)
+
     def _named_by(self, source: str) -> list[str]:
         return sorted(f for g in self.groups if getattr(g, "own", "") == source
                       for f in g.fields)
