@@ -20,7 +20,9 @@ of the legend), the same papers and photos otherwise.
 Columns: fields right with no answer given; silent errors (wrong and not in review);
 questions per paper; fields right after every question is answered (each with the plant
 most of its fields truly hold, as one tap does) and every other field in review checked;
-seconds per photo.
+seconds per photo. Then the taps: the questions answered one at a time, first shown first,
+the reading rescored after each (an answer rules its plant out for the player's other
+drawings), until none is left; what is then wrong and in no review.
 
     python -m tools.bench_sketch [--papers 200] [--letters 20] [--second 100] [--key 200]
                                  [--jobs 2]
