@@ -310,3 +310,15 @@ def test_a_trusted_group_whose_plant_the_player_named_elsewhere_is_asked() -> No
     named = {"x0": "mushroom", "x1": "mushroom"}
     after = {g.fields: g for g in group_drawings(drawn, CHOICES, rule, named=named)}
     assert not after[("m0", "m1", "m2")].trusted
+
+
+def test_a_group_asked_because_of_an_answer_guesses_among_the_plants_left() -> None:
+    drawn = {f"m{i}": _mixed("vegetable", {"mushroom": 0.995, "onion": 0.004}, 1)
+             for i in range(3)}
+    drawn |= {f"x{i}": _ev("vegetable", "mushroom", 0.5, 0) for i in range(2)}
+    named = {"x0": "mushroom", "x1": "mushroom"}
+    after = {g.fields: g for g in group_drawings(drawn, CHOICES, GroupRule(0.3, 0.99,
+                                                                           match=False),
+                                                 named=named)}
+    m = after[("m0", "m1", "m2")]
+    assert (m.trusted, m.guess, m.own) == (False, "onion", "")

@@ -384,12 +384,12 @@ def _after_answers(drafts: list[_Draft], drawings: Mapping[str, DrawingEvidence]
     rule is trusted (``narrowed``); a trusted group whose plant the player gave to other
     drawings is asked."""
     answered = {f: p for d in drafts for f in d.members if (p := named.get(f))}
-    ruling = {f: p for f, p in answered.items()
-              if drawings[f].p_letter < WRITER_LETTERISH_FLOOR}
     if not answered:
         return drafts
+    ruling = {f: p for f, p in answered.items()
+              if drawings[f].p_letter < WRITER_LETTERISH_FLOOR}
     feats = {f: drawings[f].features.astype(np.float64) for d in drafts for f in d.members}
-    open_ = []
+    opened = []
     for d in drafts:
         if any(f in answered for f in d.members):
             continue  # the player's own answer (or a cell of it) stands
@@ -400,19 +400,16 @@ def _after_answers(drafts: list[_Draft], drawings: Mapping[str, DrawingEvidence]
                                   for a in d.members for b in theirs]))
             if dist >= ANSWER_APART:
                 ruled_out.add(plant)
-        if d.trusted:
-            if d.guess in ruled_out:
-                d.trusted = False
-            continue
-        if not ruled_out:
+        if not ruled_out or (d.trusted and d.guess not in ruled_out):
             continue
         seen = [drawings[f] for f in d.members]
         members = [_narrowed(ev, ruled_out) for ev in seen]
         d.guess, d.conf = _read_group(members)
-        d.trusted = d.narrowed = rule.trusts(members, d.guess, d.conf, seen)
-        open_.append((d, members))
-    if rule.match and open_:
-        _match(open_)
+        # a group trusted as a plant the player gave to other drawings is asked
+        d.trusted = d.narrowed = not d.trusted and rule.trusts(members, d.guess, d.conf, seen)
+        opened.append((d, members))
+    if rule.match and opened:
+        _match(opened)
     return drafts
 
 
