@@ -139,13 +139,17 @@ def _plant_logs(members: Sequence[DrawingEvidence]) -> dict[str, float]:
             for p in plants}
 
 
+def _share(logs: Mapping[str, float], plant: str) -> float:
+    """``plant``'s probability among the plants of ``logs`` (mean log-probabilities)."""
+    top = max(logs.values())
+    return math.exp(logs[plant] - top) / sum(math.exp(v - top) for v in logs.values())
+
+
 def _read_group(members: Sequence[DrawingEvidence]) -> tuple[str, float]:
     """The group's guess and its probability from the members' mean log-probabilities."""
     logs = _plant_logs(members)
-    top = max(logs.values())
-    weights = {p: math.exp(v - top) for p, v in logs.items()}
-    guess = max(weights, key=lambda p: weights[p])
-    return guess, weights[guess] / sum(weights.values())
+    guess = max(logs, key=lambda p: logs[p])
+    return guess, _share(logs, guess)
 
 
 @dataclass(frozen=True)
@@ -358,10 +362,7 @@ def _match(drafts: Sequence[tuple[_Draft, Sequence[DrawingEvidence]]]) -> None:
         if plant != d.guess:
             d.trusted = False
             if lg[plant] >= lg[d.guess] + math.log(ASSIGN_CLOSE):
-                top = max(lg.values())
-                d.guess = plant
-                d.conf = math.exp(lg[plant] - top) / sum(math.exp(v - top)
-                                                         for v in lg.values())
+                d.guess, d.conf = plant, _share(lg, plant)
 
 
 def _narrowed(ev: DrawingEvidence, ruled_out: Collection[str]) -> DrawingEvidence:
