@@ -220,12 +220,14 @@ def test_the_key_names_within_its_own_distance() -> None:
     assert name_by_own(group, drawn, carrot, rule.own_distance, OWN_EARLIER)[0] == group[0]
 
 
+@pytest.mark.parametrize("source", ["key", "own"])
 def test_a_sure_letter_that_looks_like_the_keys_drawing_of_another_plant_is_asked(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The key shows how the player draws a lettuce; a cell read as a sure O whose look
-    (to the sketch network) is within the key's reach of that lettuce is asked, as a
-    letter. An O far from every key drawing, or nearer the key's own onion, stands, and so
-    does every letter when the key was read by another network."""
+        monkeypatch: pytest.MonkeyPatch, source: str) -> None:
+    """The key (or an earlier sheet's named drawings: ``source``) shows how the player
+    draws a lettuce; a cell read as a sure O whose look (to the sketch network) is within
+    reach of that lettuce (the distance those drawings name a group at) is asked, as a
+    letter. An O far from every such drawing, or nearer their own onion, stands, and so
+    does every letter when the drawings were read by another network."""
     from companion.paper.model import FieldKind
     from companion.vision.sheet import settle
     from companion.vision.sheet.constants_sketches import VEGETABLE_PLANTS
@@ -241,19 +243,22 @@ def test_a_sure_letter_that_looks_like_the_keys_drawing_of_another_plant_is_aske
         return FieldReading(fid, FieldKind.VEGETABLE, "onion", 0.998,
                                    (("onion", 0.998),), as_drawing=ev, letter_look=look)
 
-    near = np.array([0.6, 0.8])  # cosine 0.6 to the key's lettuce: 0.4 away
-    far = np.array([0.3, np.sqrt(1 - 0.09)])  # 0.7 away
+    near = np.array([0.7, np.sqrt(1 - 0.49)])  # cosine 0.7 to the lettuce: 0.3 away
+    far = np.array([0.3, np.sqrt(1 - 0.09)])  # 0.7 away, past both reaches
     readings = {"garden.boots.r0.c0": letter_o("garden.boots.r0.c0", near),
                 "garden.boots.r1.c0": letter_o("garden.boots.r1.c0", far)}
-    key = OwnDrawings(model_fingerprint(), {"lettuce": np.stack([np.array([1.0, 0.0])])})
-    settled, groups = settle.settle_drawings(readings, "A", key=key)
+    note = settle.LIKE_KEY_NOTE if source == "key" else settle.LIKE_EARLIER_NOTE
+
+    def settle_with(drawings: OwnDrawings) -> dict[str, Any]:
+        return settle.settle_drawings(readings, "A", **{source: drawings})[0]
+
+    named = OwnDrawings(model_fingerprint(), {"lettuce": np.stack([np.array([1.0, 0.0])])})
+    settled, groups = settle.settle_drawings(readings, "A", **{source: named})
     asked = settled["garden.boots.r0.c0"]
-    assert asked.review and asked.value == "onion" and asked.note == settle.LIKE_KEY_NOTE
+    assert asked.review and asked.value == "onion" and asked.note == note
     assert any(g.fields == ("garden.boots.r0.c0",) and g.what == "letter" for g in groups)
     assert not settled["garden.boots.r1.c0"].review
-    with_onion = OwnDrawings(key.model, {**key.looks, "onion": np.stack([near])})
-    assert not settle.settle_drawings(readings, "A", key=with_onion)[0][
-        "garden.boots.r0.c0"].review
-    other_net = OwnDrawings("another network", key.looks)
-    assert not settle.settle_drawings(readings, "A", key=other_net)[0][
+    with_onion = OwnDrawings(named.model, {**named.looks, "onion": np.stack([near])})
+    assert not settle_with(with_onion)["garden.boots.r0.c0"].review
+    assert not settle_with(OwnDrawings("another network", named.looks))[
         "garden.boots.r0.c0"].review

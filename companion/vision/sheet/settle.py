@@ -64,6 +64,7 @@ OWN_LETTER_NOTE = "a letter like the player's own, though first taken for a draw
 DRAWN_TOO_NOTE = "a letter for a plant this player draws elsewhere"
 LIKE_DRAWINGS_NOTE = "a letter that looks like this player's drawings more than their letters"
 LIKE_KEY_NOTE = "a letter that looks like the player's key drawing of another plant"
+LIKE_EARLIER_NOTE = "a letter that looks like the player's earlier drawing of another plant"
 LIKE_ASKED_NOTE = "a sure letter, but written like this player's doubtful ones"
 
 
@@ -89,7 +90,8 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
     gives its members its guess with its confidence, an untrusted one its guess in review
     (one question); a drawer's sure letters that look like their drawings, and any sure
     letter like the key's drawing of another plant, are doubted
-    (_join_letters_like_drawings, _letters_like_key); then the letters in review, alike
+    (_join_letters_like_drawings, _letters_like_named), and any sure letter like the
+    player's earlier drawing of another plant; then the letters in review, alike
     ones asked once (letter_groups.py), with the sure letters written like them
     (_join_sure_letters_like_doubtful). ``variant``: the garden whose containers' rules
     keep cells apart; ``own``: the player's named drawings of earlier sheets
@@ -150,10 +152,12 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
             out[fid] = replace(out[fid], note=DRAWN_TOO_NOTE,
                                confidence=min(out[fid].confidence, LETTER_DOUBT_CONFIDENCE))
         groups = _join_letters_like_drawings(out, drawn, groups, apart)
-    if key is not None and key.count and key.model == model_fingerprint():
-        for fid in _letters_like_key(out, key, rule.key_distance):
-            out[fid] = replace(out[fid], note=LIKE_KEY_NOTE, confidence=min(
-                out[fid].confidence, LETTER_DOUBT_CONFIDENCE))
+    for theirs, reach, note in ((key, rule.key_distance, LIKE_KEY_NOTE),
+                                (own, rule.own_distance, LIKE_EARLIER_NOTE)):
+        if theirs is not None and theirs.count and theirs.model == model_fingerprint():
+            for fid in _letters_like_named(out, theirs, reach):
+                out[fid] = replace(out[fid], note=note, confidence=min(
+                    out[fid].confidence, LETTER_DOUBT_CONFIDENCE))
     lettered = group_letters(_doubtful_letters(out), choices, len(groups) + 1)
     for g in lettered:
         for fid in g.fields:
@@ -226,15 +230,15 @@ def _letters_like_drawings(readings: Mapping[str, Any], drawn: Mapping[str, Draw
     return out
 
 
-def _letters_like_key(readings: Mapping[str, Any], key: OwnDrawings, reach: float
-                      ) -> list[str]:
-    """The trusted letters that the sketch network sees within ``reach`` (the key's own:
-    as alike as a drawing it names) of the player's key drawing of another plant of the
-    cell's kind, nearer than to their key drawing of the letter's plant if any. The key
-    says how this player draws that plant, so such a letter may be one more of those
-    drawings read as a letter: a round lettuce as an O, where the key names the lettuce
-    drawings (on the 200 calib key papers no trusted letter came within 0.58 of a key
-    drawing of another plant)."""
+def _letters_like_named(readings: Mapping[str, Any], key: OwnDrawings, reach: float
+                        ) -> list[str]:
+    """The trusted letters that the sketch network sees within ``reach`` (the distance at
+    which those drawings name a group) of the player's named drawing (``key``: their
+    sheet's key, or their earlier sheets') of another plant of the cell's kind, nearer
+    than to their drawing of the letter's plant if any. Those drawings say how this player
+    draws that plant, so such a letter may be one more of them read as a letter: a round
+    lettuce as an O, where the key names the lettuce drawings (on the 200 calib key papers
+    no trusted letter came within 0.58 of a key drawing of another plant)."""
     out = []
     for fid, r in readings.items():
         if (not isinstance(r, FieldReading) or r.drawing is not None or r.value is None
