@@ -230,10 +230,10 @@ def _letters_like_drawings(readings: Mapping[str, Any], drawn: Mapping[str, Draw
     return out
 
 
-def _letters_like_named(readings: Mapping[str, Any], key: OwnDrawings, reach: float
+def _letters_like_named(readings: Mapping[str, Any], named: OwnDrawings, reach: float
                         ) -> list[str]:
     """The trusted letters that the sketch network sees within ``reach`` (the distance at
-    which those drawings name a group) of the player's named drawing (``key``: their
+    which those drawings name a group) of the player's named drawing (``named``: their
     sheet's key, or their earlier sheets') of another plant of the cell's kind, nearer
     than to their drawing of the letter's plant if any. Those drawings say how this player
     draws that plant, so such a letter may be one more of them read as a letter: a round
@@ -245,9 +245,9 @@ def _letters_like_named(readings: Mapping[str, Any], key: OwnDrawings, reach: fl
                 or r.review or r.kind not in LETTER_VALUES or r.as_drawing is None):
             continue
         look = np.asarray(r.as_drawing.features, np.float64)
-        dist = {plant: 1.0 - float((np.asarray(key.looks[plant], np.float64) @ look).max())
-                for plant in PLANTS_OF_KIND[r.kind] if plant in key.looks
-                and np.asarray(key.looks[plant]).shape[-1] == look.shape[0]}
+        dist = {plant: 1.0 - float((np.asarray(named.looks[plant], np.float64) @ look).max())
+                for plant in PLANTS_OF_KIND[r.kind] if plant in named.looks
+                and np.asarray(named.looks[plant]).shape[-1] == look.shape[0]}
         other = min((d for plant, d in dist.items() if plant != r.value), default=float("inf"))
         if other <= reach and other < dist.get(r.value, float("inf")):
             out.append(fid)
