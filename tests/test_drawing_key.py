@@ -243,7 +243,9 @@ def test_a_sure_letter_that_looks_like_the_keys_drawing_of_another_plant_is_aske
         return FieldReading(fid, FieldKind.VEGETABLE, "onion", 0.998,
                                    (("onion", 0.998),), as_drawing=ev, letter_look=look)
 
-    near = np.array([0.7, np.sqrt(1 - 0.49)])  # cosine 0.7 to the lettuce: 0.3 away
+    # cosine 0.62 to the lettuce: 0.38 away, within the fitted reaches (0.4, 0.5) though
+    # past the unfitted grouping distance: no cell here is drawn, and the fit holds
+    near = np.array([0.62, np.sqrt(1 - 0.62 ** 2)])
     far = np.array([0.3, np.sqrt(1 - 0.09)])  # 0.7 away, past both reaches
     readings = {"garden.boots.r0.c0": letter_o("garden.boots.r0.c0", near),
                 "garden.boots.r1.c0": letter_o("garden.boots.r1.c0", far)}

@@ -105,7 +105,13 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
              if isinstance(r, FieldReading) and r.drawing is not None}
     out = dict(readings)
     writer, surely = _letter_writer(readings)
-    rule = group_rule() if drawn or (key is not None and key.count) else GroupRule()
+    # the player's named drawings this network can compare with: the key's, then earlier
+    # sheets' (each its source and the note of a letter that looks like one of them)
+    theirs = [(source, d, note) for source, d, note in ((OWN_KEY, key, LIKE_KEY_NOTE),
+                                                        (OWN_EARLIER, own, LIKE_EARLIER_NOTE))
+              if d is not None and d.count and d.model == model_fingerprint()]
+    rule = group_rule() if drawn or theirs else GroupRule()
+    reach = {OWN_KEY: rule.key_distance, OWN_EARLIER: rule.own_distance}
     if drawn and writer:  # a writer's letter like their own others is a letter
         for fid in _own_letters(readings, drawn, surely):
             ev = drawn.pop(fid)
@@ -131,10 +137,8 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
         if writer:
             groups = guess_written_letters(groups, drawn, WRITER_LETTER_READ)
         groups = join_alike_questions(groups, looks, apart)
-        for source, theirs, reach in ((OWN_KEY, key, rule.key_distance),
-                                      (OWN_EARLIER, own, rule.own_distance)):
-            if theirs is not None and theirs.model == model_fingerprint():
-                groups = name_by_own(groups, drawn, theirs, reach, source)
+        for source, d, _ in theirs:
+            groups = name_by_own(groups, drawn, d, reach[source], source)
         groups = [replace(g, id=f"q{i + 1}") for i, g in enumerate(groups)]
     for g in groups:
         for fid in g.fields:
@@ -152,12 +156,10 @@ def settle_drawings(readings: Mapping[str, Any], variant: str | None = None,
             out[fid] = replace(out[fid], note=DRAWN_TOO_NOTE,
                                confidence=min(out[fid].confidence, LETTER_DOUBT_CONFIDENCE))
         groups = _join_letters_like_drawings(out, drawn, groups, apart)
-    for theirs, reach, note in ((key, rule.key_distance, LIKE_KEY_NOTE),
-                                (own, rule.own_distance, LIKE_EARLIER_NOTE)):
-        if theirs is not None and theirs.count and theirs.model == model_fingerprint():
-            for fid in _letters_like_named(out, theirs, reach):
-                out[fid] = replace(out[fid], note=note, confidence=min(
-                    out[fid].confidence, LETTER_DOUBT_CONFIDENCE))
+    for source, d, note in theirs:
+        for fid in _letters_like_named(out, d, reach[source]):
+            out[fid] = replace(out[fid], note=note, confidence=min(
+                out[fid].confidence, LETTER_DOUBT_CONFIDENCE))
     lettered = group_letters(_doubtful_letters(out), choices, len(groups) + 1)
     for g in lettered:
         for fid in g.fields:
