@@ -30,3 +30,24 @@ def test_best_of_kind_asks_only_the_cells_kind() -> None:
     probs[0, carrot] = 0.05
     probs[1, carrot] = 0.9  # a fig cell read as carrot: the fruits' best is the first fruit
     assert C.best_of_kind(probs, np.array([carrot, fig])) == 0.5
+
+
+def test_per_plant_rows_count_each_plant_and_its_misreadings() -> None:
+    carrot, fig, pepper = (SKETCH_CLASSES.index(p) for p in ("carrot", "fig", "pepper"))
+    n = len(SKETCH_CLASSES)
+
+    def probs(reads: list[int]) -> np.ndarray:
+        out = np.full((len(reads), n), 0.01)
+        out[np.arange(len(reads)), reads] = 0.9
+        return out
+
+    held = probs([carrot, pepper, fig])  # held-out: one carrot right, one read as pepper
+    yh = np.array([carrot, carrot, fig])
+    real = probs([pepper, pepper, carrot])  # real carrots: two read as pepper
+    yr = np.array([carrot, carrot, carrot])
+    rows = {r.split(" | ")[0].strip("| "): r for r in C.per_plant_rows(held, yh, real, yr)}
+    assert rows["carrot"] == "| carrot | 50.0% | 33.3% | pepper 2, carrot 1 |"
+    assert rows["fig"] == "| fig | 100.0% | - | - |"  # no real fig drawn
+    assert rows["onion"] == "| onion | - | - | - |"
+    assert LETTER_CLASS not in rows and len(rows) == n - 1
+    assert C.per_plant_rows(held, yh, None, None)[0].endswith("| - | - |")

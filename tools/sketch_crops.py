@@ -9,7 +9,10 @@
 - the held-out setting's crops: reported only, never chosen on;
 - the real Quick, Draw! sketches (../shared/data/sketches, measuring only), each drawn
   three times into a cell by a held-out player (240 crops): the argmax, and the best plant
-  of the cell's kind (vegetable or fruit, as a garden cell asks).
+  of the cell's kind (vegetable or fruit, as a garden cell asks);
+- then, per plant, the held-out and the real crops read right (argmax), and what the real
+  crops of the plant were most often taken for: a drop on one plant's real sketches tells
+  which of the generator's ways of drawing it real hands do not use.
 
     python -m tools.sketch_crops [NET.onnx ...] [--cache DIR] [--workers 2]
 
@@ -100,6 +103,31 @@ def best_of_kind(probs: np.ndarray, y: np.ndarray) -> float:
     return float(np.mean(right)) if right else 0.0
 
 
+def _share(hits: np.ndarray) -> str:
+    return f"{hits.mean():.1%}" if hits.size else "-"
+
+
+def per_plant_rows(held: np.ndarray, yh: np.ndarray, real: np.ndarray | None,
+                   yr: np.ndarray | None) -> list[str]:
+    """Per plant: held-out and real crops right (argmax of ``held``/``real`` probabilities),
+    and the real crops' commonest readings."""
+    rows = []
+    for c, plant in enumerate(SKETCH_CLASSES):
+        if plant == LETTER_CLASS:
+            continue
+        h = yh == c
+        row = [plant, _share(held[h].argmax(1) == c)]
+        if real is not None and yr is not None and (yr == c).any():
+            got = np.bincount(real[yr == c].argmax(1), minlength=len(SKETCH_CLASSES))
+            row += [_share(real[yr == c].argmax(1) == c), ", ".join(
+                f"{SKETCH_CLASSES[j]} {got[j]}" for j in np.argsort(-got, kind="stable")[:3]
+                if got[j])]
+        else:
+            row += ["-", "-"]
+        rows.append("| " + " | ".join(row) + " |")
+    return rows
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     from companion.vision.sheet.constants_sketches import SKETCH_MODEL_PATH
     from companion.vision.sheet.sketch_model import SketchClassifier
@@ -128,8 +156,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     for net in args.nets:
         model = SketchClassifier.load(None if net == SKETCH_MODEL_PATH else net)
         right = model.scores(xc).probs.argmax(1) == yc
-        row = [f"{right.mean():.1%}", f"{right[quick].mean():.1%}",
-               f"{right[~quick & ~letter].mean():.1%}", f"{right[letter].mean():.1%}",
+        row = [_share(right), _share(right[quick]),
+               _share(right[~quick & ~letter]), _share(right[letter]),
                f"{(model.scores(plain[0]).probs.argmax(1) == plain[1]).mean():.1%}",
                f"{(model.scores(xh).probs.argmax(1) == yh).mean():.1%}"]
         if real is not None:
@@ -140,6 +168,15 @@ def main(argv: Sequence[str] | None = None) -> None:
             row += ["-", "-"]
         name = "shipped (assets)" if net == SKETCH_MODEL_PATH else str(net)
         print(f"| {name} | " + " | ".join(row) + " |")
+    for net in args.nets:
+        model = SketchClassifier.load(None if net == SKETCH_MODEL_PATH else net)
+        name = "shipped (assets)" if net == SKETCH_MODEL_PATH else str(net)
+        print(f"\n{name}, by plant\n")
+        print("| plant | held-out | real, argmax | real, read most often as |")
+        print("|---|---|---|---|")
+        print("\n".join(per_plant_rows(
+            model.scores(xh).probs, yh, model.scores(real[0]).probs if real else None,
+            real[1] if real else None)))
 
 
 if __name__ == "__main__":
