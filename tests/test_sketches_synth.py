@@ -115,3 +115,29 @@ def test_quick_players_are_off_unless_asked_and_never_held_out(
     monkeypatch.setitem(S.QUICK_SHARE, S.Setting.TRAIN, 0.35)
     assert any(v.endswith("-quick") for v in sources("train"))
     assert not any(v.endswith("-quick") for v in sources("heldout"))
+
+
+def test_a_drawing_made_again_later_moves_but_stays_the_players() -> None:
+    """sketches.redrawn: a second game night's drawings, still more like the player's
+    own than like another player's."""
+    def alpha(player: S.SketchPlayer, seed: int) -> np.ndarray:
+        a = player.alpha("carrot", 64, 64, np.random.default_rng(seed))
+        return (a - a.mean()) / (a.std() + 1e-9)
+
+    one = S.make_player(np.random.default_rng(1), "train", ("carrot", "fig"))
+    assert S.redrawn(one, np.random.default_rng(5), 0.0) is one
+    later = S.redrawn(one, np.random.default_rng(5), 0.06)
+    assert set(later.drawings) == set(one.drawings) and later.sources == one.sources
+    for plant, d in later.drawings.items():
+        before = one.drawings[plant]
+        assert len(d.strokes) == len(before.strokes) and d.pen_rel == before.pen_rel
+        moved = max(float(np.abs(a - b).max()) for a, b in zip(d.strokes, before.strokes,
+                                                                strict=True))
+        assert 0.0 < moved < 0.5
+    again = S.redrawn(one, np.random.default_rng(5), 0.06)
+    assert all(np.array_equal(a, b) for p in S.PLANTS if p in again.drawings
+               for a, b in zip(again.drawings[p].strokes, later.drawings[p].strokes,
+                               strict=True))
+    other = S.make_player(np.random.default_rng(2), "train", ("carrot",))
+    assert float((alpha(later, 11) * alpha(one, 10)).mean()) > float(
+        (alpha(other, 11) * alpha(one, 10)).mean())

@@ -12,7 +12,10 @@ play sheet photographed apart, so one player's drawings are grouped across two p
 A third, small column reads the same games written in letters only, for the time. Then
 the first ``--second`` players of each sketch column play a second game (the same hand
 and sketches, another field map, other photos), read with the drawings named on their
-first sheet (every question answered as below, plus the groups trusted): ``--drawings``.
+first sheet (every question answered as below, plus the groups trusted): ``--drawings``;
+and the same second game again with every drawing made anew from memory (bent, turned and
+stretched a little, LATER_DRIFT), since a real player's drawings move between game nights
+and the bench's second sheets otherwise redraw the very same sketch.
 And the first ``--key`` papers of each sketch column are photographed again with the
 player's key drawn (layout version 2: each plant they sketch drawn once more in its box
 of the legend), the same papers and photos otherwise.
@@ -55,6 +58,11 @@ NOT_REAL = ("lettuce", "pepper", "fig")
 # other photos; the player's hand comes from Paper.seed and stays).
 SITTING_GAMES = 500_000
 SITTING_SHOTS = 10_000_019
+# A second sitting's drawings made again from memory (sketches.redrawn): a bend of 0.06 of the
+# drawing's box (a player's whole-shape bend in the train setting is 0 to 0.05), turns up to
+# 12 degrees, aspect up to 15%. A judgment, not a measurement: how far real players' drawings
+# of a plant move from one game night to the next is not known here.
+LATER_DRIFT = 0.06
 
 
 @dataclass(frozen=True)
@@ -71,15 +79,18 @@ class Paper:
     sitting: int = 0
     # the player also draws each plant they sketch once in the sheet's key
     key: bool = False
+    # how far the player's drawings moved since the first sitting (sketches.redrawn)
+    drift: float = 0.0
 
 
-def plan(n: int, column: str, base: int = 0, sitting: int = 0, key: bool = False
-         ) -> list[Paper]:
+def plan(n: int, column: str, base: int = 0, sitting: int = 0, key: bool = False,
+         drift: float = 0.0) -> list[Paper]:
     offset = {"real": 0, "synthetic": 5000, "letters": 0, "calib": 9000}[column] + base
-    tag = (f"-s{sitting}" if sitting else "") + ("-k" if key else "")
+    tag = ((f"-s{sitting}" if sitting else "") + ("-k" if key else "")
+           + (f"-d{drift:g}" if drift else ""))  # the amount too: photos are cached by name
     return [Paper(f"{column}-{k:03d}{tag}", 70_000 + offset + k // 3 + SITTING_GAMES * sitting,
                   k % 3, "AB"[(k // 3) % 2], offset * 10 + k, column,
-                  k % PAIR_EVERY == PAIR_EVERY - 1, sitting, key)
+                  k % PAIR_EVERY == PAIR_EVERY - 1, sitting, key, drift)
             for k in range(n)]
 
 
@@ -98,7 +109,8 @@ def _player(paper: Paper) -> Any:
     if paper.column == "real":
         found = S.quickdraw() or {}
         real = {p: found[p][int(rng.integers(len(found[p])))][1] for p in plants if p in found}
-    return S.make_player(rng, setting, plants, real=real)
+    player = S.make_player(rng, setting, plants, real=real)
+    return S.redrawn(player, np.random.default_rng([paper.seed, 2]), paper.drift)
 
 
 def _make(job: tuple[Paper, str]) -> list[str]:
@@ -381,9 +393,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         owns = [r["own"] for r in results[col][:second]]
         results[f"{col}, first"] = results[col][:second]
         results[f"{col}, second"] = run(plan(second, col, sitting=1), out, args.jobs, owns)
+        results[f"{col}, later"] = run(plan(second, col, sitting=1, drift=LATER_DRIFT), out,
+                                       args.jobs, owns)
         columns += [(f"{col}, first", f"{col}: the {second} players' first sheets"),
                     (f"{col}, second", f"{col}: the same players' second sheets, with the "
-                                       "drawings named on their first")]
+                                       "drawings named on their first"),
+                    (f"{col}, later", f"{col}: the same second sheets, every drawing made "
+                                      "again from memory (bent, turned, stretched)")]
     keyed = min(args.key, args.papers)
     for col, _ in [c for c in columns if c[0] in ("real", "synthetic") and keyed > 0]:
         results[f"{col}, key"] = run(plan(keyed, col, key=True), out, args.jobs)

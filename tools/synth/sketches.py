@@ -408,6 +408,24 @@ def make_player(rng: np.random.Generator, setting: Setting | str = Setting.TRAIN
     return SketchPlayer(drawings, name, sources)
 
 
+def redrawn(player: SketchPlayer, rng: np.random.Generator, amount: float) -> SketchPlayer:
+    """The player's drawings made again from memory on another day: each plant's drawing
+    bent (``amount``, the smooth warp's sd in box shares), turned by up to 200 x ``amount``
+    degrees and stretched by up to 2.5 x ``amount`` in aspect; same plants, same pencil."""
+    if amount <= 0:
+        return player
+    out: dict[str, Drawing] = {}
+    for plant, d in player.drawings.items():
+        strokes = warp_points(list(d.strokes), rng, amount)
+        a = math.radians(rng.uniform(-200.0, 200.0) * amount)
+        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        aspect = math.exp(rng.uniform(-2.5, 2.5) * amount)
+        scale = np.array([math.sqrt(aspect), 1 / math.sqrt(aspect)])
+        out[plant] = Drawing(tuple(((s - 0.5) * scale) @ rot.T + 0.5 for s in strokes),
+                             d.pen_rel, d.size, d.cell_warp, d.wobble)
+    return SketchPlayer(out, player.name, player.sources)
+
+
 def draw_alpha(d: Drawing, w: int, h: int, rng: np.random.Generator) -> Mask:
     """The drawing in one cell (w x h px): this cell's own small differences, then the
     pencil (handwriting's pen model: pressure along each stroke)."""
