@@ -153,30 +153,29 @@ def main(argv: Sequence[str] | None = None) -> None:
     print("| network | calib | quick hands | other sketches | letters | calib, no quick "
           "hands | held-out | real, argmax | real, best of kind |")
     print("|---|---|---|---|---|---|---|---|---|")
+    by_plant: list[str] = []
     for net in args.nets:
         model = SketchClassifier.load(None if net == SKETCH_MODEL_PATH else net)
         right = model.scores(xc).probs.argmax(1) == yc
+        held_probs = model.scores(xh).probs
+        real_probs = model.scores(real[0]).probs if real is not None else None
         row = [_share(right), _share(right[quick]),
                _share(right[~quick & ~letter]), _share(right[letter]),
                f"{(model.scores(plain[0]).probs.argmax(1) == plain[1]).mean():.1%}",
-               f"{(model.scores(xh).probs.argmax(1) == yh).mean():.1%}"]
-        if real is not None:
-            probs = model.scores(real[0]).probs
-            row += [f"{(probs.argmax(1) == real[1]).mean():.1%}",
-                    f"{best_of_kind(probs, real[1]):.1%}"]
+               f"{(held_probs.argmax(1) == yh).mean():.1%}"]
+        if real is not None and real_probs is not None:
+            row += [f"{(real_probs.argmax(1) == real[1]).mean():.1%}",
+                    f"{best_of_kind(real_probs, real[1]):.1%}"]
         else:
             row += ["-", "-"]
         name = "shipped (assets)" if net == SKETCH_MODEL_PATH else str(net)
         print(f"| {name} | " + " | ".join(row) + " |")
-    for net in args.nets:
-        model = SketchClassifier.load(None if net == SKETCH_MODEL_PATH else net)
-        name = "shipped (assets)" if net == SKETCH_MODEL_PATH else str(net)
-        print(f"\n{name}, by plant\n")
-        print("| plant | held-out | real, argmax | real, read most often as |")
-        print("|---|---|---|---|")
-        print("\n".join(per_plant_rows(
-            model.scores(xh).probs, yh, model.scores(real[0]).probs if real else None,
-            real[1] if real else None)))
+        by_plant += [f"\n{name}, by plant\n",
+                     "| plant | held-out | real, argmax | real, read most often as |",
+                     "|---|---|---|---|",
+                     *per_plant_rows(held_probs, yh, real_probs,
+                                     real[1] if real is not None else None)]
+    print("\n".join(by_plant))
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ import functools
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 import numpy as np
@@ -348,12 +348,17 @@ def _player_drawing(parts: Sequence[Part], rng: np.random.Generator, ranges: Sty
         if shade and p.closed and not p.detail and rng.random() < 0.5:
             strokes.extend(_hatch(p.points, rng))
     strokes = warp_points(strokes, rng, float(rng.uniform(*ranges.warp)))
-    a = math.radians(rot_deg)
+    return Drawing(_turned(strokes, rot_deg, squash), pen_rel, size,
+                   float(rng.uniform(*ranges.cell_warp)), wobble)
+
+
+def _turned(strokes: Sequence[Points], deg: float, aspect: float) -> tuple[Points, ...]:
+    """The strokes stretched to width over height ``aspect`` and turned by ``deg`` about
+    the box's centre."""
+    a = math.radians(deg)
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    scale = np.array([math.sqrt(squash), 1 / math.sqrt(squash)])
-    strokes = [((s - 0.5) * scale) @ rot.T + 0.5 for s in strokes]
-    return Drawing(tuple(strokes), pen_rel, size, float(rng.uniform(*ranges.cell_warp)),
-                   wobble)
+    scale = np.array([math.sqrt(aspect), 1 / math.sqrt(aspect)])
+    return tuple(((s - 0.5) * scale) @ rot.T + 0.5 for s in strokes)
 
 
 @dataclass(frozen=True)
@@ -417,13 +422,10 @@ def redrawn(player: SketchPlayer, rng: np.random.Generator, amount: float) -> Sk
     out: dict[str, Drawing] = {}
     for plant, d in player.drawings.items():
         strokes = warp_points(list(d.strokes), rng, amount)
-        a = math.radians(rng.uniform(-200.0, 200.0) * amount)
-        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-        aspect = math.exp(rng.uniform(-2.5, 2.5) * amount)
-        scale = np.array([math.sqrt(aspect), 1 / math.sqrt(aspect)])
-        out[plant] = Drawing(tuple(((s - 0.5) * scale) @ rot.T + 0.5 for s in strokes),
-                             d.pen_rel, d.size, d.cell_warp, d.wobble)
-    return SketchPlayer(out, player.name, player.sources)
+        deg = float(rng.uniform(-200.0, 200.0) * amount)
+        out[plant] = replace(d, strokes=_turned(strokes, deg,
+                                                math.exp(rng.uniform(-2.5, 2.5) * amount)))
+    return replace(player, drawings=out)
 
 
 def draw_alpha(d: Drawing, w: int, h: int, rng: np.random.Generator) -> Mask:
